@@ -1,0 +1,36 @@
+// swift-tools-version: 6.1
+import PackageDescription
+
+// Every target is built in the Swift 6 language mode (the tools version's
+// default) with the same upcoming features, so no target drifts.
+let commonSwiftSettings: [SwiftSetting] = [
+    .enableUpcomingFeature("ExistentialAny"),
+]
+
+let package = Package(
+    name: "Petrel",
+    products: [
+        .library(name: "Petrel", targets: ["Petrel"]),
+    ],
+    targets: [
+        // The system SQLite (libsqlite3-dev), plus a few inline helpers for
+        // the parts of the C API Swift cannot import (SQLITE_TRANSIENT, the
+        // variadic sqlite3_db_config).
+        .systemLibrary(
+            name: "CPetrelSQLite",
+            pkgConfig: "sqlite3",
+            providers: [.apt(["libsqlite3-dev"])]
+        ),
+        .target(
+            name: "Petrel",
+            dependencies: ["CPetrelSQLite"],
+            swiftSettings: commonSwiftSettings
+        ),
+        .testTarget(
+            name: "PetrelTests",
+            dependencies: ["Petrel", "CPetrelSQLite"],
+            swiftSettings: commonSwiftSettings
+        ),
+    ],
+    swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,72 @@
+import Foundation
+
+/// Options for opening database connections.
+///
+/// ```swift
+/// var config = Configuration()
+/// config.readonly = true
+/// config.busyMode = .timeout(5)
+/// config.prepareDatabase { db in
+///     db.trace { print($0) }
+/// }
+/// let dbQueue = try DatabaseQueue(path: "/path/to/db.sqlite", configuration: config)
+/// ```
+public struct Configuration: Sendable {
+    /// Enforce foreign keys (`PRAGMA foreign_keys = ON`). Default true.
+    public var foreignKeysEnabled = true
+
+    /// Open the database read-only. Default false.
+    public var readonly = false
+
+    /// A label for the connection, used in its description and dispatch queue names.
+    public var label: String?
+
+    /// Accept `"text"` as a string literal when no such column exists
+    /// (SQLite's legacy double-quoted strings). Default false.
+    public var acceptsDoubleQuotedStringLiterals = false
+
+    /// Show statement arguments in errors and traces. Default false, because
+    /// arguments may hold private data.
+    public var publicStatementArguments = false
+
+    /// Allow an access to end with a transaction still open. Default false:
+    /// leaving one open is a programmer error.
+    public var allowsUnsafeTransactions = false
+
+    /// The journal mode the connection sets up.
+    public enum JournalModeConfiguration: Sendable {
+        /// SQLite's default (rollback journal), or what the file already uses.
+        case `default`
+        /// Write-ahead logging: readers do not block the writer.
+        case wal
+    }
+
+    /// The journal mode. Default ``JournalModeConfiguration/default``.
+    public var journalMode: JournalModeConfiguration = .default
+
+    /// What happens when the database is locked by another connection.
+    /// Default ``Database/BusyMode/immediateError``.
+    public var busyMode: Database.BusyMode = .immediateError
+
+    /// The maximum number of concurrent readers of a pool. Default 5.
+    public var maximumReaderCount = 5
+
+    /// Keep pool readers open when memory is released. Default false.
+    public var persistentReadOnlyConnections = false
+
+    /// Release memory automatically under memory pressure. Default true.
+    public var automaticMemoryManagement = true
+
+    /// The quality of service of the dispatch queues. Default `.userInitiated`.
+    public var qos: DispatchQoS = .userInitiated
+
+    var prepareDatabaseFunctions: [@Sendable (Database) throws -> Void] = []
+
+    public init() {}
+
+    /// Adds a function that runs on every new connection, right after it is
+    /// opened: the place to register functions, collations, tokenizers and tracing.
+    public mutating func prepareDatabase(_ setup: @escaping @Sendable (Database) throws -> Void) {
+        prepareDatabaseFunctions.append(setup)
+    }
+}

@@ -1,0 +1,193 @@
+import Foundation
+
+/// A column, as `PRAGMA table_info` describes it.
+public struct ColumnInfo: Sendable, Hashable {
+    /// The column name.
+    public let name: String
+    /// The declared type, as written (may be empty).
+    public let type: String
+    /// True for NOT NULL columns.
+    public let isNotNull: Bool
+    /// The SQL of the default value, if any.
+    public let defaultValueSQL: String?
+    /// The 1-based position in the primary key, or 0 for columns outside it.
+    public let primaryKeyIndex: Int
+}
+
+/// An index, as `PRAGMA index_list` and `PRAGMA index_info` describe it.
+public struct IndexInfo: Sendable, Hashable {
+    /// How an index was created.
+    public struct Origin: RawRepresentable, Hashable, Sendable, DatabaseValueConvertible {
+        public var rawValue: String
+        public init(rawValue: String) { self.rawValue = rawValue }
+        /// `CREATE INDEX`.
+        public static let createIndex = Origin(rawValue: "c")
+        /// A UNIQUE constraint.
+        public static let uniqueConstraint = Origin(rawValue: "u")
+        /// A PRIMARY KEY constraint.
+        public static let primaryKeyConstraint = Origin(rawValue: "pk")
+    }
+
+    /// The index name.
+    public let name: String
+    /// The indexed columns, in order (empty names for expressions are omitted).
+    public let columns: [String]
+    /// True for unique indexes.
+    public let isUnique: Bool
+    /// How the index was created.
+    public let origin: Origin
+}
+
+/// The primary key of a table: declared columns, or the hidden rowid.
+public struct PrimaryKeyInfo: Sendable, Hashable {
+    /// The primary key columns. `["rowid"]` for tables without declared primary key.
+    public let columns: [String]
+    /// The column that aliases the rowid (`INTEGER PRIMARY KEY`), `"rowid"`
+    /// for tables without declared primary key, or nil.
+    public let rowIDColumn: String?
+    /// True when the table has no declared primary key and uses the hidden rowid.
+    public let isRowID: Bool
+}
+
+/// A foreign key, as `PRAGMA foreign_key_list` describes it.
+public struct ForeignKeyInfo: Sendable, Hashable {
+    /// SQLite's identifier of the foreign key in its table.
+    public let id: Int
+    /// The referenced table.
+    public let destinationTable: String
+    /// Pairs of (origin column, destination column).
+    public let mapping: [Pair]
+
+    public struct Pair: Sendable, Hashable {
+        public let origin: String
+        public let destination: String
+    }
+
+    /// The columns of the origin table.
+    public var originColumns: [String] { mapping.map(\.origin) }
+    /// The columns of the destination table.
+    public var destinationColumns: [String] { mapping.map(\.destination) }
+}
+
+extension Database {
+    private func schemaTable(_ schemaName: String?) -> String {
+        switch schemaName?.lowercased() {
+        case nil, "main": "main.sqlite_master"
+        case "temp": "sqlite_temp_master"
+        case let name?: "\(name.quotedDatabaseIdentifier).sqlite_master"
+        }
+    }
+
+    private func pragmaPrefix(_ schemaName: String?) -> String {
+        schemaName.map { "\($0.quotedDatabaseIdentifier)." } ?? ""
+    }
+
+    private func objectExists(_ type: String, _ name: String, _ schemaName: String?) throws -> Bool {
+        try Bool.fetchOne(
+            self, sql: "SELECT EXISTS (SELECT 1 FROM \(schemaTable(schemaName)) WHERE type = ? AND name = ? COLLATE NOCASE)",
+            arguments: [type, name]) ?? false
+    }
+
+    /// The schema version (`PRAGMA schema_version`), which changes with every schema change.
+    public func schemaVersion() throws -> Int32 {
+        try Int32.fetchOne(internalStatement("PRAGMA schema_version")) ?? 0
+    }
+
+    /// True when the table exists (names compare case-insensitively).
+    public func tableExists(_ name: String, in schemaName: String? = nil) throws -> Bool {
+        if schemaName == nil, try objectExists("table", name, "temp") { return true }
+        return try objectExists("table", name, schemaName)
+    }
+
+    /// True when the view exists.
+    public func viewExists(_ name: String, in schemaName: String? = nil) throws -> Bool {
+        try objectExists("view", name, schemaName)
+    }
+
+    /// True when the trigger exists.
+    public func triggerExists(_ name: String, in schemaName: String? = nil) throws -> Bool {
+        try objectExists("trigger", name, schemaName)
+    }
+
+    /// True for tables SQLite manages itself (`sqlite_*`).
+    public static func isSQLiteInternalTable(_ tableName: String) -> Bool {
+        tableName.lowercased().hasPrefix("sqlite_")
+    }
+
+    /// The columns of a table or view. Throws when it does not exist.
+    public func columns(in tableName: String, in schemaName: String? = nil) throws -> [ColumnInfo] {
+        let rows = try Row.fetchAll(self, sql: "PRAGMA \(pragmaPrefix(schemaName))table_info(\(tableName.quotedDatabaseIdentifier))")
+        guard !rows.isEmpty else {
+            throw DatabaseError(resultCode: .SQLITE_ERROR, message: "no such table: \(tableName)")
+        }
+        return rows.map { row in
+            ColumnInfo(
+                name: row["name"], type: row["type"] ?? "", isNotNull: row["notnull"],
+                defaultValueSQL: row["dflt_value"], primaryKeyIndex: row["pk"])
+        }
+    }
+
+    /// The primary key of a table. Throws when the table does not exist.
+    public func primaryKey(_ tableName: String, in schemaName: String? = nil) throws -> PrimaryKeyInfo {
+        let columns = try self.columns(in: tableName, in: schemaName)
+        let keyColumns = columns.filter { $0.primaryKeyIndex > 0 }.sorted { $0.primaryKeyIndex < $1.primaryKeyIndex }
+        if keyColumns.isEmpty {
+            return PrimaryKeyInfo(columns: ["rowid"], rowIDColumn: "rowid", isRowID: true)
+        }
+        // A single INTEGER PRIMARY KEY column aliases the rowid, unless the
+        // table is WITHOUT ROWID (then no column aliases it).
+        if keyColumns.count == 1, keyColumns[0].type.uppercased() == "INTEGER",
+           try !isWithoutRowIDTable(tableName, schemaName) {
+            return PrimaryKeyInfo(columns: [keyColumns[0].name], rowIDColumn: keyColumns[0].name, isRowID: false)
+        }
+        return PrimaryKeyInfo(columns: keyColumns.map(\.name), rowIDColumn: nil, isRowID: false)
+    }
+
+    private func isWithoutRowIDTable(_ tableName: String, _ schemaName: String?) throws -> Bool {
+        // WITHOUT ROWID tables have a primary key index whose rows carry every
+        // column; ordinary tables expose no such "pk" index for an INTEGER PRIMARY KEY.
+        let indexes = try Row.fetchAll(self, sql: "PRAGMA \(pragmaPrefix(schemaName))index_list(\(tableName.quotedDatabaseIdentifier))")
+        return indexes.contains { ($0["origin"] as String?) == "pk" }
+    }
+
+    /// The indexes of a table.
+    public func indexes(on tableName: String, in schemaName: String? = nil) throws -> [IndexInfo] {
+        guard try tableExists(tableName, in: schemaName) else {
+            throw DatabaseError(resultCode: .SQLITE_ERROR, message: "no such table: \(tableName)")
+        }
+        let prefix = pragmaPrefix(schemaName)
+        return try Row.fetchAll(self, sql: "PRAGMA \(prefix)index_list(\(tableName.quotedDatabaseIdentifier))").map { row in
+            let name: String = row["name"]
+            let columns = try Row.fetchAll(self, sql: "PRAGMA \(prefix)index_info(\(name.quotedDatabaseIdentifier))")
+                .sorted { ($0["seqno"] as Int) < ($1["seqno"] as Int) }
+                .compactMap { $0["name"] as String? }
+            return IndexInfo(
+                name: name, columns: columns, isUnique: row["unique"],
+                origin: IndexInfo.Origin(rawValue: row["origin"]))
+        }
+    }
+
+    /// The foreign keys of a table.
+    public func foreignKeys(on tableName: String, in schemaName: String? = nil) throws -> [ForeignKeyInfo] {
+        guard try tableExists(tableName, in: schemaName) else {
+            throw DatabaseError(resultCode: .SQLITE_ERROR, message: "no such table: \(tableName)")
+        }
+        let rows = try Row.fetchAll(self, sql: "PRAGMA \(pragmaPrefix(schemaName))foreign_key_list(\(tableName.quotedDatabaseIdentifier))")
+        var result: [ForeignKeyInfo] = []
+        for (id, group) in Dictionary(grouping: rows, by: { $0["id"] as Int }).sorted(by: { $0.key < $1.key }) {
+            let ordered = group.sorted { ($0["seq"] as Int) < ($1["seq"] as Int) }
+            let destinationTable: String = ordered[0]["table"]
+            var destinations = ordered.map { $0["to"] as String? }
+            if destinations.contains(where: { $0 == nil }) {
+                // `REFERENCES t` without columns targets t's primary key.
+                let key = try primaryKey(destinationTable, in: schemaName).columns
+                destinations = key.map { Optional($0) }
+            }
+            let mapping = zip(ordered, destinations).map { row, destination in
+                ForeignKeyInfo.Pair(origin: row["from"], destination: destination ?? "rowid")
+            }
+            result.append(ForeignKeyInfo(id: id, destinationTable: destinationTable, mapping: mapping))
+        }
+        return result
+    }
+}

@@ -1,0 +1,111 @@
+import CPetrelSQLite
+import Foundation
+
+extension Database {
+    /// How a transaction acquires its locks.
+    ///
+    /// Related SQLite documentation: <https://www.sqlite.org/lang_transaction.html>
+    public enum TransactionKind: String, Sendable {
+        case deferred = "DEFERRED"
+        case immediate = "IMMEDIATE"
+        case exclusive = "EXCLUSIVE"
+    }
+
+    /// What to do at the end of ``inTransaction(_:_:)`` and ``inSavepoint(_:)``.
+    public enum TransactionCompletion: Sendable {
+        case commit
+        case rollback
+    }
+
+    /// Begins a transaction (`BEGIN DEFERRED TRANSACTION` by default).
+    public func beginTransaction(_ kind: TransactionKind? = nil) throws {
+        try internalStatement("BEGIN \((kind ?? .deferred).rawValue) TRANSACTION").execute()
+    }
+
+    /// Commits the current transaction.
+    public func commit() throws {
+        try internalStatement("COMMIT TRANSACTION").execute()
+    }
+
+    /// Rolls back the current transaction; does nothing outside of a transaction.
+    public func rollback() throws {
+        guard isInsideTransaction else { return }
+        try internalStatement("ROLLBACK TRANSACTION").execute()
+    }
+
+    /// Runs `operations` inside a transaction, and commits or rolls back as
+    /// they say. A thrown error rolls back and is rethrown.
+    ///
+    /// ```swift
+    /// try db.inTransaction {
+    ///     try db.execute(sql: "INSERT ...")
+    ///     return .commit
+    /// }
+    /// ```
+    public func inTransaction(_ kind: TransactionKind? = nil, _ operations: () throws -> TransactionCompletion) throws {
+        try beginTransaction(kind)
+        let completion: TransactionCompletion
+        do {
+            completion = try operations()
+        } catch {
+            try? rollback()
+            throw error
+        }
+        switch completion {
+        case .commit:
+            do {
+                try commit()
+            } catch {
+                // A failed COMMIT (deferred foreign keys, busy) may leave the
+                // transaction open: never leave it dangling.
+                try? rollback()
+                throw error
+            }
+        case .rollback:
+            try rollback()
+        }
+    }
+
+    /// Runs `operations` inside a savepoint, which can nest inside
+    /// transactions and other savepoints. Outside of a transaction, the
+    /// outermost savepoint is a transaction of its own.
+    public func inSavepoint(_ operations: () throws -> TransactionCompletion) throws {
+        try internalStatement("SAVEPOINT petrel").execute()
+        let completion: TransactionCompletion
+        do {
+            completion = try operations()
+        } catch {
+            try? rollbackSavepoint()
+            throw error
+        }
+        switch completion {
+        case .commit:
+            do {
+                try internalStatement("RELEASE SAVEPOINT petrel").execute()
+            } catch {
+                try? rollbackSavepoint()
+                throw error
+            }
+        case .rollback:
+            try rollbackSavepoint()
+        }
+    }
+
+    private func rollbackSavepoint() throws {
+        // A failed statement may already have rolled the whole transaction back.
+        guard isInsideTransaction else { return }
+        try internalStatement("ROLLBACK TRANSACTION TO SAVEPOINT petrel").execute()
+        try internalStatement("RELEASE SAVEPOINT petrel").execute()
+    }
+
+    /// Runs `value` with writes forbidden (`PRAGMA query_only`): a write
+    /// throws `SQLITE_READONLY`.
+    public func readOnly<T>(_ value: () throws -> T) throws -> T {
+        if configuration.readonly { return try value() }
+        let wasQueryOnly = try Bool.fetchOne(internalStatement("PRAGMA query_only")) ?? false
+        if wasQueryOnly { return try value() }
+        try internalStatement("PRAGMA query_only = 1").execute()
+        defer { try? internalStatement("PRAGMA query_only = 0").execute() }
+        return try value()
+    }
+}

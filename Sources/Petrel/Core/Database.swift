@@ -1,0 +1,376 @@
+import CPetrelSQLite
+import Foundation
+
+/// An SQLite connection, handed to the closures of ``DatabaseQueue`` (and
+/// the other readers and writers) for the duration of one access.
+///
+/// A `Database` is not `Sendable`: use it only inside the closure that
+/// received it.
+///
+/// ```swift
+/// try dbQueue.write { db in
+///     try db.execute(sql: "INSERT INTO player (name) VALUES (?)", arguments: ["Arthur"])
+///     print(db.lastInsertedRowID)
+/// }
+/// ```
+///
+/// Related SQLite documentation: <https://www.sqlite.org/c3ref/sqlite3.html>
+public final class Database {
+    /// The raw connection; nil once closed.
+    public private(set) var sqliteConnection: SQLiteConnection?
+
+    /// The configuration the connection was opened with.
+    public let configuration: Configuration
+
+    /// The connection's label (the configuration's label, or a default).
+    public let description: String
+
+    /// The path of the database file, or `:memory:`-like names for in-memory databases.
+    let path: String
+
+    private var statementCache: [String: Statement] = [:]
+    private var internalStatements: [String: Statement] = [:]
+    var traceBox: TraceBox?
+    var busyBox: BusyBox?
+
+    /// The version of the SQLite library, as `sqlite3_libversion_number()` returns it (3040001 for 3.40.1).
+    public static var sqliteLibVersionNumber: CInt { sqlite3_libversion_number() }
+
+    // MARK: - Opening and closing
+
+    init(path: String, description: String, configuration: Configuration, extraFlags: CInt = 0) throws {
+        self.configuration = configuration
+        self.description = description
+        self.path = path
+        var flags = extraFlags | SQLITE_OPEN_NOMUTEX
+        flags |= configuration.readonly ? SQLITE_OPEN_READONLY : (SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE)
+        var connection: OpaquePointer?
+        let code = sqlite3_open_v2(path, &connection, flags, nil)
+        guard code == SQLITE_OK, let connection else {
+            let error = DatabaseError.lastError(connection, code: code)
+            sqlite3_close(connection)
+            throw DatabaseError(
+                resultCode: error.extendedResultCode,
+                message: "\(error.message ?? "cannot open database"): \(path)")
+        }
+        sqliteConnection = connection
+        do {
+            try setUp()
+        } catch {
+            close()
+            throw error
+        }
+    }
+
+    private func setUp() throws {
+        guard let connection = sqliteConnection else { return }
+        sqlite3_extended_result_codes(connection, 1)
+        if !configuration.acceptsDoubleQuotedStringLiterals {
+            var result: CInt = 0
+            _ = petrel_db_config_bool(connection, SQLITE_DBCONFIG_DQS_DML, 0, &result)
+            _ = petrel_db_config_bool(connection, SQLITE_DBCONFIG_DQS_DDL, 0, &result)
+        }
+        setBusyMode(configuration.busyMode)
+        // Fail fast on a file that is not a database, rather than on first use.
+        try execute(sql: "SELECT * FROM sqlite_master LIMIT 1")
+        if configuration.foreignKeysEnabled {
+            try execute(sql: "PRAGMA foreign_keys = ON")
+        }
+        for collation in DatabaseCollation.builtIns { add(collation: collation) }
+        for function in DatabaseFunction.builtIns { add(function: function) }
+        if case .wal = configuration.journalMode, !configuration.readonly {
+            let mode = try String.fetchOne(self, sql: "PRAGMA journal_mode = WAL")
+            // In-memory and temporary databases keep their own mode.
+            if mode?.lowercased() != "wal" && !path.isEmpty && !path.hasPrefix(":memory:") && !path.hasPrefix("file:") {
+                throw DatabaseError(resultCode: .SQLITE_ERROR, message: "could not activate WAL mode (journal_mode is \(mode ?? "unknown"))")
+            }
+        }
+        for prepare in configuration.prepareDatabaseFunctions {
+            try prepare(self)
+        }
+    }
+
+    /// Closes the connection. Throws `SQLITE_BUSY` (and stays open) while
+    /// statements created by the caller are still alive.
+    func closeThrowing() throws {
+        guard let connection = sqliteConnection else { return }
+        statementCache.removeAll()
+        internalStatements.removeAll()
+        let code = sqlite3_close(connection)
+        if code != SQLITE_OK {
+            throw DatabaseError.lastError(connection, code: code)
+        }
+        sqliteConnection = nil
+        traceBox = nil
+        busyBox = nil
+    }
+
+    /// Closes the connection, deferring the close until the last statement is
+    /// finalized if needed.
+    func close() {
+        guard let connection = sqliteConnection else { return }
+        statementCache.removeAll()
+        internalStatements.removeAll()
+        sqlite3_close_v2(connection)
+        sqliteConnection = nil
+    }
+
+    deinit {
+        close()
+    }
+
+    @inline(__always)
+    func checkedConnection() throws -> SQLiteConnection {
+        guard let connection = sqliteConnection else { throw DatabaseError.connectionIsClosed() }
+        return connection
+    }
+
+    // MARK: - Information
+
+    /// The rowid of the last successful INSERT.
+    public var lastInsertedRowID: Int64 {
+        sqliteConnection.map { sqlite3_last_insert_rowid($0) } ?? 0
+    }
+
+    /// The number of rows changed by the last INSERT, UPDATE or DELETE.
+    public var changesCount: Int {
+        sqliteConnection.map { Int(sqlite3_changes64($0)) } ?? 0
+    }
+
+    /// The number of rows changed since the connection was opened.
+    public var totalChangesCount: Int {
+        sqliteConnection.map { Int(sqlite3_total_changes64($0)) } ?? 0
+    }
+
+    /// The extended code of the last error.
+    public var lastErrorCode: ResultCode {
+        ResultCode(rawValue: sqliteConnection.map { sqlite3_extended_errcode($0) } ?? SQLITE_MISUSE)
+    }
+
+    /// The message of the last error.
+    public var lastErrorMessage: String? {
+        sqliteConnection.flatMap { sqlite3_errmsg($0) }.map { String(cString: $0) }
+    }
+
+    /// The largest number of arguments a statement accepts.
+    public var maximumStatementArgumentCount: Int {
+        sqliteConnection.map { Int(sqlite3_limit($0, SQLITE_LIMIT_VARIABLE_NUMBER, -1)) } ?? 999
+    }
+
+    /// True between BEGIN and COMMIT/ROLLBACK.
+    public var isInsideTransaction: Bool {
+        sqliteConnection.map { sqlite3_get_autocommit($0) == 0 } ?? false
+    }
+
+    // MARK: - Statements
+
+    /// Compiles a single SQL statement. Throws `SQLITE_MISUSE` when the SQL
+    /// holds several statements, and an SQLite error for invalid SQL.
+    public func makeStatement(sql: String) throws -> Statement {
+        try prepare(sql: sql, persistent: false)
+    }
+
+    /// Compiles a single statement from a literal and binds its arguments.
+    public func makeStatement(literal sqlLiteral: SQL) throws -> Statement {
+        let (sql, arguments) = sqlLiteral.build()
+        let statement = try makeStatement(sql: sql)
+        try statement.setArguments(arguments)
+        return statement
+    }
+
+    /// A compiled statement kept for reuse by later accesses of this
+    /// connection. Do not reuse it after it has thrown.
+    public func cachedStatement(sql: String) throws -> Statement {
+        if let statement = statementCache[sql] {
+            statement.reset()
+            return statement
+        }
+        let statement = try prepare(sql: sql, persistent: true)
+        statementCache[sql] = statement
+        return statement
+    }
+
+    /// A cached statement from a literal, with its arguments bound.
+    public func cachedStatement(literal sqlLiteral: SQL) throws -> Statement {
+        let (sql, arguments) = sqlLiteral.build()
+        let statement = try cachedStatement(sql: sql)
+        try statement.setArguments(arguments)
+        return statement
+    }
+
+    /// Statements that Petrel itself runs often (BEGIN, COMMIT, ...).
+    func internalStatement(_ sql: String) throws -> Statement {
+        if let statement = internalStatements[sql] { return statement }
+        let statement = try prepare(sql: sql, persistent: true)
+        internalStatements[sql] = statement
+        return statement
+    }
+
+    private func prepare(sql: String, persistent: Bool) throws -> Statement {
+        let connection = try checkedConnection()
+        var sqliteStatement: OpaquePointer?
+        var remainderOffset = 0
+        let flags: UInt32 = persistent ? UInt32(SQLITE_PREPARE_PERSISTENT) : 0
+        let code = sql.utf8CString.withUnsafeBufferPointer { buffer -> CInt in
+            guard let base = buffer.baseAddress else { return SQLITE_MISUSE }
+            var tail: UnsafePointer<CChar>?
+            let code = sqlite3_prepare_v3(connection, base, CInt(buffer.count), flags, &sqliteStatement, &tail)
+            if let tail { remainderOffset = base.distance(to: tail) }
+            return code
+        }
+        guard code == SQLITE_OK else {
+            throw DatabaseError.lastError(connection, code: code, sql: sql)
+        }
+        guard let sqliteStatement else {
+            throw DatabaseError(resultCode: .SQLITE_MISUSE, message: "no statement in SQL", sql: sql)
+        }
+        let utf8 = Array(sql.utf8)
+        if remainderOffset < utf8.count {
+            let remainder = String(decoding: utf8[remainderOffset...], as: UTF8.self)
+            if try Database.containsStatement(remainder, connection: connection) {
+                sqlite3_finalize(sqliteStatement)
+                throw DatabaseError(
+                    resultCode: .SQLITE_MISUSE,
+                    message: "Multiple statements found. To execute multiple statements, use Database.execute(sql:) or Database.allStatements(sql:) instead.",
+                    sql: sql)
+            }
+        }
+        return Statement(database: self, sqliteStatement: sqliteStatement, sql: sql.trimmingCharacters(in: .whitespacesAndNewlines))
+    }
+
+    /// True when the text holds at least one statement (not just spaces and comments).
+    private static func containsStatement(_ text: String, connection: SQLiteConnection) throws -> Bool {
+        if text.allSatisfy({ $0.isWhitespace || $0 == ";" }) { return false }
+        var statement: OpaquePointer?
+        let code = sqlite3_prepare_v2(connection, text, -1, &statement, nil)
+        defer { sqlite3_finalize(statement) }
+        // Invalid SQL after the first statement is still a second statement.
+        return code != SQLITE_OK || statement != nil
+    }
+
+    /// Executes one or several SQL statements, separated by semicolons.
+    /// Positional arguments are consumed statement after statement; named
+    /// arguments are available to every statement.
+    ///
+    /// ```swift
+    /// try db.execute(sql: """
+    ///     INSERT INTO player (name, score) VALUES (?, ?);
+    ///     INSERT INTO player (name, score) VALUES (?, ?);
+    ///     """, arguments: ["Arthur", 500, "Barbara", 1000])
+    /// ```
+    public func execute(sql: String, arguments: StatementArguments = StatementArguments()) throws {
+        let cursor = try allStatements(sql: sql, arguments: arguments)
+        while let statement = try cursor.next() {
+            try statement.execute()
+        }
+    }
+
+    /// Executes the statements of an SQL literal.
+    public func execute(literal sqlLiteral: SQL) throws {
+        let (sql, arguments) = sqlLiteral.build()
+        try execute(sql: sql, arguments: arguments)
+    }
+
+    /// A cursor of the statements of a multi-statement string, each compiled
+    /// only when reached (so a statement may depend on the effects of the
+    /// previous ones) and bound to its share of the arguments.
+    public func allStatements(sql: String, arguments: StatementArguments? = nil) throws -> SQLStatementCursor {
+        try SQLStatementCursor(database: self, sql: sql, arguments: arguments)
+    }
+
+    /// A cursor of the statements of an SQL literal.
+    public func allStatements(literal sqlLiteral: SQL) throws -> SQLStatementCursor {
+        let (sql, arguments) = sqlLiteral.build()
+        return try allStatements(sql: sql, arguments: arguments)
+    }
+
+    // MARK: - Maintenance
+
+    /// Frees as much memory as possible (cached statements, page cache).
+    public func releaseMemory() {
+        statementCache.removeAll()
+        if let sqliteConnection { sqlite3_db_release_memory(sqliteConnection) }
+    }
+
+    /// Forgets the compiled statements, e.g. after the schema changed.
+    public func clearSchemaCache() {
+        statementCache.removeAll()
+    }
+
+    /// Rebuilds the database file (`VACUUM`).
+    public func vacuum() throws {
+        try execute(sql: "VACUUM")
+    }
+
+    /// Writes a vacuumed copy of the database to a new file (`VACUUM INTO`).
+    public func vacuum(into filePath: String) throws {
+        try execute(sql: "VACUUM INTO ?", arguments: [filePath])
+    }
+}
+
+/// A cursor of the statements of a multi-statement SQL string.
+/// See ``Database/allStatements(sql:arguments:)``.
+public final class SQLStatementCursor: Cursor {
+    private unowned let database: Database
+    private let utf8: ContiguousArray<CChar>
+    private var offset = 0
+    private var arguments: StatementArguments?
+    private let originalArguments: StatementArguments?
+    private var isDone = false
+
+    init(database: Database, sql: String, arguments: StatementArguments?) throws {
+        self.database = database
+        utf8 = sql.utf8CString
+        self.arguments = arguments
+        originalArguments = arguments
+    }
+
+    public func next() throws -> Statement? {
+        if isDone { return nil }
+        let connection = try database.checkedConnection()
+        var sqliteStatement: OpaquePointer?
+        var nextOffset = offset
+        let start = offset
+        let code = utf8.withUnsafeBufferPointer { buffer -> CInt in
+            guard let base = buffer.baseAddress else { return SQLITE_MISUSE }
+            var tail: UnsafePointer<CChar>?
+            let code = sqlite3_prepare_v2(connection, base + start, CInt(buffer.count - start), &sqliteStatement, &tail)
+            if let tail { nextOffset = base.distance(to: tail) }
+            return code
+        }
+        let text = String(decoding: utf8[start..<Swift.max(start, Swift.min(nextOffset, utf8.count - 1))].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+            .trimmingCharacters(in: .whitespacesAndNewlines)
+        guard code == SQLITE_OK else {
+            isDone = true
+            throw DatabaseError.lastError(connection, code: code, sql: text)
+        }
+        offset = nextOffset
+        guard let sqliteStatement else {
+            isDone = true
+            if let arguments, !arguments.values.isEmpty {
+                let total = originalArguments?.values.count ?? 0
+                throw DatabaseError(
+                    resultCode: .SQLITE_MISUSE,
+                    message: "wrong number of statement arguments: \(total) given, \(total - arguments.values.count) expected",
+                    sql: String(decoding: utf8.dropLast().map { UInt8(bitPattern: $0) }, as: UTF8.self),
+                    arguments: originalArguments,
+                    publicStatementArguments: database.configuration.publicStatementArguments)
+            }
+            return nil
+        }
+        let statement = Statement(database: database, sqliteStatement: sqliteStatement, sql: text)
+        if var remaining = arguments {
+            switch remaining.consume(for: statement.parameterNames) {
+            case .success(let values):
+                arguments = remaining
+                try statement.bind(resolved: values, arguments: StatementArguments(values))
+            case .failure(let mismatch):
+                isDone = true
+                throw DatabaseError(
+                    resultCode: .SQLITE_MISUSE, message: mismatch.message, sql: text, arguments: originalArguments,
+                    publicStatementArguments: database.configuration.publicStatementArguments)
+            }
+        }
+        return statement
+    }
+}

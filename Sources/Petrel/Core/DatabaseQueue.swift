@@ -1,0 +1,321 @@
+import CPetrelSQLite
+import Foundation
+
+/// A database connection that serializes all accesses, reads and writes,
+/// on one dispatch queue. The default choice when in doubt.
+///
+/// ```swift
+/// let dbQueue = try DatabaseQueue(path: "/path/to/database.sqlite")
+/// try dbQueue.write { db in
+///     try db.execute(sql: "CREATE TABLE player (id INTEGER PRIMARY KEY, name TEXT)")
+/// }
+/// let count = try dbQueue.read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM player") }
+/// ```
+///
+/// `DatabaseQueue()` opens a private in-memory database;
+/// `DatabaseQueue(named:)` an in-memory database shared by all queues of the same name.
+public final class DatabaseQueue: DatabaseWriter, @unchecked Sendable {
+    // Sendable invariant: `db` is only touched from blocks running on
+    // `queue`, a serial queue, so there is never concurrent access to the
+    // connection. `interruptHandle` has its own lock.
+    private let db: Database
+    private let queue: DispatchQueue
+    private let queueKey = DispatchSpecificKey<Void>()
+    private let interruptHandle: InterruptHandle
+
+    /// The configuration of the connection.
+    public let configuration: Configuration
+
+    /// The path of the database file, or a name for in-memory databases.
+    public let path: String
+
+    /// Opens or creates the database file at `path`.
+    public convenience init(path: String, configuration: Configuration = Configuration()) throws {
+        try self.init(openPath: path, label: configuration.label ?? "Petrel.DatabaseQueue", configuration: configuration, flags: 0)
+    }
+
+    /// Opens an in-memory database. With a name, every queue opened with the
+    /// same name in this process shares one database, which lives as long as
+    /// one of them is open.
+    public convenience init(named name: String? = nil, configuration: Configuration = Configuration()) throws {
+        if let name {
+            let encoded = name.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? name
+            try self.init(
+                openPath: "file:\(encoded)?mode=memory&cache=shared", label: configuration.label ?? name,
+                configuration: configuration, flags: SQLITE_OPEN_URI)
+        } else {
+            try self.init(openPath: ":memory:", label: configuration.label ?? "Petrel.DatabaseQueue", configuration: configuration, flags: 0)
+        }
+    }
+
+    private init(openPath: String, label: String, configuration: Configuration, flags: CInt) throws {
+        self.configuration = configuration
+        path = openPath
+        queue = DispatchQueue(label: label, qos: configuration.qos)
+        db = try Database(path: openPath, description: label, configuration: configuration, extraFlags: flags)
+        interruptHandle = InterruptHandle(db.sqliteConnection)
+        queue.setSpecific(key: queueKey, value: ())
+    }
+
+    /// An in-memory copy of the database at `path`.
+    public static func inMemoryCopy(fromPath path: String, configuration: Configuration = Configuration()) throws -> DatabaseQueue {
+        var sourceConfiguration = configuration
+        sourceConfiguration.readonly = true
+        let source = try DatabaseQueue(path: path, configuration: sourceConfiguration)
+        var copyConfiguration = configuration
+        copyConfiguration.readonly = false
+        let copy = try DatabaseQueue(configuration: copyConfiguration)
+        try source.backup(to: copy)
+        try source.close()
+        return copy
+    }
+
+    deinit {
+        interruptHandle.invalidate()
+    }
+
+    private var isOnQueue: Bool { DispatchQueue.getSpecific(key: queueKey) != nil }
+
+    /// Runs `body` on the queue; accesses are not reentrant.
+    private func sync<T>(_ body: (Database) throws -> T) rethrows -> T {
+        precondition(!isOnQueue, "Database methods are not reentrant.")
+        return try queue.sync { try body(db) }
+    }
+
+    private func checkNoTransactionLeftOpen(_ db: Database) {
+        guard db.isInsideTransaction, !configuration.allowsUnsafeTransactions else { return }
+        try? db.rollback()
+        preconditionFailure("A transaction has been left opened at the end of a database access")
+    }
+
+    // MARK: - Reading
+
+    public func read<T>(_ value: (Database) throws -> T) throws -> T {
+        try sync { db in try db.isolatedRead(value) }
+    }
+
+    public func read<T: Sendable>(_ value: @escaping @Sendable (Database) throws -> T) async throws -> T {
+        try await asyncAccess { db in try db.isolatedRead(value) }
+    }
+
+    public func unsafeRead<T>(_ value: (Database) throws -> T) throws -> T {
+        try sync(value)
+    }
+
+    public func unsafeRead<T: Sendable>(_ value: @escaping @Sendable (Database) throws -> T) async throws -> T {
+        try await asyncAccess(value)
+    }
+
+    public func unsafeReentrantRead<T>(_ value: (Database) throws -> T) throws -> T {
+        if isOnQueue { return try value(db) }
+        return try sync(value)
+    }
+
+    public func asyncRead(_ value: @escaping @Sendable (Result<Database, any Error>) -> Void) {
+        let db = UncheckedDatabase(db)
+        queue.async {
+            let db = db.value
+            do {
+                try db.readOnly {
+                    try db.inTransaction(.deferred) {
+                        value(.success(db))
+                        return .commit
+                    }
+                }
+            } catch {
+                value(.failure(error))
+            }
+        }
+    }
+
+    // MARK: - Writing
+
+    public func writeWithoutTransaction<T>(_ updates: (Database) throws -> T) rethrows -> T {
+        try sync { db in
+            defer { checkNoTransactionLeftOpen(db) }
+            return try updates(db)
+        }
+    }
+
+    public func writeWithoutTransaction<T: Sendable>(_ updates: @escaping @Sendable (Database) throws -> T) async throws -> T {
+        try await asyncAccess { [configuration] db in
+            defer {
+                if db.isInsideTransaction && !configuration.allowsUnsafeTransactions { try? db.rollback() }
+            }
+            return try updates(db)
+        }
+    }
+
+    public func barrierWriteWithoutTransaction<T>(_ updates: (Database) throws -> T) throws -> T {
+        try writeWithoutTransaction(updates)
+    }
+
+    public func barrierWriteWithoutTransaction<T: Sendable>(_ updates: @escaping @Sendable (Database) throws -> T) async throws -> T {
+        try await writeWithoutTransaction(updates)
+    }
+
+    public func unsafeReentrantWrite<T>(_ updates: (Database) throws -> T) rethrows -> T {
+        if isOnQueue { return try updates(db) }
+        return try writeWithoutTransaction(updates)
+    }
+
+    public func asyncWriteWithoutTransaction(_ updates: @escaping @Sendable (Database) -> Void) {
+        let db = UncheckedDatabase(db)
+        queue.async { updates(db.value) }
+    }
+
+    /// Runs `updates` outside of any transaction (same as ``writeWithoutTransaction(_:)``).
+    public func inDatabase<T>(_ updates: (Database) throws -> T) rethrows -> T {
+        try writeWithoutTransaction(updates)
+    }
+
+    /// Runs `updates` in a transaction that commits or rolls back as it says.
+    ///
+    /// ```swift
+    /// try dbQueue.inTransaction(.exclusive) { db in
+    ///     try db.execute(sql: "...")
+    ///     return .commit
+    /// }
+    /// ```
+    public func inTransaction(
+        _ kind: Database.TransactionKind? = nil, _ updates: (Database) throws -> Database.TransactionCompletion
+    ) throws {
+        try writeInTransaction(kind, updates)
+    }
+
+    // MARK: - Lifecycle
+
+    public func close() throws {
+        try sync { db in
+            try db.closeThrowing()
+            interruptHandle.invalidate()
+        }
+    }
+
+    public func interrupt() {
+        interruptHandle.interrupt()
+    }
+
+    /// Frees as much memory as possible.
+    public func releaseMemory() {
+        sync { db in db.releaseMemory() }
+    }
+
+    // MARK: - Async access
+
+    /// Runs `body` on the queue without blocking the caller. Cancellation
+    /// before the access starts throws at once; cancellation during the
+    /// access interrupts SQLite and throws `CancellationError`.
+    private func asyncAccess<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws -> T {
+        try Task.checkCancellation()
+        let job = AsyncJob()
+        let queue = self.queue
+        let db = UncheckedDatabase(db)
+        let interruptHandle = self.interruptHandle
+        return try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<T, any Error>) in
+                queue.async {
+                    guard job.start() else {
+                        continuation.resume(throwing: CancellationError())
+                        return
+                    }
+                    let result = Result { try body(db.value) }
+                    let wasCancelled = job.finish()
+                    if wasCancelled, case .failure = result {
+                        continuation.resume(throwing: CancellationError())
+                    } else {
+                        continuation.resume(with: result)
+                    }
+                }
+            }
+        } onCancel: {
+            job.cancel { interruptHandle.interrupt() }
+        }
+    }
+}
+
+extension Database {
+    /// A read-only DEFERRED transaction around `value`.
+    func isolatedRead<T>(_ value: (Database) throws -> T) throws -> T {
+        try readOnly {
+            var result: T?
+            try inTransaction(.deferred) {
+                result = try value(self)
+                return .commit
+            }
+            // inTransaction returns only after `value` returned.
+            return result.unsafelyUnwrapped
+        }
+    }
+}
+
+/// Carries the connection into a block dispatched on the queue that owns it.
+private struct UncheckedDatabase: @unchecked Sendable {
+    // Sendable invariant: only dereferenced inside blocks running on the
+    // DatabaseQueue's serial queue.
+    let value: Database
+    init(_ value: Database) { self.value = value }
+}
+
+/// The raw handle `sqlite3_interrupt` needs, usable from any thread until the
+/// connection closes.
+final class InterruptHandle: @unchecked Sendable {
+    // Sendable invariant: `connection` is only read or cleared under `lock`,
+    // and the connection is closed only after `invalidate()`.
+    private let lock = NSLock()
+    private var connection: OpaquePointer?
+
+    init(_ connection: OpaquePointer?) {
+        self.connection = connection
+    }
+
+    func interrupt() {
+        lock.withLock {
+            if let connection { sqlite3_interrupt(connection) }
+        }
+    }
+
+    func invalidate() {
+        lock.withLock { connection = nil }
+    }
+}
+
+/// The life of one async access: pending → running → finished, with
+/// cancellation recorded at any point.
+final class AsyncJob: @unchecked Sendable {
+    // Sendable invariant: all state is read and written under `lock`.
+    private let lock = NSLock()
+    private var state = State.pending
+    private var cancelled = false
+
+    private enum State { case pending, running, finished }
+
+    /// Returns false when the job was cancelled before it started.
+    func start() -> Bool {
+        lock.withLock {
+            guard !cancelled else {
+                state = .finished
+                return false
+            }
+            state = .running
+            return true
+        }
+    }
+
+    /// Marks the job finished; returns whether it was cancelled.
+    func finish() -> Bool {
+        lock.withLock {
+            state = .finished
+            return cancelled
+        }
+    }
+
+    /// Records the cancellation and, if the job is running, interrupts it
+    /// while holding the lock so the interrupt cannot hit a later job.
+    func cancel(interrupt: () -> Void) {
+        lock.withLock {
+            cancelled = true
+            if state == .running { interrupt() }
+        }
+    }
+}

@@ -1,0 +1,174 @@
+import CPetrelSQLite
+import Foundation
+
+/// A type that can bind itself to a statement parameter.
+public protocol StatementBinding {
+    /// Binds the value at a 1-based parameter index and returns SQLite's result code.
+    func bind(to sqliteStatement: SQLiteStatement, at index: CInt) -> CInt
+}
+
+/// A type that converts to and from ``DatabaseValue``.
+///
+/// Conform a type by giving its ``databaseValue`` and a failable
+/// ``fromDatabaseValue(_:)``. `RawRepresentable` types whose raw value is
+/// convertible, and `Codable` types (stored as JSON text), get both for free:
+///
+/// ```swift
+/// enum Grape: String { case chardonnay, merlot }
+/// extension Grape: DatabaseValueConvertible { }   // stored as text
+/// ```
+public protocol DatabaseValueConvertible: StatementBinding {
+    /// The value stored in the database.
+    var databaseValue: DatabaseValue { get }
+
+    /// Decodes a database value; nil means the value cannot be converted.
+    static func fromDatabaseValue(_ dbValue: DatabaseValue) -> Self?
+
+    /// The value used when a requested column does not exist: nil by
+    /// default, `.some(nil)` for optionals. Do not customize.
+    static func fromMissingColumn() -> Self?
+
+    /// The decoder used for values stored as JSON.
+    static func databaseJSONDecoder() -> JSONDecoder
+
+    /// The encoder used for values stored as JSON.
+    static func databaseJSONEncoder() -> JSONEncoder
+}
+
+extension DatabaseValueConvertible {
+    public func bind(to sqliteStatement: SQLiteStatement, at index: CInt) -> CInt {
+        databaseValue.bind(to: sqliteStatement, at: index)
+    }
+
+    public static func fromMissingColumn() -> Self? { nil }
+
+    /// A decoder with `.base64` data and `.millisecondsSince1970` dates.
+    public static func databaseJSONDecoder() -> JSONDecoder {
+        let decoder = JSONDecoder()
+        decoder.dataDecodingStrategy = .base64
+        decoder.dateDecodingStrategy = .millisecondsSince1970
+        decoder.nonConformingFloatDecodingStrategy = .throw
+        return decoder
+    }
+
+    /// An encoder with `.base64` data, `.millisecondsSince1970` dates and sorted keys.
+    public static func databaseJSONEncoder() -> JSONEncoder {
+        let encoder = JSONEncoder()
+        encoder.dataEncodingStrategy = .base64
+        encoder.dateEncodingStrategy = .millisecondsSince1970
+        encoder.nonConformingFloatEncodingStrategy = .throw
+        encoder.outputFormatting = .sortedKeys
+        return encoder
+    }
+}
+
+/// A type that reads itself straight from a statement column, skipping
+/// ``DatabaseValue``: the fast path for fetching.
+///
+/// Return nil when the column cannot be converted. The column is never NULL
+/// when this initializer is called.
+public protocol StatementColumnConvertible {
+    init?(sqliteStatement: SQLiteStatement, index: CInt)
+}
+
+extension DatabaseValue: DatabaseValueConvertible, StatementColumnConvertible {
+    public var databaseValue: DatabaseValue { self }
+    public static func fromDatabaseValue(_ dbValue: DatabaseValue) -> DatabaseValue? { dbValue }
+    public static func fromMissingColumn() -> DatabaseValue? { .null }
+}
+
+// MARK: - Optional
+
+extension Optional: StatementBinding where Wrapped: DatabaseValueConvertible {
+    public func bind(to sqliteStatement: SQLiteStatement, at index: CInt) -> CInt {
+        switch self {
+        case .none: sqlite3_bind_null(sqliteStatement, index)
+        case .some(let value): value.bind(to: sqliteStatement, at: index)
+        }
+    }
+}
+
+extension Optional: DatabaseValueConvertible where Wrapped: DatabaseValueConvertible {
+    public var databaseValue: DatabaseValue {
+        self?.databaseValue ?? .null
+    }
+
+    public static func fromDatabaseValue(_ dbValue: DatabaseValue) -> Wrapped?? {
+        if dbValue.isNull { return .some(nil) }
+        return Wrapped.fromDatabaseValue(dbValue).map { .some($0) }
+    }
+
+    public static func fromMissingColumn() -> Wrapped?? { .some(nil) }
+}
+
+extension Optional: StatementColumnConvertible where Wrapped: StatementColumnConvertible {
+    public init?(sqliteStatement: SQLiteStatement, index: CInt) {
+        if sqlite3_column_type(sqliteStatement, index) == SQLITE_NULL {
+            self = .none
+        } else if let value = Wrapped(sqliteStatement: sqliteStatement, index: index) {
+            self = .some(value)
+        } else {
+            return nil
+        }
+    }
+}
+
+// MARK: - RawRepresentable and Codable
+
+extension DatabaseValueConvertible where Self: RawRepresentable, RawValue: DatabaseValueConvertible {
+    public var databaseValue: DatabaseValue { rawValue.databaseValue }
+
+    public static func fromDatabaseValue(_ dbValue: DatabaseValue) -> Self? {
+        RawValue.fromDatabaseValue(dbValue).flatMap { Self(rawValue: $0) }
+    }
+}
+
+extension DatabaseValueConvertible where Self: Encodable {
+    /// The value encoded as JSON text.
+    public var databaseValue: DatabaseValue {
+        // JSON encoding of a Codable value can fail (non-conforming floats,
+        // throwing encode(to:)); the protocol cannot throw, so NULL it is.
+        guard let data = try? Self.databaseJSONEncoder().encode(self) else { return .null }
+        return .init(storage: .string(String(decoding: data, as: UTF8.self)))
+    }
+}
+
+extension DatabaseValueConvertible where Self: Decodable {
+    /// Decodes JSON text (or a blob holding JSON).
+    public static func fromDatabaseValue(_ dbValue: DatabaseValue) -> Self? {
+        let data: Data
+        switch dbValue.storage {
+        case .string(let string): data = Data(string.utf8)
+        case .blob(let blob): data = blob
+        default: return nil
+        }
+        return try? databaseJSONDecoder().decode(Self.self, from: data)
+    }
+}
+
+// A type that is both RawRepresentable and Codable is stored by raw value.
+extension DatabaseValueConvertible where Self: Codable & RawRepresentable, RawValue: DatabaseValueConvertible {
+    public var databaseValue: DatabaseValue { rawValue.databaseValue }
+
+    public static func fromDatabaseValue(_ dbValue: DatabaseValue) -> Self? {
+        RawValue.fromDatabaseValue(dbValue).flatMap { Self(rawValue: $0) }
+    }
+}
+
+// MARK: - Fetching values
+
+/// Thrown when a fetched value cannot be converted to the requested type.
+public struct RowDecodingError: Error, CustomStringConvertible, Sendable {
+    public let description: String
+
+    init(_ description: String) {
+        self.description = description
+    }
+
+    static func valueMismatch(_ type: Any.Type, value: DatabaseValue, column: String?, sql: String?) -> RowDecodingError {
+        var text = "could not decode \(type) from database value \(value)"
+        if let column { text += " of column \(String(reflecting: column))" }
+        if let sql { text += " - while executing `\(sql)`" }
+        return RowDecodingError(text)
+    }
+}

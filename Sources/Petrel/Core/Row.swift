@@ -1,0 +1,296 @@
+import CPetrelSQLite
+import Foundation
+
+/// A database row: an ordered collection of (column name, value) pairs.
+///
+/// Read values by position or by column name (case-insensitive), converting
+/// them to the type you ask for:
+///
+/// ```swift
+/// let row = try Row.fetchOne(db, sql: "SELECT id, name FROM player")!
+/// let id: Int64 = row[0]
+/// let name: String = row["name"]
+/// let missing: String? = row["nickname"]   // nil: no such column
+/// ```
+///
+/// Rows handed out by a cursor are views on the statement's current row and
+/// change as the cursor advances: ``copy()`` them to keep them.
+///
+/// Asking a subscript for a type the value cannot convert to is a programmer
+/// error and stops the program; use ``decode(_:atIndex:)`` and
+/// ``decode(_:forColumn:)`` to get a thrown ``RowDecodingError`` instead when
+/// the data is not trusted.
+public final class Row {
+    /// Set for rows that read the current row of a statement.
+    @usableFromInline let sqliteStatement: SQLiteStatement?
+    let statement: Statement?
+    /// Set for rows that own their values.
+    let storedColumnNames: [String]
+    @usableFromInline let storedValues: [DatabaseValue]
+
+    /// The number of columns.
+    public let count: Int
+
+    /// An empty row.
+    public convenience init() {
+        self.init(columnNames: [], values: [])
+    }
+
+    /// A row from a dictionary of column names and values (column order is the dictionary's).
+    public convenience init(_ dictionary: [String: (any DatabaseValueConvertible)?]) {
+        self.init(columnNames: Array(dictionary.keys), values: dictionary.values.map { $0?.databaseValue ?? .null })
+    }
+
+    /// A row from a dictionary of any values; nil when a key is not a string
+    /// or a value is not convertible.
+    public convenience init?(_ dictionary: [AnyHashable: Any]) {
+        var names: [String] = []
+        var values: [DatabaseValue] = []
+        for (key, element) in dictionary {
+            guard let name = key.base as? String, let value = DatabaseValue(value: element) else { return nil }
+            names.append(name)
+            values.append(value)
+        }
+        self.init(columnNames: names, values: values)
+    }
+
+    init(columnNames: [String], values: [DatabaseValue]) {
+        precondition(columnNames.count == values.count)
+        sqliteStatement = nil
+        statement = nil
+        storedColumnNames = columnNames
+        storedValues = values
+        count = values.count
+    }
+
+    /// A live view on the current row of a statement.
+    init(statement: Statement) {
+        sqliteStatement = statement.sqliteStatement
+        self.statement = statement
+        storedColumnNames = []
+        storedValues = []
+        count = statement.columnCount
+    }
+
+    /// A row that owns a copy of the current values.
+    public func copy() -> Row {
+        guard sqliteStatement != nil else { return self }
+        return Row(columnNames: columnNames, values: databaseValues)
+    }
+
+    /// The column names, in order.
+    public var columnNames: [String] {
+        statement?.columnNames ?? storedColumnNames
+    }
+
+    /// The values, in order.
+    public var databaseValues: [DatabaseValue] {
+        if let sqliteStatement {
+            return (0..<CInt(count)).map { DatabaseValue(sqliteStatement: sqliteStatement, index: $0) }
+        }
+        return storedValues
+    }
+
+    /// True when at least one value is not NULL.
+    public var containsNonNullValue: Bool {
+        (0..<count).contains { !hasNull(atIndex: $0) }
+    }
+
+    /// True when the row has a column of that name (case-insensitive).
+    public func hasColumn(_ columnName: String) -> Bool {
+        index(forColumn: columnName) != nil
+    }
+
+    /// True when the value at the index is NULL.
+    public func hasNull(atIndex index: Int) -> Bool {
+        checkIndex(index)
+        if let sqliteStatement { return sqlite3_column_type(sqliteStatement, CInt(index)) == SQLITE_NULL }
+        return storedValues[index].isNull
+    }
+
+    @usableFromInline
+    func index(forColumn name: String) -> Int? {
+        if let statement { return statement.index(ofColumn: name) }
+        if let index = storedColumnNames.firstIndex(of: name) { return index }
+        let lowered = name.lowercased()
+        return storedColumnNames.firstIndex { $0.lowercased() == lowered }
+    }
+
+    @inline(__always) @usableFromInline
+    func checkIndex(_ index: Int) {
+        precondition(index >= 0 && index < count, "row index out of range: \(index)")
+    }
+
+    @usableFromInline
+    func databaseValue(atUncheckedIndex index: Int) -> DatabaseValue {
+        if let sqliteStatement { return DatabaseValue(sqliteStatement: sqliteStatement, index: CInt(index)) }
+        return storedValues[index]
+    }
+
+    // MARK: - Subscripts by index
+
+    /// The value at the index as a plain Swift value: `Int64`, `Double`,
+    /// `String`, `Data`, or nil for NULL.
+    public subscript(_ index: Int) -> (any DatabaseValueConvertible)? {
+        checkIndex(index)
+        return databaseValue(atUncheckedIndex: index).storage.plainValue
+    }
+
+    /// The value at the index, converted.
+    @inlinable
+    public subscript<Value: DatabaseValueConvertible>(_ index: Int) -> Value {
+        checkIndex(index)
+        return Row.convert(databaseValue(atUncheckedIndex: index), to: Value.self, column: index)
+    }
+
+    /// The value at the index, read straight from the statement when possible.
+    @inlinable
+    public subscript<Value: DatabaseValueConvertible & StatementColumnConvertible>(_ index: Int) -> Value {
+        checkIndex(index)
+        return fastValue(atUncheckedIndex: index)
+    }
+
+    @inlinable
+    func fastValue<Value: DatabaseValueConvertible & StatementColumnConvertible>(atUncheckedIndex index: Int) -> Value {
+        if let sqliteStatement {
+            let column = CInt(index)
+            if sqlite3_column_type(sqliteStatement, column) != SQLITE_NULL,
+               let value = Value(sqliteStatement: sqliteStatement, index: column) {
+                return value
+            }
+            return Row.convert(DatabaseValue(sqliteStatement: sqliteStatement, index: column), to: Value.self, column: index)
+        }
+        return Row.convert(storedValues[index], to: Value.self, column: index)
+    }
+
+    @usableFromInline
+    static func convert<Value: DatabaseValueConvertible>(_ dbValue: DatabaseValue, to type: Value.Type, column: Int) -> Value {
+        guard let value = Value.fromDatabaseValue(dbValue) else {
+            preconditionFailure("could not convert database value \(dbValue) at index \(column) to \(Value.self)")
+        }
+        return value
+    }
+
+    // MARK: - Subscripts by name
+
+    /// The value of the column as a plain Swift value, or nil for NULL or a missing column.
+    public subscript(_ columnName: String) -> (any DatabaseValueConvertible)? {
+        guard let index = index(forColumn: columnName) else { return nil }
+        return databaseValue(atUncheckedIndex: index).storage.plainValue
+    }
+
+    /// The value of the column, converted. A missing column gives nil for
+    /// optional types and stops the program otherwise.
+    @inlinable
+    public subscript<Value: DatabaseValueConvertible>(_ columnName: String) -> Value {
+        guard let index = index(forColumn: columnName) else {
+            return Row.missingColumn(columnName, Value.self)
+        }
+        return Row.convert(databaseValue(atUncheckedIndex: index), to: Value.self, column: index)
+    }
+
+    /// The value of the column, read straight from the statement when possible.
+    @inlinable
+    public subscript<Value: DatabaseValueConvertible & StatementColumnConvertible>(_ columnName: String) -> Value {
+        guard let index = index(forColumn: columnName) else {
+            return Row.missingColumn(columnName, Value.self)
+        }
+        return fastValue(atUncheckedIndex: index)
+    }
+
+    @usableFromInline
+    static func missingColumn<Value: DatabaseValueConvertible>(_ name: String, _ type: Value.Type) -> Value {
+        guard let value = Value.fromMissingColumn() else {
+            preconditionFailure("no such column: \(name)")
+        }
+        return value
+    }
+
+    // MARK: - Throwing decoding
+
+    /// The value at the index, or a thrown ``RowDecodingError``.
+    public func decode<Value: DatabaseValueConvertible>(_ type: Value.Type = Value.self, atIndex index: Int) throws -> Value {
+        guard index >= 0 && index < count else {
+            throw RowDecodingError("row index out of range: \(index)")
+        }
+        let dbValue = databaseValue(atUncheckedIndex: index)
+        guard let value = Value.fromDatabaseValue(dbValue) else {
+            throw RowDecodingError.valueMismatch(Value.self, value: dbValue, column: columnNames[index], sql: statement?.sql)
+        }
+        return value
+    }
+
+    /// The value of the column, or a thrown ``RowDecodingError``.
+    public func decode<Value: DatabaseValueConvertible>(_ type: Value.Type = Value.self, forColumn name: String) throws -> Value {
+        guard let index = index(forColumn: name) else {
+            if let value = Value.fromMissingColumn() { return value }
+            throw RowDecodingError("no such column: \(name)")
+        }
+        return try decode(Value.self, atIndex: index)
+    }
+}
+
+extension DatabaseValue.Storage {
+    var plainValue: (any DatabaseValueConvertible)? {
+        switch self {
+        case .null: nil
+        case .int64(let value): value
+        case .double(let value): value
+        case .string(let value): value
+        case .blob(let value): value
+        }
+    }
+}
+
+// MARK: - Collection
+
+/// A position in a ``Row``.
+public struct RowIndex: Comparable, Strideable, Sendable {
+    let index: Int
+    init(_ index: Int) { self.index = index }
+    public static func < (lhs: RowIndex, rhs: RowIndex) -> Bool { lhs.index < rhs.index }
+    public func distance(to other: RowIndex) -> Int { other.index - index }
+    public func advanced(by n: Int) -> RowIndex { RowIndex(index + n) }
+}
+
+extension Row: RandomAccessCollection {
+    public typealias Index = RowIndex
+
+    public var startIndex: RowIndex { RowIndex(0) }
+    public var endIndex: RowIndex { RowIndex(count) }
+
+    /// The (column name, value) pair at a position.
+    public subscript(position: RowIndex) -> (String, DatabaseValue) {
+        checkIndex(position.index)
+        return (columnNames[position.index], databaseValue(atUncheckedIndex: position.index))
+    }
+}
+
+extension Row: Hashable {
+    /// Rows are equal when they have the same column names and values, in the same order.
+    public static func == (lhs: Row, rhs: Row) -> Bool {
+        if lhs === rhs { return true }
+        return lhs.count == rhs.count && lhs.columnNames == rhs.columnNames && lhs.databaseValues == rhs.databaseValues
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(columnNames)
+        hasher.combine(databaseValues)
+    }
+}
+
+extension Row: CustomStringConvertible, CustomDebugStringConvertible {
+    /// `[id:1 name:"Arthur"]`
+    public var description: String {
+        "[" + zip(columnNames, databaseValues).map { "\($0):\($1.description)" }.joined(separator: " ") + "]"
+    }
+
+    public var debugDescription: String { description }
+}
+
+extension Row: ExpressibleByDictionaryLiteral {
+    /// `let row: Row = ["name": "Arthur", "score": 1000]`, in literal order.
+    public convenience init(dictionaryLiteral elements: (String, (any DatabaseValueConvertible)?)...) {
+        self.init(columnNames: elements.map(\.0), values: elements.map { $0.1?.databaseValue ?? .null })
+    }
+}

@@ -1,0 +1,145 @@
+import Foundation
+
+/// An SQL snippet whose interpolated values become statement arguments,
+/// never spliced text, so it is safe from SQL injection.
+///
+/// ```swift
+/// let name = "O'Brien"
+/// let query: SQL = "UPDATE player SET name = \(name) WHERE id = \(42)"
+/// try db.execute(literal: query) // UPDATE player SET name = ? WHERE id = ? with ["O'Brien", 42]
+/// ```
+///
+/// Raw SQL goes in with `\(sql: "...")`, another literal with `\(literal: other)`.
+public struct SQL: ExpressibleByStringInterpolation, Sendable, Hashable, CustomStringConvertible {
+    enum Element: Hashable, Sendable {
+        case sql(String, StatementArguments)
+        case value(DatabaseValue)
+    }
+
+    var elements: [Element]
+
+    /// Raw SQL with optional arguments for its parameters.
+    public init(sql: String, arguments: StatementArguments = StatementArguments()) {
+        elements = [.sql(sql, arguments)]
+    }
+
+    public init(stringLiteral value: String) {
+        elements = value.isEmpty ? [] : [.sql(value, StatementArguments())]
+    }
+
+    public init(stringInterpolation: StringInterpolation) {
+        elements = stringInterpolation.elements
+    }
+
+    init(elements: [Element]) {
+        self.elements = elements
+    }
+
+    /// True when the literal holds no SQL.
+    public var isEmpty: Bool {
+        elements.allSatisfy {
+            if case .sql(let sql, let arguments) = $0 { return sql.isEmpty && arguments.isEmpty }
+            return false
+        }
+    }
+
+    /// The SQL text and its arguments.
+    public func build() -> (sql: String, arguments: StatementArguments) {
+        var sql = ""
+        var arguments = StatementArguments()
+        for element in elements {
+            switch element {
+            case let .sql(text, elementArguments):
+                sql += text
+                arguments += elementArguments
+            case let .value(value):
+                sql += "?"
+                arguments.values.append(value)
+            }
+        }
+        return (sql, arguments)
+    }
+
+    /// The SQL text, with `?` for each interpolated value.
+    public var description: String { build().sql }
+
+    /// Appends another literal.
+    public mutating func append(literal other: SQL) {
+        elements.append(contentsOf: other.elements)
+    }
+
+    /// Appends raw SQL.
+    public mutating func append(sql: String, arguments: StatementArguments = StatementArguments()) {
+        elements.append(.sql(sql, arguments))
+    }
+
+    public static func + (lhs: SQL, rhs: SQL) -> SQL {
+        SQL(elements: lhs.elements + rhs.elements)
+    }
+
+    public static func += (lhs: inout SQL, rhs: SQL) {
+        lhs.elements += rhs.elements
+    }
+
+    /// The interpolation rules of ``SQL``.
+    public struct StringInterpolation: StringInterpolationProtocol, Sendable {
+        var elements: [Element] = []
+
+        public init(literalCapacity: Int, interpolationCount: Int) {
+            elements.reserveCapacity(interpolationCount * 2 + 1)
+        }
+
+        public mutating func appendLiteral(_ literal: String) {
+            if !literal.isEmpty { elements.append(.sql(literal, StatementArguments())) }
+        }
+
+        /// A value, bound as an argument.
+        public mutating func appendInterpolation(_ value: (some DatabaseValueConvertible)?) {
+            elements.append(.value(value?.databaseValue ?? .null))
+        }
+
+        /// A value of unknown type, bound as an argument.
+        public mutating func appendInterpolation(_ value: (any DatabaseValueConvertible)?) {
+            elements.append(.value(value?.databaseValue ?? .null))
+        }
+
+        /// Raw SQL, spliced as is, with optional arguments for its parameters.
+        public mutating func appendInterpolation(sql: String, arguments: StatementArguments = StatementArguments()) {
+            elements.append(.sql(sql, arguments))
+        }
+
+        /// Another literal.
+        public mutating func appendInterpolation(literal: SQL) {
+            elements.append(contentsOf: literal.elements)
+        }
+
+        /// A quoted identifier: `\(identifier: "order")` gives `"order"`.
+        public mutating func appendInterpolation(identifier: String) {
+            elements.append(.sql(identifier.quotedDatabaseIdentifier, StatementArguments()))
+        }
+    }
+}
+
+extension Sequence where Element == SQL {
+    /// Joins literals with a separator: `[a, b].joined(separator: ", ")`.
+    public func joined(separator: String = "") -> SQL {
+        var result = SQL(elements: [])
+        for (index, element) in enumerated() {
+            if index > 0 && !separator.isEmpty { result.append(sql: separator) }
+            result.append(literal: element)
+        }
+        return result
+    }
+}
+
+extension String {
+    /// The string as a double-quoted SQL identifier: `"my ""table"""`.
+    public var quotedDatabaseIdentifier: String {
+        "\"" + replacingOccurrences(of: "\"", with: "\"\"") + "\""
+    }
+
+    /// The string as a single-quoted SQL string literal. Prefer bound arguments.
+    var quotedSQLString: String {
+        "'" + replacingOccurrences(of: "'", with: "''") + "'"
+    }
+}

@@ -1,0 +1,306 @@
+import CPetrelSQLite
+import Foundation
+
+// MARK: - Integers
+
+/// Reads an integer column: integers must fit, reals are truncated toward
+/// zero when the result fits, text and blobs fail (SQLite would silently
+/// read them as 0).
+@inline(__always) @usableFromInline
+func integerColumn<I: FixedWidthInteger>(_ statement: SQLiteStatement, _ index: CInt, as type: I.Type) -> I? {
+    switch sqlite3_column_type(statement, index) {
+    case SQLITE_INTEGER:
+        return I(exactly: sqlite3_column_int64(statement, index))
+    case SQLITE_FLOAT:
+        let value = sqlite3_column_double(statement, index)
+        guard value.isFinite else { return nil }
+        return I(exactly: value.rounded(.towardZero))
+    default:
+        return nil
+    }
+}
+
+/// Shared decoding rules for integer types: integers must fit, reals are
+/// truncated toward zero when the result fits, other storage classes fail.
+@usableFromInline
+func integerValue<I: FixedWidthInteger>(_ dbValue: DatabaseValue, as type: I.Type) -> I? {
+    switch dbValue.storage {
+    case .int64(let value):
+        return I(exactly: value)
+    case .double(let value):
+        guard value.isFinite else { return nil }
+        return I(exactly: value.rounded(.towardZero))
+    default:
+        return nil
+    }
+}
+
+extension Int: DatabaseValueConvertible, StatementColumnConvertible {
+    public var databaseValue: DatabaseValue { DatabaseValue(storage: .int64(Int64(self))) }
+    public static func fromDatabaseValue(_ dbValue: DatabaseValue) -> Int? { integerValue(dbValue, as: Int.self) }
+    @inline(__always)
+    public init?(sqliteStatement: SQLiteStatement, index: CInt) {
+        guard let value = integerColumn(sqliteStatement, index, as: Self.self) else { return nil }
+        self = value
+    }
+    @inline(__always)
+    public func bind(to sqliteStatement: SQLiteStatement, at index: CInt) -> CInt {
+        sqlite3_bind_int64(sqliteStatement, index, Int64(self))
+    }
+}
+
+extension Int64: DatabaseValueConvertible, StatementColumnConvertible {
+    public var databaseValue: DatabaseValue { DatabaseValue(storage: .int64(self)) }
+    public static func fromDatabaseValue(_ dbValue: DatabaseValue) -> Int64? { integerValue(dbValue, as: Int64.self) }
+    @inline(__always)
+    public init?(sqliteStatement: SQLiteStatement, index: CInt) {
+        guard let value = integerColumn(sqliteStatement, index, as: Int64.self) else { return nil }
+        self = value
+    }
+    @inline(__always)
+    public func bind(to sqliteStatement: SQLiteStatement, at index: CInt) -> CInt {
+        sqlite3_bind_int64(sqliteStatement, index, self)
+    }
+}
+
+extension Int32: DatabaseValueConvertible, StatementColumnConvertible {
+    public var databaseValue: DatabaseValue { DatabaseValue(storage: .int64(Int64(self))) }
+    public static func fromDatabaseValue(_ dbValue: DatabaseValue) -> Int32? { integerValue(dbValue, as: Int32.self) }
+    public init?(sqliteStatement: SQLiteStatement, index: CInt) {
+        guard let value = integerColumn(sqliteStatement, index, as: Self.self) else { return nil }
+        self = value
+    }
+    public func bind(to sqliteStatement: SQLiteStatement, at index: CInt) -> CInt {
+        sqlite3_bind_int64(sqliteStatement, index, Int64(self))
+    }
+}
+
+extension Int16: DatabaseValueConvertible, StatementColumnConvertible {
+    public var databaseValue: DatabaseValue { DatabaseValue(storage: .int64(Int64(self))) }
+    public static func fromDatabaseValue(_ dbValue: DatabaseValue) -> Int16? { integerValue(dbValue, as: Int16.self) }
+    public init?(sqliteStatement: SQLiteStatement, index: CInt) {
+        guard let value = integerColumn(sqliteStatement, index, as: Self.self) else { return nil }
+        self = value
+    }
+}
+
+extension Int8: DatabaseValueConvertible, StatementColumnConvertible {
+    public var databaseValue: DatabaseValue { DatabaseValue(storage: .int64(Int64(self))) }
+    public static func fromDatabaseValue(_ dbValue: DatabaseValue) -> Int8? { integerValue(dbValue, as: Int8.self) }
+    public init?(sqliteStatement: SQLiteStatement, index: CInt) {
+        guard let value = integerColumn(sqliteStatement, index, as: Self.self) else { return nil }
+        self = value
+    }
+}
+
+extension UInt: DatabaseValueConvertible, StatementColumnConvertible {
+    /// Values above `Int64.max` do not fit SQLite's INTEGER and are stored as REAL.
+    public var databaseValue: DatabaseValue {
+        if let int = Int64(exactly: self) { return DatabaseValue(storage: .int64(int)) }
+        return DatabaseValue(storage: .double(Double(self)))
+    }
+    public static func fromDatabaseValue(_ dbValue: DatabaseValue) -> UInt? { integerValue(dbValue, as: UInt.self) }
+    public init?(sqliteStatement: SQLiteStatement, index: CInt) {
+        guard let value = UInt.fromDatabaseValue(DatabaseValue(sqliteStatement: sqliteStatement, index: index)) else { return nil }
+        self = value
+    }
+}
+
+extension UInt64: DatabaseValueConvertible, StatementColumnConvertible {
+    /// Values above `Int64.max` do not fit SQLite's INTEGER and are stored as REAL.
+    public var databaseValue: DatabaseValue {
+        if let int = Int64(exactly: self) { return DatabaseValue(storage: .int64(int)) }
+        return DatabaseValue(storage: .double(Double(self)))
+    }
+    public static func fromDatabaseValue(_ dbValue: DatabaseValue) -> UInt64? { integerValue(dbValue, as: UInt64.self) }
+    public init?(sqliteStatement: SQLiteStatement, index: CInt) {
+        guard let value = UInt64.fromDatabaseValue(DatabaseValue(sqliteStatement: sqliteStatement, index: index)) else { return nil }
+        self = value
+    }
+}
+
+extension UInt32: DatabaseValueConvertible, StatementColumnConvertible {
+    public var databaseValue: DatabaseValue { DatabaseValue(storage: .int64(Int64(self))) }
+    public static func fromDatabaseValue(_ dbValue: DatabaseValue) -> UInt32? { integerValue(dbValue, as: UInt32.self) }
+    public init?(sqliteStatement: SQLiteStatement, index: CInt) {
+        guard let value = integerColumn(sqliteStatement, index, as: Self.self) else { return nil }
+        self = value
+    }
+}
+
+extension UInt16: DatabaseValueConvertible, StatementColumnConvertible {
+    public var databaseValue: DatabaseValue { DatabaseValue(storage: .int64(Int64(self))) }
+    public static func fromDatabaseValue(_ dbValue: DatabaseValue) -> UInt16? { integerValue(dbValue, as: UInt16.self) }
+    public init?(sqliteStatement: SQLiteStatement, index: CInt) {
+        guard let value = integerColumn(sqliteStatement, index, as: Self.self) else { return nil }
+        self = value
+    }
+}
+
+extension UInt8: DatabaseValueConvertible, StatementColumnConvertible {
+    public var databaseValue: DatabaseValue { DatabaseValue(storage: .int64(Int64(self))) }
+    public static func fromDatabaseValue(_ dbValue: DatabaseValue) -> UInt8? { integerValue(dbValue, as: UInt8.self) }
+    public init?(sqliteStatement: SQLiteStatement, index: CInt) {
+        guard let value = integerColumn(sqliteStatement, index, as: Self.self) else { return nil }
+        self = value
+    }
+}
+
+// MARK: - Bool, Double, Float
+
+extension Bool: DatabaseValueConvertible, StatementColumnConvertible {
+    /// Stored as the integer 1 or 0.
+    public var databaseValue: DatabaseValue { DatabaseValue(storage: .int64(self ? 1 : 0)) }
+    /// Any non-zero number is true.
+    public static func fromDatabaseValue(_ dbValue: DatabaseValue) -> Bool? {
+        switch dbValue.storage {
+        case .int64(let value): return value != 0
+        case .double(let value): return value != 0
+        default: return nil
+        }
+    }
+    public init?(sqliteStatement: SQLiteStatement, index: CInt) {
+        switch sqlite3_column_type(sqliteStatement, index) {
+        case SQLITE_INTEGER: self = sqlite3_column_int64(sqliteStatement, index) != 0
+        case SQLITE_FLOAT: self = sqlite3_column_double(sqliteStatement, index) != 0
+        default: return nil
+        }
+    }
+}
+
+extension Double: DatabaseValueConvertible, StatementColumnConvertible {
+    public var databaseValue: DatabaseValue { DatabaseValue(storage: .double(self)) }
+    public static func fromDatabaseValue(_ dbValue: DatabaseValue) -> Double? {
+        switch dbValue.storage {
+        case .int64(let value): return Double(value)
+        case .double(let value): return value
+        default: return nil
+        }
+    }
+    @inline(__always)
+    public init?(sqliteStatement: SQLiteStatement, index: CInt) {
+        switch sqlite3_column_type(sqliteStatement, index) {
+        case SQLITE_INTEGER, SQLITE_FLOAT: self = sqlite3_column_double(sqliteStatement, index)
+        default: return nil
+        }
+    }
+    @inline(__always)
+    public func bind(to sqliteStatement: SQLiteStatement, at index: CInt) -> CInt {
+        sqlite3_bind_double(sqliteStatement, index, self)
+    }
+}
+
+extension Float: DatabaseValueConvertible, StatementColumnConvertible {
+    public var databaseValue: DatabaseValue { DatabaseValue(storage: .double(Double(self))) }
+    public static func fromDatabaseValue(_ dbValue: DatabaseValue) -> Float? {
+        Double.fromDatabaseValue(dbValue).map(Float.init)
+    }
+    public init?(sqliteStatement: SQLiteStatement, index: CInt) {
+        guard let value = Double(sqliteStatement: sqliteStatement, index: index) else { return nil }
+        self = Float(value)
+    }
+}
+
+// MARK: - String, Data
+
+extension String: DatabaseValueConvertible, StatementColumnConvertible {
+    public var databaseValue: DatabaseValue { DatabaseValue(storage: .string(self)) }
+    /// Text, or a blob that holds valid UTF-8 (SQLite converts blobs to text the same way).
+    public static func fromDatabaseValue(_ dbValue: DatabaseValue) -> String? {
+        switch dbValue.storage {
+        case .string(let value): return value
+        case .blob(let data): return String(data: data, encoding: .utf8)
+        default: return nil
+        }
+    }
+    /// Reads the column as text, converting numbers as SQLite does.
+    @inline(__always)
+    public init(sqliteStatement: SQLiteStatement, index: CInt) {
+        self.init(sqliteText: sqliteStatement, index: index)
+    }
+    @inline(__always)
+    public func bind(to sqliteStatement: SQLiteStatement, at index: CInt) -> CInt {
+        bindText(to: sqliteStatement, at: index)
+    }
+}
+
+extension Data: DatabaseValueConvertible, StatementColumnConvertible {
+    public var databaseValue: DatabaseValue { DatabaseValue(storage: .blob(self)) }
+    /// A blob, or the UTF-8 bytes of a text.
+    public static func fromDatabaseValue(_ dbValue: DatabaseValue) -> Data? {
+        switch dbValue.storage {
+        case .blob(let data): return data
+        case .string(let value): return Data(value.utf8)
+        default: return nil
+        }
+    }
+    public init(sqliteStatement: SQLiteStatement, index: CInt) {
+        let count = Int(sqlite3_column_bytes(sqliteStatement, index))
+        if let bytes = sqlite3_column_blob(sqliteStatement, index), count > 0 {
+            self.init(bytes: bytes, count: count)
+        } else {
+            self.init()
+        }
+    }
+}
+
+// MARK: - UUID, URL, Decimal
+
+extension UUID: DatabaseValueConvertible, StatementColumnConvertible {
+    /// Stored as a 16-byte blob.
+    public var databaseValue: DatabaseValue {
+        withUnsafeBytes(of: uuid) { DatabaseValue(storage: .blob(Data($0))) }
+    }
+    /// A 16-byte blob, or text in the canonical `E621E1F8-C36C-495A-93FC-0C247A3E6E5F` form.
+    public static func fromDatabaseValue(_ dbValue: DatabaseValue) -> UUID? {
+        switch dbValue.storage {
+        case .blob(let data) where data.count == 16:
+            return data.withUnsafeBytes { buffer in
+                var bytes: uuid_t = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+                withUnsafeMutableBytes(of: &bytes) { $0.copyMemory(from: buffer) }
+                return UUID(uuid: bytes)
+            }
+        case .string(let string):
+            return UUID(uuidString: string)
+        default:
+            return nil
+        }
+    }
+    public init?(sqliteStatement: SQLiteStatement, index: CInt) {
+        guard let uuid = UUID.fromDatabaseValue(DatabaseValue(sqliteStatement: sqliteStatement, index: index)) else {
+            return nil
+        }
+        self = uuid
+    }
+}
+
+extension URL: DatabaseValueConvertible {
+    /// Stored as its absolute string.
+    public var databaseValue: DatabaseValue { DatabaseValue(storage: .string(absoluteString)) }
+    public static func fromDatabaseValue(_ dbValue: DatabaseValue) -> URL? {
+        String.fromDatabaseValue(dbValue).flatMap { URL(string: $0) }
+    }
+}
+
+private let posixLocale = Locale(identifier: "en_US_POSIX")
+
+extension Decimal: DatabaseValueConvertible, StatementColumnConvertible {
+    /// Stored as text, so no precision is lost.
+    public var databaseValue: DatabaseValue {
+        DatabaseValue(storage: .string(NSDecimalNumber(decimal: self).description(withLocale: posixLocale)))
+    }
+    public static func fromDatabaseValue(_ dbValue: DatabaseValue) -> Decimal? {
+        switch dbValue.storage {
+        case .int64(let value): return Decimal(value)
+        case .double(let value): return Decimal(value)
+        case .string(let value): return Decimal(string: value, locale: posixLocale)
+        default: return nil
+        }
+    }
+    public init?(sqliteStatement: SQLiteStatement, index: CInt) {
+        guard let value = Decimal.fromDatabaseValue(DatabaseValue(sqliteStatement: sqliteStatement, index: index)) else {
+            return nil
+        }
+        self = value
+    }
+}

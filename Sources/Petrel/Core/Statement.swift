@@ -1,0 +1,248 @@
+import CPetrelSQLite
+
+/// A prepared SQLite statement.
+///
+/// Create one with ``Database/makeStatement(sql:)`` or
+/// ``Database/cachedStatement(sql:)``. A statement belongs to its database
+/// connection and must only be used inside the access that created it (or,
+/// for cached statements, any later access of the same connection).
+///
+/// ```swift
+/// let statement = try db.makeStatement(sql: "INSERT INTO player (name, score) VALUES (?, ?)")
+/// for (name, score) in [("Arthur", 100), ("Barbara", 1000)] {
+///     try statement.execute(arguments: [name, score])
+/// }
+/// ```
+///
+/// Related SQLite documentation: <https://www.sqlite.org/c3ref/stmt.html>
+public final class Statement {
+    /// The raw statement handle.
+    public let sqliteStatement: SQLiteStatement
+
+    /// The SQL of the statement (trimmed of surrounding white space).
+    public let sql: String
+
+    unowned let database: Database
+
+    /// The number of columns the statement returns.
+    public let columnCount: Int
+
+    /// The 0-based parameter slots and their names without prefix (nil for `?`).
+    let parameterNames: [String?]
+    let hasNamedParameters: Bool
+
+    private var _columnNames: [String]?
+    private var _arguments = StatementArguments()
+    /// Whether the statement may have been stepped since the last reset.
+    var needsReset = false
+
+    init(database: Database, sqliteStatement: SQLiteStatement, sql: String) {
+        self.database = database
+        self.sqliteStatement = sqliteStatement
+        self.sql = sql
+        columnCount = Int(sqlite3_column_count(sqliteStatement))
+        let count = sqlite3_bind_parameter_count(sqliteStatement)
+        var names: [String?] = []
+        var named = false
+        if count > 0 {
+            for index in 1...count {
+                if let cName = sqlite3_bind_parameter_name(sqliteStatement, index) {
+                    let name = String(cString: cName)
+                    if name.hasPrefix("?") {
+                        names.append(nil)
+                    } else {
+                        names.append(String(name.dropFirst()))
+                        named = true
+                    }
+                } else {
+                    names.append(nil)
+                }
+            }
+        }
+        parameterNames = names
+        hasNamedParameters = named
+    }
+
+    deinit {
+        sqlite3_finalize(sqliteStatement)
+    }
+
+    /// The names of the columns, in order.
+    public var columnNames: [String] {
+        if let names = _columnNames { return names }
+        let names = (0..<CInt(columnCount)).map { String(cString: sqlite3_column_name(sqliteStatement, $0)) }
+        _columnNames = names
+        return names
+    }
+
+    /// The index of a column, compared case-insensitively; the leftmost
+    /// column wins when names repeat.
+    public func index(ofColumn name: String) -> Int? {
+        let names = columnNames
+        // Exact matches are the common case and the cheapest comparison.
+        if let index = names.firstIndex(of: name) { return index }
+        let lowered = name.lowercased()
+        return names.firstIndex { $0.lowercased() == lowered }
+    }
+
+    /// True when the statement does not write to the database.
+    public var isReadonly: Bool { sqlite3_stmt_readonly(sqliteStatement) != 0 }
+
+    /// The SQL with current argument values substituted, when SQLite can expand it.
+    public var expandedSQL: String {
+        guard let expanded = sqlite3_expanded_sql(sqliteStatement) else { return sql }
+        defer { sqlite3_free(expanded) }
+        return String(cString: expanded)
+    }
+
+    // MARK: - Arguments
+
+    /// The bound arguments. Setting arguments that do not fit the statement's
+    /// parameters is a programmer error; use ``setArguments(_:)`` to get a
+    /// thrown error instead.
+    public var arguments: StatementArguments {
+        get { _arguments }
+        set {
+            do {
+                try setArguments(newValue)
+            } catch {
+                preconditionFailure("\(error)")
+            }
+        }
+    }
+
+    /// Throws when the arguments do not provide exactly one value per parameter.
+    public func validateArguments(_ arguments: StatementArguments) throws {
+        if case .failure(let mismatch) = arguments.resolve(for: parameterNames) {
+            throw argumentsError(mismatch, arguments)
+        }
+    }
+
+    /// Binds arguments after validating them.
+    public func setArguments(_ arguments: StatementArguments) throws {
+        try bind(arguments)
+    }
+
+    /// Binds arguments without validating them: missing values are NULL and
+    /// extra values are ignored.
+    public func setUncheckedArguments(_ arguments: StatementArguments) {
+        reset()
+        var positional = arguments.values.makeIterator()
+        for (offset, name) in parameterNames.enumerated() {
+            let value = name.flatMap { arguments.namedValues[$0] } ?? positional.next() ?? .null
+            _ = value.bind(to: sqliteStatement, at: CInt(offset + 1))
+        }
+        _arguments = arguments
+    }
+
+    @inline(__always)
+    func bind(_ arguments: StatementArguments) throws {
+        reset()
+        if !hasNamedParameters && arguments.namedValues.isEmpty {
+            // Fast path: positional only.
+            guard arguments.values.count == parameterNames.count else {
+                throw argumentsError(.count(expected: parameterNames.count, got: arguments.values.count), arguments)
+            }
+            var index: CInt = 1
+            for value in arguments.values {
+                let code = value.bind(to: sqliteStatement, at: index)
+                if code != SQLITE_OK { throw bindError(code, arguments) }
+                index += 1
+            }
+        } else {
+            switch arguments.resolve(for: parameterNames) {
+            case .failure(let mismatch):
+                throw argumentsError(mismatch, arguments)
+            case .success(let values):
+                for (offset, value) in values.enumerated() {
+                    let code = value.bind(to: sqliteStatement, at: CInt(offset + 1))
+                    if code != SQLITE_OK { throw bindError(code, arguments) }
+                }
+            }
+        }
+        _arguments = arguments
+    }
+
+    /// Binds already resolved values (one per parameter).
+    func bind(resolved values: [DatabaseValue], arguments: StatementArguments) throws {
+        reset()
+        for (offset, value) in values.enumerated() {
+            let code = value.bind(to: sqliteStatement, at: CInt(offset + 1))
+            if code != SQLITE_OK { throw bindError(code, arguments) }
+        }
+        _arguments = arguments
+    }
+
+    private func argumentsError(_ mismatch: ArgumentsMismatch, _ arguments: StatementArguments) -> DatabaseError {
+        DatabaseError(
+            resultCode: .SQLITE_MISUSE, message: mismatch.message, sql: sql, arguments: arguments,
+            publicStatementArguments: database.configuration.publicStatementArguments)
+    }
+
+    private func bindError(_ code: CInt, _ arguments: StatementArguments) -> DatabaseError {
+        DatabaseError.lastError(
+            database.sqliteConnection, code: code, sql: sql, arguments: arguments,
+            publicArguments: database.configuration.publicStatementArguments)
+    }
+
+    // MARK: - Execution
+
+    @inline(__always)
+    func reset() {
+        if needsReset {
+            sqlite3_reset(sqliteStatement)
+            needsReset = false
+        }
+    }
+
+    /// Runs the statement to completion, discarding rows.
+    ///
+    /// - Parameter arguments: When not nil, replaces the bound arguments (validated).
+    public func execute(arguments: StatementArguments? = nil) throws {
+        if let arguments {
+            try bind(arguments)
+        } else {
+            reset()
+        }
+        needsReset = true
+        while true {
+            let code = sqlite3_step(sqliteStatement)
+            if code == SQLITE_DONE { break }
+            if code != SQLITE_ROW { throw stepError(code) }
+        }
+        reset()
+    }
+
+    /// Steps once; true for a row, false when done.
+    @inline(__always)
+    func step() throws -> Bool {
+        needsReset = true
+        let code = sqlite3_step(sqliteStatement)
+        if code == SQLITE_ROW { return true }
+        if code == SQLITE_DONE { return false }
+        throw stepError(code)
+    }
+
+    func stepError(_ code: CInt) -> DatabaseError {
+        let error = DatabaseError.lastError(
+            database.sqliteConnection, code: code, sql: sql, arguments: _arguments,
+            publicArguments: database.configuration.publicStatementArguments)
+        sqlite3_reset(sqliteStatement)
+        needsReset = false
+        return error
+    }
+
+    /// Prepares the statement for a fetch: binds new arguments if given,
+    /// otherwise rewinds it.
+    func prepareForFetch(arguments: StatementArguments?) throws {
+        if let arguments {
+            try bind(arguments)
+        } else {
+            reset()
+        }
+    }
+}
+
+extension Statement: CustomStringConvertible {
+    public var description: String { sql }
+}

@@ -1,0 +1,244 @@
+import Foundation
+import Petrel
+import Testing
+
+@Suite("Value conversions")
+struct ConversionTests {
+    /// Stores a value, reads it back through the slow and fast paths, and
+    /// returns both readings.
+    func roundTrip<T: DatabaseValueConvertible & StatementColumnConvertible>(
+        _ value: T, _ kind: StorageKind
+    ) throws -> (viaDatabaseValue: T?, viaStatement: T?, viaRow: T?) {
+        let database = try TestDatabase(kind)
+        return try database.queue.write { db in
+            try db.execute(sql: "CREATE TABLE t (v)")
+            try db.execute(sql: "INSERT INTO t (v) VALUES (?)", arguments: [value])
+            let dbValue = try DatabaseValue.fetchOne(db, sql: "SELECT v FROM t") ?? .null
+            let viaStatement = try T.fetchOne(db, sql: "SELECT v FROM t")
+            let row = try Row.fetchOne(db, sql: "SELECT v FROM t")
+            let viaRow: T? = row.map { $0[0] }
+            return (T.fromDatabaseValue(dbValue), viaStatement, viaRow)
+        }
+    }
+
+    @Test(arguments: StorageKind.allCases)
+    func integersRoundTripIncludingExtremes(kind: StorageKind) throws {
+        for value in [Int64.min, -1, 0, 1, Int64.max] {
+            let result = try roundTrip(value, kind)
+            #expect(result.viaDatabaseValue == value)
+            #expect(result.viaStatement == value)
+            #expect(result.viaRow == value)
+        }
+        #expect(try roundTrip(Int.min, kind).viaStatement == Int.min)
+        #expect(try roundTrip(Int32.max, kind).viaRow == Int32.max)
+        #expect(try roundTrip(Int16.min, kind).viaRow == Int16.min)
+        #expect(try roundTrip(Int8.max, kind).viaDatabaseValue == Int8.max)
+        #expect(try roundTrip(UInt8.max, kind).viaStatement == UInt8.max)
+        #expect(try roundTrip(UInt32.max, kind).viaStatement == UInt32.max)
+        #expect(try roundTrip(UInt64(Int64.max), kind).viaStatement == UInt64(Int64.max))
+    }
+
+    @Test func integersRejectValuesThatDoNotFit() {
+        #expect(Int8.fromDatabaseValue(300.databaseValue) == nil)
+        #expect(UInt.fromDatabaseValue((-1).databaseValue) == nil)
+        #expect(Int.fromDatabaseValue("12".databaseValue) == nil)
+        #expect(Int.fromDatabaseValue(3.9.databaseValue) == 3)
+        #expect(Int.fromDatabaseValue(Double.infinity.databaseValue) == nil)
+        #expect(Int64.fromDatabaseValue(1e300.databaseValue) == nil)
+    }
+
+    @Test(arguments: StorageKind.allCases)
+    func doublesRoundTripAndNaNBecomesNull(kind: StorageKind) throws {
+        for value in [0.0, -0.5, 1e-300, .greatestFiniteMagnitude, .infinity, -.infinity] {
+            #expect(try roundTrip(value, kind).viaStatement == value)
+        }
+        #expect(try roundTrip(Float(1.5), kind).viaRow == Float(1.5))
+        // SQLite stores NaN as NULL.
+        let database = try TestDatabase(kind)
+        let isNull = try database.queue.read { db in
+            try Bool.fetchOne(db, sql: "SELECT ? IS NULL", arguments: [Double.nan])
+        }
+        #expect(isNull == true)
+    }
+
+    @Test(arguments: StorageKind.allCases)
+    func textRoundTripsWithUnicodeAndEmbeddedNul(kind: StorageKind) throws {
+        for value in ["", "O'Brien", "Müller Straße", "東京タワー", "👩‍👩‍👧", "a\u{0}b", String(repeating: "x", count: 100_000)] {
+            let result = try roundTrip(value, kind)
+            #expect(result.viaDatabaseValue == value)
+            #expect(result.viaStatement == value)
+            #expect(result.viaRow == value)
+        }
+    }
+
+    @Test(arguments: StorageKind.allCases)
+    func dataRoundTripsIncludingEmpty(kind: StorageKind) throws {
+        for value in [Data(), Data([0, 1, 2, 255]), Data(repeating: 7, count: 65_536)] {
+            let result = try roundTrip(value, kind)
+            #expect(result.viaStatement == value)
+            #expect(result.viaRow == value)
+        }
+        let database = try TestDatabase(kind)
+        let type = try database.queue.read { db in
+            try String.fetchOne(db, sql: "SELECT typeof(?)", arguments: [Data()])
+        }
+        #expect(type == "blob")
+    }
+
+    @Test(arguments: StorageKind.allCases)
+    func boolsAreStoredAsIntegers(kind: StorageKind) throws {
+        #expect(try roundTrip(true, kind).viaStatement == true)
+        #expect(try roundTrip(false, kind).viaRow == false)
+        #expect(true.databaseValue == 1.databaseValue)
+        #expect(Bool.fromDatabaseValue(2.databaseValue) == true)
+        #expect(Bool.fromDatabaseValue("true".databaseValue) == nil)
+    }
+
+    @Test(arguments: StorageKind.allCases)
+    func datesUseUTCTextWithMilliseconds(kind: StorageKind) throws {
+        let epoch = Date(timeIntervalSince1970: 0)
+        #expect(epoch.databaseValue == "1970-01-01 00:00:00.000".databaseValue)
+        #expect(Date(timeIntervalSince1970: -0.001).databaseValue == "1969-12-31 23:59:59.999".databaseValue)
+        #expect(Date(timeIntervalSince1970: 1_700_000_000.123).databaseValue == "2023-11-14 22:13:20.123".databaseValue)
+        #expect(Date(timeIntervalSince1970: -86_400 * 365 * 100).databaseValue == "1870-01-25 00:00:00.000".databaseValue)
+        for seconds in [0.0, -0.001, 0.001, 951_782_400, -2_208_988_800.5, 4_102_444_800] {
+            let date = Date(timeIntervalSince1970: seconds)
+            let result = try roundTrip(date, kind)
+            // Date counts from 2001, so compare at the stored millisecond precision.
+            #expect(abs((result.viaStatement?.timeIntervalSince1970 ?? .nan) - seconds) < 1e-6)
+            #expect(abs((result.viaRow?.timeIntervalSince1970 ?? .nan) - seconds) < 1e-6)
+        }
+    }
+
+    @Test func datesParseSQLiteFormatsAndTimestamps() {
+        func date(_ text: String) -> TimeInterval? { Date.fromDatabaseValue(text.databaseValue)?.timeIntervalSince1970 }
+        #expect(date("2000-01-01") == 946_684_800)
+        #expect(date("2000-01-01 00:01") == 946_684_860)
+        #expect(date("2000-01-01T00:00:01") == 946_684_801)
+        #expect(date("2000-01-01 00:00:00.5") == 946_684_800.5)
+        #expect(date("2000-01-01 00:00:00Z") == 946_684_800)
+        #expect(date("2000-01-01 01:00:00+01:00") == 946_684_800)
+        #expect(date("1999-12-31 23:00:00-0100") == 946_684_800)
+        #expect(date("2000-13-01") == nil)
+        #expect(date("not a date") == nil)
+        #expect(date("2000-01-01 25:00") == nil)
+        #expect(Date.fromDatabaseValue(946_684_800.databaseValue)?.timeIntervalSince1970 == 946_684_800)
+        #expect(Date.fromDatabaseValue(0.5.databaseValue)?.timeIntervalSince1970 == 0.5)
+        #expect(Date(julianDay: 2_440_587.5)?.timeIntervalSince1970 == 0)
+        #expect(Date(julianDay: 2_451_544.5)?.timeIntervalSince1970 == 946_684_800)
+    }
+
+    @Test func dateComponentsKeepTheirFormat() throws {
+        let ymd = try #require(DatabaseDateComponents.fromDatabaseValue("2024-02-29".databaseValue))
+        #expect(ymd.format == .YMD)
+        #expect(ymd.dateComponents.year == 2024 && ymd.dateComponents.month == 2 && ymd.dateComponents.day == 29)
+        #expect(ymd.databaseValue == "2024-02-29".databaseValue)
+        let time = try #require(DatabaseDateComponents.fromDatabaseValue("13:45:07.250".databaseValue))
+        #expect(time.format == .HMSS)
+        #expect(time.dateComponents.year == nil)
+        #expect(time.databaseValue == "13:45:07.250".databaseValue)
+        let hm = DatabaseDateComponents(DateComponents(year: 2024, month: 5, day: 1, hour: 8, minute: 5), format: .YMD_HM)
+        #expect(hm.databaseValue == "2024-05-01 08:05".databaseValue)
+    }
+
+    @Test(arguments: StorageKind.allCases)
+    func uuidsAreBlobsAndAlsoParseFromText(kind: StorageKind) throws {
+        let uuid = UUID()
+        #expect(try roundTrip(uuid, kind).viaStatement == uuid)
+        #expect(try roundTrip(uuid, kind).viaRow == uuid)
+        if case .blob(let data) = uuid.databaseValue.storage {
+            #expect(data.count == 16)
+        } else {
+            Issue.record("UUID should be stored as a blob")
+        }
+        #expect(UUID.fromDatabaseValue(uuid.uuidString.databaseValue) == uuid)
+        #expect(UUID.fromDatabaseValue(Data([1, 2]).databaseValue) == nil)
+    }
+
+    @Test func urlsAndDecimals() throws {
+        let url = try #require(URL(string: "https://example.com/a?b=c"))
+        #expect(url.databaseValue == "https://example.com/a?b=c".databaseValue)
+        #expect(URL.fromDatabaseValue(url.databaseValue) == url)
+        let decimal = try #require(Decimal(string: "12345678901234567890.123456789"))
+        #expect(decimal.databaseValue == "12345678901234567890.123456789".databaseValue)
+        #expect(Decimal.fromDatabaseValue(decimal.databaseValue) == decimal)
+        #expect(Decimal.fromDatabaseValue(42.databaseValue) == 42)
+    }
+
+    enum Grape: String, DatabaseValueConvertible, Codable {
+        case chardonnay, merlot, riesling
+    }
+
+    enum Level: Int, DatabaseValueConvertible {
+        case low = 1, high = 2
+    }
+
+    struct Color: Codable, DatabaseValueConvertible, Equatable {
+        var red: Double
+        var green: Double
+        var blue: Double
+    }
+
+    @Test(arguments: StorageKind.allCases)
+    func rawRepresentableAndCodableValues(kind: StorageKind) throws {
+        #expect(Grape.merlot.databaseValue == "merlot".databaseValue)
+        #expect(Grape.fromDatabaseValue("riesling".databaseValue) == .riesling)
+        #expect(Grape.fromDatabaseValue("cabernet".databaseValue) == nil)
+        #expect(Level.high.databaseValue == 2.databaseValue)
+        let color = Color(red: 1, green: 0.5, blue: 0)
+        #expect(color.databaseValue == #"{"blue":0,"green":0.5,"red":1}"#.databaseValue)
+        let database = try TestDatabase(kind)
+        let (grape, fetchedColor) = try database.queue.write { db in
+            try db.execute(sql: "CREATE TABLE t (grape TEXT, color TEXT)")
+            try db.execute(sql: "INSERT INTO t VALUES (?, ?)", arguments: [Grape.chardonnay, color])
+            return (try Grape.fetchOne(db, sql: "SELECT grape FROM t"), try Color.fetchOne(db, sql: "SELECT color FROM t"))
+        }
+        #expect(grape == .chardonnay)
+        #expect(fetchedColor == color)
+    }
+
+    @Test func optionalsMapNullToNil() throws {
+        let dbQueue = try DatabaseQueue()
+        try dbQueue.read { db in
+            let values = try Int?.fetchAll(db, sql: "SELECT 1 UNION ALL SELECT NULL UNION ALL SELECT 3")
+            #expect(values == [1, nil, 3])
+            #expect(try Int.fetchOne(db, sql: "SELECT NULL") == nil)
+            #expect(throws: RowDecodingError.self) {
+                try Int.fetchAll(db, sql: "SELECT 1 UNION ALL SELECT NULL")
+            }
+            #expect(throws: RowDecodingError.self) {
+                try Int.fetchAll(db, sql: "SELECT 'not a number'")
+            }
+            #expect(throws: RowDecodingError.self) {
+                try URL.fetchAll(db, sql: "SELECT NULL")
+            }
+            #expect(try String?.fetchAll(db, sql: "SELECT NULL") == [nil])
+        }
+        let none: Int? = nil
+        #expect(none.databaseValue == .null)
+    }
+
+    @Test func databaseValueEqualityFollowsSQL() {
+        #expect(1.databaseValue == 1.0.databaseValue)
+        #expect(1.databaseValue != 1.5.databaseValue)
+        #expect(Set([1.databaseValue, 1.0.databaseValue]).count == 1)
+        #expect("1".databaseValue != 1.databaseValue)
+        #expect(DatabaseValue.null.isNull)
+        #expect(DatabaseValue(value: NSNull()) == .null)
+        #expect(DatabaseValue(value: "x") == "x".databaseValue)
+        #expect(DatabaseValue(value: NSObject()) == nil)
+        #expect(DatabaseValue.null.description == "NULL")
+        #expect("a\"b".databaseValue.description == #""a\"b""#)
+    }
+
+    @Test func fastPathReadsTextColumnsLikeSQLite() throws {
+        let dbQueue = try DatabaseQueue()
+        try dbQueue.read { (db) throws in
+            // SQLite converts numbers to text for text reads.
+            #expect(try String.fetchOne(db, sql: "SELECT 42") == "42")
+            #expect(try String.fetchAll(db, sql: "SELECT 1.5") == ["1.5"])
+            // Invalid UTF-8 stored as text is repaired, never a crash.
+            #expect(try String.fetchOne(db, sql: "SELECT CAST(x'61ff62' AS TEXT)") == "a\u{FFFD}b")
+        }
+    }
+}

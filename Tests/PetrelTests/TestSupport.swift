@@ -1,0 +1,63 @@
+import Foundation
+import Petrel
+import Testing
+
+/// Where a test database lives: tests run against both.
+enum StorageKind: String, CaseIterable, CustomTestStringConvertible, Sendable {
+    case memory
+    case file
+
+    var testDescription: String { rawValue }
+}
+
+/// A temporary directory removed when the value is deinitialized.
+final class TemporaryDirectory: Sendable {
+    let url: URL
+
+    init() throws {
+        url = FileManager.default.temporaryDirectory
+            .appendingPathComponent("petrel-tests-\(UUID().uuidString)", isDirectory: true)
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+    }
+
+    func path(_ name: String) -> String {
+        url.appendingPathComponent(name).path
+    }
+
+    deinit {
+        try? FileManager.default.removeItem(at: url)
+    }
+}
+
+/// A queue plus the directory that holds its file, kept alive together.
+struct TestDatabase {
+    let queue: DatabaseQueue
+    let directory: TemporaryDirectory
+    let path: String?
+
+    init(_ kind: StorageKind, configuration: Configuration = Configuration()) throws {
+        directory = try TemporaryDirectory()
+        switch kind {
+        case .memory:
+            path = nil
+            queue = try DatabaseQueue(configuration: configuration)
+        case .file:
+            let path = directory.path("db.sqlite")
+            self.path = path
+            queue = try DatabaseQueue(path: path, configuration: configuration)
+        }
+    }
+}
+
+/// Runs `body` and returns the DatabaseError it throws, failing the test otherwise.
+func databaseError(_ body: () throws -> Void, sourceLocation: SourceLocation = #_sourceLocation) -> DatabaseError? {
+    do {
+        try body()
+        Issue.record("expected a DatabaseError, got none", sourceLocation: sourceLocation)
+    } catch let error as DatabaseError {
+        return error
+    } catch {
+        Issue.record("expected a DatabaseError, got \(error)", sourceLocation: sourceLocation)
+    }
+    return nil
+}

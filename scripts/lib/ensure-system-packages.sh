@@ -1,0 +1,18 @@
+# Sourced by the scripts: installs the Debian packages Petrel builds against
+# when they are missing (SQLite and ICU headers, pkg-config).
+ensure_system_packages() {
+    local missing=()
+    local package
+    for package in libsqlite3-dev libicu-dev pkg-config "$@"; do
+        dpkg -s "$package" >/dev/null 2>&1 || missing+=("$package")
+    done
+    [ ${#missing[@]} -eq 0 ] && return 0
+    echo "Installing missing packages: ${missing[*]}" >&2
+    local sudo=""
+    if [ "$(id -u)" -ne 0 ]; then
+        command -v sudo >/dev/null 2>&1 || { echo "error: need root or sudo to install ${missing[*]}" >&2; return 1; }
+        sudo="sudo"
+    fi
+    $sudo apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq "${missing[@]}"
+}

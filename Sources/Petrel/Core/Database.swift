@@ -363,6 +363,17 @@ public final class SQLStatementCursor: Cursor {
             switch remaining.consume(for: statement.parameterNames) {
             case .success(let values):
                 arguments = remaining
+                if !remaining.values.isEmpty && isBlank(from: offset) {
+                    // The last statement leaves arguments unused: refuse
+                    // before running it rather than after.
+                    isDone = true
+                    let total = originalArguments?.values.count ?? 0
+                    throw DatabaseError(
+                        resultCode: .SQLITE_MISUSE,
+                        message: "wrong number of statement arguments: \(total) given, \(total - remaining.values.count) expected",
+                        sql: text, arguments: originalArguments,
+                        publicStatementArguments: database.configuration.publicStatementArguments)
+                }
                 try statement.bind(resolved: values, arguments: StatementArguments(values))
             case .failure(let mismatch):
                 isDone = true
@@ -372,5 +383,16 @@ public final class SQLStatementCursor: Cursor {
             }
         }
         return statement
+    }
+
+    /// True when only spaces and semicolons remain from `start` on.
+    private func isBlank(from start: Int) -> Bool {
+        for byte in utf8[start...] where byte != 0 {
+            switch UInt8(bitPattern: byte) {
+            case 0x20, 0x09, 0x0A, 0x0D, 0x3B: continue
+            default: return false
+            }
+        }
+        return true
     }
 }

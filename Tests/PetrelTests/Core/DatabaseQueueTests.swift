@@ -1,0 +1,334 @@
+import Dispatch
+import Foundation
+import Petrel
+import Testing
+
+@Suite("DatabaseQueue")
+struct DatabaseQueueTests {
+    @Test func inMemoryDatabasesArePrivateOrSharedByName() throws {
+        // Ex4
+        let dbQueue = try DatabaseQueue()
+        let other = try DatabaseQueue()
+        try dbQueue.write { db in try db.execute(sql: "CREATE TABLE t (a)") }
+        #expect(try other.read { db in try db.tableExists("t") } == false)
+
+        let name = "shared-\(UUID().uuidString)"
+        let dbQueue1 = try DatabaseQueue(named: name)
+        let dbQueue2 = try DatabaseQueue(named: name)
+        try dbQueue1.write { db in try db.execute(sql: "CREATE TABLE t (a); INSERT INTO t VALUES (1)") }
+        #expect(try dbQueue2.read { db in try Int.fetchOne(db, sql: "SELECT a FROM t") } == 1)
+    }
+
+    @Test func fileDatabasesPersistAcrossQueues() throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.path("db.sqlite")
+        do {
+            let dbQueue = try DatabaseQueue(path: path)
+            try dbQueue.write { db in try db.execute(sql: "CREATE TABLE t (a); INSERT INTO t VALUES ('kept')") }
+            try dbQueue.close()
+        }
+        let reopened = try DatabaseQueue(path: path)
+        #expect(try reopened.read { db in try String.fetchOne(db, sql: "SELECT a FROM t") } == "kept")
+        #expect(reopened.path == path)
+    }
+
+    @Test func walJournalMode() throws {
+        let directory = try TemporaryDirectory()
+        var config = Configuration()
+        config.journalMode = .wal
+        let dbQueue = try DatabaseQueue(path: directory.path("db.sqlite"), configuration: config)
+        #expect(try dbQueue.read { db in try String.fetchOne(db, sql: "PRAGMA journal_mode") } == "wal")
+        try dbQueue.write { db in try db.execute(sql: "CREATE TABLE t (a); INSERT INTO t VALUES (1)") }
+        let result = try dbQueue.writeWithoutTransaction { db in try db.checkpoint(.truncate) }
+        #expect(result.walFrameCount == 0) // truncated
+        #expect(FileManager.default.fileExists(atPath: directory.path("db.sqlite-wal")))
+    }
+
+    @Test func foreignKeysAreEnforcedByDefault() throws {
+        let enforced = try DatabaseQueue()
+        var config = Configuration()
+        config.foreignKeysEnabled = false
+        let relaxed = try DatabaseQueue(configuration: config)
+        for dbQueue in [enforced, relaxed] {
+            try dbQueue.write { db in
+                try db.execute(sql: "CREATE TABLE a (id INTEGER PRIMARY KEY); CREATE TABLE b (aId REFERENCES a(id))")
+            }
+        }
+        #expect(throws: DatabaseError.self) { try enforced.write { db in try db.execute(sql: "INSERT INTO b VALUES (1)") } }
+        try relaxed.write { db in try db.execute(sql: "INSERT INTO b VALUES (1)") }
+    }
+
+    @Test func doubleQuotedStringsAreIdentifiersOnly() throws {
+        let strict = try DatabaseQueue()
+        #expect(throws: DatabaseError.self) { try strict.read { db in _ = try String.fetchOne(db, sql: #"SELECT "nope""#) } }
+        var config = Configuration()
+        config.acceptsDoubleQuotedStringLiterals = true
+        let lenient = try DatabaseQueue(configuration: config)
+        #expect(try lenient.read { db in try String.fetchOne(db, sql: #"SELECT "yes""#) } == "yes")
+    }
+
+    @Test func busyTimeoutWaitsForAWriterInAnotherConnection() async throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.path("db.sqlite")
+        try await DatabaseQueue(path: path).write { db in try db.execute(sql: "CREATE TABLE t (a)") }
+
+        var patient = Configuration()
+        patient.busyMode = .timeout(10)
+        let waiter = try DatabaseQueue(path: path, configuration: patient)
+        let impatient = try DatabaseQueue(path: path)
+        let holder = try DatabaseQueue(path: path)
+
+        // The holder takes the write lock and keeps it until released.
+        let locked = DispatchSemaphore(value: 0)
+        let release = DispatchSemaphore(value: 0)
+        let holderDone = DispatchSemaphore(value: 0)
+        DispatchQueue.global().async {
+            try? holder.write { db in
+                try db.execute(sql: "INSERT INTO t VALUES ('holder')")
+                locked.signal()
+                release.wait()
+            }
+            holderDone.signal()
+        }
+        locked.wait()
+
+        // Without a timeout, the lock is an immediate SQLITE_BUSY.
+        let error = databaseError { try impatient.write { db in try db.execute(sql: "INSERT INTO t VALUES ('impatient')") } }
+        #expect(error?.resultCode == .SQLITE_BUSY)
+
+        // With a timeout, the write waits until the holder commits.
+        let started = DispatchSemaphore(value: 0)
+        let waiterTask = Task {
+            started.signal()
+            try await waiter.write { db in try db.execute(sql: "INSERT INTO t VALUES ('waiter')") }
+        }
+        started.wait()
+        try await Task.sleep(for: .milliseconds(200)) // let the waiter hit the lock
+        release.signal()
+        try await waiterTask.value
+        holderDone.wait()
+        let values = try await waiter.read { db in try String.fetchAll(db, sql: "SELECT a FROM t ORDER BY rowid") }
+        #expect(values == ["holder", "waiter"])
+    }
+
+    @Test func busyCallbackDecidesRetries() throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.path("db.sqlite")
+        try DatabaseQueue(path: path).write { db in try db.execute(sql: "CREATE TABLE t (a)") }
+        let tries = Counter()
+        var config = Configuration()
+        config.busyMode = .callback { numberOfTries in
+            tries.increment()
+            return numberOfTries < 3
+        }
+        let retrying = try DatabaseQueue(path: path, configuration: config)
+        let holder = try DatabaseQueue(path: path)
+        try holder.writeWithoutTransaction { db in
+            try db.beginTransaction(.exclusive)
+            let error = databaseError { try retrying.write { db in try db.execute(sql: "INSERT INTO t VALUES (1)") } }
+            #expect(error?.resultCode == .SQLITE_BUSY)
+            try db.rollback()
+        }
+        #expect(tries.value == 4) // called with 0, 1, 2 (retry) and 3 (give up)
+    }
+
+    @Test func interruptStopsALongQuery() throws {
+        let dbQueue = try DatabaseQueue()
+        let running = DispatchSemaphore(value: 0)
+        DispatchQueue.global().async {
+            running.wait()
+            // Give the statement time to start, then stop it.
+            Thread.sleep(forTimeInterval: 0.2)
+            dbQueue.interrupt()
+        }
+        let start = Date()
+        let error = databaseError {
+            try dbQueue.read { db in
+                running.signal()
+                _ = try Int.fetchOne(db, sql: "WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c) SELECT COUNT(*) FROM c")
+            }
+        }
+        #expect(error?.resultCode == .SQLITE_INTERRUPT)
+        #expect(error?.isInterruptionError == true)
+        #expect(Date().timeIntervalSince(start) < 30)
+        // The queue stays usable.
+        #expect(try dbQueue.read { db in try Int.fetchOne(db, sql: "SELECT 1") } == 1)
+    }
+
+    @Test func asyncAccessesRunOffTheCallersThread() async throws {
+        let dbQueue = try DatabaseQueue()
+        try await dbQueue.write { db in
+            try db.execute(sql: "CREATE TABLE t (a)")
+            try db.execute(sql: "INSERT INTO t VALUES (1), (2)")
+        }
+        let sum = try await dbQueue.read { db in try Int.fetchOne(db, sql: "SELECT SUM(a) FROM t") }
+        #expect(sum == 3)
+        let count = try await dbQueue.unsafeRead { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM t") }
+        #expect(count == 2)
+        try await dbQueue.writeWithoutTransaction { db in try db.execute(sql: "DELETE FROM t WHERE a = 1") }
+        try await dbQueue.barrierWriteWithoutTransaction { db in try db.execute(sql: "INSERT INTO t VALUES (5)") }
+        #expect(try await dbQueue.read { db in try Int.fetchAll(db, sql: "SELECT a FROM t ORDER BY a") } == [2, 5])
+        await #expect(throws: DatabaseError.self) {
+            try await dbQueue.write { db in try db.execute(sql: "INSERT INTO nowhere VALUES (1)") }
+        }
+    }
+
+    @Test func cancellingAnAsyncWriteInterruptsAndRollsBack() async throws {
+        let dbQueue = try DatabaseQueue()
+        try await dbQueue.write { db in try db.execute(sql: "CREATE TABLE t (a)") }
+        let started = AsyncStream<Void>.makeStream()
+        let task = Task {
+            try await dbQueue.write { db in
+                try db.execute(sql: "INSERT INTO t VALUES (1)")
+                started.continuation.yield()
+                // Runs until interrupted.
+                _ = try Int.fetchOne(db, sql: "WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c) SELECT COUNT(*) FROM c")
+            }
+        }
+        var iterator = started.stream.makeAsyncIterator()
+        await iterator.next()
+        task.cancel()
+        await #expect(throws: CancellationError.self) { try await task.value }
+        #expect(try await dbQueue.read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM t") } == 0)
+    }
+
+    @Test func cancelledTasksDoNotStartAccesses() async throws {
+        let dbQueue = try DatabaseQueue()
+        let ran = Counter()
+        let task = Task {
+            withUnsafeCurrentTask { $0?.cancel() }
+            return try await dbQueue.read { _ in ran.increment() }
+        }
+        await #expect(throws: CancellationError.self) { try await task.value }
+        #expect(ran.value == 0)
+    }
+
+    @Test func completionBasedAccesses() async throws {
+        let dbQueue = try DatabaseQueue()
+        let written: Int = try await withCheckedThrowingContinuation { continuation in
+            dbQueue.asyncWrite({ db in
+                try db.execute(sql: "CREATE TABLE t (a); INSERT INTO t VALUES (7)")
+                return 7
+            }, completion: { _, result in continuation.resume(with: result) })
+        }
+        #expect(written == 7)
+        let read: Int? = try await withCheckedThrowingContinuation { continuation in
+            dbQueue.asyncRead { result in
+                continuation.resume(with: result.flatMap { db in Result { try Int.fetchOne(db, sql: "SELECT a FROM t") } })
+            }
+        }
+        #expect(read == 7)
+    }
+
+    @Test func reentrantAccessesAreAllowedOnlyThroughTheReentrantMethods() throws {
+        let dbQueue = try DatabaseQueue()
+        let value = try dbQueue.write { _ in
+            try dbQueue.unsafeReentrantRead { db in try Int.fetchOne(db, sql: "SELECT 1") }
+        }
+        #expect(value == 1)
+        let other = try DatabaseQueue()
+        // Nesting accesses of two different queues is fine.
+        let nested = try dbQueue.read { _ in try other.read { db in try Int.fetchOne(db, sql: "SELECT 2") } }
+        #expect(nested == 2)
+        #expect(try dbQueue.unsafeReentrantWrite { db in try Int.fetchOne(db, sql: "SELECT 3") } == 3)
+    }
+
+    @Test func nonReentrantAccessStopsWithAClearMessage() async {
+        await #expect(processExitsWith: .failure) {
+            let dbQueue = try DatabaseQueue()
+            try dbQueue.read { _ in try dbQueue.read { _ in } }
+        }
+    }
+
+    @Test func leavingATransactionOpenIsAProgrammerError() async {
+        await #expect(processExitsWith: .failure) {
+            let dbQueue = try DatabaseQueue()
+            try dbQueue.writeWithoutTransaction { db in try db.beginTransaction() }
+        }
+    }
+
+    @Test func backupCopiesEverything() throws {
+        let source = try TestDatabase(.file)
+        try source.queue.write { db in
+            try db.execute(sql: "CREATE TABLE t (a); INSERT INTO t VALUES (1), (2)")
+        }
+        let destination = try DatabaseQueue()
+        var steps: [DatabaseBackupProgress] = []
+        try source.queue.backup(to: destination, pagesPerStep: 1) { steps.append($0) }
+        #expect(steps.last?.isCompleted == true)
+        #expect(try destination.read { db in try Int.fetchAll(db, sql: "SELECT a FROM t") } == [1, 2])
+        let copy = try DatabaseQueue.inMemoryCopy(fromPath: source.path ?? "")
+        try copy.write { db in try db.execute(sql: "INSERT INTO t VALUES (3)") }
+        #expect(try source.queue.read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM t") } == 2)
+    }
+
+    @Test func vacuumAndErase() throws {
+        let database = try TestDatabase(.file)
+        try database.queue.write { db in
+            try db.execute(sql: """
+                CREATE TABLE t (a); CREATE INDEX t_a ON t(a); CREATE VIEW v AS SELECT a FROM t;
+                CREATE TRIGGER tr AFTER INSERT ON t BEGIN SELECT 1; END;
+                CREATE VIRTUAL TABLE docs USING fts5(body);
+                INSERT INTO t VALUES (1); INSERT INTO docs VALUES ('hello');
+                """)
+        }
+        try database.queue.vacuum()
+        let copyPath = database.directory.path("copy.sqlite")
+        try database.queue.vacuum(into: copyPath)
+        #expect(try DatabaseQueue(path: copyPath).read { db in try Int.fetchOne(db, sql: "SELECT a FROM t") } == 1)
+        try database.queue.erase()
+        let remaining = try database.queue.read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM sqlite_master") }
+        #expect(remaining == 0)
+    }
+
+    @Test func traceReportsStatementsAndDurations() throws {
+        let dbQueue = try DatabaseQueue()
+        let log = Log()
+        try dbQueue.write { db in
+            db.trace { log.append($0.description) }
+            try db.execute(sql: "CREATE TABLE t (a)")
+            try db.execute(sql: "INSERT INTO t VALUES (?)", arguments: ["secret"])
+            db.trace(options: .profile) { event in
+                if case let .profile(statement, duration) = event {
+                    log.append("profile \(statement.sql) \(duration >= 0)")
+                }
+            }
+            _ = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM t")
+            db.trace(options: .statement, nil)
+            try db.execute(sql: "DELETE FROM t")
+        }
+        #expect(log.lines.contains("CREATE TABLE t (a)"))
+        #expect(log.lines.contains("INSERT INTO t VALUES (?)"))
+        #expect(!log.lines.joined().contains("secret"))
+        #expect(log.lines.contains("profile SELECT COUNT(*) FROM t true"))
+        #expect(!log.lines.contains("DELETE FROM t"))
+
+        var config = Configuration()
+        config.publicStatementArguments = true
+        let publicQueue = try DatabaseQueue(configuration: config)
+        let publicLog = Log()
+        try publicQueue.read { db in
+            db.trace { publicLog.append($0.description) }
+            _ = try String.fetchOne(db, sql: "SELECT ?", arguments: ["visible"])
+        }
+        #expect(publicLog.lines.contains("SELECT 'visible'"))
+    }
+}
+
+/// A thread-safe counter for callbacks that run on SQLite's thread.
+final class Counter: @unchecked Sendable {
+    // Sendable invariant: `count` is only accessed under `lock`.
+    private let lock = NSLock()
+    private var count = 0
+    func increment() { lock.withLock { count += 1 } }
+    var value: Int { lock.withLock { count } }
+}
+
+/// A thread-safe list of lines.
+final class Log: @unchecked Sendable {
+    // Sendable invariant: `storage` is only accessed under `lock`.
+    private let lock = NSLock()
+    private var storage: [String] = []
+    func append(_ line: String) { lock.withLock { storage.append(line) } }
+    var lines: [String] { lock.withLock { storage } }
+}

@@ -1,0 +1,257 @@
+import Foundation
+import Petrel
+import Testing
+
+@Suite("Statements, arguments and SQL literals")
+struct StatementTests {
+    func makePlayers(_ kind: StorageKind) throws -> TestDatabase {
+        let database = try TestDatabase(kind)
+        try database.queue.write { db in
+            try db.execute(sql: "CREATE TABLE player (id INTEGER PRIMARY KEY, name TEXT, score INTEGER)")
+        }
+        return database
+    }
+
+    @Test(arguments: StorageKind.allCases)
+    func executesSeveralStatementsConsumingPositionalArguments(kind: StorageKind) throws {
+        let database = try makePlayers(kind)
+        // Ex2
+        try database.queue.write { db in
+            try db.execute(sql: """
+                INSERT INTO player (name, score) VALUES (?, ?);
+                INSERT INTO player (name, score) VALUES (?, ?);
+                """, arguments: ["Arthur", 500, "Barbara", 1000])
+        }
+        let rows = try database.queue.read { db in
+            try Row.fetchAll(db, sql: "SELECT name, score FROM player ORDER BY id")
+        }
+        #expect(rows == [["name": "Arthur", "score": 500], ["name": "Barbara", "score": 1000]])
+    }
+
+    @Test func laterStatementsSeeEarlierOnes() throws {
+        let dbQueue = try DatabaseQueue()
+        try dbQueue.write { db in
+            try db.execute(sql: "CREATE TABLE t (a); INSERT INTO t VALUES (1); INSERT INTO t SELECT a + 1 FROM t;")
+            #expect(try Int.fetchAll(db, sql: "SELECT a FROM t ORDER BY a") == [1, 2])
+        }
+    }
+
+    @Test func argumentCountMismatchesAreErrors() throws {
+        let dbQueue = try DatabaseQueue()
+        try dbQueue.write { db in
+            try db.execute(sql: "CREATE TABLE t (a, b)")
+            let tooFew = databaseError { try db.execute(sql: "INSERT INTO t VALUES (?, ?)", arguments: [1]) }
+            #expect(tooFew?.resultCode == .SQLITE_MISUSE)
+            #expect(tooFew?.message?.contains("wrong number of statement arguments") == true)
+            let tooMany = databaseError { try db.execute(sql: "INSERT INTO t VALUES (?, ?)", arguments: [1, 2, 3]) }
+            #expect(tooMany?.message?.contains("wrong number of statement arguments") == true)
+            let missingName = databaseError { try db.execute(sql: "INSERT INTO t VALUES (:a, :b)", arguments: ["a": 1]) }
+            #expect(missingName?.message == "missing statement argument: b")
+            // Nothing was inserted by the failed statements.
+            #expect(try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM t") == 0)
+        }
+    }
+
+    @Test(arguments: StorageKind.allCases)
+    func namedAndPositionalArguments(kind: StorageKind) throws {
+        let database = try makePlayers(kind)
+        // Ex5
+        try database.queue.write { db in
+            let insertStatement = try db.makeStatement(sql: "INSERT INTO player (name, score) VALUES (:name, :score)")
+            let selectStatement = try db.makeStatement(sql: "SELECT * FROM player WHERE name = ?")
+            insertStatement.arguments = ["name": "Arthur", "score": 1000]
+            selectStatement.arguments = ["Arthur"]
+            try insertStatement.execute()
+            try insertStatement.execute(arguments: ["name": "Barbara", "score": 10])
+            // Named parameters also take positional values, in order.
+            try insertStatement.execute(arguments: ["Craig", 5])
+            // $name and @name are named too.
+            try db.execute(sql: "INSERT INTO player (name, score) VALUES ($n, @s)", arguments: ["n": "Dan", "s": 1])
+            let row = try #require(try Row.fetchOne(selectStatement))
+            #expect(row["score"] as Int == 1000)
+            #expect(try Row.fetchOne(selectStatement, arguments: ["Craig"])?["score"] == 5)
+            #expect(try String.fetchAll(db, sql: "SELECT name FROM player ORDER BY id") == ["Arthur", "Barbara", "Craig", "Dan"])
+            #expect(insertStatement.arguments == ["Craig", 5])
+            #expect(throws: DatabaseError.self) { try insertStatement.setArguments(["name": "x"]) }
+            #expect(throws: DatabaseError.self) { try insertStatement.validateArguments([1]) }
+            try insertStatement.validateArguments(["name": "x", "score": 1])
+        }
+    }
+
+    @Test func uncheckedArgumentsFillMissingValuesWithNull() throws {
+        let dbQueue = try DatabaseQueue()
+        try dbQueue.write { db in
+            try db.execute(sql: "CREATE TABLE t (a, b)")
+            let statement = try db.makeStatement(sql: "INSERT INTO t VALUES (?, ?)")
+            statement.setUncheckedArguments([1])
+            try statement.execute()
+            #expect(try Row.fetchOne(db, sql: "SELECT * FROM t") == ["a": 1, "b": nil])
+        }
+    }
+
+    @Test func makeStatementRejectsSeveralStatements() throws {
+        let dbQueue = try DatabaseQueue()
+        try dbQueue.read { db in
+            let error = databaseError { _ = try db.makeStatement(sql: "SELECT 1; SELECT 2") }
+            #expect(error?.resultCode == .SQLITE_MISUSE)
+            // Trailing semicolons, spaces and comments are fine.
+            _ = try db.makeStatement(sql: "SELECT 1;  -- done\n")
+            #expect(try db.makeStatement(sql: "  SELECT 1  ").sql == "SELECT 1")
+        }
+    }
+
+    @Test func allStatementsCompilesLazily() throws {
+        let dbQueue = try DatabaseQueue()
+        try dbQueue.write { db in
+            try db.execute(sql: "CREATE TABLE player (name TEXT, score INT)")
+            // Ex6, both forms.
+            do {
+                let statements = try db.allStatements(sql: """
+                    INSERT INTO player (name, score) VALUES (?, ?);
+                    INSERT INTO player (name, score) VALUES (?, ?);
+                    """, arguments: ["Arthur", 100, "O'Brien", 1000])
+                while let statement = try statements.next() {
+                    try statement.execute()
+                }
+            }
+            do {
+                let statements = try db.allStatements(literal: """
+                    INSERT INTO player (name, score) VALUES (\("Arthur"), \(100));
+                    INSERT INTO player (name, score) VALUES (\("O'Brien"), \(1000));
+                    """)
+                try statements.forEach { statement in
+                    try statement.execute()
+                }
+            }
+            #expect(try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM player WHERE name = 'O''Brien'") == 2)
+            // CREATE then INSERT: the INSERT compiles only once the table exists.
+            let statements = try db.allStatements(sql: "CREATE TABLE t2 (a); INSERT INTO t2 VALUES (1)")
+            while let statement = try statements.next() { try statement.execute() }
+            #expect(try Int.fetchOne(db, sql: "SELECT a FROM t2") == 1)
+        }
+    }
+
+    @Test func sqlLiteralsBindInterpolatedValues() throws {
+        let dbQueue = try DatabaseQueue()
+        // Ex7
+        try dbQueue.write { db in
+            try db.execute(sql: "CREATE TABLE player (id INTEGER PRIMARY KEY, name TEXT)")
+            try db.execute(sql: "INSERT INTO player (id, name) VALUES (42, 'x')")
+            let name: String = "O'Brien"
+            let id: Int64 = 42
+            let query: SQL = "UPDATE player SET name = \(name) WHERE id = \(id)"
+            #expect(query.build().sql == "UPDATE player SET name = ? WHERE id = ?")
+            #expect(query.build().arguments == ["O'Brien", 42])
+            try db.execute(literal: query)
+            #expect(try String.fetchOne(db, sql: "SELECT name FROM player") == "O'Brien")
+
+            // An injection attempt stays a value.
+            let hostile = "x'); DROP TABLE player; --"
+            try db.execute(literal: "UPDATE player SET name = \(hostile)")
+            #expect(try String.fetchOne(db, sql: "SELECT name FROM player") == hostile)
+
+            let column = "name"
+            let nilName: String? = nil
+            var literal: SQL = "SELECT \(identifier: column), \(nilName) IS NULL FROM \(sql: "player")"
+            literal.append(sql: " WHERE id = ?", arguments: [42])
+            literal += " AND \(literal: "1 = \(1)")"
+            let (sql, arguments) = literal.build()
+            #expect(sql == #"SELECT "name", ? IS NULL FROM player WHERE id = ? AND 1 = ?"#)
+            #expect(arguments == [nil, 42, 1])
+            let row = try #require(try Row.fetchOne(db.makeStatement(literal: literal)))
+            #expect(row[1] as Bool == true)
+            let joined = ["a" as SQL, "b", "c"].joined(separator: ", ")
+            #expect(joined.build().sql == "a, b, c")
+        }
+        #expect(databaseQuestionMarks(count: 3) == "?,?,?")
+        #expect(databaseQuestionMarks(count: 0) == "")
+    }
+
+    @Test func statementArgumentsCombine() {
+        var arguments: StatementArguments = [1, "a"]
+        arguments += ["name": "x"]
+        #expect(arguments.description == #"[1, "a", name: "x"]"#)
+        let overridden = StatementArguments(["name": "x"]) &+ ["name": "y"]
+        #expect(overridden == ["name": "y"])
+        #expect(StatementArguments([1, 2, 3] as [Int]) == [1, 2, 3])
+        #expect(StatementArguments([1, "two", NSNull()] as [Any]) == [1, "two", nil])
+        #expect(StatementArguments([NSObject()] as [Any]) == nil)
+        #expect(StatementArguments().isEmpty)
+    }
+
+    @Test func cachedStatementsAreReused() throws {
+        let dbQueue = try DatabaseQueue()
+        try dbQueue.read { db in
+            let first = try db.cachedStatement(sql: "SELECT ?")
+            let second = try db.cachedStatement(sql: "SELECT ?")
+            #expect(first === second)
+            #expect(try Int.fetchOne(second, arguments: [7]) == 7)
+            let literal = try db.cachedStatement(literal: "SELECT \(8)")
+            #expect(try Int.fetchOne(literal) == 8)
+        }
+    }
+
+    @Test func statementIntrospection() throws {
+        let dbQueue = try DatabaseQueue()
+        try dbQueue.write { db in
+            try db.execute(sql: "CREATE TABLE t (a, B)")
+            let select = try db.makeStatement(sql: "SELECT a, B AS bee FROM t WHERE a = ?")
+            #expect(select.columnCount == 2)
+            #expect(select.columnNames == ["a", "bee"])
+            #expect(select.index(ofColumn: "BEE") == 1)
+            #expect(select.index(ofColumn: "c") == nil)
+            #expect(select.isReadonly)
+            #expect(try !db.makeStatement(sql: "DELETE FROM t").isReadonly)
+            select.arguments = [1]
+            #expect(select.expandedSQL == "SELECT a, B AS bee FROM t WHERE a = 1")
+            try db.execute(sql: "INSERT INTO t VALUES (1, 2), (3, 4)")
+            #expect(db.changesCount == 2)
+            #expect(db.lastInsertedRowID == 2)
+            #expect(db.totalChangesCount >= 2)
+            #expect(db.maximumStatementArgumentCount > 999)
+            #expect(Database.sqliteLibVersionNumber >= 3_040_000)
+        }
+    }
+
+    @Test(arguments: StorageKind.allCases)
+    func cursorsAreLazyAndSinglePass(kind: StorageKind) throws {
+        let database = try makePlayers(kind)
+        try database.queue.write { db in
+            for i in 1...5 { try db.execute(sql: "INSERT INTO player (name, score) VALUES (?, ?)", arguments: ["p\(i)", i * 10]) }
+            // Ex9
+            let statement = try db.makeStatement(sql: "SELECT * FROM player ORDER BY id")
+            let rows = try Row.fetchCursor(statement)
+            var names: [String] = []
+            while let row = try rows.next() {
+                let id: Int64 = row["id"]
+                let name: String = row["name"]
+                #expect(id > 0)
+                names.append(name)
+            }
+            #expect(names == ["p1", "p2", "p3", "p4", "p5"])
+            #expect(try rows.next() == nil) // stays done, never restarts
+
+            let scores = try Int.fetchCursor(db, sql: "SELECT score FROM player ORDER BY id")
+            #expect(try scores.map { $0 * 2 }.filter { $0 > 40 }.prefix(2).reduce(0, +) == 60 + 80)
+            #expect(try Int.fetchCursor(db, sql: "SELECT score FROM player").max() == 50)
+            #expect(try Int.fetchCursor(db, sql: "SELECT score FROM player").contains(30))
+            #expect(try Array(Int.fetchCursor(db, sql: "SELECT score FROM player ORDER BY id").dropFirst(3)) == [40, 50])
+            #expect(try Array(String.fetchCursor(db, sql: "SELECT name FROM player ORDER BY id").enumerated().map { "\($0.offset)\($0.element)" }) == ["0p1", "1p2", "2p3", "3p4", "4p5"])
+            #expect(try Set(Int.fetchCursor(db, sql: "SELECT score / 20 FROM player")) == [0, 1, 2])
+            #expect(try Int.fetchSet(db, sql: "SELECT score / 20 FROM player") == [0, 1, 2])
+            #expect(try Row.fetchSet(db, sql: "SELECT 1 AS a UNION ALL SELECT 1").count == 1)
+            #expect(try URL.fetchAll(db, sql: "SELECT 'https://a.b/' || name FROM player").count == 5)
+            #expect(try Int.fetchCursor(db, sql: "SELECT score FROM player WHERE 0").isEmpty)
+            let compact = try Array(String?.fetchCursor(db, sql: "SELECT NULL UNION ALL SELECT 'x'").compactMap { $0 })
+            #expect(compact == ["x"])
+        }
+    }
+
+    @Test func valueFetchingNeedsAColumn() throws {
+        let dbQueue = try DatabaseQueue()
+        try dbQueue.write { db in
+            try db.execute(sql: "CREATE TABLE t (a)")
+            #expect(throws: DatabaseError.self) { try Int.fetchAll(db, sql: "INSERT INTO t VALUES (1)") }
+        }
+    }
+}

@@ -111,7 +111,6 @@ public final class Row {
     @usableFromInline
     func index(forColumn name: String) -> Int? {
         if let statement { return statement.index(ofColumn: name) }
-        if let index = storedColumnNames.firstIndex(of: name) { return index }
         let lowered = name.lowercased()
         return storedColumnNames.firstIndex { $0.lowercased() == lowered }
     }

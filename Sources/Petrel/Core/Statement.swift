@@ -72,15 +72,22 @@ public final class Statement {
         if let names = _columnNames { return names }
         let names = (0..<CInt(columnCount)).map { String(cString: sqlite3_column_name(sqliteStatement, $0)) }
         _columnNames = names
+        let lowered = names.map { $0.lowercased() }
+        namesDifferOnlyByCase = Set(lowered).count != lowered.count
         return names
     }
+
+    /// True when two column names are equal case-insensitively: then an
+    /// exact match is not necessarily the leftmost match.
+    private var namesDifferOnlyByCase = false
 
     /// The index of a column, compared case-insensitively; the leftmost
     /// column wins when names repeat.
     public func index(ofColumn name: String) -> Int? {
         let names = columnNames
-        // Exact matches are the common case and the cheapest comparison.
-        if let index = names.firstIndex(of: name) { return index }
+        // An exact match is the common case and the cheapest comparison; it
+        // is the leftmost case-insensitive match unless names collide.
+        if !namesDifferOnlyByCase, let index = names.firstIndex(of: name) { return index }
         let lowered = name.lowercased()
         return names.firstIndex { $0.lowercased() == lowered }
     }

@@ -1,0 +1,154 @@
+import Foundation
+import Petrel
+import Testing
+
+@Suite("Rows")
+struct RowTests {
+    @Test(arguments: StorageKind.allCases)
+    func rowsReadByIndexAndByCaseInsensitiveName(kind: StorageKind) throws {
+        let database = try TestDatabase(kind)
+        try database.queue.write { db in
+            try db.execute(sql: "CREATE TABLE player (id INTEGER PRIMARY KEY, name TEXT, score INTEGER, photo BLOB)")
+            try db.execute(sql: "INSERT INTO player (name, score) VALUES ('Arthur', 100)")
+            let row = try #require(try Row.fetchOne(db, sql: "SELECT id, name, score, photo FROM player"))
+            #expect(row.count == 4)
+            #expect(row.columnNames == ["id", "name", "score", "photo"])
+            let id: Int64 = row[0]
+            #expect(id == 1)
+            #expect(row["NAME"] as String == "Arthur")
+            #expect(row["Score"] as Int == 100)
+            #expect(row["photo"] as Data? == nil)
+            #expect(row["missing"] as String? == nil)
+            #expect(row[1] as DatabaseValue == "Arthur".databaseValue)
+            #expect(row["name"] as? String == "Arthur") // untyped subscript gives the stored value
+            #expect(row[2] as? Int64 == 100)
+            #expect(row[3] == nil)
+            #expect(row.hasColumn("SCORE"))
+            #expect(!row.hasColumn("nope"))
+            #expect(row.hasNull(atIndex: 3))
+            #expect(!row.hasNull(atIndex: 0))
+            #expect(row.containsNonNullValue)
+            #expect(try row.decode(String.self, forColumn: "name") == "Arthur")
+            #expect(throws: RowDecodingError.self) { try row.decode(Int.self, forColumn: "name") }
+            #expect(throws: RowDecodingError.self) { try row.decode(Int.self, forColumn: "missing") }
+            #expect(throws: RowDecodingError.self) { try row.decode(Int.self, atIndex: 9) }
+            #expect(try row.decode(Int?.self, forColumn: "photo") == nil)
+            #expect(row.description == #"[id:1 name:"Arthur" score:100 photo:NULL]"#)
+        }
+    }
+
+    @Test func leftmostColumnWinsForDuplicateNames() throws {
+        let dbQueue = try DatabaseQueue()
+        let row = try dbQueue.read { db in try Row.fetchOne(db, sql: "SELECT 1 AS a, 2 AS A") }
+        #expect(row?["a"] as Int? == 1)
+        #expect(row?["A"] as Int? == 1)
+    }
+
+    @Test func cursorRowsAreReusedUnlessCopied() throws {
+        let dbQueue = try DatabaseQueue()
+        try dbQueue.read { (db) throws in
+            let cursor = try Row.fetchCursor(db, sql: "SELECT 1 AS n UNION ALL SELECT 2")
+            let first = try #require(try cursor.next())
+            let copy = first.copy()
+            _ = try cursor.next()
+            #expect(first["n"] as Int == 2) // the live row moved on
+            #expect(copy["n"] as Int == 1)
+            #expect(try Row.fetchAll(db, sql: "SELECT 1 AS n UNION ALL SELECT 2").map { $0["n"] as Int } == [1, 2])
+        }
+    }
+
+    @Test func rowsFromDictionariesAndEquality() {
+        let row: Row = ["name": "Arthur", "score": 100, "nick": nil]
+        #expect(row.columnNames == ["name", "score", "nick"])
+        #expect(row["score"] as Int == 100)
+        #expect(row == ["name": "Arthur", "score": 100, "nick": nil])
+        #expect(row != ["score": 100, "name": "Arthur", "nick": nil]) // order matters
+        #expect(Row(["a": 1]) == ["a": 1])
+        #expect(Row(["a": 1] as [AnyHashable: Any]) == ["a": 1])
+        #expect(Row([1: 1] as [AnyHashable: Any]) == nil)
+        #expect(Row().isEmpty)
+        #expect(Array(row.map { $0.0 }) == ["name", "score", "nick"])
+        #expect(Set([row, row.copy()]).count == 1)
+    }
+
+    @Test(arguments: StorageKind.allCases)
+    func databaseValueExamples(kind: StorageKind) throws {
+        // Ex8
+        let database = try TestDatabase(kind)
+        try database.queue.write { db in
+            try db.execute(sql: "CREATE TABLE player (name TEXT); INSERT INTO player VALUES ('Arthur')")
+        }
+        try database.queue.read { db in
+            let dbValue = try DatabaseValue.fetchOne(db, sql: "SELECT name FROM player")
+            #expect(dbValue == "Arthur".databaseValue)
+            if let row = try Row.fetchOne(db, sql: "SELECT name FROM player") {
+                let dbValue = row[0] as DatabaseValue
+                #expect(dbValue.storage == .string("Arthur"))
+            }
+        }
+        #expect(DatabaseValue.null.isNull)
+        #expect(1.databaseValue.storage == .int64(1))
+        #expect(Date(timeIntervalSince1970: 0).databaseValue.storage == .string("1970-01-01 00:00:00.000"))
+    }
+}
+
+@Suite("Schema introspection")
+struct SchemaTests {
+    @Test(arguments: StorageKind.allCases)
+    func describesTablesColumnsKeysAndIndexes(kind: StorageKind) throws {
+        let database = try TestDatabase(kind)
+        try database.queue.write { db in
+            try db.execute(sql: """
+                CREATE TABLE team (id INTEGER PRIMARY KEY, name TEXT NOT NULL DEFAULT 'x');
+                CREATE TABLE player (
+                    code TEXT PRIMARY KEY, teamId INTEGER REFERENCES team(id), teamName TEXT,
+                    email TEXT UNIQUE, score INTEGER,
+                    FOREIGN KEY (teamId, teamName) REFERENCES team(id, name));
+                CREATE INDEX player_score ON player(score, email);
+                CREATE TABLE pair (a INTEGER, b TEXT, PRIMARY KEY (b, a)) WITHOUT ROWID;
+                CREATE TABLE plain (x);
+                CREATE TABLE lonely (ref REFERENCES team);
+                CREATE VIEW v AS SELECT 1;
+                CREATE TRIGGER tr AFTER INSERT ON plain BEGIN SELECT 1; END;
+                """)
+            #expect(try db.tableExists("team"))
+            #expect(try db.tableExists("TEAM"))
+            #expect(try !db.tableExists("nope"))
+            #expect(try db.viewExists("v"))
+            #expect(try db.triggerExists("tr"))
+            #expect(Database.isSQLiteInternalTable("sqlite_sequence"))
+
+            let columns = try db.columns(in: "team")
+            #expect(columns.map(\.name) == ["id", "name"])
+            #expect(columns[1].isNotNull)
+            #expect(columns[1].defaultValueSQL == "'x'")
+            #expect(columns[0].primaryKeyIndex == 1)
+            #expect(columns[1].type == "TEXT")
+            #expect(throws: DatabaseError.self) { try db.columns(in: "nope") }
+
+            let teamKey = try db.primaryKey("team")
+            #expect(teamKey.columns == ["id"] && teamKey.rowIDColumn == "id" && !teamKey.isRowID)
+            #expect(try db.primaryKey("player").columns == ["code"])
+            #expect(try db.primaryKey("player").rowIDColumn == nil)
+            #expect(try db.primaryKey("pair").columns == ["b", "a"])
+            #expect(try db.primaryKey("plain").isRowID)
+
+            let indexes = try db.indexes(on: "player").sorted { $0.name < $1.name }
+            let byOrigin = Dictionary(grouping: indexes, by: \.origin)
+            #expect(byOrigin[.createIndex]?.first?.columns == ["score", "email"])
+            #expect(byOrigin[.createIndex]?.first?.isUnique == false)
+            #expect(byOrigin[.uniqueConstraint]?.first?.columns == ["email"])
+            #expect(byOrigin[.primaryKeyConstraint]?.first?.columns == ["code"])
+
+            let foreignKeys = try db.foreignKeys(on: "player")
+            #expect(foreignKeys.count == 2)
+            #expect(foreignKeys.contains { $0.destinationTable == "team" && $0.originColumns == ["teamId", "teamName"] && $0.destinationColumns == ["id", "name"] })
+            #expect(foreignKeys.contains { $0.originColumns == ["teamId"] && $0.destinationColumns == ["id"] })
+            #expect(try db.foreignKeys(on: "lonely").first?.destinationColumns == ["id"])
+
+            let before = try db.schemaVersion()
+            try db.execute(sql: "CREATE TABLE another (a)")
+            #expect(try db.schemaVersion() > before)
+        }
+    }
+}

@@ -82,6 +82,7 @@ public struct DatabaseValue: Hashable, Sendable, CustomStringConvertible, Custom
         return false
     }
 
+    @usableFromInline
     init(storage: Storage) {
         self.storage = storage
     }

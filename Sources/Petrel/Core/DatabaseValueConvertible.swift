@@ -165,6 +165,7 @@ public struct RowDecodingError: Error, CustomStringConvertible, Sendable {
         self.description = description
     }
 
+    @usableFromInline
     static func valueMismatch(_ type: Any.Type, value: DatabaseValue, column: String?, sql: String?) -> RowDecodingError {
         var text = "could not decode \(type) from database value \(value)"
         if let column { text += " of column \(String(reflecting: column))" }

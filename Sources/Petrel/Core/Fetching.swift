@@ -107,12 +107,12 @@ public final class FastDatabaseValueCursor<Value: DatabaseValueConvertible & Sta
 /// Reads column 0 of the current row: the fast path, with NULL and
 /// conversion failures routed through `fromDatabaseValue` so optionals get
 /// nil and other types a thrown error.
-@inline(__always)
+@inlinable @inline(__always)
 func decodeFirstColumn<Value: DatabaseValueConvertible & StatementColumnConvertible>(
     _ type: Value.Type, _ statement: Statement
 ) throws -> Value {
     let sqliteStatement = statement.sqliteStatement
-    if sqlite3_column_type(sqliteStatement, 0) != SQLITE_NULL,
+    if Value.self is any ColumnDecodingHandlesNull.Type || sqlite3_column_type(sqliteStatement, 0) != SQLITE_NULL,
        let value = Value(sqliteStatement: sqliteStatement, index: 0) {
         return value
     }
@@ -257,12 +257,14 @@ extension DatabaseValueConvertible where Self: StatementColumnConvertible {
     }
 
     /// All values of the first column, read straight from SQLite.
+    @inlinable
     public static func fetchAll(
         _ db: Database, sql: String, arguments: StatementArguments = StatementArguments()
     ) throws -> [Self] {
         try fetchAll(db.makeStatement(sql: sql), arguments: arguments)
     }
 
+    @inlinable
     public static func fetchAll(_ statement: Statement, arguments: StatementArguments? = nil) throws -> [Self] {
         try statement.prepareForFetch(arguments: arguments)
         guard statement.columnCount > 0 else {

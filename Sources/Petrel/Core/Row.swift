@@ -23,7 +23,7 @@ import Foundation
 public final class Row {
     /// Set for rows that read the current row of a statement.
     @usableFromInline let sqliteStatement: SQLiteStatement?
-    let statement: Statement?
+    @usableFromInline let statement: Statement?
     /// Set for rows that own their values.
     let storedColumnNames: [String]
     @usableFromInline let storedValues: [DatabaseValue]
@@ -108,9 +108,14 @@ public final class Row {
         return storedValues[index].isNull
     }
 
-    @usableFromInline
+    @inlinable
     func index(forColumn name: String) -> Int? {
         if let statement { return statement.index(ofColumn: name) }
+        return storedIndex(forColumn: name)
+    }
+
+    @usableFromInline
+    func storedIndex(forColumn name: String) -> Int? {
         let lowered = name.lowercased()
         return storedColumnNames.firstIndex { $0.lowercased() == lowered }
     }
@@ -153,7 +158,8 @@ public final class Row {
     func fastValue<Value: DatabaseValueConvertible & StatementColumnConvertible>(atUncheckedIndex index: Int) -> Value {
         if let sqliteStatement {
             let column = CInt(index)
-            if sqlite3_column_type(sqliteStatement, column) != SQLITE_NULL,
+            // For built-in types the NULL check folds away at specialization.
+            if Value.self is any ColumnDecodingHandlesNull.Type || sqlite3_column_type(sqliteStatement, column) != SQLITE_NULL,
                let value = Value(sqliteStatement: sqliteStatement, index: column) {
                 return value
             }

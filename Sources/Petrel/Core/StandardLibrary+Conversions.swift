@@ -4,21 +4,48 @@ import Foundation
 // MARK: - Integers
 
 /// Reads an integer column: integers must fit, reals are truncated toward
-/// zero when the result fits, text and blobs fail (SQLite would silently
-/// read them as 0).
-@inline(__always) @usableFromInline
+/// zero when the result fits, NULL, text and blobs fail (SQLite would
+/// silently read them as 0).
+///
+/// One `sqlite3_column_value` call gives both the type and the value, where
+/// `sqlite3_column_type` + `sqlite3_column_int64` would pay SQLite's column
+/// lookup twice. The value is only read here, on the connection's own
+/// thread, before the statement steps again.
+@inlinable @inline(__always)
 func integerColumn<I: FixedWidthInteger>(_ statement: SQLiteStatement, _ index: CInt, as type: I.Type) -> I? {
-    switch sqlite3_column_type(statement, index) {
+    let value = sqlite3_column_value(statement, index)
+    switch sqlite3_value_type(value) {
     case SQLITE_INTEGER:
-        return I(exactly: sqlite3_column_int64(statement, index))
+        return I(exactly: sqlite3_value_int64(value))
     case SQLITE_FLOAT:
-        let value = sqlite3_column_double(statement, index)
-        guard value.isFinite else { return nil }
-        return I(exactly: value.rounded(.towardZero))
+        let double = sqlite3_value_double(value)
+        guard double.isFinite else { return nil }
+        return I(exactly: double.rounded(.towardZero))
     default:
         return nil
     }
 }
+
+/// Built-in types whose `init(sqliteStatement:index:)` handles NULL by
+/// itself (fails, or gives nil for optionals), so the fetching code can skip
+/// its own NULL check (an extra SQLite column lookup). Other conforming
+/// types keep GRDB's contract: their initializer is never called for NULL.
+@usableFromInline
+protocol ColumnDecodingHandlesNull {}
+
+extension Int: ColumnDecodingHandlesNull {}
+extension Int64: ColumnDecodingHandlesNull {}
+extension Int32: ColumnDecodingHandlesNull {}
+extension Int16: ColumnDecodingHandlesNull {}
+extension Int8: ColumnDecodingHandlesNull {}
+extension UInt32: ColumnDecodingHandlesNull {}
+extension UInt16: ColumnDecodingHandlesNull {}
+extension UInt8: ColumnDecodingHandlesNull {}
+extension Bool: ColumnDecodingHandlesNull {}
+extension Double: ColumnDecodingHandlesNull {}
+extension Float: ColumnDecodingHandlesNull {}
+extension String: ColumnDecodingHandlesNull {}
+extension Optional: ColumnDecodingHandlesNull where Wrapped: StatementColumnConvertible {}
 
 /// Shared decoding rules for integer types: integers must fit, reals are
 /// truncated toward zero when the result fits, other storage classes fail.
@@ -36,9 +63,10 @@ func integerValue<I: FixedWidthInteger>(_ dbValue: DatabaseValue, as type: I.Typ
 }
 
 extension Int: DatabaseValueConvertible, StatementColumnConvertible {
+    @inlinable
     public var databaseValue: DatabaseValue { DatabaseValue(storage: .int64(Int64(self))) }
     public static func fromDatabaseValue(_ dbValue: DatabaseValue) -> Int? { integerValue(dbValue, as: Int.self) }
-    @inline(__always)
+    @inlinable @inline(__always)
     public init?(sqliteStatement: SQLiteStatement, index: CInt) {
         guard let value = integerColumn(sqliteStatement, index, as: Self.self) else { return nil }
         self = value
@@ -50,9 +78,10 @@ extension Int: DatabaseValueConvertible, StatementColumnConvertible {
 }
 
 extension Int64: DatabaseValueConvertible, StatementColumnConvertible {
+    @inlinable
     public var databaseValue: DatabaseValue { DatabaseValue(storage: .int64(self)) }
     public static func fromDatabaseValue(_ dbValue: DatabaseValue) -> Int64? { integerValue(dbValue, as: Int64.self) }
-    @inline(__always)
+    @inlinable @inline(__always)
     public init?(sqliteStatement: SQLiteStatement, index: CInt) {
         guard let value = integerColumn(sqliteStatement, index, as: Int64.self) else { return nil }
         self = value
@@ -169,6 +198,7 @@ extension Bool: DatabaseValueConvertible, StatementColumnConvertible {
 }
 
 extension Double: DatabaseValueConvertible, StatementColumnConvertible {
+    @inlinable
     public var databaseValue: DatabaseValue { DatabaseValue(storage: .double(self)) }
     public static func fromDatabaseValue(_ dbValue: DatabaseValue) -> Double? {
         switch dbValue.storage {
@@ -177,10 +207,11 @@ extension Double: DatabaseValueConvertible, StatementColumnConvertible {
         default: return nil
         }
     }
-    @inline(__always)
+    @inlinable
     public init?(sqliteStatement: SQLiteStatement, index: CInt) {
-        switch sqlite3_column_type(sqliteStatement, index) {
-        case SQLITE_INTEGER, SQLITE_FLOAT: self = sqlite3_column_double(sqliteStatement, index)
+        let value = sqlite3_column_value(sqliteStatement, index)
+        switch sqlite3_value_type(value) {
+        case SQLITE_INTEGER, SQLITE_FLOAT: self = sqlite3_value_double(value)
         default: return nil
         }
     }
@@ -204,6 +235,7 @@ extension Float: DatabaseValueConvertible, StatementColumnConvertible {
 // MARK: - String, Data
 
 extension String: DatabaseValueConvertible, StatementColumnConvertible {
+    @inlinable
     public var databaseValue: DatabaseValue { DatabaseValue(storage: .string(self)) }
     /// Text, or a blob that holds valid UTF-8 (SQLite converts blobs to text the same way).
     public static func fromDatabaseValue(_ dbValue: DatabaseValue) -> String? {
@@ -213,9 +245,10 @@ extension String: DatabaseValueConvertible, StatementColumnConvertible {
         default: return nil
         }
     }
-    /// Reads the column as text, converting numbers as SQLite does.
+    /// Reads the column as text, converting numbers as SQLite does; fails on NULL.
     @inline(__always)
-    public init(sqliteStatement: SQLiteStatement, index: CInt) {
+    public init?(sqliteStatement: SQLiteStatement, index: CInt) {
+        guard sqlite3_column_type(sqliteStatement, index) != SQLITE_NULL else { return nil }
         self.init(sqliteText: sqliteStatement, index: index)
     }
     @inline(__always)

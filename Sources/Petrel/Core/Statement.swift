@@ -31,10 +31,10 @@ public final class Statement {
     let parameterNames: [String?]
     let hasNamedParameters: Bool
 
-    private var _columnNames: [String]?
+    @usableFromInline @exclusivity(unchecked) var _columnNames: [String]?
     private var _arguments = StatementArguments()
     /// Whether the statement may have been stepped since the last reset.
-    var needsReset = false
+    @usableFromInline @exclusivity(unchecked) var needsReset = false
 
     init(database: Database, sqliteStatement: SQLiteStatement, sql: String) {
         self.database = database
@@ -70,6 +70,10 @@ public final class Statement {
     /// The names of the columns, in order.
     public var columnNames: [String] {
         if let names = _columnNames { return names }
+        return loadColumnNames()
+    }
+
+    private func loadColumnNames() -> [String] {
         let names = (0..<CInt(columnCount)).map { String(cString: sqlite3_column_name(sqliteStatement, $0)) }
         _columnNames = names
         let lowered = names.map { $0.lowercased() }
@@ -79,15 +83,35 @@ public final class Statement {
 
     /// True when two column names are equal case-insensitively: then an
     /// exact match is not necessarily the leftmost match.
-    private var namesDifferOnlyByCase = false
+    @usableFromInline @exclusivity(unchecked) var namesDifferOnlyByCase = false
+    /// Columns are usually read in order: the lookup tries the column after
+    /// the last hit first. A statement is used by one thread at a time, so
+    /// the runtime exclusivity checks of this hot property are skipped.
+    @usableFromInline @exclusivity(unchecked) var lookupHint = 0
 
     /// The index of a column, compared case-insensitively; the leftmost
     /// column wins when names repeat.
+    @inlinable @inline(__always)
     public func index(ofColumn name: String) -> Int? {
-        let names = columnNames
         // An exact match is the common case and the cheapest comparison; it
         // is the leftmost case-insensitive match unless names collide.
-        if !namesDifferOnlyByCase, let index = names.firstIndex(of: name) { return index }
+        if let names = _columnNames, !namesDifferOnlyByCase {
+            let hint = lookupHint
+            if hint < names.count, names[hint] == name {
+                lookupHint = hint + 1 == names.count ? 0 : hint + 1
+                return hint
+            }
+        }
+        return slowIndex(ofColumn: name)
+    }
+
+    @usableFromInline
+    func slowIndex(ofColumn name: String) -> Int? {
+        let names = columnNames
+        if !namesDifferOnlyByCase, let index = names.firstIndex(of: name) {
+            lookupHint = index + 1 == names.count ? 0 : index + 1
+            return index
+        }
         let lowered = name.lowercased()
         return names.firstIndex { $0.lowercased() == lowered }
     }
@@ -194,7 +218,7 @@ public final class Statement {
 
     // MARK: - Execution
 
-    @inline(__always)
+    @inlinable @inline(__always)
     func reset() {
         if needsReset {
             sqlite3_reset(sqliteStatement)
@@ -221,7 +245,7 @@ public final class Statement {
     }
 
     /// Steps once; true for a row, false when done.
-    @inline(__always)
+    @inlinable @inline(__always)
     func step() throws -> Bool {
         needsReset = true
         let code = sqlite3_step(sqliteStatement)
@@ -230,6 +254,7 @@ public final class Statement {
         throw stepError(code)
     }
 
+    @usableFromInline
     func stepError(_ code: CInt) -> DatabaseError {
         let error = DatabaseError.lastError(
             database.sqliteConnection, code: code, sql: sql, arguments: _arguments,
@@ -241,6 +266,7 @@ public final class Statement {
 
     /// Prepares the statement for a fetch: binds new arguments if given,
     /// otherwise rewinds it.
+    @usableFromInline
     func prepareForFetch(arguments: StatementArguments?) throws {
         if let arguments {
             try bind(arguments)

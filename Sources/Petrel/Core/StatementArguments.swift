@@ -15,9 +15,9 @@ public struct StatementArguments: Hashable, Sendable, CustomStringConvertible,
     ExpressibleByArrayLiteral, ExpressibleByDictionaryLiteral
 {
     /// Positional values, in order.
-    var values: [DatabaseValue]
+    @usableFromInline var values: [DatabaseValue]
     /// Named values, keyed by name without the prefix character.
-    var namedValues: [String: DatabaseValue]
+    @usableFromInline var namedValues: [String: DatabaseValue]
 
     /// True when there is no value at all.
     public var isEmpty: Bool { values.isEmpty && namedValues.isEmpty }
@@ -70,8 +70,13 @@ public struct StatementArguments: Hashable, Sendable, CustomStringConvertible,
         namedValues = named
     }
 
+    // Inlinable so that the literal's elements, whose types the caller
+    // knows, convert without existential round trips.
+    @inlinable @inline(__always)
     public init(arrayLiteral elements: (any DatabaseValueConvertible)?...) {
-        values = elements.map { $0?.databaseValue ?? .null }
+        // Index-based access borrows each optional existential instead of
+        // copying it out of the array, which costs a value-witness round trip.
+        values = (0..<elements.count).map { elements[$0]?.databaseValue ?? .null }
         namedValues = [:]
     }
 

@@ -1,0 +1,75 @@
+import BenchmarkSupport
+import Petrel
+
+/// The Petrel implementations, written as an application would write them.
+public enum PetrelWorkloads {
+    public static func runner(_ workload: Workload, _ fixtures: Fixtures) throws -> Runner {
+        switch workload {
+        case .fetchPositional:
+            let dbQueue = try DatabaseQueue(path: fixtures.fetchPath)
+            return Runner {
+                try dbQueue.read { db in
+                    var sum = 0
+                    let rows = try Row.fetchCursor(db, sql: "SELECT * FROM items")
+                    while let row = try rows.next() {
+                        sum &+= row[0] as Int
+                        sum &+= row[1] as Int
+                        sum &+= row[2] as Int
+                        sum &+= row[3] as Int
+                        sum &+= row[4] as Int
+                        sum &+= row[5] as Int
+                        sum &+= row[6] as Int
+                        sum &+= row[7] as Int
+                        sum &+= row[8] as Int
+                        sum &+= row[9] as Int
+                    }
+                    return sum
+                }
+            }
+        case .fetchNamed:
+            let dbQueue = try DatabaseQueue(path: fixtures.fetchPath)
+            return Runner {
+                try dbQueue.read { db in
+                    var sum = 0
+                    let rows = try Row.fetchCursor(db, sql: "SELECT * FROM items")
+                    while let row = try rows.next() {
+                        sum &+= row["i0"] as Int
+                        sum &+= row["i1"] as Int
+                        sum &+= row["i2"] as Int
+                        sum &+= row["i3"] as Int
+                        sum &+= row["i4"] as Int
+                        sum &+= row["i5"] as Int
+                        sum &+= row["i6"] as Int
+                        sum &+= row["i7"] as Int
+                        sum &+= row["i8"] as Int
+                        sum &+= row["i9"] as Int
+                    }
+                    return sum
+                }
+            }
+        case .fetchSingleColumn:
+            let dbQueue = try DatabaseQueue(path: fixtures.fetchPath)
+            return Runner {
+                try dbQueue.read { db in
+                    try Int.fetchAll(db, sql: "SELECT i0 FROM items").reduce(0, &+)
+                }
+            }
+        case .insertPrepared:
+            let dbQueue = try DatabaseQueue(path: fixtures.insertPath("petrel"))
+            return Runner(setUp: {
+                try dbQueue.write { db in
+                    try db.execute(sql: "DROP TABLE IF EXISTS items")
+                    try db.execute(sql: Fixtures.createItemsSQL)
+                }
+            }, run: {
+                try dbQueue.write { db in
+                    let statement = try db.makeStatement(sql: Fixtures.insertItemsSQL)
+                    for i in 0..<rowCount {
+                        try statement.execute(arguments: [i, i, i, i, i, i, i, i, i, i])
+                    }
+                }
+                return rowCount
+            })
+        }
+    }
+}

@@ -54,7 +54,7 @@ public enum GRDBWorkloads {
                     try Int.fetchAll(db, sql: "SELECT i0 FROM items").reduce(0, &+)
                 }
             }
-        case .insertPrepared:
+        case .insertPrepared, .insertPreparedValues:
             let dbQueue = try DatabaseQueue(path: fixtures.insertPath("grdb"))
             return Runner(setUp: {
                 try dbQueue.write { db in

@@ -54,6 +54,22 @@ public enum PetrelWorkloads {
                     try Int.fetchAll(db, sql: "SELECT i0 FROM items").reduce(0, &+)
                 }
             }
+        case .insertPreparedValues:
+            let dbQueue = try DatabaseQueue(path: fixtures.insertPath("petrel"))
+            return Runner(setUp: {
+                try dbQueue.write { db in
+                    try db.execute(sql: "DROP TABLE IF EXISTS items")
+                    try db.execute(sql: Fixtures.createItemsSQL)
+                }
+            }, run: {
+                try dbQueue.write { db in
+                    let statement = try db.makeStatement(sql: Fixtures.insertItemsSQL)
+                    for i in 0..<rowCount {
+                        try statement.execute(values: i, i, i, i, i, i, i, i, i, i)
+                    }
+                }
+                return rowCount
+            })
         case .insertPrepared:
             let dbQueue = try DatabaseQueue(path: fixtures.insertPath("petrel"))
             return Runner(setUp: {

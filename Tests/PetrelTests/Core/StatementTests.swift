@@ -78,6 +78,31 @@ struct StatementTests {
         }
     }
 
+    @Test(arguments: StorageKind.allCases)
+    func executeWithTypedValues(kind: StorageKind) throws {
+        let database = try makePlayers(kind)
+        try database.queue.write { db in
+            let statement = try db.makeStatement(sql: "INSERT INTO player (name, score) VALUES (?, ?)")
+            try statement.execute(values: "Arthur", 100)
+            let nilScore: Int? = nil
+            try statement.execute(values: "Barbara", nilScore)
+            let named = try db.makeStatement(sql: "INSERT INTO player (name, score) VALUES (:name, :score)")
+            try named.execute(values: "Craig", 5)
+            let tooFew = databaseError { try statement.execute(values: "Dan") }
+            #expect(tooFew?.resultCode == .SQLITE_MISUSE)
+            #expect(tooFew?.message == "wrong number of statement arguments: 1 given, 2 expected")
+            let constraint = try db.makeStatement(sql: "INSERT INTO player (id, name) VALUES (?, ?)")
+            try constraint.execute(values: 1000, "x")
+            let duplicate = databaseError { try constraint.execute(values: 1000, "y") }
+            #expect(duplicate?.extendedResultCode == .SQLITE_CONSTRAINT_PRIMARYKEY)
+            // The statement stays usable after an error.
+            try constraint.execute(values: 1001, "z")
+            let rows = try Row.fetchAll(db, sql: "SELECT name, score FROM player ORDER BY id")
+            #expect(rows.map { $0["name"] as String } == ["Arthur", "Barbara", "Craig", "x", "z"])
+            #expect(rows[1]["score"] as Int? == nil)
+        }
+    }
+
     @Test func uncheckedArgumentsFillMissingValuesWithNull() throws {
         let dbQueue = try DatabaseQueue()
         try dbQueue.write { db in

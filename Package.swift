@@ -26,6 +26,13 @@ let package = Package(
             dependencies: ["CPetrelSQLite"],
             swiftSettings: commonSwiftSettings
         ),
+        // Stage-one demo used by scripts/demo until petrel-index lands.
+        .executableTarget(
+            name: "petrel-demo",
+            dependencies: ["Petrel"],
+            path: "Examples/petrel-demo",
+            swiftSettings: commonSwiftSettings
+        ),
         .testTarget(
             name: "PetrelTests",
             dependencies: ["Petrel", "CPetrelSQLite"],

@@ -120,7 +120,7 @@ public final class Row {
         return storedColumnNames.firstIndex { $0.lowercased() == lowered }
     }
 
-    @inline(__always) @usableFromInline
+    @inlinable @inline(__always)
     func checkIndex(_ index: Int) {
         precondition(index >= 0 && index < count, "row index out of range: \(index)")
     }

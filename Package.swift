@@ -35,7 +35,7 @@ let package = Package(
         ),
         .testTarget(
             name: "PetrelTests",
-            dependencies: ["Petrel", "CPetrelSQLite"],
+            dependencies: ["Petrel"],
             swiftSettings: commonSwiftSettings
         ),
     ],

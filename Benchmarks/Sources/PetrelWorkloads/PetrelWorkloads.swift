@@ -2,6 +2,8 @@ import BenchmarkSupport
 import Petrel
 
 /// The Petrel implementations, written as an application would write them.
+/// GRDBWorkloads.swift holds the same code against GRDB on purpose: the
+/// comparison is only fair if both libraries run identical source.
 public enum PetrelWorkloads {
     public static func runner(_ workload: Workload, _ fixtures: Fixtures) throws -> Runner {
         switch workload {
@@ -55,37 +57,33 @@ public enum PetrelWorkloads {
                 }
             }
         case .insertPreparedValues:
-            let dbQueue = try DatabaseQueue(path: fixtures.insertPath("petrel"))
-            return Runner(setUp: {
-                try dbQueue.write { db in
-                    try db.execute(sql: "DROP TABLE IF EXISTS items")
-                    try db.execute(sql: Fixtures.createItemsSQL)
-                }
-            }, run: {
-                try dbQueue.write { db in
-                    let statement = try db.makeStatement(sql: Fixtures.insertItemsSQL)
-                    for i in 0..<rowCount {
-                        try statement.execute(values: i, i, i, i, i, i, i, i, i, i)
-                    }
-                }
-                return rowCount
-            })
+            return try insertRunner(fixtures) { statement, i in
+                try statement.execute(values: i, i, i, i, i, i, i, i, i, i)
+            }
         case .insertPrepared:
-            let dbQueue = try DatabaseQueue(path: fixtures.insertPath("petrel"))
-            return Runner(setUp: {
-                try dbQueue.write { db in
-                    try db.execute(sql: "DROP TABLE IF EXISTS items")
-                    try db.execute(sql: Fixtures.createItemsSQL)
-                }
-            }, run: {
-                try dbQueue.write { db in
-                    let statement = try db.makeStatement(sql: Fixtures.insertItemsSQL)
-                    for i in 0..<rowCount {
-                        try statement.execute(arguments: [i, i, i, i, i, i, i, i, i, i])
-                    }
-                }
-                return rowCount
-            })
+            return try insertRunner(fixtures) { statement, i in
+                try statement.execute(arguments: [i, i, i, i, i, i, i, i, i, i])
+            }
         }
+    }
+
+    /// Inserts `rowCount` rows in one transaction through one prepared
+    /// statement; the table is recreated before each run, untimed.
+    private static func insertRunner(
+        _ fixtures: Fixtures, _ insert: @escaping (Statement, Int) throws -> Void
+    ) throws -> Runner {
+        let dbQueue = try DatabaseQueue(path: fixtures.insertPath("petrel"))
+        return Runner(setUp: {
+            try dbQueue.write { db in
+                try db.execute(sql: "DROP TABLE IF EXISTS items")
+                try db.execute(sql: Fixtures.createItemsSQL)
+            }
+        }, run: {
+            try dbQueue.write { db in
+                let statement = try db.makeStatement(sql: Fixtures.insertItemsSQL)
+                for i in 0..<rowCount { try insert(statement, i) }
+            }
+            return rowCount
+        })
     }
 }

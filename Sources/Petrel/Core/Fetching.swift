@@ -49,10 +49,7 @@ public final class DatabaseValueCursor<Value: DatabaseValueConvertible>: Databas
     init(statement: Statement, arguments: StatementArguments?) throws {
         self.statement = statement
         sqliteStatement = statement.sqliteStatement
-        try statement.prepareForFetch(arguments: arguments)
-        guard statement.columnCount > 0 else {
-            throw DatabaseError(resultCode: .SQLITE_MISUSE, message: "statement returns no column", sql: statement.sql)
-        }
+        try statement.prepareForValueFetch(arguments: arguments)
     }
 
     deinit {
@@ -83,10 +80,7 @@ public final class FastDatabaseValueCursor<Value: DatabaseValueConvertible & Sta
     init(statement: Statement, arguments: StatementArguments?) throws {
         self.statement = statement
         sqliteStatement = statement.sqliteStatement
-        try statement.prepareForFetch(arguments: arguments)
-        guard statement.columnCount > 0 else {
-            throw DatabaseError(resultCode: .SQLITE_MISUSE, message: "statement returns no column", sql: statement.sql)
-        }
+        try statement.prepareForValueFetch(arguments: arguments)
     }
 
     deinit {
@@ -217,12 +211,10 @@ extension DatabaseValueConvertible {
     }
 
     public static func fetchOne(_ statement: Statement, arguments: StatementArguments? = nil) throws -> Self? {
-        let cursor = try Row.fetchCursor(statement, arguments: arguments)
-        guard let row = try cursor.next() else { return nil }
-        guard statement.columnCount > 0 else {
-            throw DatabaseError(resultCode: .SQLITE_MISUSE, message: "statement returns no column", sql: statement.sql)
-        }
-        let dbValue = row.databaseValue(atUncheckedIndex: 0)
+        try statement.prepareForValueFetch(arguments: arguments)
+        defer { statement.reset() }
+        guard try statement.step() else { return nil }
+        let dbValue = DatabaseValue(sqliteStatement: statement.sqliteStatement, index: 0)
         if dbValue.isNull { return nil }
         guard let value = Self.fromDatabaseValue(dbValue) else {
             throw RowDecodingError.valueMismatch(Self.self, value: dbValue, column: statement.columnNames[0], sql: statement.sql)
@@ -266,10 +258,7 @@ extension DatabaseValueConvertible where Self: StatementColumnConvertible {
 
     @inlinable
     public static func fetchAll(_ statement: Statement, arguments: StatementArguments? = nil) throws -> [Self] {
-        try statement.prepareForFetch(arguments: arguments)
-        guard statement.columnCount > 0 else {
-            throw DatabaseError(resultCode: .SQLITE_MISUSE, message: "statement returns no column", sql: statement.sql)
-        }
+        try statement.prepareForValueFetch(arguments: arguments)
         defer { statement.reset() }
         var values: [Self] = []
         while try statement.step() {
@@ -285,11 +274,8 @@ extension DatabaseValueConvertible where Self: StatementColumnConvertible {
     }
 
     public static func fetchOne(_ statement: Statement, arguments: StatementArguments? = nil) throws -> Self? {
-        try statement.prepareForFetch(arguments: arguments)
+        try statement.prepareForValueFetch(arguments: arguments)
         defer { statement.reset() }
-        guard statement.columnCount > 0 else {
-            throw DatabaseError(resultCode: .SQLITE_MISUSE, message: "statement returns no column", sql: statement.sql)
-        }
         guard try statement.step() else { return nil }
         if sqlite3_column_type(statement.sqliteStatement, 0) == SQLITE_NULL { return nil }
         return try decodeFirstColumn(Self.self, statement)

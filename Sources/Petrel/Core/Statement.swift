@@ -235,12 +235,13 @@ public final class Statement {
         } else {
             reset()
         }
-        needsReset = true
-        while true {
-            let code = sqlite3_step(sqliteStatement)
-            if code == SQLITE_DONE { break }
-            if code != SQLITE_ROW { throw stepError(code) }
-        }
+        try stepToCompletion()
+    }
+
+    /// Steps until SQLite says done, discarding rows, then rewinds.
+    @inlinable
+    func stepToCompletion() throws {
+        while try step() {}
         reset()
     }
 
@@ -292,13 +293,7 @@ public final class Statement {
             if code != SQLITE_OK { throw bindFailure(code) }
             index += 1
         }
-        needsReset = true
-        while true {
-            let code = sqlite3_step(sqliteStatement)
-            if code == SQLITE_DONE { break }
-            if code != SQLITE_ROW { throw stepError(code) }
-        }
-        reset()
+        try stepToCompletion()
     }
 
     @usableFromInline
@@ -311,6 +306,15 @@ public final class Statement {
         DatabaseError(
             resultCode: .SQLITE_MISUSE,
             message: "wrong number of statement arguments: \(count) given, \(parameterNames.count) expected", sql: sql)
+    }
+
+    /// Like ``prepareForFetch(arguments:)``, for fetches that read column 0.
+    @usableFromInline
+    func prepareForValueFetch(arguments: StatementArguments?) throws {
+        try prepareForFetch(arguments: arguments)
+        guard columnCount > 0 else {
+            throw DatabaseError(resultCode: .SQLITE_MISUSE, message: "statement returns no column", sql: sql)
+        }
     }
 
     /// Prepares the statement for a fetch: binds new arguments if given,

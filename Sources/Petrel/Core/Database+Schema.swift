@@ -42,10 +42,11 @@ public struct IndexInfo: Sendable, Hashable {
 public struct PrimaryKeyInfo: Sendable, Hashable {
     /// The primary key columns. `["rowid"]` for tables without declared primary key.
     public let columns: [String]
-    /// The column that aliases the rowid (`INTEGER PRIMARY KEY`), `"rowid"`
-    /// for tables without declared primary key, or nil.
+    /// The column that aliases the rowid (`INTEGER PRIMARY KEY`), or nil
+    /// (hidden rowid, or a primary key that is not the rowid).
     public let rowIDColumn: String?
-    /// True when the table has no declared primary key and uses the hidden rowid.
+    /// True when the primary key is the rowid: hidden, or aliased by an
+    /// `INTEGER PRIMARY KEY` column.
     public let isRowID: Bool
 }
 
@@ -132,13 +133,13 @@ extension Database {
         let columns = try self.columns(in: tableName, in: schemaName)
         let keyColumns = columns.filter { $0.primaryKeyIndex > 0 }.sorted { $0.primaryKeyIndex < $1.primaryKeyIndex }
         if keyColumns.isEmpty {
-            return PrimaryKeyInfo(columns: ["rowid"], rowIDColumn: "rowid", isRowID: true)
+            return PrimaryKeyInfo(columns: ["rowid"], rowIDColumn: nil, isRowID: true)
         }
         // A single INTEGER PRIMARY KEY column aliases the rowid, unless the
         // table is WITHOUT ROWID (then no column aliases it).
         if keyColumns.count == 1, keyColumns[0].type.uppercased() == "INTEGER",
            try !isWithoutRowIDTable(tableName, schemaName) {
-            return PrimaryKeyInfo(columns: [keyColumns[0].name], rowIDColumn: keyColumns[0].name, isRowID: false)
+            return PrimaryKeyInfo(columns: [keyColumns[0].name], rowIDColumn: keyColumns[0].name, isRowID: true)
         }
         return PrimaryKeyInfo(columns: keyColumns.map(\.name), rowIDColumn: nil, isRowID: false)
     }

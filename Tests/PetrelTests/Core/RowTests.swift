@@ -127,11 +127,14 @@ struct SchemaTests {
             #expect(throws: DatabaseError.self) { try db.columns(in: "nope") }
 
             let teamKey = try db.primaryKey("team")
-            #expect(teamKey.columns == ["id"] && teamKey.rowIDColumn == "id" && !teamKey.isRowID)
+            #expect(teamKey.columns == ["id"] && teamKey.rowIDColumn == "id" && teamKey.isRowID)
             #expect(try db.primaryKey("player").columns == ["code"])
             #expect(try db.primaryKey("player").rowIDColumn == nil)
             #expect(try db.primaryKey("pair").columns == ["b", "a"])
             #expect(try db.primaryKey("plain").isRowID)
+            #expect(try db.primaryKey("plain").rowIDColumn == nil)
+            #expect(try db.primaryKey("plain").columns == ["rowid"])
+            #expect(try !db.primaryKey("pair").isRowID)
 
             let indexes = try db.indexes(on: "player").sorted { $0.name < $1.name }
             let byOrigin = Dictionary(grouping: indexes, by: \.origin)

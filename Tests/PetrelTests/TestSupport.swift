@@ -61,3 +61,28 @@ func databaseError(_ body: () throws -> Void, sourceLocation: SourceLocation = #
     }
     return nil
 }
+
+/// Records the SQL of every statement a connection runs, for asserting
+/// generated SQL character for character.
+final class SQLRecorder: @unchecked Sendable {
+    // Sendable invariant: `statements` is only touched under `lock`.
+    private let lock = NSLock()
+    private var statements: [String] = []
+
+    func start(_ db: Database) {
+        db.trace { [self] event in
+            if case .statement(let statement) = event {
+                lock.withLock { statements.append(statement.sql) }
+            }
+        }
+    }
+
+    var sql: [String] { lock.withLock { statements } }
+
+    func contains(_ sql: String) -> Bool { self.sql.contains(sql) }
+}
+
+/// Runs SQLite's integrity check on a full-text table.
+func checkIntegrity(_ db: Database, _ table: String) throws {
+    try db.execute(sql: "INSERT INTO \(table.quotedDatabaseIdentifier)(\(table.quotedDatabaseIdentifier)) VALUES('integrity-check')")
+}

@@ -31,6 +31,8 @@ public final class Database {
     private var statementCache: [String: Statement] = [:]
     private var internalStatements: [String: Statement] = [:]
     var traceBox: TraceBox?
+    /// The connection's FTS5 API, once fetched.
+    var fts5APIPointer: UnsafePointer<fts5_api>?
     var busyBox: BusyBox?
 
     /// The version of the SQLite library, as `sqlite3_libversion_number()` returns it (3040001 for 3.40.1).

@@ -1,0 +1,290 @@
+// The C side of FTS5 tokenizers: reaching fts5_api, wrapping SQLite's own
+// tokenizers as FTS5Tokenizer objects, and registering Swift tokenizers.
+//
+// Lifetime rules:
+// - The fts5_api pointer belongs to the connection and lives as long as it.
+// - A registered tokenizer type is boxed (TokenizerFactory), retained when
+//   registered and released by SQLite's xDestroy.
+// - Each tokenizer instance SQLite creates is boxed (TokenizerHolder),
+//   retained in xCreate and released in xDelete.
+// - Token callbacks receive a context box that lives on the caller's stack
+//   frame (withExtendedLifetime) for the duration of xTokenize.
+
+import Foundation
+
+// MARK: - fts5_api
+
+extension Database {
+    /// The connection's FTS5 API, fetched once with `SELECT fts5(?)`.
+    func fts5API() throws -> UnsafePointer<fts5_api> {
+        if let api = fts5APIPointer { return api }
+        let connection = try checkedConnection()
+        var statement: OpaquePointer?
+        guard sqlite3_prepare_v2(connection, "SELECT fts5(?)", -1, &statement, nil) == SQLITE_OK else {
+            throw DatabaseError.lastError(connection, sql: "SELECT fts5(?)")
+        }
+        defer { sqlite3_finalize(statement) }
+        var api: UnsafeMutablePointer<fts5_api>?
+        // SQLite keeps the type string pointer: it must be static.
+        let type: StaticString = "fts5_api_ptr"
+        let code = withUnsafeMutablePointer(to: &api) { pointer -> CInt in
+            type.withUTF8Buffer { typeBuffer in
+                typeBuffer.baseAddress!.withMemoryRebound(to: CChar.self, capacity: typeBuffer.count + 1) { typeName in
+                    sqlite3_bind_pointer(statement, 1, pointer, typeName, nil)
+                    return sqlite3_step(statement)
+                }
+            }
+        }
+        guard code == SQLITE_ROW, let api else {
+            throw DatabaseError(resultCode: .SQLITE_ERROR, message: "FTS5 is not available in this SQLite build")
+        }
+        let result = UnsafePointer(api)
+        fts5APIPointer = result
+        return result
+    }
+}
+
+/// Copies Swift strings into C strings for the duration of `body`.
+private func withCStrings<T>(_ strings: [String], _ body: (UnsafeMutablePointer<UnsafePointer<CChar>?>?, CInt) throws -> T) rethrows -> T {
+    let duplicates = strings.map { strdup($0) }
+    defer { duplicates.forEach { free($0) } }
+    var pointers: [UnsafePointer<CChar>?] = duplicates.map { $0.map { UnsafePointer($0) } }
+    return try pointers.withUnsafeMutableBufferPointer { buffer in
+        try body(buffer.baseAddress, CInt(strings.count))
+    }
+}
+
+private func strings(_ azArg: UnsafeMutablePointer<UnsafePointer<CChar>?>?, _ nArg: CInt) -> [String] {
+    guard let azArg, nArg > 0 else { return [] }
+    return (0..<Int(nArg)).map { azArg[$0].map { String(cString: $0) } ?? "" }
+}
+
+// MARK: - SQLite's tokenizers as FTS5Tokenizer
+
+/// A tokenizer instance created through `xFindTokenizer` + `xCreate`.
+final class FTS5TokenizerInstance: FTS5Tokenizer {
+    private var module = fts5_tokenizer()
+    private var handle: OpaquePointer?
+
+    init(db: Database, descriptor: FTS5TokenizerDescriptor) throws {
+        let api = try db.fts5API()
+        var context: UnsafeMutableRawPointer?
+        guard let findTokenizer = api.pointee.xFindTokenizer,
+              findTokenizer(UnsafeMutablePointer(mutating: api), descriptor.name, &context, &module) == SQLITE_OK,
+              let create = module.xCreate
+        else {
+            throw DatabaseError(resultCode: .SQLITE_ERROR, message: "no such tokenizer: \(descriptor.name)")
+        }
+        let code = withCStrings(descriptor.arguments) { azArg, nArg in
+            create(context, azArg, nArg, &handle)
+        }
+        guard code == SQLITE_OK else {
+            throw DatabaseError(resultCode: ResultCode(rawValue: code), message: "could not create tokenizer \(descriptor.components)")
+        }
+    }
+
+    deinit {
+        if let handle { module.xDelete?(handle) }
+    }
+
+    func tokenize(
+        context: UnsafeMutableRawPointer?, tokenization: FTS5Tokenization,
+        pText: UnsafePointer<CChar>?, nText: CInt, tokenCallback: @escaping FTS5TokenCallback
+    ) -> CInt {
+        guard let xTokenize = module.xTokenize else { return SQLITE_ERROR }
+        return xTokenize(handle, context, tokenization.rawValue, pText, nText, tokenCallback)
+    }
+}
+
+// MARK: - Collecting tokens
+
+private final class TokenCollector {
+    var tokens: [(token: String, flags: FTS5TokenFlags)] = []
+}
+
+private func collectToken(
+    _ context: UnsafeMutableRawPointer?, _ flags: CInt, _ pToken: UnsafePointer<CChar>?,
+    _ nToken: CInt, _ iStart: CInt, _ iEnd: CInt
+) -> CInt {
+    guard let context else { return SQLITE_ERROR }
+    let collector = Unmanaged<TokenCollector>.fromOpaque(context).takeUnretainedValue()
+    let token = pToken.map {
+        String(decoding: UnsafeRawBufferPointer(start: $0, count: Int(nToken)), as: UTF8.self)
+    } ?? ""
+    collector.tokens.append((token, FTS5TokenFlags(rawValue: flags)))
+    return SQLITE_OK
+}
+
+extension FTS5Tokenizer {
+    func collectTokens(of string: String, for tokenization: FTS5Tokenization) throws -> [(token: String, flags: FTS5TokenFlags)] {
+        let collector = TokenCollector()
+        var text = string
+        let code = withExtendedLifetime(collector) {
+            text.withUTF8 { buffer in
+                buffer.withMemoryRebound(to: CChar.self) { chars in
+                    tokenize(
+                        context: Unmanaged.passUnretained(collector).toOpaque(), tokenization: tokenization,
+                        pText: chars.baseAddress, nText: CInt(chars.count), tokenCallback: collectToken)
+                }
+            }
+        }
+        guard code == SQLITE_OK else {
+            throw DatabaseError(resultCode: ResultCode(rawValue: code), message: "tokenizer failed")
+        }
+        return collector.tokens
+    }
+}
+
+// MARK: - Registering Swift tokenizers
+
+/// What SQLite keeps for a registered tokenizer type.
+private final class TokenizerFactory {
+    unowned let db: Database
+    let make: (Database, [String]) throws -> any FTS5Tokenizer
+    init(db: Database, make: @escaping (Database, [String]) throws -> any FTS5Tokenizer) {
+        self.db = db
+        self.make = make
+    }
+}
+
+/// What SQLite keeps for one tokenizer instance.
+private final class TokenizerHolder {
+    let tokenizer: any FTS5Tokenizer
+    init(_ tokenizer: any FTS5Tokenizer) { self.tokenizer = tokenizer }
+}
+
+private func createSwiftTokenizer(
+    _ context: UnsafeMutableRawPointer?, _ azArg: UnsafeMutablePointer<UnsafePointer<CChar>?>?,
+    _ nArg: CInt, _ ppOut: UnsafeMutablePointer<OpaquePointer?>?
+) -> CInt {
+    guard let context, let ppOut else { return SQLITE_ERROR }
+    let factory = Unmanaged<TokenizerFactory>.fromOpaque(context).takeUnretainedValue()
+    do {
+        let tokenizer = try factory.make(factory.db, strings(azArg, nArg))
+        ppOut.pointee = OpaquePointer(Unmanaged.passRetained(TokenizerHolder(tokenizer)).toOpaque())
+        return SQLITE_OK
+    } catch let error as DatabaseError {
+        return error.extendedResultCode.rawValue
+    } catch {
+        return SQLITE_ERROR
+    }
+}
+
+private func deleteSwiftTokenizer(_ tokenizer: OpaquePointer?) {
+    guard let tokenizer else { return }
+    Unmanaged<TokenizerHolder>.fromOpaque(UnsafeRawPointer(tokenizer)).release()
+}
+
+private func runSwiftTokenizer(
+    _ tokenizer: OpaquePointer?, _ context: UnsafeMutableRawPointer?, _ flags: CInt,
+    _ pText: UnsafePointer<CChar>?, _ nText: CInt,
+    _ xToken: (@convention(c) (UnsafeMutableRawPointer?, CInt, UnsafePointer<CChar>?, CInt, CInt, CInt) -> CInt)?
+) -> CInt {
+    guard let tokenizer, let xToken else { return SQLITE_ERROR }
+    let holder = Unmanaged<TokenizerHolder>.fromOpaque(UnsafeRawPointer(tokenizer)).takeUnretainedValue()
+    return holder.tokenizer.tokenize(
+        context: context, tokenization: FTS5Tokenization(rawValue: flags), pText: pText, nText: nText, tokenCallback: xToken)
+}
+
+extension Database {
+    /// Registers a custom FTS5 tokenizer on this connection. Register it on
+    /// every connection, in ``Configuration/prepareDatabase(_:)``.
+    public func add<Tokenizer: FTS5CustomTokenizer>(tokenizer: Tokenizer.Type) {
+        do {
+            try addFTS5Tokenizer(named: Tokenizer.name) { db, arguments in try Tokenizer(db: db, arguments: arguments) }
+        } catch {
+            preconditionFailure("could not add tokenizer \(Tokenizer.name): \(error)")
+        }
+    }
+
+    /// Registers a tokenizer factory under `name` (`fts5_api.xCreateTokenizer`).
+    func addFTS5Tokenizer(named name: String, make: @escaping (Database, [String]) throws -> any FTS5Tokenizer) throws {
+        let api = try fts5API()
+        guard let createTokenizer = api.pointee.xCreateTokenizer else {
+            throw DatabaseError(resultCode: .SQLITE_ERROR, message: "FTS5 cannot register tokenizers")
+        }
+        var module = fts5_tokenizer(
+            xCreate: { createSwiftTokenizer($0, $1, $2, $3) },
+            xDelete: { deleteSwiftTokenizer($0) },
+            xTokenize: { runSwiftTokenizer($0, $1, $2, $3, $4, $5) })
+        let factory = Unmanaged.passRetained(TokenizerFactory(db: self, make: make)).toOpaque()
+        // SQLite copies the fts5_tokenizer struct, and calls xDestroy on the
+        // factory when the tokenizer is replaced or the connection closes
+        // (and also when registration fails).
+        let code = createTokenizer(UnsafeMutablePointer(mutating: api), name, factory, &module) { pointer in
+            pointer.map { Unmanaged<TokenizerFactory>.fromOpaque($0).release() }
+        }
+        guard code == SQLITE_OK else {
+            throw DatabaseError(resultCode: ResultCode(rawValue: code), message: "could not register tokenizer \(name)")
+        }
+    }
+}
+
+// MARK: - Wrapper tokenizers
+
+/// The state of one FTS5WrapperTokenizer.tokenize call, reached from the C token callback.
+private final class WrapperTokenization {
+    let wrapper: any FTS5WrapperTokenizer
+    let context: UnsafeMutableRawPointer?
+    let tokenization: FTS5Tokenization
+    let callback: FTS5TokenCallback
+    var error: (any Error)?
+
+    init(wrapper: any FTS5WrapperTokenizer, context: UnsafeMutableRawPointer?, tokenization: FTS5Tokenization, callback: @escaping FTS5TokenCallback) {
+        self.wrapper = wrapper
+        self.context = context
+        self.tokenization = tokenization
+        self.callback = callback
+    }
+}
+
+/// Carries a non-OK code from SQLite's token callback through `accept`.
+struct FTS5CallbackError: Error {
+    let code: CInt
+}
+
+private func wrapperToken(
+    _ context: UnsafeMutableRawPointer?, _ flags: CInt, _ pToken: UnsafePointer<CChar>?,
+    _ nToken: CInt, _ iStart: CInt, _ iEnd: CInt
+) -> CInt {
+    guard let context else { return SQLITE_ERROR }
+    let state = Unmanaged<WrapperTokenization>.fromOpaque(context).takeUnretainedValue()
+    let token = pToken.map {
+        String(decoding: UnsafeRawBufferPointer(start: $0, count: Int(nToken)), as: UTF8.self)
+    } ?? ""
+    do {
+        try state.wrapper.accept(token: token, flags: FTS5TokenFlags(rawValue: flags), for: state.tokenization) { output, outputFlags in
+            var output = output
+            let code = output.withUTF8 { buffer in
+                buffer.withMemoryRebound(to: CChar.self) { chars in
+                    state.callback(state.context, outputFlags.rawValue, chars.baseAddress, CInt(chars.count), iStart, iEnd)
+                }
+            }
+            if code != SQLITE_OK { throw FTS5CallbackError(code: code) }
+        }
+        return SQLITE_OK
+    } catch let error as FTS5CallbackError {
+        return error.code
+    } catch let error as DatabaseError {
+        return error.extendedResultCode.rawValue
+    } catch {
+        state.error = error
+        return SQLITE_ERROR
+    }
+}
+
+extension FTS5WrapperTokenizer {
+    /// Runs the wrapped tokenizer and passes each of its tokens through
+    /// ``accept(token:flags:for:tokenCallback:)``, keeping their offsets.
+    public func tokenize(
+        context: UnsafeMutableRawPointer?, tokenization: FTS5Tokenization,
+        pText: UnsafePointer<CChar>?, nText: CInt, tokenCallback: @escaping FTS5TokenCallback
+    ) -> CInt {
+        let state = WrapperTokenization(wrapper: self, context: context, tokenization: tokenization, callback: tokenCallback)
+        return withExtendedLifetime(state) {
+            wrappedTokenizer.tokenize(
+                context: Unmanaged.passUnretained(state).toOpaque(), tokenization: tokenization,
+                pText: pText, nText: nText, tokenCallback: wrapperToken)
+        }
+    }
+}

@@ -11,6 +11,7 @@ let package = Package(
     name: "Petrel",
     products: [
         .library(name: "Petrel", targets: ["Petrel"]),
+        .library(name: "PetrelText", targets: ["PetrelText"]),
     ],
     targets: [
         // The system SQLite (libsqlite3-dev), plus a few inline helpers for
@@ -21,9 +22,14 @@ let package = Package(
             pkgConfig: "sqlite3",
             providers: [.apt(["libsqlite3-dev"])]
         ),
+        // Tokenizers and token filters in plain Swift: no C, no database.
+        .target(
+            name: "PetrelText",
+            swiftSettings: commonSwiftSettings
+        ),
         .target(
             name: "Petrel",
-            dependencies: ["CPetrelSQLite"],
+            dependencies: ["CPetrelSQLite", "PetrelText"],
             swiftSettings: commonSwiftSettings
         ),
         // Stage-one demo used by scripts/demo until petrel-index lands.
@@ -36,6 +42,11 @@ let package = Package(
         .testTarget(
             name: "PetrelTests",
             dependencies: ["Petrel"],
+            swiftSettings: commonSwiftSettings
+        ),
+        .testTarget(
+            name: "PetrelTextTests",
+            dependencies: ["PetrelText"],
             swiftSettings: commonSwiftSettings
         ),
     ],

@@ -288,3 +288,113 @@ extension FTS5WrapperTokenizer {
         }
     }
 }
+
+// MARK: - Swift TextTokenizers inside FTS5
+
+extension TokenizationReason {
+    init(fts5 tokenization: FTS5Tokenization) {
+        if tokenization.contains(.query) {
+            self = tokenization.contains(.prefix) ? .prefixQuery : .query
+        } else if tokenization.contains(.aux) {
+            self = .aux
+        } else {
+            self = .document
+        }
+    }
+}
+
+/// Thrown to stop tokenization when SQLite's token callback returns an error.
+private struct TokenCallbackStopped: Error {
+    let code: CInt
+}
+
+/// Runs a ``TextTokenizer`` as an FTS5 tokenizer: decodes the input, checks
+/// every token's offsets, and forwards tokens to SQLite.
+final class TextTokenizerFTS5Adapter: FTS5Tokenizer {
+    let tokenizer: any TextTokenizer
+
+    init(_ tokenizer: any TextTokenizer) {
+        self.tokenizer = tokenizer
+    }
+
+    func tokenize(
+        context: UnsafeMutableRawPointer?, tokenization: FTS5Tokenization,
+        pText: UnsafePointer<CChar>?, nText: CInt, tokenCallback: @escaping FTS5TokenCallback
+    ) -> CInt {
+        let byteCount = Int(max(0, nText))
+        let text = pText.map { TextInput.string(UnsafeRawBufferPointer(start: $0, count: byteCount)) } ?? ""
+        var isFirst = true
+        do {
+            try tokenizer.tokenize(text, for: TokenizationReason(fts5: tokenization)) { token in
+                guard token.byteRange.lowerBound >= 0, token.byteRange.upperBound <= byteCount,
+                      !(isFirst && token.isColocated)
+                else { throw TokenCallbackStopped(code: SQLITE_ERROR) }
+                isFirst = false
+                var tokenText = token.text
+                let code = tokenText.withUTF8 { buffer in
+                    buffer.withMemoryRebound(to: CChar.self) { chars in
+                        tokenCallback(
+                            context, token.isColocated ? FTS5_TOKEN_COLOCATED : 0, chars.baseAddress, CInt(chars.count),
+                            CInt(token.byteRange.lowerBound), CInt(token.byteRange.upperBound))
+                    }
+                }
+                if code != SQLITE_OK { throw TokenCallbackStopped(code: code) }
+            }
+            return SQLITE_OK
+        } catch let stop as TokenCallbackStopped {
+            // SQLITE_DONE from the callback means "enough tokens", not an error.
+            return stop.code == SQLITE_DONE ? SQLITE_OK : stop.code
+        } catch let error as DatabaseError {
+            return error.extendedResultCode.rawValue
+        } catch {
+            return SQLITE_ERROR
+        }
+    }
+}
+
+/// Text handed to Swift tokenizers by SQLite.
+enum TextInput {
+    /// The bytes as a String whose UTF-8 has exactly the same length, so token
+    /// offsets stay offsets into SQLite's buffer. Each byte of an invalid
+    /// UTF-8 sequence becomes a space (a separator) instead of the 3-byte U+FFFD.
+    static func string(_ bytes: UnsafeRawBufferPointer) -> String {
+        let buffer = bytes.bindMemory(to: UInt8.self)
+        if let valid = String(validating: buffer, as: UTF8.self) { return valid }
+        var repaired = [UInt8](buffer)
+        var index = 0
+        while index < repaired.count {
+            let length = validSequenceLength(repaired, at: index)
+            if length == 0 {
+                repaired[index] = 0x20
+                index += 1
+            } else {
+                index += length
+            }
+        }
+        return String(decoding: repaired, as: UTF8.self)
+    }
+
+    /// The length of the valid UTF-8 sequence at `index`, or 0.
+    private static func validSequenceLength(_ bytes: [UInt8], at index: Int) -> Int {
+        let lead = bytes[index]
+        let length: Int
+        var minimum: UInt32
+        switch lead {
+        case 0x00...0x7F: return 1
+        case 0xC2...0xDF: length = 2; minimum = 0x80
+        case 0xE0...0xEF: length = 3; minimum = 0x800
+        case 0xF0...0xF4: length = 4; minimum = 0x10000
+        default: return 0
+        }
+        guard index + length <= bytes.count else { return 0 }
+        var value = UInt32(lead) & (0xFF >> (length + 1))
+        for offset in 1..<length {
+            let byte = bytes[index + offset]
+            guard byte & 0xC0 == 0x80 else { return 0 }
+            value = (value << 6) | UInt32(byte & 0x3F)
+        }
+        minimum = max(minimum, 0)
+        guard value >= minimum, value <= 0x10FFFF, !(0xD800...0xDFFF).contains(value) else { return 0 }
+        return length
+    }
+}

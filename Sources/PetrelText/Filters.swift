@@ -1,0 +1,83 @@
+/// Lowercases tokens (Unicode lowercase mapping, ASCII fast path).
+public struct CaseFoldingFilter: TokenFilter {
+    public init() {}
+    public func filter(_ token: Token, for reason: TokenizationReason, emit: (Token) throws -> Void) throws {
+        var token = token
+        token.text = Folding.fold(token.text, lowercase: true, removeDiacritics: false)
+        try emit(token)
+    }
+}
+
+/// Removes Latin diacritics: `é` → `e`, `ø` → `o`, decomposed `e\u{301}` →
+/// `e`. Marks of other scripts are kept, because they change the word
+/// (Thai tone marks, Japanese voicing marks).
+public struct DiacriticFoldingFilter: TokenFilter {
+    public init() {}
+    public func filter(_ token: Token, for reason: TokenizationReason, emit: (Token) throws -> Void) throws {
+        var token = token
+        token.text = Folding.fold(token.text, lowercase: false, removeDiacritics: true)
+        if !token.text.isEmpty { try emit(token) }
+    }
+}
+
+/// Drops the tokens of a list (compare after folding: put it after the folding filters).
+public struct StopWordFilter: TokenFilter {
+    public let stopWords: Set<String>
+    public init(_ stopWords: Set<String>) { self.stopWords = stopWords }
+    public func filter(_ token: Token, for reason: TokenizationReason, emit: (Token) throws -> Void) throws {
+        if !stopWords.contains(token.text) { try emit(token) }
+    }
+}
+
+/// Adds synonyms as colocated tokens, at document time only (SQLite's
+/// recommended method: queries then match any of the forms).
+///
+/// FTS3/FTS4 have no colocated tokens (a query's synonyms would get positions
+/// of their own and break phrases), so Petrel's FTS3 bridge drops them:
+/// synonyms need FTS5.
+public struct SynonymFilter: TokenFilter {
+    /// Groups of words that mean the same.
+    public let groups: [Set<String>]
+    private let groupByWord: [String: Int]
+
+    public init(_ groups: [Set<String>]) {
+        self.groups = groups
+        var byWord: [String: Int] = [:]
+        for (index, group) in groups.enumerated() {
+            for word in group { byWord[word] = index }
+        }
+        groupByWord = byWord
+    }
+
+    public func filter(_ token: Token, for reason: TokenizationReason, emit: (Token) throws -> Void) throws {
+        try emit(token)
+        guard reason == .document || reason == .aux, let group = groupByWord[token.text] else { return }
+        for synonym in groups[group].sorted() where synonym != token.text {
+            try emit(Token(text: synonym, byteRange: token.byteRange, isColocated: true))
+        }
+    }
+}
+
+/// Drops tokens longer than a number of UTF-8 bytes (binary junk, base64...).
+public struct MaxLengthFilter: TokenFilter {
+    public let maximumByteCount: Int
+    public init(maximumByteCount: Int) { self.maximumByteCount = maximumByteCount }
+    public func filter(_ token: Token, for reason: TokenizationReason, emit: (Token) throws -> Void) throws {
+        if token.text.utf8.count <= maximumByteCount { try emit(token) }
+    }
+}
+
+/// English stemming (Porter's algorithm) of lowercase ASCII tokens; other
+/// tokens pass through. Put it after folding, so `Databases` and `DATABASES`
+/// and `databasés` all stem to `databas`.
+///
+/// Prefix queries (`data*`) are not stemmed: the prefix must stay as typed.
+public struct PorterStemmingFilter: TokenFilter {
+    public init() {}
+    public func filter(_ token: Token, for reason: TokenizationReason, emit: (Token) throws -> Void) throws {
+        guard reason != .prefixQuery else { return try emit(token) }
+        var token = token
+        token.text = PorterStemmer.stem(token.text)
+        try emit(token)
+    }
+}

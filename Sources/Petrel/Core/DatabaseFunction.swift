@@ -112,6 +112,7 @@ extension DatabaseFunction {
     /// schemas and queries written for GRDB work here.
     static let builtIns: [DatabaseFunction] = [
         capitalize, lowercase, uppercase, localizedCapitalize, localizedLowercase, localizedUppercase,
+        FTS4BM25.function,
     ]
 }
 

@@ -1,0 +1,122 @@
+/// The `fts5vocab` module: a read-only view of the terms of an FTS5 table.
+///
+/// ```swift
+/// try db.create(virtualTable: "doc_vocab", using: FTS5Vocabulary(table: "doc", type: .row))
+/// // CREATE VIRTUAL TABLE "doc_vocab" USING fts5vocab("doc", 'row')
+/// ```
+///
+/// Related SQLite documentation: <https://www.sqlite.org/fts5.html#the_fts5vocab_virtual_table_module>
+public struct FTS5Vocabulary: VirtualTableModule, Sendable {
+    /// What one row of the vocabulary describes.
+    public enum VocabularyType: String, Sendable {
+        /// A term: `term, doc, cnt` (documents containing it, occurrences).
+        case row
+        /// A term in a column: `term, col, doc, cnt`.
+        case column = "col"
+        /// One occurrence: `term, doc, col, offset`.
+        case instance
+    }
+
+    public let table: String
+    public let schema: String?
+    public let type: VocabularyType
+
+    /// A vocabulary of `table` (in `schema`, `main` by default).
+    public init(table: String, schema: String? = nil, type: VocabularyType = .row) {
+        self.table = table
+        self.schema = schema
+        self.type = type
+    }
+
+    public var moduleName: String { "fts5vocab" }
+
+    public func makeTableDefinition(configuration: VirtualTableConfiguration) {}
+
+    public func moduleArguments(for definition: Void, in db: Database) throws -> [String] {
+        (schema.map { [$0.quotedDatabaseIdentifier] } ?? []) + [table.quotedDatabaseIdentifier, type.rawValue.quotedSQLString]
+    }
+
+    public func database(_ db: Database, didCreate tableName: String, using definition: Void) throws {}
+}
+
+/// An indexed term close to a misspelled word.
+public struct FTSTermSuggestion: Sendable, Hashable {
+    /// The indexed term.
+    public let term: String
+    /// The edit distance (insertions, deletions, substitutions, adjacent transpositions).
+    public let distance: Int
+    /// The number of documents that contain the term.
+    public let documentCount: Int
+}
+
+extension Database {
+    /// Indexed terms within `maximumDistance` edits of `word`, nearest first,
+    /// then most frequent: a "did you mean" for a query word that matches
+    /// nothing.
+    ///
+    /// ```swift
+    /// try db.suggestTerms(for: "alamaba", vocabulary: "doc_vocab") // [alabama (distance 2)]
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - word: The word as typed; compare it after the same folding as the
+    ///     table's tokenizer (for `unicode61`, lowercase it).
+    ///   - vocabulary: An ``FTS5Vocabulary`` table of type `row`.
+    ///   - maximumDistance: 1 or 2 (default 2).
+    ///   - limit: The maximum number of suggestions.
+    public func suggestTerms(
+        for word: String, vocabulary: String, maximumDistance: Int = 2, limit: Int = 5
+    ) throws -> [FTSTermSuggestion] {
+        let target = Array(word.unicodeScalars)
+        guard !target.isEmpty, maximumDistance > 0 else { return [] }
+        let length = target.count
+        // Terms whose length differs by more than the distance cannot qualify.
+        let rows = try Row.fetchCursor(
+            self, sql: """
+                SELECT term, doc FROM \(vocabulary.quotedDatabaseIdentifier)
+                WHERE length(term) BETWEEN ? AND ? AND term <> ?
+                """,
+            arguments: [max(1, length - maximumDistance), length + maximumDistance, word])
+        var suggestions: [FTSTermSuggestion] = []
+        while let row = try rows.next() {
+            let term: String = row["term"]
+            if let distance = EditDistance.restricted(target, Array(term.unicodeScalars), maximum: maximumDistance) {
+                suggestions.append(FTSTermSuggestion(term: term, distance: distance, documentCount: row["doc"]))
+            }
+        }
+        suggestions.sort {
+            ($0.distance, -$0.documentCount, $0.term) < ($1.distance, -$1.documentCount, $1.term)
+        }
+        return Array(suggestions.prefix(limit))
+    }
+}
+
+/// Optimal string alignment distance (Damerau-Levenshtein without repeated
+/// edits of a substring), with early exit beyond a maximum.
+enum EditDistance {
+    static func restricted(_ a: [Unicode.Scalar], _ b: [Unicode.Scalar], maximum: Int) -> Int? {
+        if abs(a.count - b.count) > maximum { return nil }
+        if a.isEmpty { return b.count }
+        if b.isEmpty { return a.count }
+        var previous2 = [Int](repeating: 0, count: b.count + 1)
+        var previous = Array(0...b.count)
+        var current = [Int](repeating: 0, count: b.count + 1)
+        for i in 1...a.count {
+            current[0] = i
+            var rowMinimum = current[0]
+            for j in 1...b.count {
+                let cost = a[i - 1] == b[j - 1] ? 0 : 1
+                var value = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + cost)
+                if i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] {
+                    value = min(value, previous2[j - 2] + 1)
+                }
+                current[j] = value
+                rowMinimum = min(rowMinimum, value)
+            }
+            if rowMinimum > maximum { return nil }
+            (previous2, previous, current) = (previous, current, previous2)
+        }
+        let distance = previous[b.count]
+        return distance <= maximum ? distance : nil
+    }
+}

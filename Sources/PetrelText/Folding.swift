@@ -25,6 +25,10 @@ enum Folding {
     /// True for characters that belong to words: letters, numbers, marks, private use.
     @inline(__always)
     static func isWordScalar(_ scalar: Unicode.Scalar) -> Bool {
+        // Latin-1 Supplement and Latin Extended-A/B letters, without a
+        // Unicode property lookup: all but × and ÷ are letters.
+        let value = scalar.value
+        if value >= 0xC0 && value <= 0x24F { return value != 0xD7 && value != 0xF7 }
         switch scalar.properties.generalCategory {
         case .uppercaseLetter, .lowercaseLetter, .titlecaseLetter, .modifierLetter, .otherLetter,
              .decimalNumber, .letterNumber, .otherNumber,
@@ -68,6 +72,22 @@ enum Folding {
         if removeDiacritics {
             if isLatinCombiningMark(value) { return }
             if let base = latinBase(value) { value = base }
+        }
+        if value < 0x80 {
+            // A Latin letter that lost its diacritics is ASCII now.
+            if lowercase && value >= 0x41 && value <= 0x5A { value += 32 }
+            bytes.append(UInt8(value))
+            return
+        }
+        if lowercase && value >= 0xC0 && value <= 0xDE && value != 0xD7 {
+            // Latin-1 capitals lowercase by adding 0x20.
+            appendUTF8(value + 0x20, to: &bytes)
+            return
+        }
+        if lowercase && value >= 0xDF && value <= 0xFF {
+            // Latin-1 lowercase letters (and ÷): nothing to do.
+            appendUTF8(value, to: &bytes)
+            return
         }
         if lowercase, let folded = Unicode.Scalar(value), folded.properties.changesWhenLowercased {
             for lowered in folded.properties.lowercaseMapping.unicodeScalars {

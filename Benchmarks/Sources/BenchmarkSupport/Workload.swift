@@ -8,6 +8,10 @@ public enum Workload: String, CaseIterable, Sendable {
     case fetchSingleColumn = "Int.fetchAll, 100k rows x 1 column"
     case insertPrepared = "insert 100k rows x 10 INTEGER, prepared statement, one transaction"
     case insertPreparedValues = "same insert, Petrel `execute(values:)` (GRDB: its fastest form, unchecked arguments)"
+    case fts5Insert = "FTS5: insert 50k short documents, one transaction"
+    case fts5RankedQueries = "FTS5: 1,000 ranked queries, FTS5Pattern(matchingAllTokensIn:) each, LIMIT 10"
+    case fts5SwiftTokenizer = "FTS5 insert 50k docs, Swift tokenizer (raw C: unicode61; GRDB: wrapper tokenizer)"
+    case fts5PatternBuild = "build 1,000 FTS5Pattern(matchingAllTokensIn:) (raw: split and join in Swift)"
 
     /// The upper bound for Petrel / raw C set by the issue.
     public var petrelTarget: Double {
@@ -16,6 +20,11 @@ public enum Workload: String, CaseIterable, Sendable {
         case .fetchNamed: 1.6
         case .fetchSingleColumn: 1.15
         case .insertPrepared, .insertPreparedValues: 1.3
+        case .fts5Insert, .fts5RankedQueries: 1.1
+        // Throughput at least 0.7x unicode61's: time at most 1/0.7.
+        case .fts5SwiftTokenizer: 1 / 0.7
+        // Absolute: under 20 µs a pattern; the ratio column is informative.
+        case .fts5PatternBuild: .infinity
         }
     }
 }
@@ -37,11 +46,79 @@ public struct Runner: @unchecked Sendable {
 public let rowCount = 100_000
 public let columnNames = (0..<10).map { "i\($0)" }
 
+/// The deterministic corpus of the full-text workloads: short documents of
+/// 6 to 20 words drawn from a 4,000-word vocabulary with a skewed (Zipf-like)
+/// distribution, some words carrying Latin diacritics.
+public enum FTSCorpus {
+    public static let documentCount = 50_000
+    public static let queryCount = 1_000
+
+    public static let vocabulary: [String] = {
+        let onsets = ["b", "c", "d", "f", "g", "l", "m", "n", "p", "r", "s", "t", "v", "br", "cl", "st", "tr", "ch"]
+        let vowels = ["a", "e", "i", "o", "u", "é", "ou", "ai", "ü", "io"]
+        let codas = ["", "n", "r", "s", "l", "t", "nd", "rk"]
+        var generator = SplitMix64(seed: 42)
+        var words = Set<String>()
+        while words.count < 4_000 {
+            let syllables = 1 + Int(generator.next() % 3)
+            var word = ""
+            for _ in 0..<syllables {
+                word += onsets[Int(generator.next() % UInt64(onsets.count))]
+                word += vowels[Int(generator.next() % UInt64(vowels.count))]
+                word += codas[Int(generator.next() % UInt64(codas.count))]
+            }
+            words.insert(word)
+        }
+        return words.sorted()
+    }()
+
+    /// A word, frequent words more often.
+    static func word(_ generator: inout SplitMix64) -> String {
+        let uniform = Double(generator.next() % 1_000_000) / 1_000_000
+        let index = Int(pow(uniform, 3) * Double(vocabulary.count - 1))
+        return vocabulary[index]
+    }
+
+    public static let documents: [String] = {
+        var generator = SplitMix64(seed: 7)
+        return (0..<documentCount).map { _ in
+            let count = 6 + Int(generator.next() % 15)
+            return (0..<count).map { index in
+                let word = Self.word(&generator)
+                return index == 0 ? word.capitalized : word
+            }.joined(separator: " ") + "."
+        }
+    }()
+
+    /// Two-word queries, as a person types them.
+    public static let queries: [String] = {
+        var generator = SplitMix64(seed: 11)
+        return (0..<queryCount).map { _ in "\(word(&generator).capitalized) \(word(&generator))" }
+    }()
+
+    public static var totalBytes: Int { documents.reduce(0) { $0 + $1.utf8.count } }
+}
+
+/// A small deterministic random generator.
+public struct SplitMix64 {
+    var state: UInt64
+    public init(seed: UInt64) { state = seed }
+    public mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}
+
 /// The files the workloads read and write.
 public struct Fixtures: Sendable {
     public let directory: URL
     /// A database with table `items` holding `rowCount` rows of 10 integers.
     public let fetchPath: String
+    /// A database with the FTS5 table `docs(body)` holding `FTSCorpus.documents`.
+    public let ftsPath: String
 
     public static func make() throws -> Fixtures {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("petrel-bench-\(getpid())")
@@ -59,7 +136,20 @@ public struct Fixtures: Sendable {
         }
         sqlite3_finalize(insert)
         try db.execute("COMMIT")
-        return Fixtures(directory: directory, fetchPath: fetchPath)
+
+        let ftsPath = directory.appendingPathComponent("fts.sqlite").path
+        let ftsDB = try RawConnection(path: ftsPath)
+        try ftsDB.execute("CREATE VIRTUAL TABLE docs USING fts5(body)")
+        try ftsDB.execute("BEGIN")
+        let ftsInsert = try ftsDB.prepare("INSERT INTO docs (body) VALUES (?)")
+        for document in FTSCorpus.documents {
+            sqlite3_bind_text(ftsInsert, 1, document, -1, unsafeBitCast(-1, to: sqlite3_destructor_type.self))
+            guard sqlite3_step(ftsInsert) == SQLITE_DONE else { throw BenchmarkError("insert failed") }
+            sqlite3_reset(ftsInsert)
+        }
+        sqlite3_finalize(ftsInsert)
+        try ftsDB.execute("COMMIT")
+        return Fixtures(directory: directory, fetchPath: fetchPath, ftsPath: ftsPath)
     }
 
     /// A fresh, empty database file for one library's insert runs.
@@ -136,6 +226,46 @@ public enum RawWorkloads {
                     values.append(Int(sqlite3_column_int64(statement, 0)))
                 }
                 return values.reduce(0, &+)
+            }
+        case .fts5Insert, .fts5SwiftTokenizer:
+            let db = try RawConnection(path: fixtures.insertPath("raw-fts"))
+            return Runner(setUp: {
+                try db.execute("DROP TABLE IF EXISTS docs")
+                try db.execute("CREATE VIRTUAL TABLE docs USING fts5(body)")
+            }, run: {
+                try db.execute("BEGIN IMMEDIATE")
+                let statement = try db.prepare("INSERT INTO docs (body) VALUES (?)")
+                for document in FTSCorpus.documents {
+                    sqlite3_bind_text(statement, 1, document, -1, unsafeBitCast(-1, to: sqlite3_destructor_type.self))
+                    guard sqlite3_step(statement) == SQLITE_DONE else { throw BenchmarkError("insert failed") }
+                    sqlite3_reset(statement)
+                }
+                sqlite3_finalize(statement)
+                try db.execute("COMMIT")
+                return FTSCorpus.documentCount
+            })
+        case .fts5RankedQueries:
+            let db = try RawConnection(path: fixtures.ftsPath)
+            return Runner {
+                var total = 0
+                let statement = try db.prepare("SELECT rowid, bm25(docs) FROM docs WHERE docs MATCH ? ORDER BY rank LIMIT 10")
+                defer { sqlite3_finalize(statement) }
+                for query in FTSCorpus.queries {
+                    // The minimum a program must do: quote each word.
+                    let pattern = query.split(separator: " ").map { "\"\($0)\"" }.joined(separator: " ")
+                    sqlite3_bind_text(statement, 1, pattern, -1, unsafeBitCast(-1, to: sqlite3_destructor_type.self))
+                    while sqlite3_step(statement) == SQLITE_ROW { total &+= Int(sqlite3_column_int64(statement, 0)) }
+                    sqlite3_reset(statement)
+                }
+                return total
+            }
+        case .fts5PatternBuild:
+            return Runner {
+                var total = 0
+                for query in FTSCorpus.queries {
+                    total &+= query.lowercased().split(separator: " ").joined(separator: " ").utf8.count
+                }
+                return total
             }
         case .insertPrepared, .insertPreparedValues:
             let db = try RawConnection(path: fixtures.insertPath("raw"))

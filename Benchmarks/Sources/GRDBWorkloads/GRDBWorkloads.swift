@@ -54,6 +54,32 @@ public enum GRDBWorkloads {
                     try Int.fetchAll(db, sql: "SELECT i0 FROM items").reduce(0, &+)
                 }
             }
+        case .fts5Insert:
+            return try ftsInsertRunner(fixtures, tokenizer: nil)
+        case .fts5SwiftTokenizer:
+            return try ftsInsertRunner(fixtures, tokenizer: PassThroughTokenizer.name)
+        case .fts5RankedQueries:
+            let dbQueue = try DatabaseQueue(path: fixtures.ftsPath)
+            return Runner {
+                try dbQueue.read { db in
+                    var total = 0
+                    let statement = try db.cachedStatement(sql: "SELECT rowid, bm25(docs) FROM docs WHERE docs MATCH ? ORDER BY rank LIMIT 10")
+                    for query in FTSCorpus.queries {
+                        guard let pattern = FTS5Pattern(matchingAllTokensIn: query) else { continue }
+                        let rows = try Row.fetchCursor(statement, arguments: [pattern])
+                        while let row = try rows.next() { total &+= row[0] as Int }
+                    }
+                    return total
+                }
+            }
+        case .fts5PatternBuild:
+            return Runner {
+                var total = 0
+                for query in FTSCorpus.queries {
+                    total &+= FTS5Pattern(matchingAllTokensIn: query)?.rawPattern.utf8.count ?? 0
+                }
+                return total
+            }
         case .insertPrepared, .insertPreparedValues:
             let dbQueue = try DatabaseQueue(path: fixtures.insertPath("grdb"))
             return Runner(setUp: {
@@ -73,5 +99,41 @@ public enum GRDBWorkloads {
                 return rowCount
             })
         }
+    }
+
+    private static func ftsInsertRunner(_ fixtures: Fixtures, tokenizer: String?) throws -> Runner {
+        var configuration = Configuration()
+        configuration.prepareDatabase { db in db.add(tokenizer: PassThroughTokenizer.self) }
+        let dbQueue = try DatabaseQueue(path: fixtures.insertPath("grdb-fts"), configuration: configuration)
+        let tokenize = tokenizer.map { ", tokenize='\($0)'" } ?? ""
+        return Runner(setUp: {
+            try dbQueue.write { db in
+                try db.execute(sql: "DROP TABLE IF EXISTS docs")
+                try db.execute(sql: "CREATE VIRTUAL TABLE docs USING fts5(body\(tokenize))")
+            }
+        }, run: {
+            try dbQueue.write { db in
+                let statement = try db.makeStatement(sql: "INSERT INTO docs (body) VALUES (?)")
+                for document in FTSCorpus.documents {
+                    statement.setUncheckedArguments([document])
+                    try statement.execute()
+                }
+            }
+            return FTSCorpus.documentCount
+        })
+    }
+}
+
+/// GRDB's documented way to customize tokenization: a wrapper around unicode61.
+final class PassThroughTokenizer: FTS5WrapperTokenizer {
+    static let name = "grdbwrapper"
+    let wrappedTokenizer: any FTS5Tokenizer
+
+    init(db: Database, arguments: [String]) throws {
+        wrappedTokenizer = try db.makeTokenizer(.unicode61())
+    }
+
+    func accept(token: String, flags: FTS5TokenFlags, for tokenization: FTS5Tokenization, tokenCallback: FTS5WrapperTokenCallback) throws {
+        try tokenCallback(token, flags)
     }
 }

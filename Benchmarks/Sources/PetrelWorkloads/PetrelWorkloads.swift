@@ -56,6 +56,32 @@ public enum PetrelWorkloads {
                     try Int.fetchAll(db, sql: "SELECT i0 FROM items").reduce(0, &+)
                 }
             }
+        case .fts5Insert:
+            return try ftsInsertRunner(fixtures, tokenizer: nil)
+        case .fts5SwiftTokenizer:
+            return try ftsInsertRunner(fixtures, tokenizer: "swiftwords")
+        case .fts5RankedQueries:
+            let dbQueue = try DatabaseQueue(path: fixtures.ftsPath)
+            return Runner {
+                try dbQueue.read { db in
+                    var total = 0
+                    let statement = try db.cachedStatement(sql: "SELECT rowid, bm25(docs) FROM docs WHERE docs MATCH ? ORDER BY rank LIMIT 10")
+                    for query in FTSCorpus.queries {
+                        guard let pattern = FTS5Pattern(matchingAllTokensIn: query) else { continue }
+                        let rows = try Row.fetchCursor(statement, arguments: [pattern])
+                        while let row = try rows.next() { total &+= row[0] as Int }
+                    }
+                    return total
+                }
+            }
+        case .fts5PatternBuild:
+            return Runner {
+                var total = 0
+                for query in FTSCorpus.queries {
+                    total &+= FTS5Pattern(matchingAllTokensIn: query)?.rawPattern.utf8.count ?? 0
+                }
+                return total
+            }
         case .insertPreparedValues:
             return try insertRunner(fixtures) { statement, i in
                 try statement.execute(values: i, i, i, i, i, i, i, i, i, i)
@@ -65,6 +91,29 @@ public enum PetrelWorkloads {
                 try statement.execute(arguments: [i, i, i, i, i, i, i, i, i, i])
             }
         }
+    }
+
+    /// Inserts the full-text corpus in one transaction, with SQLite's
+    /// unicode61 or a Swift tokenizer registered under `tokenizer`.
+    private static func ftsInsertRunner(_ fixtures: Fixtures, tokenizer: String?) throws -> Runner {
+        var configuration = Configuration()
+        configuration.prepareDatabase { db in try db.add(tokenizer: WordTokenizer(), named: "swiftwords") }
+        let dbQueue = try DatabaseQueue(path: fixtures.insertPath("petrel-fts"), configuration: configuration)
+        let tokenize = tokenizer.map { ", tokenize='\($0)'" } ?? ""
+        return Runner(setUp: {
+            try dbQueue.write { db in
+                try db.execute(sql: "DROP TABLE IF EXISTS docs")
+                try db.execute(sql: "CREATE VIRTUAL TABLE docs USING fts5(body\(tokenize))")
+            }
+        }, run: {
+            try dbQueue.write { db in
+                let statement = try db.makeStatement(sql: "INSERT INTO docs (body) VALUES (?)")
+                for document in FTSCorpus.documents {
+                    try statement.execute(arguments: [document])
+                }
+            }
+            return FTSCorpus.documentCount
+        })
     }
 
     /// Inserts `rowCount` rows in one transaction through one prepared

@@ -87,7 +87,15 @@ do {
         }
         let (rawMs, petrelMs, grdbMs) = (median(times[0]), median(times[1]), median(times[2]))
         let petrelRatio = petrelMs / rawMs
-        let verdict = petrelRatio <= workload.petrelTarget ? "≤ \(workload.petrelTarget)× ✓" : "≤ \(workload.petrelTarget)× ✗"
+        let verdict: String
+        if workload == .fts5PatternBuild {
+            let microseconds = petrelMs * 1000 / Double(FTSCorpus.queryCount)
+            verdict = String(format: "< 20 µs/pattern: %.2f µs %@ (GRDB %.1f µs)", microseconds, microseconds < 20 ? "✓" : "✗",
+                             grdbMs * 1000 / Double(FTSCorpus.queryCount))
+        } else {
+            let target = String(format: "%.2f", workload.petrelTarget)
+            verdict = petrelRatio <= workload.petrelTarget ? "≤ \(target)× ✓" : "≤ \(target)× ✗"
+        }
         print(String(format: "| %@ | %.1f | %.1f | %.2f× | %@ | %.1f | %.2f× |",
                      workload.rawValue, rawMs, petrelMs, petrelRatio, verdict, grdbMs, grdbMs / rawMs))
     }

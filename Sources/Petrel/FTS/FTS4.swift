@@ -86,6 +86,14 @@ enum FTSContentMode {
     case raw(content: String?)
     /// An external content table kept in sync by triggers.
     case synchronized(String)
+
+    /// The content table, whichever way it was given.
+    var content: String? {
+        switch self {
+        case .raw(let content): content
+        case .synchronized(let table): table
+        }
+    }
 }
 
 /// The definition of an FTS4 table.
@@ -107,12 +115,7 @@ public final class FTS4TableDefinition {
     ///
     /// Related SQLite documentation: <https://www.sqlite.org/fts3.html#the_content_option_>
     public var content: String? {
-        get {
-            switch contentMode {
-            case .raw(let content): content
-            case .synchronized(let table): table
-            }
-        }
+        get { contentMode.content }
         set { contentMode = .raw(content: newValue) }
     }
 

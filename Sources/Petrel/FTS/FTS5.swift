@@ -98,12 +98,7 @@ public final class FTS5TableDefinition {
     ///
     /// Related SQLite documentation: <https://www.sqlite.org/fts5.html#external_content_and_contentless_tables>
     public var content: String? {
-        get {
-            switch contentMode {
-            case .raw(let content): content
-            case .synchronized(let table): table
-            }
-        }
+        get { contentMode.content }
         set { contentMode = .raw(content: newValue) }
     }
 

@@ -27,6 +27,20 @@ func asciiTokens(_ string: String) -> [String] {
     return tokens
 }
 
+/// Builds raw patterns from the tokens of user input; nil when there is no token.
+enum PatternBuilder {
+    static func anyToken(_ string: String) -> String? { build(string) { $0.joined(separator: " OR ") } }
+    static func allTokens(_ string: String) -> String? { build(string) { $0.joined(separator: " ") } }
+    static func allPrefixes(_ string: String) -> String? { build(string) { $0.map { $0 + "*" }.joined(separator: " ") } }
+    static func phrase(_ string: String) -> String? { build(string) { "\"" + $0.joined(separator: " ") + "\"" } }
+    static func prefixPhrase(_ string: String) -> String? { build(string) { "^\"" + $0.joined(separator: " ") + "\"" } }
+
+    private static func build(_ string: String, _ join: ([String]) -> String) -> String? {
+        let tokens = asciiTokens(string)
+        return tokens.isEmpty ? nil : join(tokens)
+    }
+}
+
 /// A full-text pattern for FTS3 and FTS4 tables, safe to use in `MATCH`.
 ///
 /// Build one from user input, which never fails on syntax:
@@ -56,30 +70,22 @@ public struct FTS3Pattern: Sendable, Hashable, DatabaseValueConvertible {
         self.rawPattern = rawPattern
     }
 
-    private init?(tokens: [String], _ build: ([String]) -> String) {
-        guard !tokens.isEmpty else { return nil }
-        rawPattern = build(tokens)
+    private init?(builtPattern: String?) {
+        guard let builtPattern else { return nil }
+        rawPattern = builtPattern
     }
 
     /// Matches documents that contain any token of `string`; nil when it has no token.
-    public init?(matchingAnyTokenIn string: String) {
-        self.init(tokens: asciiTokens(string)) { $0.joined(separator: " OR ") }
-    }
+    public init?(matchingAnyTokenIn string: String) { self.init(builtPattern: PatternBuilder.anyToken(string)) }
 
     /// Matches documents that contain all tokens of `string`; nil when it has no token.
-    public init?(matchingAllTokensIn string: String) {
-        self.init(tokens: asciiTokens(string)) { $0.joined(separator: " ") }
-    }
+    public init?(matchingAllTokensIn string: String) { self.init(builtPattern: PatternBuilder.allTokens(string)) }
 
     /// Matches documents that contain words starting with each token of `string`.
-    public init?(matchingAllPrefixesIn string: String) {
-        self.init(tokens: asciiTokens(string)) { $0.map { $0 + "*" }.joined(separator: " ") }
-    }
+    public init?(matchingAllPrefixesIn string: String) { self.init(builtPattern: PatternBuilder.allPrefixes(string)) }
 
     /// Matches documents that contain the tokens of `string` in a row.
-    public init?(matchingPhrase string: String) {
-        self.init(tokens: asciiTokens(string)) { "\"" + $0.joined(separator: " ") + "\"" }
-    }
+    public init?(matchingPhrase string: String) { self.init(builtPattern: PatternBuilder.phrase(string)) }
 
     public var databaseValue: DatabaseValue { rawPattern.databaseValue }
 
@@ -118,35 +124,25 @@ public struct FTS5Pattern: Sendable, Hashable, DatabaseValueConvertible {
         rawPattern = validatedRawPattern
     }
 
-    private init?(tokens: [String], _ build: ([String]) -> String) {
-        guard !tokens.isEmpty else { return nil }
-        rawPattern = build(tokens)
+    private init?(builtPattern: String?) {
+        guard let builtPattern else { return nil }
+        rawPattern = builtPattern
     }
 
     /// Matches documents that contain any token of `string`; nil when it has no token.
-    public init?(matchingAnyTokenIn string: String) {
-        self.init(tokens: asciiTokens(string)) { $0.joined(separator: " OR ") }
-    }
+    public init?(matchingAnyTokenIn string: String) { self.init(builtPattern: PatternBuilder.anyToken(string)) }
 
     /// Matches documents that contain all tokens of `string`; nil when it has no token.
-    public init?(matchingAllTokensIn string: String) {
-        self.init(tokens: asciiTokens(string)) { $0.joined(separator: " ") }
-    }
+    public init?(matchingAllTokensIn string: String) { self.init(builtPattern: PatternBuilder.allTokens(string)) }
 
     /// Matches documents that contain words starting with each token of `string`.
-    public init?(matchingAllPrefixesIn string: String) {
-        self.init(tokens: asciiTokens(string)) { $0.map { $0 + "*" }.joined(separator: " ") }
-    }
+    public init?(matchingAllPrefixesIn string: String) { self.init(builtPattern: PatternBuilder.allPrefixes(string)) }
 
     /// Matches documents that contain the tokens of `string` in a row.
-    public init?(matchingPhrase string: String) {
-        self.init(tokens: asciiTokens(string)) { "\"" + $0.joined(separator: " ") + "\"" }
-    }
+    public init?(matchingPhrase string: String) { self.init(builtPattern: PatternBuilder.phrase(string)) }
 
     /// Matches documents that start with the tokens of `string`, in a row.
-    public init?(matchingPrefixPhrase string: String) {
-        self.init(tokens: asciiTokens(string)) { "^\"" + $0.joined(separator: " ") + "\"" }
-    }
+    public init?(matchingPrefixPhrase string: String) { self.init(builtPattern: PatternBuilder.prefixPhrase(string)) }
 
     public var databaseValue: DatabaseValue { rawPattern.databaseValue }
 

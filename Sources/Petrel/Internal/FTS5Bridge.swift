@@ -98,6 +98,11 @@ final class FTS5TokenizerInstance: FTS5Tokenizer {
 
 // MARK: - Collecting tokens
 
+/// The text of a token SQLite hands to a token callback.
+private func tokenString(_ pToken: UnsafePointer<CChar>?, _ nToken: CInt) -> String {
+    pToken.map { String(decoding: UnsafeRawBufferPointer(start: $0, count: Int(max(0, nToken))), as: UTF8.self) } ?? ""
+}
+
 private final class TokenCollector {
     var tokens: [(token: String, flags: FTS5TokenFlags)] = []
 }
@@ -108,9 +113,7 @@ private func collectToken(
 ) -> CInt {
     guard let context else { return SQLITE_ERROR }
     let collector = Unmanaged<TokenCollector>.fromOpaque(context).takeUnretainedValue()
-    let token = pToken.map {
-        String(decoding: UnsafeRawBufferPointer(start: $0, count: Int(nToken)), as: UTF8.self)
-    } ?? ""
+    let token = tokenString(pToken, nToken)
     collector.tokens.append((token, FTS5TokenFlags(rawValue: flags)))
     return SQLITE_OK
 }
@@ -249,9 +252,7 @@ private func wrapperToken(
 ) -> CInt {
     guard let context else { return SQLITE_ERROR }
     let state = Unmanaged<WrapperTokenization>.fromOpaque(context).takeUnretainedValue()
-    let token = pToken.map {
-        String(decoding: UnsafeRawBufferPointer(start: $0, count: Int(nToken)), as: UTF8.self)
-    } ?? ""
+    let token = tokenString(pToken, nToken)
     do {
         try state.wrapper.accept(token: token, flags: FTS5TokenFlags(rawValue: flags), for: state.tokenization) { output, outputFlags in
             var output = output

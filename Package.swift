@@ -12,6 +12,7 @@ let package = Package(
     products: [
         .library(name: "Petrel", targets: ["Petrel"]),
         .library(name: "PetrelText", targets: ["PetrelText"]),
+        .library(name: "PetrelICU", targets: ["PetrelICU"]),
     ],
     targets: [
         // The system SQLite (libsqlite3-dev), plus a few inline helpers for
@@ -32,6 +33,18 @@ let package = Package(
             dependencies: ["CPetrelSQLite", "PetrelText"],
             swiftSettings: commonSwiftSettings
         ),
+        // The system ICU (libicu-dev), behind a C header with no ICU type:
+        // Foundation carries its own ICU, and a Swift module that sees
+        // Foundation cannot also import the system ICU headers.
+        .target(
+            name: "CPetrelICU",
+            linkerSettings: [.linkedLibrary("icui18n"), .linkedLibrary("icuuc"), .linkedLibrary("icudata")]
+        ),
+        .target(
+            name: "PetrelICU",
+            dependencies: ["Petrel", "PetrelText", "CPetrelICU"],
+            swiftSettings: commonSwiftSettings
+        ),
         // Stage-one demo used by scripts/demo until petrel-index lands.
         .executableTarget(
             name: "petrel-demo",
@@ -42,6 +55,11 @@ let package = Package(
         .testTarget(
             name: "PetrelTests",
             dependencies: ["Petrel"],
+            swiftSettings: commonSwiftSettings
+        ),
+        .testTarget(
+            name: "PetrelICUTests",
+            dependencies: ["PetrelICU"],
             swiftSettings: commonSwiftSettings
         ),
         .testTarget(

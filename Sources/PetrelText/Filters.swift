@@ -29,19 +29,22 @@ public struct StopWordFilter: TokenFilter {
     }
 }
 
-/// Adds synonyms as colocated tokens, at document time only (SQLite's
+/// Adds synonyms as colocated tokens, at document time only in FTS5 (SQLite's
 /// recommended method: queries then match any of the forms).
 ///
-/// FTS3/FTS4 have no colocated tokens (a query's synonyms would get positions
-/// of their own and break phrases), so Petrel's FTS3 bridge drops them:
-/// synonyms need FTS5.
+/// A word of a group is replaced by the whole group, in sorted order, the
+/// first form at the word's position and the others colocated. FTS3/FTS4
+/// have no colocated tokens and tokenize queries like documents, so there
+/// the group becomes consecutive tokens on both sides and still matches.
 public struct SynonymFilter: TokenFilter {
     /// Groups of words that mean the same.
     public let groups: [Set<String>]
+    private let sortedGroups: [[String]]
     private let groupByWord: [String: Int]
 
     public init(_ groups: [Set<String>]) {
         self.groups = groups
+        sortedGroups = groups.map { $0.sorted() }
         var byWord: [String: Int] = [:]
         for (index, group) in groups.enumerated() {
             for word in group { byWord[word] = index }
@@ -50,10 +53,11 @@ public struct SynonymFilter: TokenFilter {
     }
 
     public func filter(_ token: Token, for reason: TokenizationReason, emit: (Token) throws -> Void) throws {
-        try emit(token)
-        guard reason == .document || reason == .aux, let group = groupByWord[token.text] else { return }
-        for synonym in groups[group].sorted() where synonym != token.text {
-            try emit(Token(text: synonym, byteRange: token.byteRange, isColocated: true))
+        guard reason == .document || reason == .aux, let group = groupByWord[token.text] else {
+            return try emit(token)
+        }
+        for (index, synonym) in sortedGroups[group].enumerated() {
+            try emit(Token(text: synonym, byteRange: token.byteRange, isColocated: token.isColocated || index > 0))
         }
     }
 }

@@ -34,6 +34,7 @@ public final class Database {
     /// The connection's FTS5 API, once fetched.
     var fts5APIPointer: UnsafePointer<fts5_api>?
     var busyBox: BusyBox?
+    var collationProviderBox: CollationProviderBox?
 
     /// The version of the SQLite library, as `sqlite3_libversion_number()` returns it (3040001 for 3.40.1).
     public static var sqliteLibVersionNumber: CInt { sqlite3_libversion_number() }

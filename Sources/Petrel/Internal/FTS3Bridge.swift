@@ -176,9 +176,11 @@ private func fts3Open(
             guard token.byteRange.lowerBound >= 0, token.byteRange.upperBound <= byteCount else {
                 throw DatabaseError(resultCode: .SQLITE_ERROR, message: "token offsets out of range")
             }
-            // FTS3 gives each token of a query phrase its own position, so a
-            // synonym would break phrases: colocated tokens are FTS5-only.
-            if !token.isColocated { cursorBox.tokens.append(token) }
+            // FTS3 has no colocated tokens and tokenizes queries as it does
+            // documents: extra forms (synonyms, CJK subwords) become tokens
+            // of their own, in the same order on both sides, so words and
+            // phrases still match.
+            cursorBox.tokens.append(token)
         }
     } catch let error as DatabaseError {
         return error.extendedResultCode.rawValue

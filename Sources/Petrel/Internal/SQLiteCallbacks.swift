@@ -292,3 +292,35 @@ extension Database {
         }
     }
 }
+
+// MARK: - Collations created on demand
+
+final class CollationProviderBox {
+    unowned let db: Database
+    let provide: (String) -> DatabaseCollation?
+    init(db: Database, provide: @escaping (String) -> DatabaseCollation?) {
+        self.db = db
+        self.provide = provide
+    }
+}
+
+private func collationNeeded(_ context: UnsafeMutableRawPointer?, _ connection: OpaquePointer?, _ textRep: CInt, _ name: UnsafePointer<CChar>?) {
+    guard let context, let name else { return }
+    let box = Unmanaged<CollationProviderBox>.fromOpaque(context).takeUnretainedValue()
+    if let collation = box.provide(String(cString: name)) {
+        box.db.add(collation: collation)
+    }
+}
+
+extension Database {
+    /// Asks `provider` for a collation the first time SQL uses a name this
+    /// connection does not know (`sqlite3_collation_needed`); nil leaves the
+    /// "no such collation sequence" error. PetrelICU uses it for `icu_*` names.
+    public func setCollationProvider(_ provider: @escaping (String) -> DatabaseCollation?) {
+        guard let connection = sqliteConnection else { return }
+        let box = CollationProviderBox(db: self, provide: provider)
+        // The box is retained by `collationProviderBox` for as long as SQLite may call back.
+        sqlite3_collation_needed(connection, Unmanaged.passUnretained(box).toOpaque()) { collationNeeded($0, $1, $2, $3) }
+        collationProviderBox = box
+    }
+}

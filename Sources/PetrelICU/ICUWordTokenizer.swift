@@ -1,0 +1,256 @@
+import CPetrelICU
+import PetrelText
+import Foundation
+
+/// A tokenizer for every language: ICU's word break iterator finds words in
+/// unspaced Chinese, Japanese and Thai text, and each word is folded so that
+/// equivalent spellings match.
+///
+/// ```swift
+/// let tokenizer = ICUWordTokenizer()
+/// try tokenizer.tokenTexts(in: "我喜欢学习中文")  // ["我", "喜欢", "学习", "中文"]
+/// try tokenizer.tokenTexts(in: "l'élève")         // ["l", "eleve"]
+/// ```
+///
+/// Registered by ``Petrel/Database/enableICU(_:)`` as `icu` (`tokenize='icu'`
+/// for FTS5, `tokenize=icu` for FTS3/FTS4), with optional arguments: a locale
+/// (`tokenize='icu ja'`), `compatibility`, `keep_diacritics`, `stem english`.
+///
+/// Folding, per word:
+/// - Unicode case folding (Turkish rules for `tr` and `az` locales);
+/// - NFKC: ligatures, fullwidth forms, NFD and NFC all match (`ﬁ` = `fi`);
+/// - removal of **Latin** diacritics only, so Thai `ข้าว` and `ขาว`, or
+///   Japanese `カラス` and `ガラス`, stay distinct;
+/// - with `compatibility`: Latin-ASCII transliteration (`æ` → `ae`, `ı` → `i`)
+///   and German umlauts also as `ue`/`oe`/`ae`, so `Mueller` finds `Müller`.
+///
+/// CJK recall: ICU's dictionary keeps some words inside longer ones (`意思`
+/// inside `有意思`). In documents, every ideographic word of three or more
+/// characters is also indexed as its overlapping two-character bigrams, as
+/// colocated tokens: a two-character query finds them, phrases keep working,
+/// and the index grows by one entry per extra character of those words only
+/// (trigram indexing, by contrast, triples the index and cannot find
+/// two-character words at all). Korean words (spaced, but glued to
+/// particles) are likewise indexed with their leading two-or-more-syllable
+/// prefixes, so `한국어` finds `한국어를`.
+public struct ICUWordTokenizer: TextTokenizer {
+    /// The locale of word breaking and case folding ("" for the root locale).
+    public let locale: String
+    /// Fold case. Default true.
+    public var caseFolding = true
+    /// Remove Latin diacritics. Default true.
+    public var removeLatinDiacritics = true
+    /// Latin-ASCII transliteration and German umlaut alternatives. Default false.
+    public var compatibility = false
+    /// Split words at apostrophes (`l'élève` → `l`, `élève`). Default true.
+    public var splitApostrophes = true
+    /// Index CJK bigrams and Korean prefixes in documents. Default true.
+    public var cjkSubwords = true
+    /// Porter stemming of English words. Default false.
+    public var englishStemming = false
+
+    private let breakers: BreakerPool
+    private let transliterator: TransliteratorPool?
+
+    /// A tokenizer for a locale.
+    ///
+    /// - Throws: ``ICUError`` for a locale ICU does not know.
+    public init(locale: String = "", compatibility: Bool = false) throws {
+        guard ICU.isKnownLocale(locale) else { throw ICUError("unknown locale: \(locale)") }
+        self.locale = locale
+        self.compatibility = compatibility
+        breakers = BreakerPool(locale: locale)
+        transliterator = compatibility ? TransliteratorPool(id: "Latin-ASCII") : nil
+        _ = try breakers.take() // fail now, not at the first document
+    }
+
+    /// A tokenizer from `tokenize=` arguments: `[locale] [compatibility]
+    /// [keep_diacritics] [stem english]`.
+    public init(arguments: [String]) throws {
+        var locale = ""
+        var compatibility = false
+        var keepDiacritics = false
+        var stemming = false
+        var index = 0
+        while index < arguments.count {
+            switch arguments[index] {
+            case "compatibility": compatibility = true
+            case "keep_diacritics": keepDiacritics = true
+            case "stem":
+                guard index + 1 < arguments.count, arguments[index + 1] == "english" else {
+                    throw ICUError("icu tokenizer: `stem` supports `english` only")
+                }
+                stemming = true
+                index += 1
+            case let argument where index == 0:
+                locale = argument
+            case let argument:
+                throw ICUError("icu tokenizer: unknown argument \(argument)")
+            }
+            index += 1
+        }
+        try self.init(locale: locale, compatibility: compatibility)
+        removeLatinDiacritics = !keepDiacritics
+        englishStemming = stemming
+    }
+
+    private var isTurkic: Bool {
+        let language = locale.split(whereSeparator: { $0 == "_" || $0 == "-" || $0 == "@" }).first.map(String.init) ?? ""
+        return language == "tr" || language == "az"
+    }
+
+    public func tokenize(_ text: String, for reason: TokenizationReason, emit: (Token) throws -> Void) throws {
+        let breaker = try breakers.take()
+        defer { breakers.give(breaker) }
+        var text = text
+        try text.withUTF8 { utf8 in
+            try breaker.segments(utf8) { range, kind in
+                guard kind != Int32(PETREL_ICU_SEGMENT_NONE) else { return }
+                if splitApostrophes && kind == Int32(PETREL_ICU_SEGMENT_LETTER) {
+                    for part in Self.splitAtApostrophes(utf8, range) {
+                        try emitWord(utf8, part, kind, reason, emit)
+                    }
+                } else {
+                    try emitWord(utf8, range, kind, reason, emit)
+                }
+            }
+        }
+    }
+
+    /// Byte ranges of `range` between apostrophes (U+0027, U+2019).
+    private static func splitAtApostrophes(_ utf8: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> [Range<Int>] {
+        var parts: [Range<Int>] = []
+        var start = range.lowerBound
+        var index = range.lowerBound
+        while index < range.upperBound {
+            let isASCIIApostrophe = utf8[index] == 0x27
+            let isRightQuote = index + 2 < range.upperBound && utf8[index] == 0xE2 && utf8[index + 1] == 0x80 && utf8[index + 2] == 0x99
+            if isASCIIApostrophe || isRightQuote {
+                if start < index { parts.append(start..<index) }
+                index += isASCIIApostrophe ? 1 : 3
+                start = index
+            } else {
+                index += 1
+            }
+        }
+        if start < range.upperBound { parts.append(start..<range.upperBound) }
+        return parts
+    }
+
+    private func emitWord(
+        _ utf8: UnsafeBufferPointer<UInt8>, _ range: Range<Int>, _ kind: Int32,
+        _ reason: TokenizationReason, _ emit: (Token) throws -> Void
+    ) throws {
+        let raw = UnsafeBufferPointer(rebasing: utf8[range])
+        var word = fold(raw)
+        guard !word.isEmpty else { return }
+        if englishStemming && reason != .prefixQuery { word = PorterStemmer.stem(word) }
+        try emit(Token(text: word, byteRange: range))
+
+        // Extra forms, colocated with the word.
+        if compatibility, let alternative = umlautAlternative(raw), alternative != word {
+            try emit(Token(text: alternative, byteRange: range, isColocated: true))
+        }
+        guard cjkSubwords, reason == .document || reason == .aux else { return }
+        if kind == Int32(PETREL_ICU_SEGMENT_IDEO) {
+            let characters = Array(word)
+            if characters.count >= 3 {
+                for index in 0..<(characters.count - 1) {
+                    try emit(Token(text: String(characters[index...index + 1]), byteRange: range, isColocated: true))
+                }
+            }
+        } else if kind == Int32(PETREL_ICU_SEGMENT_LETTER), let first = word.unicodeScalars.first, Self.isHangul(first) {
+            let syllables = Array(word)
+            if syllables.count >= 3 {
+                for length in stride(from: syllables.count - 1, through: 2, by: -1) {
+                    try emit(Token(text: String(syllables[0..<length]), byteRange: range, isColocated: true))
+                }
+            }
+        }
+    }
+
+    private static func isHangul(_ scalar: Unicode.Scalar) -> Bool {
+        (0xAC00...0xD7A3).contains(scalar.value)
+    }
+
+    /// The folded form of a word.
+    private func fold(_ raw: UnsafeBufferPointer<UInt8>) -> String {
+        // ASCII fast path: lowercasing is all the folding there is to do
+        // (except for Turkish capital I, which folds to dotless ı).
+        if raw.allSatisfy({ $0 < 0x80 }) && !(isTurkic && raw.contains(UInt8(ascii: "I"))) {
+            guard caseFolding else { return String(decoding: raw, as: UTF8.self) }
+            return String(decoding: raw.map { $0 >= 0x41 && $0 <= 0x5A ? $0 + 32 : $0 }, as: UTF8.self)
+        }
+        var options = Int32(PETREL_ICU_FOLD_NFKC)
+        if caseFolding { options |= Int32(PETREL_ICU_FOLD_CASE) }
+        if caseFolding && isTurkic { options |= Int32(PETREL_ICU_FOLD_TURKIC) }
+        if removeLatinDiacritics { options |= Int32(PETREL_ICU_FOLD_LATIN_DIACRITICS) }
+        let text = String(decoding: raw, as: UTF8.self)
+        var folded = ICU.fold(text, options: options) ?? text
+        if let transliterator, folded.utf8.contains(where: { $0 >= 0x80 }) {
+            folded = transliterator.transliterate(folded) ?? folded
+        }
+        return folded
+    }
+
+    /// `müller` → `mueller`: German umlauts written out, for `compatibility`.
+    private func umlautAlternative(_ raw: UnsafeBufferPointer<UInt8>) -> String? {
+        let text = String(decoding: raw, as: UTF8.self)
+        let nfc = ICU.normalize(text, form: Int32(PETREL_ICU_NFC)) ?? text
+        guard nfc.contains(where: { "äöüÄÖÜ".contains($0) }) else { return nil }
+        var expanded = ""
+        for character in nfc {
+            switch character {
+            case "ä", "Ä": expanded += "ae"
+            case "ö", "Ö": expanded += "oe"
+            case "ü", "Ü": expanded += "ue"
+            default: expanded.append(character)
+            }
+        }
+        var options = Int32(PETREL_ICU_FOLD_NFKC)
+        if caseFolding { options |= Int32(PETREL_ICU_FOLD_CASE) }
+        if removeLatinDiacritics { options |= Int32(PETREL_ICU_FOLD_LATIN_DIACRITICS) }
+        let folded = ICU.fold(expanded, options: options) ?? expanded
+        return transliterator?.transliterate(folded) ?? folded
+    }
+}
+
+/// Word break iterators for one locale, reused across calls and threads:
+/// an iterator serves one call at a time.
+final class BreakerPool: @unchecked Sendable {
+    // Sendable invariant: `idle` is only touched under `lock`, and a breaker
+    // taken from it is used by one caller until given back.
+    private let lock = NSLock()
+    private var idle: [ICUBreaker] = []
+    let locale: String
+
+    init(locale: String) {
+        self.locale = locale
+    }
+
+    func take() throws -> ICUBreaker {
+        if let breaker = lock.withLock({ idle.popLast() }) { return breaker }
+        return try ICUBreaker(locale: locale)
+    }
+
+    func give(_ breaker: ICUBreaker) {
+        lock.withLock {
+            if idle.count < 8 { idle.append(breaker) }
+        }
+    }
+}
+
+/// A transliterator shared by calls on any thread, one call at a time.
+final class TransliteratorPool: @unchecked Sendable {
+    // Sendable invariant: the transliterator is only used under `lock`.
+    private let lock = NSLock()
+    private let transliterator: ICUTransliterator?
+
+    init(id: String) {
+        transliterator = try? ICUTransliterator(id: id)
+    }
+
+    func transliterate(_ text: String) -> String? {
+        lock.withLock { transliterator?.transliterate(text) }
+    }
+}

@@ -1,0 +1,155 @@
+import Foundation
+import Petrel
+import PetrelICU
+import Testing
+
+/// A document, a query, and whether the query finds the document.
+struct LanguageCase: CustomTestStringConvertible, Sendable {
+    let language: String
+    let document: String
+    let query: String
+    let matches: Bool
+    var testDescription: String { "\(language): \(query) in \(document) → \(matches)" }
+}
+
+let languageCases: [LanguageCase] = [
+    .init(language: "English", document: "The quick brown fox jumps", query: "QUICK", matches: true),
+    .init(language: "English", document: "Storm petrels patter", query: "petrel", matches: false),
+    .init(language: "French", document: "L'élève aime la crème brûlée à Noël", query: "eleve", matches: true),
+    .init(language: "French", document: "L'élève aime la crème brûlée à Noël", query: "creme brulee", matches: true),
+    .init(language: "French", document: "aujourd’hui", query: "hui", matches: true),
+    .init(language: "German", document: "Die Straße in der Großstadt", query: "strasse", matches: true),
+    .init(language: "German", document: "Herr Großmann", query: "grossmann", matches: true),
+    .init(language: "Turkish", document: "Diyarbakır ve İstanbul", query: "istanbul", matches: true),
+    .init(language: "Chinese (simplified)", document: "我喜欢学习中文", query: "学习", matches: true),
+    .init(language: "Chinese (simplified)", document: "我喜欢学习中文", query: "中文", matches: true),
+    .init(language: "Chinese (simplified)", document: "这部电影很有意思", query: "意思", matches: true),
+    .init(language: "Chinese (traditional)", document: "我們在臺灣學習中文", query: "學習", matches: true),
+    .init(language: "Japanese", document: "東京タワーに行きました", query: "東京", matches: true),
+    .init(language: "Japanese", document: "日本語を勉強しています", query: "日本語", matches: true),
+    .init(language: "Japanese", document: "日本語を勉強しています", query: "勉強", matches: true),
+    .init(language: "Japanese", document: "ガラスの窓", query: "カラス", matches: false),
+    .init(language: "Korean", document: "한국어를 공부합니다", query: "한국어", matches: true),
+    .init(language: "Thai", document: "ฉันชอบกินข้าวผัดกับไก่", query: "ข้าว", matches: true),
+    .init(language: "Thai", document: "ฉันชอบกินข้าวผัดกับไก่", query: "ขาว", matches: false),
+    .init(language: "Arabic", document: "أحب قراءة الكتب العربية", query: "الكتب", matches: true),
+    .init(language: "Russian", document: "Москва — столица России", query: "МОСКВА", matches: true),
+    .init(language: "Greek", document: "ΣΊΣΥΦΟΣ", query: "σίσυφος", matches: true),
+    .init(language: "Emoji", document: "I ❤️ 🍕 pizza", query: "pizza", matches: true),
+    .init(language: "Ligature", document: "ﬁnance ﬂow", query: "finance", matches: true),
+    .init(language: "Fullwidth", document: "ＦＵＬＬＷＩＤＴＨ text", query: "fullwidth", matches: true),
+    .init(language: "NFD", document: "cafe\u{301}", query: "café", matches: true),
+    .init(language: "NFC", document: "café", query: "cafe\u{301}", matches: true),
+]
+
+let compatibilityCases: [LanguageCase] = [
+    .init(language: "German", document: "Herr Müller", query: "Mueller", matches: true),
+    .init(language: "German", document: "Herr Mueller", query: "Müller", matches: true),
+    .init(language: "German", document: "Herr Müller", query: "Muller", matches: true),
+    .init(language: "Latin", document: "Encyclopædia Britannica", query: "encyclopaedia", matches: true),
+    .init(language: "Turkish", document: "Diyarbakır", query: "DIYARBAKIR", matches: true),
+    .init(language: "Turkish", document: "DIYARBAKIR", query: "Diyarbakır", matches: true),
+    .init(language: "German", document: "Großmann", query: "GROSSMANN", matches: true),
+    .init(language: "Thai", document: "ข้าว", query: "ขาว", matches: false),
+]
+
+@Suite("ICU tokenizer")
+struct ICUTokenizerTests {
+    func makeQueue() throws -> DatabaseQueue {
+        var config = Configuration()
+        config.enableICU()
+        return try DatabaseQueue(configuration: config)
+    }
+
+    func found(_ module: String, tokenize: String, _ row: LanguageCase) throws -> Bool {
+        try makeQueue().write { db in
+            let tokenizeClause = module == "fts5" ? "tokenize='\(tokenize)'" : "tokenize=\(tokenize.split(separator: " ").enumerated().map { $0.offset == 0 ? String($0.element) : "\"\($0.element)\"" }.joined(separator: " "))"
+            try db.execute(sql: "CREATE VIRTUAL TABLE t USING \(module)(content, \(tokenizeClause))")
+            try db.execute(sql: "INSERT INTO t(content) VALUES (?)", arguments: [row.document])
+            try db.execute(sql: "INSERT INTO t(t) VALUES('integrity-check')")
+            // Quote each word as typed: the table's tokenizer splits it.
+            let words = row.query.split(separator: " ").map { "\"" + $0.replacingOccurrences(of: "\"", with: "\"\"") + "\"" }
+            return try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM t WHERE t MATCH ?", arguments: [words.joined(separator: " ")]) == 1
+        }
+    }
+
+    @Test(arguments: languageCases)
+    func languagesInFTS5(_ row: LanguageCase) throws {
+        #expect(try found("fts5", tokenize: "icu", row) == row.matches)
+    }
+
+    @Test(arguments: languageCases)
+    func languagesInFTS4(_ row: LanguageCase) throws {
+        #expect(try found("fts4", tokenize: "icu", row) == row.matches)
+    }
+
+    @Test(arguments: compatibilityCases)
+    func compatibilityFolding(_ row: LanguageCase) throws {
+        #expect(try found("fts5", tokenize: "icu compatibility", row) == row.matches)
+    }
+
+    @Test func segmentationAndOffsets() throws {
+        let tokenizer = try ICUWordTokenizer()
+        #expect(try tokenizer.tokenTexts(in: "我喜欢学习中文", for: .query) == ["我", "喜欢", "学习", "中文"])
+        #expect(try tokenizer.tokenTexts(in: "l'élève", for: .query) == ["l", "eleve"])
+        #expect(try tokenizer.tokenTexts(in: "Hello, World! 10,5", for: .query) == ["hello", "world", "10,5"])
+        let text = "東京タワー と café"
+        let utf8 = Array(text.utf8)
+        for token in try tokenizer.tokens(in: text, for: .query) {
+            let original = String(decoding: utf8[token.byteRange], as: UTF8.self)
+            #expect(!original.isEmpty)
+        }
+        let document = try tokenizer.tokens(in: "有意思", for: .document)
+        #expect(document.map(\.text) == ["有意思", "有意", "意思"])
+        #expect(document.map(\.isColocated) == [false, true, true])
+        #expect(try tokenizer.tokenTexts(in: "有意思", for: .query) == ["有意思"])
+    }
+
+    @Test func turkishLocaleFoldsDotlessI() throws {
+        let turkish = try ICUWordTokenizer(locale: "tr")
+        let turkishTokens = try turkish.tokenTexts(in: "DIYARBAKIR İSTANBUL", for: .query)
+        #expect(turkishTokens == ["dıyarbakır", "istanbul"])
+        let root = try ICUWordTokenizer()
+        #expect(try root.tokenTexts(in: "DIYARBAKIR", for: .query) == ["diyarbakir"])
+    }
+
+    @Test func argumentsAndErrors() throws {
+        #expect(throws: ICUError.self) { try ICUWordTokenizer(locale: "xx_NOPE") }
+        #expect(throws: ICUError.self) { try ICUWordTokenizer(arguments: ["en", "bogus"]) }
+        let stemming = try ICUWordTokenizer(arguments: ["en", "stem", "english"])
+        #expect(try stemming.tokenTexts(in: "Databases running", for: .query) == ["databas", "run"])
+        let keep = try ICUWordTokenizer(arguments: ["keep_diacritics"])
+        #expect(try keep.tokenTexts(in: "Élève", for: .query) == ["élève"])
+        try makeQueue().write { db in
+            #expect(throws: DatabaseError.self) { try db.execute(sql: "CREATE VIRTUAL TABLE bad USING fts5(x, tokenize='icu xx_NOPE')") }
+            try db.execute(sql: "CREATE VIRTUAL TABLE ja USING fts5(x, tokenize='icu ja')")
+            try db.execute(sql: "INSERT INTO ja VALUES ('日本語を勉強しています')")
+            try db.execute(sql: "INSERT INTO ja(ja) VALUES('integrity-check')")
+            #expect(try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM ja WHERE ja MATCH '勉強'") == 1)
+        }
+    }
+
+    @Test func highlightsOnCJKAndThai() throws {
+        try makeQueue().write { db in
+            try db.execute(sql: "CREATE VIRTUAL TABLE t USING fts5(content, tokenize='icu')")
+            try db.execute(sql: "INSERT INTO t VALUES ('我喜欢学习中文'), ('ฉันชอบกินข้าวผัด')")
+            let chinese = try String.fetchOne(db, sql: "SELECT highlight(t, 0, '[', ']') FROM t WHERE t MATCH '学习'")
+            #expect(chinese == "我喜欢[学习]中文")
+            let thai = try String.fetchOne(db, sql: "SELECT highlight(t, 0, '[', ']') FROM t WHERE t MATCH 'ข้าว'")
+            #expect(thai == "ฉันชอบกิน[ข้าว]ผัด")
+        }
+    }
+
+    /// The README's five lines.
+    @Test func readmeCJKExample() throws {
+        var config = Configuration()
+        config.enableICU()
+        let dbQueue = try DatabaseQueue(configuration: config)
+        try dbQueue.write { db in
+            try db.execute(sql: "CREATE VIRTUAL TABLE doc USING fts5(body, tokenize='icu')")
+            try db.execute(sql: "INSERT INTO doc VALUES ('我喜欢学习中文'), ('東京タワーに行きました')")
+        }
+        let hits = try dbQueue.read { db in try String.fetchAll(db, sql: "SELECT body FROM doc WHERE doc MATCH ?", arguments: ["東京"]) }
+        #expect(hits == ["東京タワーに行きました"])
+    }
+}

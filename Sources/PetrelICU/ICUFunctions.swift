@@ -64,7 +64,8 @@ enum ICUFunctions {
     private static let transliterators = HandleCache<ICUTransliterator>()
     private static let regexes = HandleCache<ICURegex>()
 
-    /// `icu_transliterate(text, id)`: `icu_transliterate('ローマ字', 'Any-Latin; Latin-ASCII')` → `rōmaji` → `romaji`.
+    /// `icu_transliterate(text, id)`: `icu_transliterate('Москва', 'Any-Latin; Latin-ASCII')` → `Moskva`.
+    /// (ICU reads kanji as Mandarin: `ローマ字` gives `roma zi`.)
     static let transliterate = DatabaseFunction("icu_transliterate", argumentCount: 2, pure: true) { values in
         guard let text = String.fromDatabaseValue(values[0]) else { return nil }
         guard let id = String.fromDatabaseValue(values[1]) else {

@@ -29,7 +29,11 @@ let package = Package(
         ),
         .target(
             name: "PetrelWorkloads",
-            dependencies: ["BenchmarkSupport", .product(name: "Petrel", package: petrelIdentity)]
+            dependencies: [
+                "BenchmarkSupport",
+                .product(name: "Petrel", package: petrelIdentity),
+                .product(name: "PetrelICU", package: petrelIdentity),
+            ]
         ),
         .target(
             name: "GRDBWorkloads",
@@ -37,7 +41,11 @@ let package = Package(
         ),
         .executableTarget(
             name: "petrel-bench",
-            dependencies: ["BenchmarkSupport", "PetrelWorkloads", "GRDBWorkloads"]
+            dependencies: [
+                "BenchmarkSupport", "PetrelWorkloads", "GRDBWorkloads",
+                .product(name: "Petrel", package: petrelIdentity),
+                .product(name: "PetrelICU", package: petrelIdentity),
+            ]
         ),
         .executableTarget(
             name: "PetrelBenchmarks",

@@ -65,17 +65,19 @@ public struct ICUWordTokenizer: TextTokenizer {
     }
 
     /// A tokenizer from `tokenize=` arguments: `[locale] [compatibility]
-    /// [keep_diacritics] [stem english]`.
+    /// [keep_diacritics] [no_subwords] [stem english]`.
     public init(arguments: [String]) throws {
         var locale = ""
         var compatibility = false
         var keepDiacritics = false
         var stemming = false
+        var subwords = true
         var index = 0
         while index < arguments.count {
             switch arguments[index] {
             case "compatibility": compatibility = true
             case "keep_diacritics": keepDiacritics = true
+            case "no_subwords": subwords = false
             case "stem":
                 guard index + 1 < arguments.count, arguments[index + 1] == "english" else {
                     throw ICUError("icu tokenizer: `stem` supports `english` only")
@@ -92,6 +94,7 @@ public struct ICUWordTokenizer: TextTokenizer {
         try self.init(locale: locale, compatibility: compatibility)
         removeLatinDiacritics = !keepDiacritics
         englishStemming = stemming
+        cjkSubwords = subwords
     }
 
     private var isTurkic: Bool {
@@ -104,15 +107,91 @@ public struct ICUWordTokenizer: TextTokenizer {
         defer { breakers.give(breaker) }
         var text = text
         try text.withUTF8 { utf8 in
-            try breaker.segments(utf8) { range, kind in
-                guard kind != Int32(PETREL_ICU_SEGMENT_NONE) else { return }
-                if splitApostrophes && kind == Int32(PETREL_ICU_SEGMENT_LETTER) {
-                    for part in Self.splitAtApostrophes(utf8, range) {
-                        try emitWord(utf8, part, kind, reason, emit)
+            // ASCII fast path: whitespace-separated chunks of pure ASCII are
+            // split in Swift (ICU would find the same words, slower); runs of
+            // chunks with any other byte go through ICU together.
+            var regionStart = -1
+            var chunkStart = 0
+            var chunkIsASCII = true
+            var index = 0
+            func finishChunk(_ end: Int) throws {
+                guard chunkStart < end else { return }
+                if chunkIsASCII {
+                    if regionStart >= 0 {
+                        try segmentWithICU(breaker, utf8, regionStart..<chunkStart, reason, emit)
+                        regionStart = -1
                     }
-                } else {
-                    try emitWord(utf8, range, kind, reason, emit)
+                    try segmentASCII(utf8, chunkStart..<end, reason, emit)
+                } else if regionStart < 0 {
+                    regionStart = chunkStart
                 }
+            }
+            while index < utf8.count {
+                let byte = utf8[index]
+                if byte == 0x20 || byte == 0x0A || byte == 0x09 || byte == 0x0D {
+                    try finishChunk(index)
+                    chunkStart = index + 1
+                    chunkIsASCII = true
+                } else if byte >= 0x80 {
+                    chunkIsASCII = false
+                }
+                index += 1
+            }
+            try finishChunk(utf8.count)
+            if regionStart >= 0 {
+                try segmentWithICU(breaker, utf8, regionStart..<utf8.count, reason, emit)
+            }
+        }
+    }
+
+    /// Words of a pure-ASCII chunk: runs of letters and digits, numbers
+    /// keeping inner `.` and `,` (`3.14`, `10,5`), as ICU's word rules do.
+    private func segmentASCII(
+        _ utf8: UnsafeBufferPointer<UInt8>, _ range: Range<Int>, _ reason: TokenizationReason, _ emit: (Token) throws -> Void
+    ) throws {
+        func isAlnum(_ byte: UInt8) -> Bool {
+            (byte >= 0x30 && byte <= 0x39) || (byte >= 0x41 && byte <= 0x5A) || (byte >= 0x61 && byte <= 0x7A)
+        }
+        func isDigit(_ byte: UInt8) -> Bool { byte >= 0x30 && byte <= 0x39 }
+        var index = range.lowerBound
+        while index < range.upperBound {
+            guard isAlnum(utf8[index]) else {
+                index += 1
+                continue
+            }
+            let start = index
+            var allDigits = true
+            while index < range.upperBound {
+                let byte = utf8[index]
+                if isAlnum(byte) {
+                    if !isDigit(byte) { allDigits = false }
+                    index += 1
+                } else if (byte == 0x2E || byte == 0x2C) && allDigits && index + 1 < range.upperBound
+                            && isDigit(utf8[index + 1]) && index > start {
+                    index += 1
+                } else {
+                    break
+                }
+            }
+            let kind = allDigits ? Int32(PETREL_ICU_SEGMENT_NUMBER) : Int32(PETREL_ICU_SEGMENT_LETTER)
+            try emitWord(utf8, start..<index, kind, reason, emit)
+        }
+    }
+
+    private func segmentWithICU(
+        _ breaker: ICUBreaker, _ utf8: UnsafeBufferPointer<UInt8>, _ region: Range<Int>,
+        _ reason: TokenizationReason, _ emit: (Token) throws -> Void
+    ) throws {
+        let base = region.lowerBound
+        try breaker.segments(UnsafeBufferPointer(rebasing: utf8[region])) { relative, kind in
+            guard kind != Int32(PETREL_ICU_SEGMENT_NONE) else { return }
+            let range = (relative.lowerBound + base)..<(relative.upperBound + base)
+            if splitApostrophes && kind == Int32(PETREL_ICU_SEGMENT_LETTER) {
+                for part in Self.splitAtApostrophes(utf8, range) {
+                    try emitWord(utf8, part, kind, reason, emit)
+                }
+            } else {
+                try emitWord(utf8, range, kind, reason, emit)
             }
         }
     }
@@ -179,18 +258,63 @@ public struct ICUWordTokenizer: TextTokenizer {
         // (except for Turkish capital I, which folds to dotless ı).
         if raw.allSatisfy({ $0 < 0x80 }) && !(isTurkic && raw.contains(UInt8(ascii: "I"))) {
             guard caseFolding else { return String(decoding: raw, as: UTF8.self) }
-            return String(decoding: raw.map { $0 >= 0x41 && $0 <= 0x5A ? $0 + 32 : $0 }, as: UTF8.self)
+            return String(unsafeUninitializedCapacity: raw.count) { buffer in
+                for (index, byte) in raw.enumerated() {
+                    buffer[index] = byte >= 0x41 && byte <= 0x5A ? byte + 32 : byte
+                }
+                return raw.count
+            }
+        }
+        let text = String(decoding: raw, as: UTF8.self)
+        switch Self.foldingClass(text) {
+        case .identity:
+            // Ideographs, kana, Hangul and Thai that NFKC and case folding
+            // leave alone: no round trip through ICU.
+            return text
+        case .simpleLatin where !isTurkic && transliterator == nil:
+            // Latin letters whose full folding is the simple one.
+            return TextFolding.fold(text, lowercase: caseFolding, removeDiacritics: removeLatinDiacritics)
+        default:
+            break
         }
         var options = Int32(PETREL_ICU_FOLD_NFKC)
         if caseFolding { options |= Int32(PETREL_ICU_FOLD_CASE) }
         if caseFolding && isTurkic { options |= Int32(PETREL_ICU_FOLD_TURKIC) }
         if removeLatinDiacritics { options |= Int32(PETREL_ICU_FOLD_LATIN_DIACRITICS) }
-        let text = String(decoding: raw, as: UTF8.self)
         var folded = ICU.fold(text, options: options) ?? text
         if let transliterator, folded.utf8.contains(where: { $0 >= 0x80 }) {
             folded = transliterator.transliterate(folded) ?? folded
         }
         return folded
+    }
+
+    private enum FoldingClass { case identity, simpleLatin, general }
+
+    /// Which folding a word needs. Checked scalar by scalar; a word that
+    /// mixes classes gets the general (ICU) folding.
+    private static func foldingClass(_ text: String) -> FoldingClass {
+        var sawLatin = false
+        var sawOther = false
+        for scalar in text.unicodeScalars {
+            let value = scalar.value
+            switch value {
+            case 0..<0x80, 0xC0...0x17F:
+                // Letters whose case folding or NFKC is not one-to-one.
+                switch value {
+                case 0xD7, 0xF7, 0xDF, 0x130, 0x131, 0x132, 0x133, 0x13F, 0x140, 0x149, 0x17F: return .general
+                default: sawLatin = true
+                }
+            case 0x4E00...0x9FFF, 0x3400...0x4DBF, 0x3041...0x3096, 0x309D...0x309F, 0x30A1...0x30FA, 0x30FC...0x30FF,
+                 0xAC00...0xD7A3, 0x0E01...0x0E32, 0x0E34...0x0E3A, 0x0E40...0x0E4E, 0x0E50...0x0E59:
+                // Unified ideographs, kana (without combining voicing marks),
+                // Hangul syllables, Thai (without SARA AM, which NFKC splits).
+                sawOther = true
+            default:
+                return .general
+            }
+        }
+        if sawLatin && sawOther { return .general }
+        return sawOther ? .identity : .simpleLatin
     }
 
     /// `müller` → `mueller`: German umlauts written out, for `compatibility`.

@@ -115,3 +115,14 @@ enum Folding {
         return String(decoding: bytes, as: UTF8.self)
     }
 }
+
+/// Public access to PetrelText's folding, for tokenizers built on other
+/// segmenters (PetrelICU uses it as its fast path for Latin text).
+public enum TextFolding {
+    /// Lowercases and/or removes Latin diacritics, scalar by scalar: simple
+    /// (one-to-one) case mapping, no normalization beyond removing the
+    /// combining marks of the Latin blocks.
+    public static func fold(_ text: String, lowercase: Bool, removeDiacritics: Bool) -> String {
+        Folding.fold(text, lowercase: lowercase, removeDiacritics: removeDiacritics)
+    }
+}

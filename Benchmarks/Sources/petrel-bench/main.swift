@@ -3,11 +3,14 @@
 // and their ratios to raw C as a Markdown table.
 //
 //   petrel-bench [--rounds N] [--filter TEXT] [--profile petrel|grdb|raw]
+//   petrel-bench --tokenizers        # tokenizer throughput (ICU, Swift, unicode61)
 //
 // --profile runs only one library (no table), for perf record.
 import BenchmarkSupport
 import Foundation
 import GRDBWorkloads
+import Petrel
+import PetrelICU
 import PetrelWorkloads
 
 var rounds = 7
@@ -26,12 +29,69 @@ while let argument = arguments.popFirst() {
         filter = arguments.popFirst()
     case "--profile":
         profiled = arguments.popFirst()
+    case "--tokenizers":
+        runTokenizerBenchmarks()
+        exit(0)
+    case "--index-size":
+        runIndexSizeReport()
+        exit(0)
     case "-h", "--help":
         print("usage: petrel-bench [--rounds N] [--filter TEXT] [--profile petrel|grdb|raw]")
         exit(0)
     default:
         FileHandle.standardError.write(Data("error: unknown argument \(argument)\n".utf8))
         exit(2)
+    }
+}
+
+/// Throughput of the tokenizers (MB/s of UTF-8), best of three runs.
+func runTokenizerBenchmarks() {
+    do {
+        print("| text | tokenizer | tokenize only (MB/s) | FTS5 insert (MB/s) | insert vs unicode61 |")
+        print("|---|---|---|---|---|")
+        // "latin": the synthetic corpus of the FTS workloads (a quarter of its
+        // words carry diacritics); "en", "zh", "ja": sample sentences.
+        for language in ["en", "latin", "zh", "ja"] {
+            let documents = TokenizerThroughput.text(language)
+            let megabytes = Double(documents.reduce(0) { $0 + $1.utf8.count }) / 1_000_000
+            func best(_ body: () throws -> Double) rethrows -> Double { try (0..<3).map { _ in try body() }.min() ?? .infinity }
+            let unicode61Insert = try best { try TokenizerThroughput.insertSeconds(tokenize: "unicode61", documents) }
+            let rows: [(String, (any TextTokenizer)?, String)] = [
+                ("unicode61 (SQLite, C)", nil, "unicode61"),
+                ("WordTokenizer (Swift)", WordTokenizer(), "swiftwords"),
+                ("ICUWordTokenizer", try ICUWordTokenizer(), "icu"),
+            ]
+            for (name, tokenizer, tokenize) in rows {
+                let tokenizeRate = try tokenizer.map { tokenizer in
+                    megabytes / (try best { try TokenizerThroughput.tokenizeSeconds(tokenizer, documents) })
+                }
+                let insert = tokenize == "unicode61" ? unicode61Insert : try best { try TokenizerThroughput.insertSeconds(tokenize: tokenize, documents) }
+                print(String(format: "| %@ (%.1f MB) | %@ | %@ | %.1f | %.2f× |", language, megabytes, name,
+                             tokenizeRate.map { String(format: "%.1f", $0) } ?? "–", megabytes / insert, unicode61Insert / insert))
+            }
+        }
+    } catch {
+        FileHandle.standardError.write(Data("error: \(error)\n".utf8))
+        exit(1)
+    }
+}
+
+/// FTS5 index size (content included) of CJK text per tokenizer.
+func runIndexSizeReport() {
+    do {
+        print("| text | unicode61 | icu no_subwords | icu (with subwords) | trigram |")
+        print("|---|---|---|---|---|")
+        for language in ["zh", "ja", "en"] {
+            let documents = TokenizerThroughput.text(language, megabytes: 1)
+            let sizes = try ["unicode61", "icu no_subwords", "icu", "trigram"].map {
+                Double(try TokenizerThroughput.indexBytes(tokenize: $0, documents)) / 1_000_000
+            }
+            print(String(format: "| %@ (1 MB) | %.2f MB | %.2f MB | %.2f MB (%+.0f%%) | %.2f MB |", language,
+                         sizes[0], sizes[1], sizes[2], (sizes[2] / sizes[1] - 1) * 100, sizes[3]))
+        }
+    } catch {
+        FileHandle.standardError.write(Data("error: \(error)\n".utf8))
+        exit(1)
     }
 }
 

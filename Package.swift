@@ -48,7 +48,7 @@ let package = Package(
         // Stage-one demo used by scripts/demo until petrel-index lands.
         .executableTarget(
             name: "petrel-demo",
-            dependencies: ["Petrel"],
+            dependencies: ["Petrel", "PetrelICU"],
             path: "Examples/petrel-demo",
             swiftSettings: commonSwiftSettings
         ),

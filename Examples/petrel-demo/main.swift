@@ -3,11 +3,13 @@
 //
 //   petrel-demo CORPUS_DIR [QUERY...]
 //
-// It is the stage-one stand-in for petrel-index / petrel-search: plain SQL
-// through Petrel's connection layer, unicode61 tokenizer, BM25 ranking.
+// It is the stand-in for petrel-index / petrel-search until they land: plain
+// SQL through Petrel, PetrelICU's tokenizer (so Chinese, Japanese and Thai
+// words are found), BM25 ranking and highlighted snippets.
 // Exit codes: 0 success, 1 a query found nothing, 2 cannot run.
 import Foundation
 import Petrel
+import PetrelICU
 
 func fail(_ message: String) -> Never {
     FileHandle.standardError.write(Data("petrel-demo: \(message)\n".utf8))
@@ -18,7 +20,7 @@ let arguments = Array(CommandLine.arguments.dropFirst())
 guard let corpusPath = arguments.first else {
     fail("usage: petrel-demo CORPUS_DIR [QUERY...]")
 }
-let queries = arguments.count > 1 ? Array(arguments.dropFirst()) : ["storm petrels", "eleve", "Müller", "学习"]
+let queries = arguments.count > 1 ? Array(arguments.dropFirst()) : ["storm petrels", "eleve", "strasse", "学习", "東京", "ข้าว", "한국어"]
 
 /// Quotes each word so that user text is never parsed as FTS5 syntax.
 func matchExpression(_ query: String) -> String? {
@@ -38,6 +40,7 @@ do {
     }
     var config = Configuration()
     config.journalMode = .wal
+    config.enableICU()
     let dbQueue = try DatabaseQueue(path: indexURL.path, configuration: config)
 
     var files: [URL] = []
@@ -51,7 +54,7 @@ do {
     let start = Date()
     var skipped: [String] = []
     try dbQueue.write { db in
-        try db.execute(sql: "CREATE VIRTUAL TABLE documents USING fts5(path, body, tokenize = 'unicode61 remove_diacritics 2')")
+        try db.execute(sql: "CREATE VIRTUAL TABLE documents USING fts5(path, body, tokenize = 'icu')")
         let insert = try db.makeStatement(sql: "INSERT INTO documents (path, body) VALUES (?, ?)")
         for url in files {
             let relative = String(url.path.dropFirst(root.path.count + 1))
@@ -73,7 +76,7 @@ do {
         guard let match = matchExpression(query) else { continue }
         let hits = try dbQueue.read { db in
             try Row.fetchAll(db, sql: """
-                SELECT path, snippet(documents, 1, '[', ']', '…', 8) AS snippet, bm25(documents) AS score
+                SELECT path, \(FTS5.snippetSQL(table: "documents", column: 1, tokens: 8)) AS snippet, bm25(documents) AS score
                 FROM documents WHERE documents MATCH ? ORDER BY score LIMIT 5
                 """, arguments: [match])
         }
@@ -83,7 +86,7 @@ do {
         }
         for (rank, hit) in hits.enumerated() {
             let path: String = hit["path"]
-            let snippet: String = hit["snippet"]
+            let snippet = FTSMarkedText(hit["snippet"]).marked(open: "[", close: "]")
             let score: Double = hit["score"]
             print("  \(rank + 1). \(path)  (bm25 \(String(format: "%.2f", score)))")
             print("     \(snippet.replacingOccurrences(of: "\n", with: " "))")

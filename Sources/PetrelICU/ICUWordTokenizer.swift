@@ -25,9 +25,10 @@ import Foundation
 ///   and German umlauts also as `ue`/`oe`/`ae`, so `Mueller` finds `Müller`.
 ///
 /// CJK recall: ICU's dictionary keeps some words inside longer ones (`意思`
-/// inside `有意思`). In documents, every ideographic word of three or more
-/// characters is also indexed as its overlapping two-character bigrams, as
-/// colocated tokens: a two-character query finds them, phrases keep working,
+/// inside `有意思`, `タワー` inside `東京タワー`). In documents, every
+/// ideographic word that mixes scripts is also indexed as its runs of one
+/// script (`東京`, `タワー`), and every one of three or more characters as its
+/// overlapping two-character bigrams, all as colocated tokens: a two-character query finds them, phrases keep working,
 /// and the index grows by one entry per extra character of those words only
 /// (trigram indexing, by contrast, triples the index and cannot find
 /// two-character words at all). Korean words (spaced, but glued to
@@ -232,11 +233,24 @@ public struct ICUWordTokenizer: TextTokenizer {
         }
         guard cjkSubwords, reason == .document || reason == .aux else { return }
         if kind == Int32(PETREL_ICU_SEGMENT_IDEO) {
-            let characters = Array(word)
-            if characters.count >= 3 {
-                for index in 0..<(characters.count - 1) {
-                    try emit(Token(text: String(characters[index...index + 1]), byteRange: range, isColocated: true))
-                }
+            // Ideographs and kana are single scalars: no need for Characters.
+            let scalars = Array(word.unicodeScalars)
+            guard scalars.count >= 3 else { return }
+            var extra: [String] = []
+            // Runs of one script inside a mixed word: 東京タワー → 東京, タワー.
+            let runs = Self.scriptRuns(scalars)
+            if runs.count > 1 {
+                extra += runs.filter { $0.unicodeScalars.count >= 2 }
+            }
+            for index in 0..<(scalars.count - 1) {
+                var bigram = String.UnicodeScalarView()
+                bigram.append(scalars[index])
+                bigram.append(scalars[index + 1])
+                let text = String(bigram)
+                if !extra.contains(text) { extra.append(text) }
+            }
+            for text in extra {
+                try emit(Token(text: text, byteRange: range, isColocated: true))
             }
         } else if kind == Int32(PETREL_ICU_SEGMENT_LETTER), let first = word.unicodeScalars.first, Self.isHangul(first) {
             let syllables = Array(word)
@@ -246,6 +260,33 @@ public struct ICUWordTokenizer: TextTokenizer {
                 }
             }
         }
+    }
+
+    /// Splits scalars into maximal runs of Han, Hiragana, Katakana or other.
+    private static func scriptRuns(_ scalars: [Unicode.Scalar]) -> [String] {
+        func script(_ scalar: Unicode.Scalar) -> Int {
+            switch scalar.value {
+            case 0x4E00...0x9FFF, 0x3400...0x4DBF, 0xF900...0xFAFF, 0x20000...0x3FFFF: return 1
+            case 0x3040...0x309F: return 2
+            case 0x30A0...0x30FF, 0x31F0...0x31FF, 0xFF66...0xFF9D: return 3
+            default: return 0
+            }
+        }
+        var runs: [String] = []
+        var current = String.UnicodeScalarView()
+        var currentScript = -1
+        for scalar in scalars {
+            let kind = script(scalar)
+            // The long vowel mark ー belongs to the katakana run it follows.
+            if kind != currentScript && !(scalar == "ー" && currentScript == 3) {
+                if !current.isEmpty { runs.append(String(current)) }
+                current = String.UnicodeScalarView()
+                currentScript = kind
+            }
+            current.append(scalar)
+        }
+        if !current.isEmpty { runs.append(String(current)) }
+        return runs
     }
 
     private static func isHangul(_ scalar: Unicode.Scalar) -> Bool {

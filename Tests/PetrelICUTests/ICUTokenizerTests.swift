@@ -101,6 +101,8 @@ struct ICUTokenizerTests {
         }
         let document = try tokenizer.tokens(in: "有意思", for: .document)
         #expect(document.map(\.text) == ["有意思", "有意", "意思"])
+        let mixed = try tokenizer.tokens(in: "東京タワー", for: .document)
+        #expect(mixed.map(\.text) == ["東京タワー", "東京", "タワー", "京タ", "タワ", "ワー"])
         #expect(document.map(\.isColocated) == [false, true, true])
         #expect(try tokenizer.tokenTexts(in: "有意思", for: .query) == ["有意思"])
     }
@@ -151,5 +153,40 @@ struct ICUTokenizerTests {
         }
         let hits = try dbQueue.read { db in try String.fetchAll(db, sql: "SELECT body FROM doc WHERE doc MATCH ?", arguments: ["東京"]) }
         #expect(hits == ["東京タワーに行きました"])
+    }
+}
+
+@Suite("ICU query patterns and descriptors")
+struct ICUPatternTests {
+    @Test func userTextBecomesValidPatterns() throws {
+        var config = Configuration()
+        config.enableICU()
+        let dbQueue = try DatabaseQueue(configuration: config)
+        let tokenizer = try ICUWordTokenizer()
+        try dbQueue.write { db in
+            try db.create(virtualTable: "doc", using: FTS5()) { t in
+                t.tokenizer = .icu()
+                t.column("body")
+            }
+            try db.execute(sql: "INSERT INTO doc VALUES ('東京タワーに行きました'), ('L''élève lit « Le Monde »'), ('C++ et \"guillemets\"')")
+            try db.execute(sql: "INSERT INTO doc(doc) VALUES('integrity-check')")
+            func count(_ pattern: FTS5Pattern?) throws -> Int {
+                guard let pattern else { return -1 }
+                return try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM doc WHERE doc MATCH ?", arguments: [pattern]) ?? -1
+            }
+            #expect(try count(FTS5Pattern(matchingAllTokensIn: "東京 タワー", tokenizer: tokenizer)) == 1)
+            #expect(try count(FTS5Pattern(matchingAllTokensIn: "l'élève", tokenizer: tokenizer)) == 1)
+            #expect(try count(FTS5Pattern(matchingAllTokensIn: "\"guillemets\" C++", tokenizer: tokenizer)) == 1)
+            #expect(try count(FTS5Pattern(matchingAnyTokenIn: "東京 nothing", tokenizer: tokenizer)) == 1)
+            #expect(try count(FTS5Pattern(matchingPhrase: "Le Monde", tokenizer: tokenizer)) == 1)
+            #expect(FTS5Pattern(matchingAllTokensIn: "«» ... !!", tokenizer: tokenizer) == nil)
+            for hostile in ["AND", "NEAR(", "\"", "*", "^x", "a:b", "😀", "((東京"] {
+                if let pattern = FTS5Pattern(matchingAllTokensIn: hostile, tokenizer: tokenizer) {
+                    _ = try count(pattern)
+                }
+            }
+        }
+        #expect(FTS5TokenizerDescriptor.icu(locale: "ja", compatibility: true).components == ["icu", "ja", "compatibility"])
+        #expect(FTS3TokenizerDescriptor.icu(locale: "th").arguments == ["th"])
     }
 }

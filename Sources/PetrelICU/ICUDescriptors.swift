@@ -1,0 +1,32 @@
+import Petrel
+
+extension FTS5TokenizerDescriptor {
+    /// PetrelICU's tokenizer (`tokenize='icu ...'`), registered by
+    /// ``Petrel/Database/enableICU(_:)``.
+    ///
+    /// ```swift
+    /// t.tokenizer = .icu(locale: "ja")   // tokenize='''icu'' ''ja'''
+    /// ```
+    public static func icu(
+        locale: String = "", compatibility: Bool = false, keepDiacritics: Bool = false,
+        subwords: Bool = true, englishStemming: Bool = false
+    ) -> FTS5TokenizerDescriptor {
+        var components = ["icu"]
+        if !locale.isEmpty { components.append(locale) }
+        if compatibility { components.append("compatibility") }
+        if keepDiacritics { components.append("keep_diacritics") }
+        if !subwords { components.append("no_subwords") }
+        if englishStemming { components += ["stem", "english"] }
+        return FTS5TokenizerDescriptor(components: components)
+    }
+}
+
+extension FTS3TokenizerDescriptor {
+    /// PetrelICU's tokenizer for FTS3/FTS4 (`tokenize=icu ...`).
+    public static func icu(locale: String = "", compatibility: Bool = false) -> FTS3TokenizerDescriptor {
+        var arguments: [String] = []
+        if !locale.isEmpty { arguments.append(locale) }
+        if compatibility { arguments.append("compatibility") }
+        return FTS3TokenizerDescriptor("icu", arguments: arguments)
+    }
+}

@@ -144,15 +144,13 @@ struct ICUTokenizerTests {
 
     /// The README's five lines.
     @Test func readmeCJKExample() throws {
-        var config = Configuration()
-        config.enableICU()
+        var config = Configuration(); config.enableICU()          // icu tokenizer, collations, functions
         let dbQueue = try DatabaseQueue(configuration: config)
-        try dbQueue.write { db in
-            try db.execute(sql: "CREATE VIRTUAL TABLE doc USING fts5(body, tokenize='icu')")
-            try db.execute(sql: "INSERT INTO doc VALUES ('我喜欢学习中文'), ('東京タワーに行きました')")
-        }
-        let hits = try dbQueue.read { db in try String.fetchAll(db, sql: "SELECT body FROM doc WHERE doc MATCH ?", arguments: ["東京"]) }
+        try dbQueue.write { db in try db.execute(sql: "CREATE VIRTUAL TABLE doc USING fts5(body, tokenize='icu')")
+            try db.execute(sql: "INSERT INTO doc VALUES ('我喜欢学习中文'), ('東京タワーに行きました'), ('ฉันชอบกินข้าว')") }
+        let hits = try dbQueue.read { db in try String.fetchAll(db, sql: "SELECT body FROM doc WHERE doc MATCH '東京'") } // ["東京タワーに行きました"]
         #expect(hits == ["東京タワーに行きました"])
+        #expect(try dbQueue.read { db in try String.fetchAll(db, sql: "SELECT body FROM doc WHERE doc MATCH 'ข้าว'") } == ["ฉันชอบกินข้าว"])
     }
 }
 

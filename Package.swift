@@ -52,14 +52,21 @@ let package = Package(
             path: "Examples/petrel-demo",
             swiftSettings: commonSwiftSettings
         ),
+        // Helpers shared by the test targets.
+        .target(
+            name: "PetrelTestSupport",
+            dependencies: ["Petrel"],
+            path: "Tests/PetrelTestSupport",
+            swiftSettings: commonSwiftSettings
+        ),
         .testTarget(
             name: "PetrelTests",
-            dependencies: ["Petrel"],
+            dependencies: ["Petrel", "PetrelTestSupport"],
             swiftSettings: commonSwiftSettings
         ),
         .testTarget(
             name: "PetrelICUTests",
-            dependencies: ["PetrelICU"],
+            dependencies: ["PetrelICU", "PetrelTestSupport"],
             swiftSettings: commonSwiftSettings
         ),
         .testTarget(

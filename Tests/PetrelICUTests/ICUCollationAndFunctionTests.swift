@@ -1,6 +1,7 @@
 import Foundation
 import Petrel
 import PetrelICU
+import PetrelTestSupport
 import Testing
 
 @Suite("ICU collations and SQL functions")

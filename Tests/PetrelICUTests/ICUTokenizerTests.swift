@@ -1,6 +1,7 @@
 import Foundation
 import Petrel
 import PetrelICU
+import PetrelTestSupport
 import Testing
 
 /// A document, a query, and whether the query finds the document.

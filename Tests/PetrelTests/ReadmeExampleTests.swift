@@ -1,5 +1,6 @@
 import Foundation
 import Petrel
+import PetrelTestSupport
 import Testing
 
 /// The README's examples, kept compiling and correct.

@@ -1,5 +1,6 @@
 import Foundation
 import Petrel
+import PetrelTestSupport
 import Testing
 
 // Ex11 and Ex12 of the spec, written as a user would with `import Petrel` only.

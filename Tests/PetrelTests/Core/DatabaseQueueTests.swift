@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 import Petrel
+import PetrelTestSupport
 import Testing
 
 @Suite("DatabaseQueue")

@@ -1,5 +1,6 @@
 import Foundation
 import Petrel
+import PetrelTestSupport
 import Testing
 
 // The custom tokenizers of the spec's examples (Ex58–Ex60), written as a user would.

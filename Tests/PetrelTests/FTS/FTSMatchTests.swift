@@ -1,5 +1,6 @@
 import Foundation
 import Petrel
+import PetrelTestSupport
 import Testing
 
 /// One row of a tokenizer match table: a document, a query, and whether the

@@ -1,5 +1,6 @@
 import Foundation
 import Petrel
+import PetrelTestSupport
 import Testing
 
 /// The four-book corpus of GRDB's pattern tests (spec §2.12).

@@ -2,25 +2,27 @@ import Foundation
 import Petrel
 import Testing
 
+// Helpers shared by the test targets (a regular target, used only by tests).
+
 /// Where a test database lives: tests run against both.
-enum StorageKind: String, CaseIterable, CustomTestStringConvertible, Sendable {
+public enum StorageKind: String, CaseIterable, CustomTestStringConvertible, Sendable {
     case memory
     case file
 
-    var testDescription: String { rawValue }
+    public var testDescription: String { rawValue }
 }
 
 /// A temporary directory removed when the value is deinitialized.
-final class TemporaryDirectory: Sendable {
-    let url: URL
+public final class TemporaryDirectory: Sendable {
+    public let url: URL
 
-    init() throws {
+    public init() throws {
         url = FileManager.default.temporaryDirectory
             .appendingPathComponent("petrel-tests-\(UUID().uuidString)", isDirectory: true)
         try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
     }
 
-    func path(_ name: String) -> String {
+    public func path(_ name: String) -> String {
         url.appendingPathComponent(name).path
     }
 
@@ -30,12 +32,12 @@ final class TemporaryDirectory: Sendable {
 }
 
 /// A queue plus the directory that holds its file, kept alive together.
-struct TestDatabase {
-    let queue: DatabaseQueue
-    let directory: TemporaryDirectory
-    let path: String?
+public struct TestDatabase {
+    public let queue: DatabaseQueue
+    public let directory: TemporaryDirectory
+    public let path: String?
 
-    init(_ kind: StorageKind, configuration: Configuration = Configuration()) throws {
+    public init(_ kind: StorageKind, configuration: Configuration = Configuration()) throws {
         directory = try TemporaryDirectory()
         switch kind {
         case .memory:
@@ -50,7 +52,7 @@ struct TestDatabase {
 }
 
 /// Runs `body` and returns the DatabaseError it throws, failing the test otherwise.
-func databaseError(_ body: () throws -> Void, sourceLocation: SourceLocation = #_sourceLocation) -> DatabaseError? {
+public func databaseError(_ body: () throws -> Void, sourceLocation: SourceLocation = #_sourceLocation) -> DatabaseError? {
     do {
         try body()
         Issue.record("expected a DatabaseError, got none", sourceLocation: sourceLocation)
@@ -64,12 +66,13 @@ func databaseError(_ body: () throws -> Void, sourceLocation: SourceLocation = #
 
 /// Records the SQL of every statement a connection runs, for asserting
 /// generated SQL character for character.
-final class SQLRecorder: @unchecked Sendable {
+public final class SQLRecorder: @unchecked Sendable {
+    public init() {}
     // Sendable invariant: `statements` is only touched under `lock`.
     private let lock = NSLock()
     private var statements: [String] = []
 
-    func start(_ db: Database) {
+    public func start(_ db: Database) {
         db.trace { [self] event in
             if case .statement(let statement) = event {
                 lock.withLock { statements.append(statement.sql) }
@@ -77,12 +80,12 @@ final class SQLRecorder: @unchecked Sendable {
         }
     }
 
-    var sql: [String] { lock.withLock { statements } }
+    public var sql: [String] { lock.withLock { statements } }
 
-    func contains(_ sql: String) -> Bool { self.sql.contains(sql) }
+    public func contains(_ sql: String) -> Bool { self.sql.contains(sql) }
 }
 
 /// Runs SQLite's integrity check on a full-text table.
-func checkIntegrity(_ db: Database, _ table: String) throws {
+public func checkIntegrity(_ db: Database, _ table: String) throws {
     try db.execute(sql: "INSERT INTO \(table.quotedDatabaseIdentifier)(\(table.quotedDatabaseIdentifier)) VALUES('integrity-check')")
 }

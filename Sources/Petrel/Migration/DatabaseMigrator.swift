@@ -1,0 +1,203 @@
+/// Ordered, named schema migrations, each applied once, in its own transaction.
+///
+/// ```swift
+/// var migrator = DatabaseMigrator()
+/// migrator.registerMigration("createPlayer") { db in
+///     try db.execute(sql: "CREATE TABLE player (id INTEGER PRIMARY KEY, name TEXT NOT NULL)")
+/// }
+/// migrator.registerMigration("addScore") { db in
+///     try db.execute(sql: "ALTER TABLE player ADD COLUMN score INTEGER NOT NULL DEFAULT 0")
+/// }
+/// try migrator.migrate(dbQueue)
+/// ```
+///
+/// Applied migrations are recorded in the table `grdb_migrations` (the name
+/// GRDB uses, so databases migrated by GRDB are recognized).
+public struct DatabaseMigrator: Sendable {
+    /// How foreign keys are checked during a migration.
+    public enum ForeignKeyChecks: Sendable {
+        /// Foreign keys are disabled during the migration (so tables can be
+        /// recreated), and all of them are checked before it commits.
+        case deferred
+        /// Foreign keys stay enforced during the migration.
+        case immediate
+    }
+
+    struct Migration: Sendable {
+        let identifier: String
+        let foreignKeyChecks: ForeignKeyChecks
+        let migrate: @Sendable (Database) throws -> Void
+    }
+
+    private var registered: [Migration] = []
+    private var defersForeignKeyChecks = true
+
+    /// Development aid: when migrations were renamed or removed, or the
+    /// schema differs from what the applied migrations create, erase the
+    /// database and migrate it again from scratch. Never set it in a
+    /// release: it deletes data.
+    public var eraseDatabaseOnSchemaChange = false
+
+    public init() {}
+
+    /// The identifiers of the registered migrations, in order.
+    public var migrations: [String] { registered.map(\.identifier) }
+
+    /// Registers a migration. Identifiers must be unique (precondition).
+    public mutating func registerMigration(
+        _ identifier: String, foreignKeyChecks: ForeignKeyChecks = .deferred,
+        migrate: @escaping @Sendable (Database) throws -> Void
+    ) {
+        precondition(!registered.contains { $0.identifier == identifier }, "already registered migration: \(identifier)")
+        let checks: ForeignKeyChecks = defersForeignKeyChecks ? foreignKeyChecks : .immediate
+        registered.append(Migration(identifier: identifier, foreignKeyChecks: checks, migrate: migrate))
+    }
+
+    /// A migrator whose later registrations do not check foreign keys at
+    /// the end of `.deferred` migrations (faster for large databases whose
+    /// migrations are known to keep them valid).
+    public func disablingDeferredForeignKeyChecks() -> DatabaseMigrator {
+        var migrator = self
+        migrator.defersForeignKeyChecks = false
+        return migrator
+    }
+
+    // MARK: - Migrating
+
+    /// Applies every registered migration that was not applied yet.
+    public func migrate(_ writer: any DatabaseWriter) throws {
+        guard let last = registered.last else { return }
+        try migrate(writer, upTo: last.identifier)
+    }
+
+    /// Applies the migrations up to and including `targetIdentifier`.
+    ///
+    /// Migrating a database that already applied later migrations is a
+    /// programmer error.
+    public func migrate(_ writer: any DatabaseWriter, upTo targetIdentifier: String) throws {
+        guard let targetIndex = registered.firstIndex(where: { $0.identifier == targetIdentifier }) else {
+            preconditionFailure("undefined migration: \(targetIdentifier)")
+        }
+        try writer.barrierWriteWithoutTransaction { db in
+            if eraseDatabaseOnSchemaChange, try needsErase(db) {
+                try db.erase()
+            }
+            try runMigrations(db, upTo: targetIndex)
+        }
+    }
+
+    private func runMigrations(_ db: Database, upTo targetIndex: Int) throws {
+        try createMigrationsTable(db)
+        let applied = try appliedIdentifiers(db)
+        if let beyond = registered[(targetIndex + 1)...].first(where: { applied.contains($0.identifier) }) {
+            preconditionFailure("database is already migrated beyond migration \(registered[targetIndex].identifier) (\(beyond.identifier) was applied)")
+        }
+        for migration in registered[...targetIndex] where !applied.contains(migration.identifier) {
+            try run(migration, db)
+        }
+    }
+
+    private func run(_ migration: Migration, _ db: Database) throws {
+        let foreignKeysWereOn = try Bool.fetchOne(db, sql: "PRAGMA foreign_keys") ?? false
+        let disableForeignKeys = migration.foreignKeyChecks == .deferred && foreignKeysWereOn
+        // foreign_keys cannot change inside a transaction: switch it around it.
+        if disableForeignKeys { try db.execute(sql: "PRAGMA foreign_keys = OFF") }
+        defer { if disableForeignKeys { try? db.execute(sql: "PRAGMA foreign_keys = ON") } }
+        try db.inTransaction(.immediate) {
+            try migration.migrate(db)
+            if disableForeignKeys && defersForeignKeyChecksFor(migration) {
+                try checkForeignKeys(db, after: migration.identifier)
+            }
+            try db.execute(sql: "INSERT INTO grdb_migrations (identifier) VALUES (?)", arguments: [migration.identifier])
+            return .commit
+        }
+    }
+
+    private func defersForeignKeyChecksFor(_ migration: Migration) -> Bool {
+        migration.foreignKeyChecks == .deferred
+    }
+
+    private func checkForeignKeys(_ db: Database, after identifier: String) throws {
+        if let violation = try Row.fetchOne(db, sql: "PRAGMA foreign_key_check") {
+            let table: String = violation["table"]
+            let parent: String = violation["parent"]
+            throw DatabaseError(
+                resultCode: .SQLITE_CONSTRAINT_FOREIGNKEY,
+                message: "FOREIGN KEY constraint violation after migration \(identifier): \(table) refers to a missing row of \(parent)")
+        }
+    }
+
+    private func createMigrationsTable(_ db: Database) throws {
+        try db.execute(sql: "CREATE TABLE IF NOT EXISTS grdb_migrations (identifier TEXT NOT NULL PRIMARY KEY)")
+    }
+
+    // MARK: - Schema changes
+
+    /// True when applied migrations are no longer registered, or the schema
+    /// differs from what the applied migrations create on an empty database.
+    private func needsErase(_ db: Database) throws -> Bool {
+        guard try db.tableExists("grdb_migrations") else { return false }
+        if try hasBeenSuperseded(db) { return true }
+        return try hasSchemaChanges(db)
+    }
+
+    private func hasBeenSuperseded(_ db: Database) throws -> Bool {
+        let applied = try appliedIdentifiers(db)
+        return !applied.isSubset(of: Set(migrations))
+    }
+
+    private func hasSchemaChanges(_ db: Database) throws -> Bool {
+        let applied = try appliedIdentifiers(db)
+        let reference = try DatabaseQueue()
+        try reference.writeWithoutTransaction { referenceDB in
+            try createMigrationsTable(referenceDB)
+            for migration in registered where applied.contains(migration.identifier) {
+                try run(migration, referenceDB)
+            }
+        }
+        let schemaSQL = "SELECT type, name, tbl_name, sql FROM sqlite_master WHERE name NOT LIKE 'sqlite\\_%' ESCAPE '\\' ORDER BY type, name"
+        let current = try Row.fetchAll(db, sql: schemaSQL)
+        let expected = try reference.read { try Row.fetchAll($0, sql: schemaSQL) }
+        return current != expected
+    }
+
+    // MARK: - Inspecting
+
+    /// The identifiers recorded as applied, registered or not.
+    public func appliedIdentifiers(_ reader: any DatabaseReader) throws -> Set<String> {
+        try reader.read { db in try appliedIdentifiers(db) }
+    }
+
+    func appliedIdentifiers(_ db: Database) throws -> Set<String> {
+        guard try db.tableExists("grdb_migrations") else { return [] }
+        return try Set(String.fetchAll(db, sql: "SELECT identifier FROM grdb_migrations"))
+    }
+
+    /// The registered migrations that were applied, in registration order.
+    public func appliedMigrations(_ reader: any DatabaseReader) throws -> [String] {
+        let applied = try appliedIdentifiers(reader)
+        return migrations.filter { applied.contains($0) }
+    }
+
+    /// The registered migrations applied without gap from the first, in order.
+    public func completedMigrations(_ reader: any DatabaseReader) throws -> [String] {
+        let applied = try appliedIdentifiers(reader)
+        return Array(migrations.prefix { applied.contains($0) })
+    }
+
+    /// True when every registered migration was applied.
+    public func hasCompletedMigrations(_ reader: any DatabaseReader) throws -> Bool {
+        try completedMigrations(reader).count == registered.count
+    }
+
+    /// True when the database applied migrations this migrator does not know
+    /// (it was migrated by a newer version of the application).
+    public func hasBeenSuperseded(_ reader: any DatabaseReader) throws -> Bool {
+        try reader.read { db in try hasBeenSuperseded(db) }
+    }
+
+    /// True when the schema differs from what the applied migrations create.
+    public func hasSchemaChanges(_ reader: any DatabaseReader) throws -> Bool {
+        try reader.read { db in try hasSchemaChanges(db) }
+    }
+}

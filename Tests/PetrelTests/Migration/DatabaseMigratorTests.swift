@@ -1,0 +1,120 @@
+import Foundation
+import Petrel
+import PetrelTestSupport
+import Testing
+
+@Suite("DatabaseMigrator")
+struct DatabaseMigratorTests {
+    func makeMigrator() -> DatabaseMigrator {
+        var migrator = DatabaseMigrator()
+        migrator.registerMigration("createAuthors") { db in
+            try db.execute(sql: "CREATE TABLE author (id INTEGER PRIMARY KEY, name TEXT NOT NULL)")
+        }
+        migrator.registerMigration("createBooks") { db in
+            try db.execute(sql: "CREATE TABLE book (id INTEGER PRIMARY KEY, authorId INTEGER NOT NULL REFERENCES author(id), title TEXT)")
+        }
+        migrator.registerMigration("addYear") { db in
+            try db.execute(sql: "ALTER TABLE book ADD COLUMN year INTEGER")
+        }
+        return migrator
+    }
+
+    @Test(arguments: StorageKind.allCases)
+    func appliesMigrationsOnceInOrder(kind: StorageKind) throws {
+        let database = try TestDatabase(kind)
+        let migrator = makeMigrator()
+        #expect(try migrator.appliedMigrations(database.queue) == [])
+        #expect(try !migrator.hasCompletedMigrations(database.queue))
+        try migrator.migrate(database.queue, upTo: "createBooks")
+        #expect(try migrator.appliedMigrations(database.queue) == ["createAuthors", "createBooks"])
+        #expect(try migrator.completedMigrations(database.queue) == ["createAuthors", "createBooks"])
+        try migrator.migrate(database.queue)
+        try migrator.migrate(database.queue) // again: nothing to do
+        #expect(try migrator.hasCompletedMigrations(database.queue))
+        #expect(try migrator.appliedIdentifiers(database.queue) == ["createAuthors", "createBooks", "addYear"])
+        #expect(try database.queue.read { db in try db.columns(in: "book").map(\.name) } == ["id", "authorId", "title", "year"])
+        #expect(migrator.migrations == ["createAuthors", "createBooks", "addYear"])
+        #expect(try !migrator.hasBeenSuperseded(database.queue))
+        #expect(try !migrator.hasSchemaChanges(database.queue))
+    }
+
+    @Test func aFailedMigrationRollsBackAndStops() throws {
+        let dbQueue = try DatabaseQueue()
+        var migrator = makeMigrator()
+        migrator.registerMigration("broken") { db in
+            try db.execute(sql: "CREATE TABLE tmp (a)")
+            try db.execute(sql: "INSERT INTO nowhere VALUES (1)")
+        }
+        migrator.registerMigration("afterBroken") { db in
+            try db.execute(sql: "CREATE TABLE later (a)")
+        }
+        #expect(throws: DatabaseError.self) { try migrator.migrate(dbQueue) }
+        try dbQueue.read { (db) throws in
+            #expect(try !db.tableExists("tmp"))
+            #expect(try !db.tableExists("later"))
+            #expect(try db.tableExists("book"))
+        }
+        #expect(try migrator.appliedMigrations(dbQueue) == ["createAuthors", "createBooks", "addYear"])
+    }
+
+    @Test func deferredForeignKeyChecksAllowTableRecreationButCatchViolations() throws {
+        let dbQueue = try DatabaseQueue()
+        var migrator = makeMigrator()
+        migrator.registerMigration("seed") { db in
+            try db.execute(sql: "INSERT INTO author (id, name) VALUES (1, 'Melville')")
+            try db.execute(sql: "INSERT INTO book (authorId, title) VALUES (1, 'Moby Dick')")
+        }
+        // Recreating a referenced table needs foreign keys off during the migration.
+        migrator.registerMigration("recreateAuthor") { db in
+            try db.execute(sql: """
+                CREATE TABLE new_author (id INTEGER PRIMARY KEY, name TEXT NOT NULL, born INTEGER);
+                INSERT INTO new_author (id, name) SELECT id, name FROM author;
+                DROP TABLE author;
+                ALTER TABLE new_author RENAME TO author;
+                """)
+        }
+        try migrator.migrate(dbQueue)
+        var breaking = migrator
+        breaking.registerMigration("orphan") { db in
+            try db.execute(sql: "DELETE FROM author")
+        }
+        let error = databaseError { try breaking.migrate(dbQueue) }
+        #expect(error?.extendedResultCode == .SQLITE_CONSTRAINT_FOREIGNKEY)
+        #expect(try dbQueue.read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM author") } == 1)
+        // Foreign keys are on again after migrations.
+        #expect(try dbQueue.read { db in try Bool.fetchOne(db, sql: "PRAGMA foreign_keys") } == true)
+    }
+
+    @Test func eraseOnSchemaChangeRebuildsTheDatabase() throws {
+        let dbQueue = try DatabaseQueue()
+        var first = DatabaseMigrator()
+        first.registerMigration("v1") { db in try db.execute(sql: "CREATE TABLE t (a)") }
+        try first.migrate(dbQueue)
+        try dbQueue.write { db in try db.execute(sql: "INSERT INTO t VALUES (1)") }
+
+        var renamed = DatabaseMigrator()
+        renamed.eraseDatabaseOnSchemaChange = true
+        renamed.registerMigration("v1-renamed") { db in try db.execute(sql: "CREATE TABLE t (a, b)") }
+        #expect(try renamed.hasBeenSuperseded(dbQueue))
+        try renamed.migrate(dbQueue)
+        #expect(try dbQueue.read { db in try db.columns(in: "t").map(\.name) } == ["a", "b"])
+        #expect(try dbQueue.read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM t") } == 0)
+
+        // A schema edited by hand also counts as a change.
+        try dbQueue.write { db in try db.execute(sql: "CREATE INDEX t_a ON t(a)") }
+        #expect(try renamed.hasSchemaChanges(dbQueue))
+        try renamed.migrate(dbQueue)
+        #expect(try dbQueue.read { db in try db.indexes(on: "t") }.isEmpty)
+    }
+
+    @Test func migratingBackwardIsAProgrammerError() async {
+        await #expect(processExitsWith: .failure) {
+            var migrator = DatabaseMigrator()
+            migrator.registerMigration("a") { _ in }
+            migrator.registerMigration("b") { _ in }
+            let dbQueue = try DatabaseQueue()
+            try migrator.migrate(dbQueue)
+            try migrator.migrate(dbQueue, upTo: "a")
+        }
+    }
+}

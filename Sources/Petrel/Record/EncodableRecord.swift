@@ -1,0 +1,168 @@
+import Foundation
+
+/// A type that writes its values into database columns.
+///
+/// `Encodable` types get ``encode(to:)`` for free: each coding key names a
+/// column; ``DatabaseValueConvertible`` values are stored as is, other
+/// values as JSON text.
+public protocol EncodableRecord {
+    /// Writes the record's columns.
+    func encode(to container: inout PersistenceContainer) throws
+
+    /// How coding keys become column names (Encodable records).
+    static var databaseColumnEncodingStrategy: DatabaseColumnEncodingStrategy { get }
+
+    /// The encoder of nested Encodable values, stored as JSON. Set its
+    /// `userInfo` here if nested values need it.
+    static func databaseJSONEncoder(for column: String) -> JSONEncoder
+
+    /// The user info given to Encodable `encode(to:)` methods.
+    static var databaseEncodingUserInfo: [CodingUserInfoKey: Any] { get }
+}
+
+/// How an Encodable record maps coding keys to column names.
+public enum DatabaseColumnEncodingStrategy: Sendable {
+    /// The key is the column name.
+    case useDefaultKeys
+    /// `playerId` key → `player_id` column.
+    case convertToSnakeCase
+    /// A custom mapping from key to column name.
+    case custom(@Sendable (any CodingKey) -> String)
+}
+
+extension EncodableRecord {
+    public static var databaseColumnEncodingStrategy: DatabaseColumnEncodingStrategy { .useDefaultKeys }
+
+    public static func databaseJSONEncoder(for column: String) -> JSONEncoder {
+        let encoder = JSONEncoder()
+        encoder.dataEncodingStrategy = .base64
+        encoder.dateEncodingStrategy = .millisecondsSince1970
+        encoder.nonConformingFloatEncodingStrategy = .throw
+        encoder.outputFormatting = .sortedKeys
+        return encoder
+    }
+
+    public static var databaseEncodingUserInfo: [CodingUserInfoKey: Any] { [:] }
+
+    /// The record's columns and values.
+    public var databaseDictionary: [String: DatabaseValue] {
+        get throws {
+            let container = try PersistenceContainer(self)
+            return Dictionary(zip(container.columns, container.values), uniquingKeysWith: { $1 })
+        }
+    }
+
+    /// True when both records encode the same values.
+    public func databaseEquals(_ record: Self) -> Bool {
+        guard let mine = try? PersistenceContainer(self), let theirs = try? PersistenceContainer(record) else { return false }
+        return mine.columns == theirs.columns && mine.values == theirs.values
+    }
+
+    /// The columns whose values differ from `record`'s, with this record's values.
+    public func databaseChanges(from record: some EncodableRecord) throws -> [String: DatabaseValue] {
+        let mine = try PersistenceContainer(self)
+        let theirs = try PersistenceContainer(record)
+        var changes: [String: DatabaseValue] = [:]
+        for (column, value) in mine where theirs.databaseValue(forColumn: column) != value {
+            changes[column] = value
+        }
+        return changes
+    }
+}
+
+extension EncodableRecord where Self: Encodable {
+    public func encode(to container: inout PersistenceContainer) throws {
+        let encoder = RecordEncoder<Self>()
+        try encode(to: encoder)
+        container = encoder.storage.container
+    }
+}
+
+/// Encodes an Encodable record into a ``PersistenceContainer``.
+final class RecordEncoder<Record: EncodableRecord>: Encoder {
+    final class Storage {
+        var container = PersistenceContainer()
+    }
+
+    let storage = Storage()
+    var codingPath: [any CodingKey] { [] }
+    var userInfo: [CodingUserInfoKey: Any] { Record.databaseEncodingUserInfo }
+
+    func container<Key: CodingKey>(keyedBy type: Key.Type) -> KeyedEncodingContainer<Key> {
+        KeyedEncodingContainer(KeyedContainer<Key>(storage: storage))
+    }
+
+    func unkeyedContainer() -> any UnkeyedEncodingContainer {
+        preconditionFailure("\(Record.self) must encode into a keyed container (one key per column)")
+    }
+
+    func singleValueContainer() -> any SingleValueEncodingContainer {
+        preconditionFailure("\(Record.self) must encode into a keyed container (one key per column)")
+    }
+
+    static func column(for key: some CodingKey) -> String {
+        switch Record.databaseColumnEncodingStrategy {
+        case .useDefaultKeys: key.stringValue
+        case .convertToSnakeCase: RowDecoder<NeverRecord>.snakeCase(key.stringValue)
+        case .custom(let transform): transform(key)
+        }
+    }
+
+    struct KeyedContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
+        let storage: Storage
+        var codingPath: [any CodingKey] { [] }
+
+        mutating func encodeNil(forKey key: Key) throws {
+            storage.container[RecordEncoder.column(for: key)] = nil
+        }
+
+        mutating func encode<T: Encodable>(_ value: T, forKey key: Key) throws {
+            let column = RecordEncoder.column(for: key)
+            if let convertible = value as? any DatabaseValueConvertible {
+                storage.container[column] = convertible.databaseValue
+            } else {
+                let encoder = Record.databaseJSONEncoder(for: column)
+                storage.container[column] = String(decoding: try encoder.encode(value), as: UTF8.self)
+            }
+        }
+
+        // nil optionals must still write NULL, or an UPDATE would keep stale values.
+        mutating func encodeIfPresent<T: Encodable>(_ value: T?, forKey key: Key) throws {
+            if let value { try encode(value, forKey: key) } else { try encodeNil(forKey: key) }
+        }
+        mutating func encodeIfPresent(_ value: Bool?, forKey key: Key) throws { try encodeOptional(value, key) }
+        mutating func encodeIfPresent(_ value: String?, forKey key: Key) throws { try encodeOptional(value, key) }
+        mutating func encodeIfPresent(_ value: Double?, forKey key: Key) throws { try encodeOptional(value, key) }
+        mutating func encodeIfPresent(_ value: Float?, forKey key: Key) throws { try encodeOptional(value, key) }
+        mutating func encodeIfPresent(_ value: Int?, forKey key: Key) throws { try encodeOptional(value, key) }
+        mutating func encodeIfPresent(_ value: Int8?, forKey key: Key) throws { try encodeOptional(value, key) }
+        mutating func encodeIfPresent(_ value: Int16?, forKey key: Key) throws { try encodeOptional(value, key) }
+        mutating func encodeIfPresent(_ value: Int32?, forKey key: Key) throws { try encodeOptional(value, key) }
+        mutating func encodeIfPresent(_ value: Int64?, forKey key: Key) throws { try encodeOptional(value, key) }
+        mutating func encodeIfPresent(_ value: UInt?, forKey key: Key) throws { try encodeOptional(value, key) }
+        mutating func encodeIfPresent(_ value: UInt8?, forKey key: Key) throws { try encodeOptional(value, key) }
+        mutating func encodeIfPresent(_ value: UInt16?, forKey key: Key) throws { try encodeOptional(value, key) }
+        mutating func encodeIfPresent(_ value: UInt32?, forKey key: Key) throws { try encodeOptional(value, key) }
+        mutating func encodeIfPresent(_ value: UInt64?, forKey key: Key) throws { try encodeOptional(value, key) }
+
+        private mutating func encodeOptional(_ value: (some Encodable)?, _ key: Key) throws {
+            if let value { try encode(value, forKey: key) } else { try encodeNil(forKey: key) }
+        }
+
+        mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type, forKey key: Key) -> KeyedEncodingContainer<NestedKey> {
+            preconditionFailure("nested containers are not columns: encode a Codable value instead (stored as JSON)")
+        }
+
+        mutating func nestedUnkeyedContainer(forKey key: Key) -> any UnkeyedEncodingContainer {
+            preconditionFailure("nested containers are not columns: encode a Codable value instead (stored as JSON)")
+        }
+
+        mutating func superEncoder() -> any Encoder { preconditionFailure("super encoders are not supported") }
+        mutating func superEncoder(forKey key: Key) -> any Encoder { preconditionFailure("super encoders are not supported") }
+    }
+}
+
+/// A placeholder record type for reaching RowDecoder's static helpers.
+enum NeverRecord: FetchableRecord {
+    init(row: Row) throws { throw RowDecodingError("NeverRecord is not decodable") }
+}

@@ -1,0 +1,179 @@
+import Foundation
+
+/// A type that can be built from a database row.
+///
+/// ```swift
+/// struct Player: FetchableRecord, Decodable {   // init(row:) comes from Decodable
+///     var id: Int64
+///     var name: String
+/// }
+/// let players = try Player.fetchAll(db, sql: "SELECT * FROM player")
+/// ```
+public protocol FetchableRecord {
+    /// Decodes a record from a row. The row may be reused after the call:
+    /// copy it (``Row/copy()``) to keep it.
+    init(row: Row) throws
+
+    /// How column names are derived from coding keys (Decodable records).
+    static var databaseColumnDecodingStrategy: DatabaseColumnDecodingStrategy { get }
+
+    /// The decoder of columns that hold JSON (nested Decodable values). Set
+    /// its `userInfo` here if nested values need it.
+    static func databaseJSONDecoder(for column: String) -> JSONDecoder
+
+    /// The user info given to Decodable initializers.
+    static var databaseDecodingUserInfo: [CodingUserInfoKey: Any] { get }
+}
+
+/// How a Decodable record maps coding keys to column names.
+public enum DatabaseColumnDecodingStrategy: Sendable {
+    /// The key is the column name.
+    case useDefaultKeys
+    /// `player_id` column for the `playerId` key.
+    case convertFromSnakeCase
+    /// A custom mapping from column name to key.
+    case custom(@Sendable (String) -> any CodingKey)
+}
+
+extension FetchableRecord {
+    public static var databaseColumnDecodingStrategy: DatabaseColumnDecodingStrategy { .useDefaultKeys }
+
+    public static func databaseJSONDecoder(for column: String) -> JSONDecoder {
+        let decoder = JSONDecoder()
+        decoder.dataDecodingStrategy = .base64
+        decoder.dateDecodingStrategy = .millisecondsSince1970
+        decoder.nonConformingFloatDecodingStrategy = .throw
+        return decoder
+    }
+
+    public static var databaseDecodingUserInfo: [CodingUserInfoKey: Any] { [:] }
+}
+
+extension FetchableRecord where Self: Decodable {
+    public init(row: Row) throws {
+        try self.init(from: RowDecoder<Self>(row: row, codingPath: []))
+    }
+}
+
+/// A cursor of records decoded from the rows of a statement.
+public final class RecordCursor<Record: FetchableRecord>: DatabaseCursor {
+    private let rows: RowCursor
+    public var statement: Statement { rows.statement }
+
+    init(statement: Statement, arguments: StatementArguments?) throws {
+        rows = try RowCursor(statement: statement, arguments: arguments)
+    }
+
+    public func next() throws -> Record? {
+        guard let row = try rows.next() else { return nil }
+        return try Record(row: row)
+    }
+}
+
+extension FetchableRecord {
+    /// A cursor of the records of a query.
+    public static func fetchCursor(
+        _ db: Database, sql: String, arguments: StatementArguments = StatementArguments()
+    ) throws -> RecordCursor<Self> {
+        try RecordCursor(statement: db.makeStatement(sql: sql), arguments: arguments)
+    }
+
+    public static func fetchCursor(_ statement: Statement, arguments: StatementArguments? = nil) throws -> RecordCursor<Self> {
+        try RecordCursor(statement: statement, arguments: arguments)
+    }
+
+    /// All records of a query.
+    public static func fetchAll(
+        _ db: Database, sql: String, arguments: StatementArguments = StatementArguments()
+    ) throws -> [Self] {
+        try Array(fetchCursor(db, sql: sql, arguments: arguments))
+    }
+
+    public static func fetchAll(_ statement: Statement, arguments: StatementArguments? = nil) throws -> [Self] {
+        try Array(fetchCursor(statement, arguments: arguments))
+    }
+
+    /// The first record of a query, or nil.
+    public static func fetchOne(
+        _ db: Database, sql: String, arguments: StatementArguments = StatementArguments()
+    ) throws -> Self? {
+        try fetchCursor(db, sql: sql, arguments: arguments).next()
+    }
+
+    public static func fetchOne(_ statement: Statement, arguments: StatementArguments? = nil) throws -> Self? {
+        try fetchCursor(statement, arguments: arguments).next()
+    }
+}
+
+extension FetchableRecord where Self: Hashable {
+    /// The distinct records of a query.
+    public static func fetchSet(
+        _ db: Database, sql: String, arguments: StatementArguments = StatementArguments()
+    ) throws -> Set<Self> {
+        try Set(fetchCursor(db, sql: sql, arguments: arguments))
+    }
+}
+
+// MARK: - Table records
+
+extension FetchableRecord where Self: TableRecord {
+    private static var selectAllSQL: String { "SELECT * FROM \(databaseTableName.quotedDatabaseIdentifier)" }
+
+    /// A cursor of all records of the table.
+    public static func fetchCursor(_ db: Database) throws -> RecordCursor<Self> {
+        try fetchCursor(db, sql: selectAllSQL)
+    }
+
+    /// All records of the table.
+    public static func fetchAll(_ db: Database) throws -> [Self] {
+        try fetchAll(db, sql: selectAllSQL)
+    }
+
+    /// One record of the table, or nil when it is empty.
+    public static func fetchOne(_ db: Database) throws -> Self? {
+        try fetchOne(db, sql: selectAllSQL + " LIMIT 1")
+    }
+
+    /// The record with this primary key, or nil.
+    public static func fetchOne(_ db: Database, key: some DatabaseValueConvertible) throws -> Self? {
+        let (column, _) = try singlePrimaryKey(db)
+        return try fetchOne(db, sql: selectAllSQL + " WHERE \(column.quotedDatabaseIdentifier) = ?", arguments: [key])
+    }
+
+    /// The records with these primary keys (in no particular order).
+    public static func fetchAll<Keys: Sequence>(_ db: Database, keys: Keys) throws -> [Self] where Keys.Element: DatabaseValueConvertible {
+        let keys = Array(keys)
+        guard !keys.isEmpty else { return [] }
+        let (column, _) = try singlePrimaryKey(db)
+        return try fetchAll(
+            db, sql: selectAllSQL + " WHERE \(column.quotedDatabaseIdentifier) IN (\(databaseQuestionMarks(count: keys.count)))",
+            arguments: StatementArguments(keys))
+    }
+
+    /// The record with this primary key; throws ``RecordError/recordNotFound(databaseTableName:key:)``.
+    public static func find(_ db: Database, key: some DatabaseValueConvertible) throws -> Self {
+        guard let record = try fetchOne(db, key: key) else { throw recordNotFound(db, key: key) }
+        return record
+    }
+
+    /// The record whose columns have these values (a unique key), or nil.
+    public static func fetchOne(_ db: Database, key: [String: (any DatabaseValueConvertible)?]) throws -> Self? {
+        guard !key.isEmpty else { return nil }
+        let columns = key.keys.sorted()
+        let condition = columns.map { "\($0.quotedDatabaseIdentifier) = ?" }.joined(separator: " AND ")
+        return try fetchOne(
+            db, sql: selectAllSQL + " WHERE " + condition + " LIMIT 1",
+            arguments: StatementArguments(columns.map { key[$0] ?? nil }))
+    }
+}
+
+extension FetchableRecord where Self: TableRecord & Identifiable, ID: DatabaseValueConvertible {
+    /// The record with this id, or nil.
+    public static func fetchOne(_ db: Database, id: ID) throws -> Self? { try fetchOne(db, key: id) }
+
+    /// The records with these ids.
+    public static func fetchAll(_ db: Database, ids: some Collection<ID>) throws -> [Self] { try fetchAll(db, keys: ids) }
+
+    /// The record with this id; throws ``RecordError/recordNotFound(databaseTableName:key:)``.
+    public static func find(_ db: Database, id: ID) throws -> Self { try find(db, key: id) }
+}

@@ -1,0 +1,307 @@
+import Foundation
+
+extension Database {
+    /// How SQLite resolves a constraint conflict (`INSERT OR REPLACE`...).
+    ///
+    /// Related SQLite documentation: <https://www.sqlite.org/lang_conflict.html>
+    public enum ConflictResolution: String, Sendable {
+        case rollback = "ROLLBACK"
+        case abort = "ABORT"
+        case fail = "FAIL"
+        case ignore = "IGNORE"
+        case replace = "REPLACE"
+    }
+}
+
+/// The default conflict resolutions of a record type.
+public struct PersistenceConflictPolicy: Sendable {
+    public let conflictResolutionForInsert: Database.ConflictResolution
+    public let conflictResolutionForUpdate: Database.ConflictResolution
+
+    public init(insert: Database.ConflictResolution = .abort, update: Database.ConflictResolution = .abort) {
+        conflictResolutionForInsert = insert
+        conflictResolutionForUpdate = update
+    }
+}
+
+/// The result of an insertion, handed to ``MutablePersistableRecord/didInsert(_:)``.
+public struct InsertionSuccess: Sendable {
+    /// The rowid of the inserted row.
+    public var rowID: Int64
+    /// The column that aliases the rowid, if any.
+    public var rowIDColumn: String?
+    /// The inserted values.
+    public var persistenceContainer: PersistenceContainer
+}
+
+/// The result of an update or save.
+public struct PersistenceSuccess: Sendable {
+    /// The persisted values.
+    public var persistenceContainer: PersistenceContainer
+}
+
+/// A record that can be inserted, updated and deleted, and whose insertion
+/// may change it (an auto-incremented id, in ``didInsert(_:)``).
+///
+/// ```swift
+/// struct Player: Codable, FetchableRecord, MutablePersistableRecord {
+///     var id: Int64?
+///     var name: String
+///     mutating func didInsert(_ inserted: InsertionSuccess) { id = inserted.rowID }
+/// }
+/// var player = Player(id: nil, name: "Arthur")
+/// try player.insert(db)   // INSERT INTO "player" ("id", "name") VALUES (NULL,'Arthur')
+/// player.id               // 1
+/// ```
+public protocol MutablePersistableRecord: EncodableRecord, TableRecord {
+    static var persistenceConflictPolicy: PersistenceConflictPolicy { get }
+
+    mutating func willInsert(_ db: Database) throws
+    func aroundInsert(_ db: Database, insert: () throws -> InsertionSuccess) throws
+    mutating func didInsert(_ inserted: InsertionSuccess)
+    func willUpdate(_ db: Database, columns: Set<String>) throws
+    func aroundUpdate(_ db: Database, columns: Set<String>, update: () throws -> PersistenceSuccess) throws
+    func didUpdate(_ updated: PersistenceSuccess)
+    func willSave(_ db: Database) throws
+    func aroundSave(_ db: Database, save: () throws -> PersistenceSuccess) throws
+    func didSave(_ saved: PersistenceSuccess)
+    func willDelete(_ db: Database) throws
+    func aroundDelete(_ db: Database, delete: () throws -> Bool) throws
+    func didDelete(deleted: Bool)
+}
+
+extension MutablePersistableRecord {
+    public static var persistenceConflictPolicy: PersistenceConflictPolicy { PersistenceConflictPolicy() }
+
+    public mutating func willInsert(_ db: Database) throws {}
+    public func aroundInsert(_ db: Database, insert: () throws -> InsertionSuccess) throws { _ = try insert() }
+    public mutating func didInsert(_ inserted: InsertionSuccess) {}
+    public func willUpdate(_ db: Database, columns: Set<String>) throws {}
+    public func aroundUpdate(_ db: Database, columns: Set<String>, update: () throws -> PersistenceSuccess) throws { _ = try update() }
+    public func didUpdate(_ updated: PersistenceSuccess) {}
+    public func willSave(_ db: Database) throws {}
+    public func aroundSave(_ db: Database, save: () throws -> PersistenceSuccess) throws { _ = try save() }
+    public func didSave(_ saved: PersistenceSuccess) {}
+    public func willDelete(_ db: Database) throws {}
+    public func aroundDelete(_ db: Database, delete: () throws -> Bool) throws { _ = try delete() }
+    public func didDelete(deleted: Bool) {}
+
+    private static var table: String { databaseTableName.quotedDatabaseIdentifier }
+
+    // MARK: Insert
+
+    /// Inserts the record (`INSERT [OR resolution] INTO ...`), running the
+    /// insertion callbacks.
+    public mutating func insert(_ db: Database, onConflict conflictResolution: Database.ConflictResolution? = nil) throws {
+        try insertWithSaveCallbacks(db, onConflict: conflictResolution)
+    }
+
+    mutating func insertWithSaveCallbacks(_ db: Database, onConflict conflictResolution: Database.ConflictResolution?) throws {
+        try willSave(db)
+        var saved: PersistenceSuccess?
+        try aroundSave(db) {
+            let success = try insertWithCallbacks(db, onConflict: conflictResolution)
+            saved = PersistenceSuccess(persistenceContainer: success.persistenceContainer)
+            return saved.unsafelyUnwrapped
+        }
+        if let saved { didSave(saved) }
+    }
+
+    /// A copy of the record, inserted.
+    public func inserted(_ db: Database, onConflict conflictResolution: Database.ConflictResolution? = nil) throws -> Self {
+        var record = self
+        try record.insertWithSaveCallbacks(db, onConflict: conflictResolution)
+        return record
+    }
+
+    private mutating func insertWithCallbacks(_ db: Database, onConflict conflictResolution: Database.ConflictResolution?) throws -> InsertionSuccess {
+        try willInsert(db)
+        var inserted: InsertionSuccess?
+        let record = self
+        try aroundInsert(db) {
+            let success = try record.performInsert(db, onConflict: conflictResolution)
+            inserted = success
+            return success
+        }
+        guard let inserted else {
+            throw DatabaseError(resultCode: .SQLITE_MISUSE, message: "aroundInsert did not call insert")
+        }
+        didInsert(inserted)
+        return inserted
+    }
+
+    private func performInsert(_ db: Database, onConflict conflictResolution: Database.ConflictResolution?) throws -> InsertionSuccess {
+        let container = try PersistenceContainer(self)
+        let resolution = conflictResolution ?? Self.persistenceConflictPolicy.conflictResolutionForInsert
+        let or = resolution == .abort ? "" : " OR \(resolution.rawValue)"
+        let columns = container.columns.map(\.quotedDatabaseIdentifier).joined(separator: ", ")
+        let statement = try db.cachedStatement(
+            sql: "INSERT\(or) INTO \(Self.table) (\(columns)) VALUES (\(databaseQuestionMarks(count: container.count)))")
+        try statement.execute(arguments: StatementArguments(container.values))
+        let rowIDColumn = try? db.primaryKey(Self.databaseTableName).rowIDColumn
+        return InsertionSuccess(rowID: db.lastInsertedRowID, rowIDColumn: rowIDColumn ?? nil, persistenceContainer: container)
+    }
+
+    // MARK: Update
+
+    /// Updates every column of the record's row; throws
+    /// ``RecordError/recordNotFound(databaseTableName:key:)`` when no row has its primary key.
+    public func update(_ db: Database, onConflict conflictResolution: Database.ConflictResolution? = nil) throws {
+        let container = try PersistenceContainer(self)
+        try update(db, onConflict: conflictResolution, columns: container.columns)
+    }
+
+    /// Updates the given columns of the record's row.
+    public func update(
+        _ db: Database, onConflict conflictResolution: Database.ConflictResolution? = nil, columns: some Collection<String>
+    ) throws {
+        try willSave(db)
+        var saved: PersistenceSuccess?
+        try aroundSave(db) {
+            let success = try updateWithCallbacks(db, onConflict: conflictResolution, columns: Set(columns))
+            saved = success
+            return success
+        }
+        if let saved { didSave(saved) }
+    }
+
+    private func updateWithCallbacks(_ db: Database, onConflict conflictResolution: Database.ConflictResolution?, columns: Set<String>) throws -> PersistenceSuccess {
+        try willUpdate(db, columns: columns)
+        var updated: PersistenceSuccess?
+        try aroundUpdate(db, columns: columns) {
+            let success = try performUpdate(db, onConflict: conflictResolution, columns: columns)
+            updated = success
+            return success
+        }
+        guard let updated else {
+            throw DatabaseError(resultCode: .SQLITE_MISUSE, message: "aroundUpdate did not call update")
+        }
+        didUpdate(updated)
+        return updated
+    }
+
+    private func performUpdate(_ db: Database, onConflict conflictResolution: Database.ConflictResolution?, columns: Set<String>) throws -> PersistenceSuccess {
+        let container = try PersistenceContainer(self)
+        let key = try primaryKeyValues(db, container)
+        let lowered = Set(columns.map { $0.lowercased() })
+        let keyColumns = Set(key.map { $0.column.lowercased() })
+        var assigned = container.columns.filter { lowered.contains($0.lowercased()) && !keyColumns.contains($0.lowercased()) }
+        // A record made of its key only: update the key to itself, so that
+        // a missing row is still detected.
+        if assigned.isEmpty { assigned = key.map(\.column) }
+        let resolution = conflictResolution ?? Self.persistenceConflictPolicy.conflictResolutionForUpdate
+        let or = resolution == .abort ? "" : " OR \(resolution.rawValue)"
+        let assignments = assigned.map { "\($0.quotedDatabaseIdentifier)=?" }.joined(separator: ", ")
+        let condition = key.map { "\($0.column.quotedDatabaseIdentifier)=?" }.joined(separator: " AND ")
+        let values = assigned.map { container.databaseValue(forColumn: $0) ?? .null } + key.map(\.value)
+        try db.cachedStatement(sql: "UPDATE\(or) \(Self.table) SET \(assignments) WHERE \(condition)")
+            .execute(arguments: StatementArguments(values))
+        guard db.changesCount > 0 else {
+            throw RecordError.recordNotFound(
+                databaseTableName: Self.databaseTableName,
+                key: Dictionary(key.map { ($0.column, $0.value) }, uniquingKeysWith: { $1 }))
+        }
+        return PersistenceSuccess(persistenceContainer: container)
+    }
+
+    /// Updates the columns that `modify` changes, and only if it changes any.
+    /// Returns whether the database was updated.
+    @discardableResult
+    public mutating func updateChanges(
+        _ db: Database, onConflict conflictResolution: Database.ConflictResolution? = nil, modify: (inout Self) throws -> Void
+    ) throws -> Bool {
+        let original = self
+        try modify(&self)
+        let changes = try databaseChanges(from: original)
+        guard !changes.isEmpty else { return false }
+        try update(db, onConflict: conflictResolution, columns: Array(changes.keys))
+        return true
+    }
+
+    // MARK: Save, delete, exists
+
+    /// Updates the record's row when it exists, inserts it otherwise.
+    public mutating func save(_ db: Database, onConflict conflictResolution: Database.ConflictResolution? = nil) throws {
+        try saveWithCallbacks(db, onConflict: conflictResolution)
+    }
+
+    mutating func saveWithCallbacks(_ db: Database, onConflict conflictResolution: Database.ConflictResolution?) throws {
+        let container = try PersistenceContainer(self)
+        if let key = try? primaryKeyValues(db, container), !key.contains(where: { $0.value.isNull }), try exists(db) {
+            try update(db, onConflict: conflictResolution)
+        } else {
+            try insertWithSaveCallbacks(db, onConflict: conflictResolution)
+        }
+    }
+
+    /// A copy of the record, saved.
+    public func saved(_ db: Database, onConflict conflictResolution: Database.ConflictResolution? = nil) throws -> Self {
+        var record = self
+        try record.saveWithCallbacks(db, onConflict: conflictResolution)
+        return record
+    }
+
+    /// Deletes the record's row; true when a row was deleted.
+    @discardableResult
+    public func delete(_ db: Database) throws -> Bool {
+        try willDelete(db)
+        var deleted: Bool?
+        try aroundDelete(db) {
+            let container = try PersistenceContainer(self)
+            let key = try primaryKeyValues(db, container)
+            let condition = key.map { "\($0.column.quotedDatabaseIdentifier)=?" }.joined(separator: " AND ")
+            try db.cachedStatement(sql: "DELETE FROM \(Self.table) WHERE \(condition)").execute(arguments: StatementArguments(key.map(\.value)))
+            deleted = db.changesCount > 0
+            return deleted.unsafelyUnwrapped
+        }
+        let result = deleted ?? false
+        didDelete(deleted: result)
+        return result
+    }
+
+    /// True when a row has the record's primary key.
+    public func exists(_ db: Database) throws -> Bool {
+        let container = try PersistenceContainer(self)
+        let key = try primaryKeyValues(db, container)
+        let condition = key.map { "\($0.column.quotedDatabaseIdentifier)=?" }.joined(separator: " AND ")
+        return try Bool.fetchOne(
+            db, sql: "SELECT EXISTS (SELECT 1 FROM \(Self.table) WHERE \(condition))", arguments: StatementArguments(key.map(\.value))) ?? false
+    }
+
+    /// The primary key columns and the record's values for them.
+    private func primaryKeyValues(_ db: Database, _ container: PersistenceContainer) throws -> [(column: String, value: DatabaseValue)] {
+        let info = try db.primaryKey(Self.databaseTableName)
+        return try info.columns.map { column in
+            guard let value = container.databaseValue(forColumn: column) else {
+                throw DatabaseError(
+                    resultCode: .SQLITE_MISUSE,
+                    message: "\(Self.self) does not encode the primary key column \(column) of table \(Self.databaseTableName)")
+            }
+            return (column, value)
+        }
+    }
+}
+
+/// A record whose insertion does not change it (no auto-incremented id to
+/// capture, or a class): insertion and save are non-mutating.
+public protocol PersistableRecord: MutablePersistableRecord {
+    func willInsert(_ db: Database) throws
+    func didInsert(_ inserted: InsertionSuccess)
+}
+
+extension PersistableRecord {
+    public func willInsert(_ db: Database) throws {}
+    public func didInsert(_ inserted: InsertionSuccess) {}
+
+    /// Inserts the record.
+    public func insert(_ db: Database, onConflict conflictResolution: Database.ConflictResolution? = nil) throws {
+        var record = self
+        try record.insertWithSaveCallbacks(db, onConflict: conflictResolution)
+    }
+
+    /// Updates the record's row when it exists, inserts it otherwise.
+    public func save(_ db: Database, onConflict conflictResolution: Database.ConflictResolution? = nil) throws {
+        var record = self
+        try record.saveWithCallbacks(db, onConflict: conflictResolution)
+    }
+}

@@ -1,0 +1,116 @@
+import Foundation
+
+/// Decodes a Decodable record from a row: each coding key names a column.
+/// Values that are ``DatabaseValueConvertible`` decode from their column;
+/// other Decodable values decode from JSON stored in their column.
+struct RowDecoder<Record: FetchableRecord>: Decoder {
+    let row: Row
+    let codingPath: [any CodingKey]
+    var userInfo: [CodingUserInfoKey: Any] { Record.databaseDecodingUserInfo }
+
+    func container<Key: CodingKey>(keyedBy type: Key.Type) throws -> KeyedDecodingContainer<Key> {
+        KeyedDecodingContainer(KeyedContainer<Key>(decoder: self))
+    }
+
+    func unkeyedContainer() throws -> any UnkeyedDecodingContainer {
+        throw DecodingError.typeMismatch(
+            [Any].self, .init(codingPath: codingPath, debugDescription: "a row decodes into a keyed container"))
+    }
+
+    func singleValueContainer() throws -> any SingleValueDecodingContainer {
+        throw DecodingError.typeMismatch(
+            Record.self, .init(codingPath: codingPath, debugDescription: "a row decodes into a keyed container"))
+    }
+
+    func column(for key: some CodingKey) -> String {
+        switch Record.databaseColumnDecodingStrategy {
+        case .useDefaultKeys, .custom:
+            return key.stringValue
+        case .convertFromSnakeCase:
+            return Self.snakeCase(key.stringValue)
+        }
+    }
+
+    /// `playerID` → `player_id`, `homeURL` → `home_url`.
+    static func snakeCase(_ key: String) -> String {
+        var result = ""
+        let characters = Array(key)
+        for (index, character) in characters.enumerated() {
+            if character.isUppercase {
+                let previousIsLower = index > 0 && characters[index - 1].isLowercase
+                let nextIsLower = index + 1 < characters.count && characters[index + 1].isLowercase
+                if index > 0 && (previousIsLower || (nextIsLower && characters[index - 1].isUppercase)) {
+                    result += "_"
+                }
+                result += character.lowercased()
+            } else {
+                result.append(character)
+            }
+        }
+        return result
+    }
+
+    struct KeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
+        let decoder: RowDecoder
+        var codingPath: [any CodingKey] { decoder.codingPath }
+
+        var allKeys: [Key] {
+            decoder.row.columnNames.compactMap { Key(stringValue: $0) }
+        }
+
+        func contains(_ key: Key) -> Bool {
+            decoder.row.hasColumn(decoder.column(for: key))
+        }
+
+        func decodeNil(forKey key: Key) throws -> Bool {
+            guard let index = decoder.row.index(forColumn: decoder.column(for: key)) else { return true }
+            return decoder.row.hasNull(atIndex: index)
+        }
+
+        func decode<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T {
+            let column = decoder.column(for: key)
+            if let convertible = T.self as? any DatabaseValueConvertible.Type {
+                guard let index = decoder.row.index(forColumn: column) else {
+                    if let missing = convertible.fromMissingColumn() as? T { return missing }
+                    throw DecodingError.keyNotFound(key, .init(codingPath: codingPath, debugDescription: "no such column: \(column)"))
+                }
+                let dbValue = decoder.row.databaseValue(atUncheckedIndex: index)
+                if let value = convertible.fromDatabaseValue(dbValue) as? T { return value }
+                if dbValue.isNull {
+                    throw DecodingError.valueNotFound(T.self, .init(
+                        codingPath: codingPath + [key], debugDescription: "column \(column) is NULL"))
+                }
+                throw DecodingError.typeMismatch(T.self, .init(
+                    codingPath: codingPath + [key], debugDescription: "could not decode \(T.self) from \(dbValue) in column \(column)"))
+            }
+            // A nested value: JSON in the column.
+            guard let index = decoder.row.index(forColumn: column) else {
+                throw DecodingError.keyNotFound(key, .init(codingPath: codingPath, debugDescription: "no such column: \(column)"))
+            }
+            let data: Data
+            switch decoder.row.databaseValue(atUncheckedIndex: index).storage {
+            case .string(let text): data = Data(text.utf8)
+            case .blob(let blob): data = blob
+            case .null:
+                throw DecodingError.valueNotFound(T.self, .init(codingPath: codingPath + [key], debugDescription: "column \(column) is NULL"))
+            default:
+                throw DecodingError.typeMismatch(T.self, .init(codingPath: codingPath + [key], debugDescription: "column \(column) does not hold JSON"))
+            }
+            let jsonDecoder = Record.databaseJSONDecoder(for: column)
+            return try jsonDecoder.decode(T.self, from: data)
+        }
+
+        func nestedContainer<NestedKey: CodingKey>(keyedBy type: NestedKey.Type, forKey key: Key) throws -> KeyedDecodingContainer<NestedKey> {
+            throw DecodingError.typeMismatch(
+                [String: Any].self, .init(codingPath: codingPath + [key], debugDescription: "nested containers are decoded from JSON columns"))
+        }
+
+        func nestedUnkeyedContainer(forKey key: Key) throws -> any UnkeyedDecodingContainer {
+            throw DecodingError.typeMismatch(
+                [Any].self, .init(codingPath: codingPath + [key], debugDescription: "nested containers are decoded from JSON columns"))
+        }
+
+        func superDecoder() throws -> any Decoder { decoder }
+        func superDecoder(forKey key: Key) throws -> any Decoder { decoder }
+    }
+}

@@ -1,0 +1,129 @@
+import Foundation
+
+/// A type tied to a database table.
+///
+/// The default table name is the type name with its leading capitals
+/// lowercased: `Player` → `player`, `PostalAddress` → `postalAddress`,
+/// `HTTPRequest` → `httpRequest`, `TOEFL` → `toefl`.
+public protocol TableRecord {
+    /// The name of the table.
+    static var databaseTableName: String { get }
+}
+
+extension TableRecord {
+    public static var databaseTableName: String {
+        TableRecordNaming.defaultTableName(for: String(describing: Self.self))
+    }
+
+    /// The number of rows in the table.
+    public static func fetchCount(_ db: Database) throws -> Int {
+        try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM \(databaseTableName.quotedDatabaseIdentifier)") ?? 0
+    }
+
+    /// Deletes every row; returns the number deleted.
+    @discardableResult
+    public static func deleteAll(_ db: Database) throws -> Int {
+        try db.execute(sql: "DELETE FROM \(databaseTableName.quotedDatabaseIdentifier)")
+        return db.changesCount
+    }
+
+    /// True when a row has this primary key.
+    public static func exists(_ db: Database, key: some DatabaseValueConvertible) throws -> Bool {
+        let (column, _) = try singlePrimaryKey(db)
+        return try Bool.fetchOne(
+            db, sql: "SELECT EXISTS (SELECT 1 FROM \(databaseTableName.quotedDatabaseIdentifier) WHERE \(column.quotedDatabaseIdentifier) = ?)",
+            arguments: [key]) ?? false
+    }
+
+    /// Deletes the row with this primary key; true when one was deleted.
+    @discardableResult
+    public static func deleteOne(_ db: Database, key: some DatabaseValueConvertible) throws -> Bool {
+        let (column, _) = try singlePrimaryKey(db)
+        try db.execute(
+            sql: "DELETE FROM \(databaseTableName.quotedDatabaseIdentifier) WHERE \(column.quotedDatabaseIdentifier) = ?",
+            arguments: [key])
+        return db.changesCount > 0
+    }
+
+    /// Deletes the rows with these primary keys; returns the number deleted.
+    @discardableResult
+    public static func deleteAll<Keys: Sequence>(_ db: Database, keys: Keys) throws -> Int where Keys.Element: DatabaseValueConvertible {
+        let keys = Array(keys)
+        guard !keys.isEmpty else { return 0 }
+        let (column, _) = try singlePrimaryKey(db)
+        try db.execute(
+            sql: "DELETE FROM \(databaseTableName.quotedDatabaseIdentifier) WHERE \(column.quotedDatabaseIdentifier) IN (\(databaseQuestionMarks(count: keys.count)))",
+            arguments: StatementArguments(keys))
+        return db.changesCount
+    }
+
+    /// The error thrown when no row has the key.
+    public static func recordNotFound(_ db: Database, key: some DatabaseValueConvertible) -> any Error {
+        let column = (try? singlePrimaryKey(db).column) ?? "rowid"
+        return RecordError.recordNotFound(databaseTableName: databaseTableName, key: [column: key.databaseValue])
+    }
+
+    /// The single-column primary key of the table (the rowid when none is declared).
+    static func singlePrimaryKey(_ db: Database) throws -> (column: String, info: PrimaryKeyInfo) {
+        let info = try db.primaryKey(databaseTableName)
+        guard info.columns.count == 1, let column = info.columns.first else {
+            throw DatabaseError(
+                resultCode: .SQLITE_MISUSE,
+                message: "table \(databaseTableName) has a composite primary key: use a dictionary key")
+        }
+        return (column, info)
+    }
+}
+
+extension TableRecord where Self: Identifiable, ID: DatabaseValueConvertible {
+    /// True when a row has this id.
+    public static func exists(_ db: Database, id: ID) throws -> Bool { try exists(db, key: id) }
+
+    /// Deletes the row with this id; true when one was deleted.
+    @discardableResult
+    public static func deleteOne(_ db: Database, id: ID) throws -> Bool { try deleteOne(db, key: id) }
+
+    /// Deletes the rows with these ids.
+    @discardableResult
+    public static func deleteAll(_ db: Database, ids: some Collection<ID>) throws -> Int { try deleteAll(db, keys: ids) }
+}
+
+enum TableRecordNaming {
+    /// `Player` → `player`, `HTTPRequest` → `httpRequest`, `TOEFL` → `toefl`.
+    static func defaultTableName(for typeName: String) -> String {
+        // Generic and nested types: keep the base name.
+        let base = typeName.split(separator: "<").first.map(String.init) ?? typeName
+        let characters = Array(base)
+        var uppercasePrefix = 0
+        while uppercasePrefix < characters.count, characters[uppercasePrefix].isUppercase { uppercasePrefix += 1 }
+        switch uppercasePrefix {
+        case 0:
+            return base
+        case characters.count:
+            return base.lowercased()
+        case 1:
+            return characters[0].lowercased() + String(characters[1...])
+        default:
+            // All capitals but the last start the name: HTTPRequest → http + Request.
+            return String(characters[0..<(uppercasePrefix - 1)]).lowercased() + String(characters[(uppercasePrefix - 1)...])
+        }
+    }
+}
+
+/// An error about records.
+public enum RecordError: Error, CustomStringConvertible, Sendable {
+    /// No row matches the record's key.
+    case recordNotFound(databaseTableName: String, key: [String: DatabaseValue])
+
+    public var description: String {
+        switch self {
+        case let .recordNotFound(table, key):
+            let keyDescription = key.sorted { $0.key < $1.key }.map { "\($0.key): \($0.value)" }.joined(separator: ", ")
+            return "Key not found in table \(table): [\(keyDescription)]"
+        }
+    }
+}
+
+/// The former name of ``RecordError``.
+@available(*, deprecated, renamed: "RecordError")
+public typealias PersistenceError = RecordError

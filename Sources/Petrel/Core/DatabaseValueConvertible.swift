@@ -17,7 +17,7 @@ public protocol StatementBinding {
 /// enum Grape: String { case chardonnay, merlot }
 /// extension Grape: DatabaseValueConvertible { }   // stored as text
 /// ```
-public protocol DatabaseValueConvertible: StatementBinding {
+public protocol DatabaseValueConvertible: SQLExpressible, StatementBinding {
     /// The value stored in the database.
     var databaseValue: DatabaseValue { get }
 
@@ -87,6 +87,8 @@ extension Optional: StatementBinding where Wrapped: DatabaseValueConvertible {
         }
     }
 }
+
+extension Optional: SQLExpressible where Wrapped: DatabaseValueConvertible {}
 
 extension Optional: DatabaseValueConvertible where Wrapped: DatabaseValueConvertible {
     public var databaseValue: DatabaseValue {

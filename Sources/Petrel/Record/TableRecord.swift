@@ -8,12 +8,31 @@ import Foundation
 public protocol TableRecord {
     /// The name of the table.
     static var databaseTableName: String { get }
+
+    /// What requests select by default: all columns.
+    static var databaseSelection: [any SQLSelectable] { get }
+
+    /// The type whose static members are the record's columns, handed to
+    /// query closures: `Player.filter { $0.score > 1000 }` with
+    /// `enum Columns { static let score = Column("score") }`.
+    associatedtype Columns = Never
+
+    /// What query closures receive: `Columns.self` by default.
+    associatedtype DatabaseComponents = Columns.Type
+
+    static var databaseComponents: DatabaseComponents { get }
+}
+
+extension TableRecord where DatabaseComponents == Columns.Type {
+    public static var databaseComponents: DatabaseComponents { Columns.self }
 }
 
 extension TableRecord {
     public static var databaseTableName: String {
         TableRecordNaming.defaultTableName(for: String(describing: Self.self))
     }
+
+    public static var databaseSelection: [any SQLSelectable] { [.allColumns] }
 
     /// The number of rows in the table.
     public static func fetchCount(_ db: Database) throws -> Int {

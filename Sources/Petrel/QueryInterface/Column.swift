@@ -1,0 +1,192 @@
+/// A column of a table, used in the query interface.
+///
+/// ```swift
+/// let players = try Player.filter(Column("score") > 1000).order(Column("name")).fetchAll(db)
+/// ```
+public struct Column: SQLSpecificExpressible, SQLSelectable, SQLOrderingTerm, Sendable, Hashable {
+    /// The column name.
+    public let name: String
+
+    public init(_ name: String) {
+        self.name = name
+    }
+
+    /// A column named after a coding key.
+    public init(_ codingKey: some CodingKey) {
+        name = codingKey.stringValue
+    }
+
+    /// The hidden `rowid` column.
+    public static let rowID = Column("rowid")
+
+    /// The FTS5 `rank` column: `order(Column.rank)` sorts by relevance.
+    public static let rank = Column("rank")
+
+    public var sqlExpression: SQLExpression {
+        SQLExpression(sql: SQL(sql: name.quotedDatabaseIdentifier), isTerm: true)
+    }
+
+    public var sqlSelection: SQLSelection { sqlExpression.sqlSelection }
+    public var sqlOrdering: SQLOrdering { sqlExpression.sqlOrdering }
+
+    /// An assignment for `updateAll`: `column = value`.
+    public func set(to value: (any SQLExpressible)?) -> ColumnAssignment {
+        ColumnAssignment(column: self, value: value?.sqlExpression ?? .value(.null))
+    }
+}
+
+/// `column = value` in `UPDATE ... SET`.
+public struct ColumnAssignment: Sendable {
+    let column: Column
+    let value: SQLExpression
+}
+
+// MARK: - Operators
+//
+// Every operator needs at least one column or expression operand
+// (SQLSpecificExpressible), so that `1 == 2` or `a ?? b` on plain values keep
+// their Swift meaning.
+
+public func == (lhs: some SQLSpecificExpressible, rhs: (any SQLExpressible)?) -> SQLExpression {
+    equality(lhs.sqlExpression, rhs?.sqlExpression)
+}
+
+public func == (lhs: (any SQLExpressible)?, rhs: some SQLSpecificExpressible) -> SQLExpression {
+    equality(rhs.sqlExpression, lhs?.sqlExpression)
+}
+
+public func == (lhs: some SQLSpecificExpressible, rhs: some SQLSpecificExpressible) -> SQLExpression {
+    equality(lhs.sqlExpression, rhs.sqlExpression)
+}
+
+public func != (lhs: some SQLSpecificExpressible, rhs: (any SQLExpressible)?) -> SQLExpression {
+    !equality(lhs.sqlExpression, rhs?.sqlExpression)
+}
+
+public func != (lhs: (any SQLExpressible)?, rhs: some SQLSpecificExpressible) -> SQLExpression {
+    !equality(rhs.sqlExpression, lhs?.sqlExpression)
+}
+
+public func != (lhs: some SQLSpecificExpressible, rhs: some SQLSpecificExpressible) -> SQLExpression {
+    !equality(lhs.sqlExpression, rhs.sqlExpression)
+}
+
+/// `lhs = rhs`, or `lhs IS NULL` for nil and NULL.
+private func equality(_ lhs: SQLExpression, _ rhs: SQLExpression?) -> SQLExpression {
+    guard let rhs, !rhs.isNullValue else { return lhs.isNull }
+    return .binary(lhs, "=", rhs)
+}
+public func < (lhs: some SQLSpecificExpressible, rhs: some SQLExpressible) -> SQLExpression { .binary(lhs.sqlExpression, "<", rhs.sqlExpression) }
+public func < (lhs: some SQLExpressible, rhs: some SQLSpecificExpressible) -> SQLExpression { .binary(lhs.sqlExpression, "<", rhs.sqlExpression) }
+public func < (lhs: some SQLSpecificExpressible, rhs: some SQLSpecificExpressible) -> SQLExpression { .binary(lhs.sqlExpression, "<", rhs.sqlExpression) }
+public func <= (lhs: some SQLSpecificExpressible, rhs: some SQLExpressible) -> SQLExpression { .binary(lhs.sqlExpression, "<=", rhs.sqlExpression) }
+public func <= (lhs: some SQLExpressible, rhs: some SQLSpecificExpressible) -> SQLExpression { .binary(lhs.sqlExpression, "<=", rhs.sqlExpression) }
+public func <= (lhs: some SQLSpecificExpressible, rhs: some SQLSpecificExpressible) -> SQLExpression { .binary(lhs.sqlExpression, "<=", rhs.sqlExpression) }
+public func > (lhs: some SQLSpecificExpressible, rhs: some SQLExpressible) -> SQLExpression { .binary(lhs.sqlExpression, ">", rhs.sqlExpression) }
+public func > (lhs: some SQLExpressible, rhs: some SQLSpecificExpressible) -> SQLExpression { .binary(lhs.sqlExpression, ">", rhs.sqlExpression) }
+public func > (lhs: some SQLSpecificExpressible, rhs: some SQLSpecificExpressible) -> SQLExpression { .binary(lhs.sqlExpression, ">", rhs.sqlExpression) }
+public func >= (lhs: some SQLSpecificExpressible, rhs: some SQLExpressible) -> SQLExpression { .binary(lhs.sqlExpression, ">=", rhs.sqlExpression) }
+public func >= (lhs: some SQLExpressible, rhs: some SQLSpecificExpressible) -> SQLExpression { .binary(lhs.sqlExpression, ">=", rhs.sqlExpression) }
+public func >= (lhs: some SQLSpecificExpressible, rhs: some SQLSpecificExpressible) -> SQLExpression { .binary(lhs.sqlExpression, ">=", rhs.sqlExpression) }
+public func && (lhs: some SQLSpecificExpressible, rhs: some SQLExpressible) -> SQLExpression { .binary(lhs.sqlExpression, "AND", rhs.sqlExpression) }
+public func && (lhs: some SQLExpressible, rhs: some SQLSpecificExpressible) -> SQLExpression { .binary(lhs.sqlExpression, "AND", rhs.sqlExpression) }
+public func && (lhs: some SQLSpecificExpressible, rhs: some SQLSpecificExpressible) -> SQLExpression { .binary(lhs.sqlExpression, "AND", rhs.sqlExpression) }
+public func || (lhs: some SQLSpecificExpressible, rhs: some SQLExpressible) -> SQLExpression { .binary(lhs.sqlExpression, "OR", rhs.sqlExpression) }
+public func || (lhs: some SQLExpressible, rhs: some SQLSpecificExpressible) -> SQLExpression { .binary(lhs.sqlExpression, "OR", rhs.sqlExpression) }
+public func || (lhs: some SQLSpecificExpressible, rhs: some SQLSpecificExpressible) -> SQLExpression { .binary(lhs.sqlExpression, "OR", rhs.sqlExpression) }
+public func + (lhs: some SQLSpecificExpressible, rhs: some SQLExpressible) -> SQLExpression { .binary(lhs.sqlExpression, "+", rhs.sqlExpression) }
+public func + (lhs: some SQLExpressible, rhs: some SQLSpecificExpressible) -> SQLExpression { .binary(lhs.sqlExpression, "+", rhs.sqlExpression) }
+public func + (lhs: some SQLSpecificExpressible, rhs: some SQLSpecificExpressible) -> SQLExpression { .binary(lhs.sqlExpression, "+", rhs.sqlExpression) }
+public func - (lhs: some SQLSpecificExpressible, rhs: some SQLExpressible) -> SQLExpression { .binary(lhs.sqlExpression, "-", rhs.sqlExpression) }
+public func - (lhs: some SQLExpressible, rhs: some SQLSpecificExpressible) -> SQLExpression { .binary(lhs.sqlExpression, "-", rhs.sqlExpression) }
+public func - (lhs: some SQLSpecificExpressible, rhs: some SQLSpecificExpressible) -> SQLExpression { .binary(lhs.sqlExpression, "-", rhs.sqlExpression) }
+public func * (lhs: some SQLSpecificExpressible, rhs: some SQLExpressible) -> SQLExpression { .binary(lhs.sqlExpression, "*", rhs.sqlExpression) }
+public func * (lhs: some SQLExpressible, rhs: some SQLSpecificExpressible) -> SQLExpression { .binary(lhs.sqlExpression, "*", rhs.sqlExpression) }
+public func * (lhs: some SQLSpecificExpressible, rhs: some SQLSpecificExpressible) -> SQLExpression { .binary(lhs.sqlExpression, "*", rhs.sqlExpression) }
+public func / (lhs: some SQLSpecificExpressible, rhs: some SQLExpressible) -> SQLExpression { .binary(lhs.sqlExpression, "/", rhs.sqlExpression) }
+public func / (lhs: some SQLExpressible, rhs: some SQLSpecificExpressible) -> SQLExpression { .binary(lhs.sqlExpression, "/", rhs.sqlExpression) }
+public func / (lhs: some SQLSpecificExpressible, rhs: some SQLSpecificExpressible) -> SQLExpression { .binary(lhs.sqlExpression, "/", rhs.sqlExpression) }
+public prefix func ! (expression: some SQLSpecificExpressible) -> SQLExpression {
+    let operand = expression.sqlExpression
+    if operand.isNullTest {
+        // NOT (x IS NULL) reads better as x IS NOT NULL.
+        return SQLExpression(sql: operand.nullTestOperand + SQL(sql: " IS NOT NULL"), isTerm: false)
+    }
+    return SQLExpression(sql: SQL(sql: "NOT ") + operand.operandSQL, isTerm: false)
+}
+
+public prefix func - (expression: some SQLSpecificExpressible) -> SQLExpression {
+    SQLExpression(sql: SQL(sql: "-") + expression.sqlExpression.operandSQL, isTerm: false)
+}
+
+/// `IFNULL(lhs, rhs)`.
+public func ?? (lhs: some SQLSpecificExpressible, rhs: some SQLExpressible) -> SQLExpression {
+    .function("IFNULL", [lhs.sqlExpression, rhs.sqlExpression])
+}
+
+extension Sequence where Element: SQLExpressible {
+    /// `expr IN (values...)`; an empty sequence contains nothing.
+    public func contains(_ expression: some SQLExpressible) -> SQLExpression {
+        let values = map(\.sqlExpression)
+        guard !values.isEmpty else { return SQLExpression(sql: "0", isTerm: true) }
+        return SQLExpression(
+            sql: expression.sqlExpression.operandSQL + SQL(sql: " IN (") + values.map(\.sql).joined(separator: ", ") + SQL(sql: ")"),
+            isTerm: false)
+    }
+}
+
+extension ClosedRange where Bound: SQLExpressible {
+    /// `expr BETWEEN lower AND upper`.
+    public func contains(_ expression: some SQLExpressible) -> SQLExpression {
+        SQLExpression(
+            sql: expression.sqlExpression.operandSQL + SQL(sql: " BETWEEN ") + lowerBound.sqlExpression.sql
+                + SQL(sql: " AND ") + upperBound.sqlExpression.sql,
+            isTerm: false)
+    }
+}
+
+extension Range where Bound: SQLExpressible {
+    /// `expr >= lower AND expr < upper`.
+    public func contains(_ expression: some SQLExpressible) -> SQLExpression {
+        (expression.sqlExpression >= lowerBound) && (expression.sqlExpression < upperBound)
+    }
+}
+
+// MARK: - Functions
+
+/// `COUNT(expr)`.
+public func count(_ expression: some SQLExpressible) -> SQLExpression { .function("COUNT", [expression.sqlExpression]) }
+/// `COUNT(DISTINCT expr)`.
+public func count(distinct expression: some SQLExpressible) -> SQLExpression {
+    SQLExpression(sql: SQL(sql: "COUNT(DISTINCT ") + expression.sqlExpression.sql + SQL(sql: ")"), isTerm: true)
+}
+/// `SUM(expr)`.
+public func sum(_ expression: some SQLExpressible) -> SQLExpression { .function("SUM", [expression.sqlExpression]) }
+/// `TOTAL(expr)`.
+public func total(_ expression: some SQLExpressible) -> SQLExpression { .function("TOTAL", [expression.sqlExpression]) }
+/// `AVG(expr)`.
+public func average(_ expression: some SQLExpressible) -> SQLExpression { .function("AVG", [expression.sqlExpression]) }
+/// `MIN(expr)`.
+public func min(_ expression: some SQLExpressible) -> SQLExpression { .function("MIN", [expression.sqlExpression]) }
+/// `MAX(expr)`.
+public func max(_ expression: some SQLExpressible) -> SQLExpression { .function("MAX", [expression.sqlExpression]) }
+/// `LENGTH(expr)`.
+public func length(_ expression: some SQLExpressible) -> SQLExpression { .function("LENGTH", [expression.sqlExpression]) }
+/// `ABS(expr)`.
+public func abs(_ expression: some SQLExpressible) -> SQLExpression { .function("ABS", [expression.sqlExpression]) }
+
+extension SQLSpecificExpressible {
+    /// `swiftLowercaseString(expr)`: Swift's `lowercased()`.
+    public var lowercased: SQLExpression { DatabaseFunction.lowercase(self) }
+    /// `swiftUppercaseString(expr)`: Swift's `uppercased()`.
+    public var uppercased: SQLExpression { DatabaseFunction.uppercase(self) }
+    /// `swiftCapitalizedString(expr)`: Swift's `capitalized`.
+    public var capitalized: SQLExpression { DatabaseFunction.capitalize(self) }
+}
+
+extension DatabaseFunction {
+    /// The function applied to arguments: `square(Column("score"))`.
+    public func callAsFunction(_ arguments: any SQLExpressible...) -> SQLExpression {
+        .function(name, arguments.map(\.sqlExpression))
+    }
+}

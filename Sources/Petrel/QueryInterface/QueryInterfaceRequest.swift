@@ -1,0 +1,479 @@
+/// A request built with the query interface: `Player.filter(...).order(...)`.
+///
+/// ```swift
+/// let best = try Player
+///     .filter(Column("score") > 1000)
+///     .order(Column("score").desc)
+///     .limit(10)
+///     .fetchAll(db)
+/// // SELECT * FROM "player" WHERE "score" > ? ORDER BY "score" DESC LIMIT 10
+/// ```
+public struct QueryInterfaceRequest<RowDecoder>: Sendable {
+    let table: String
+    var selection: [SQLSelection]
+    var filters: [QueryFilter] = []
+    var groups: [SQLExpression] = []
+    var havings: [SQLExpression] = []
+    var orderings: [SQLOrdering] = []
+    var isReversed = false
+    var isDistinct = false
+    var limitClause: (limit: Int, offset: Int?)?
+
+    init(table: String, selection: [SQLSelection]) {
+        self.table = table
+        self.selection = selection
+    }
+
+    // MARK: Building
+
+    /// Keeps the rows that satisfy the predicate (filters combine with AND).
+    public func filter(_ predicate: some SQLExpressible) -> Self {
+        var request = self
+        request.filters.append(.expression(predicate.sqlExpression))
+        return request
+    }
+
+    /// Keeps the rows that satisfy a raw SQL predicate.
+    public func filter(sql: String, arguments: StatementArguments = StatementArguments()) -> Self {
+        filter(SQLExpression(sql: sql, arguments: arguments))
+    }
+
+    /// Keeps the rows that satisfy an SQL literal predicate.
+    public func filter(literal: SQL) -> Self {
+        filter(SQLExpression(literal: literal))
+    }
+
+    /// Keeps the row with this primary key.
+    public func filter(key: some DatabaseValueConvertible) -> Self {
+        filter(keys: [key])
+    }
+
+    /// Keeps the rows with these primary keys.
+    public func filter<Keys: Sequence>(keys: Keys) -> Self where Keys.Element: DatabaseValueConvertible {
+        var request = self
+        request.filters.append(.keys(keys.map(\.databaseValue)))
+        return request
+    }
+
+    /// Fetches nothing.
+    public func none() -> Self {
+        filter(SQLExpression(sql: "0"))
+    }
+
+    /// Replaces the ordering.
+    public func order(_ orderings: any SQLOrderingTerm...) -> Self {
+        order(orderings)
+    }
+
+    /// Replaces the ordering.
+    public func order(_ orderings: [any SQLOrderingTerm]) -> Self {
+        var request = self
+        request.orderings = orderings.map(\.sqlOrdering)
+        request.isReversed = false
+        return request
+    }
+
+    /// Replaces the ordering with raw SQL.
+    public func order(sql: String, arguments: StatementArguments = StatementArguments()) -> Self {
+        var request = self
+        request.orderings = [SQLOrdering(sql: SQL(sql: sql, arguments: arguments))]
+        request.isReversed = false
+        return request
+    }
+
+    /// Reverses the ordering (by the rowid when there is none).
+    public func reversed() -> Self {
+        var request = self
+        request.isReversed.toggle()
+        return request
+    }
+
+    /// Removes the ordering.
+    public func unordered() -> Self {
+        var request = self
+        request.orderings = []
+        request.isReversed = false
+        return request
+    }
+
+    /// Replaces the selection.
+    public func select(_ selection: any SQLSelectable...) -> Self {
+        select(selection)
+    }
+
+    /// Replaces the selection.
+    public func select(_ selection: [any SQLSelectable]) -> Self {
+        var request = self
+        request.selection = selection.map(\.sqlSelection)
+        return request
+    }
+
+    /// Replaces the selection and the type of the fetched values.
+    public func select<T>(_ selection: any SQLSelectable..., as type: T.Type) -> QueryInterfaceRequest<T> {
+        select(selection).asRequest(of: T.self)
+    }
+
+    /// Replaces the selection with raw SQL.
+    public func select(sql: String, arguments: StatementArguments = StatementArguments()) -> Self {
+        var request = self
+        request.selection = [SQLSelection(sql: SQL(sql: sql, arguments: arguments))]
+        return request
+    }
+
+    /// Adds to the selection.
+    public func annotated(with selection: any SQLSelectable...) -> Self {
+        var request = self
+        request.selection += selection.map(\.sqlSelection)
+        return request
+    }
+
+    /// `SELECT DISTINCT`.
+    public func distinct() -> Self {
+        var request = self
+        request.isDistinct = true
+        return request
+    }
+
+    /// `GROUP BY`.
+    public func group(_ expressions: any SQLExpressible...) -> Self {
+        var request = self
+        request.groups = expressions.map(\.sqlExpression)
+        return request
+    }
+
+    /// `HAVING`.
+    public func having(_ predicate: some SQLExpressible) -> Self {
+        var request = self
+        request.havings.append(predicate.sqlExpression)
+        return request
+    }
+
+    /// `LIMIT limit [OFFSET offset]`.
+    public func limit(_ limit: Int, offset: Int? = nil) -> Self {
+        var request = self
+        request.limitClause = (limit, offset)
+        return request
+    }
+
+    /// The same request, decoding another type.
+    public func asRequest<T>(of type: T.Type) -> QueryInterfaceRequest<T> {
+        var request = QueryInterfaceRequest<T>(table: table, selection: selection)
+        request.filters = filters
+        request.groups = groups
+        request.havings = havings
+        request.orderings = orderings
+        request.isReversed = isReversed
+        request.isDistinct = isDistinct
+        request.limitClause = limitClause
+        return request
+    }
+
+    /// Keeps the rows that match a full-text pattern (the table must be a
+    /// full-text table); a nil pattern matches nothing.
+    public func matching(_ pattern: FTS5Pattern?) -> Self {
+        guard let pattern else { return none() }
+        return filter(SQLExpression.binary(tableExpression, "MATCH", pattern.sqlExpression))
+    }
+
+    /// Keeps the rows that match an FTS3/FTS4 pattern; nil matches nothing.
+    public func matching(_ pattern: FTS3Pattern?) -> Self {
+        guard let pattern else { return none() }
+        return filter(SQLExpression.binary(tableExpression, "MATCH", pattern.sqlExpression))
+    }
+
+    private var tableExpression: SQLExpression {
+        SQLExpression(sql: SQL(sql: table.quotedDatabaseIdentifier), isTerm: true)
+    }
+
+    // MARK: SQL
+
+    private func whereSQL(_ db: Database) throws -> SQL? {
+        var conditions: [SQLExpression] = []
+        for filter in filters {
+            switch filter {
+            case .expression(let expression):
+                conditions.append(expression)
+            case .keys(let keys):
+                let key = try db.primaryKey(table)
+                guard key.columns.count == 1, let column = key.columns.first else {
+                    throw DatabaseError(resultCode: .SQLITE_MISUSE, message: "table \(table) has a composite primary key")
+                }
+                conditions.append(keys.map(\.sqlExpression).contains(Column(column)))
+            }
+        }
+        guard !conditions.isEmpty else { return nil }
+        if conditions.count == 1 { return conditions[0].sql }
+        return conditions.map(\.operandSQL).joined(separator: " AND ")
+    }
+
+    /// The SELECT statement of the request.
+    func selectSQL(_ db: Database) throws -> SQL {
+        var sql = SQL(sql: isDistinct ? "SELECT DISTINCT " : "SELECT ")
+        sql += selection.map(\.sql).joined(separator: ", ")
+        sql += SQL(sql: " FROM \(table.quotedDatabaseIdentifier)")
+        if let condition = try whereSQL(db) { sql += " WHERE " + condition }
+        if !groups.isEmpty { sql += " GROUP BY " + groups.map(\.sql).joined(separator: ", ") }
+        if !havings.isEmpty {
+            sql += " HAVING " + (havings.count == 1 ? havings[0].sql : havings.map(\.operandSQL).joined(separator: " AND "))
+        }
+        var orderSQL = orderings.map(\.sql)
+        if isReversed {
+            orderSQL = orderings.isEmpty
+                ? [SQL(sql: "\(table.quotedDatabaseIdentifier).rowid DESC")]
+                : try orderings.map { ordering in
+                    guard let reversed = ordering.reversedSQL else {
+                        throw DatabaseError(resultCode: .SQLITE_MISUSE, message: "cannot reverse a raw SQL ordering")
+                    }
+                    return reversed
+                }
+        }
+        if !orderSQL.isEmpty { sql += " ORDER BY " + orderSQL.joined(separator: ", ") }
+        if let limitClause {
+            sql += SQL(sql: " LIMIT \(limitClause.limit)")
+            if let offset = limitClause.offset { sql += SQL(sql: " OFFSET \(offset)") }
+        }
+        return sql
+    }
+
+    /// A compiled statement for the request, with its arguments bound.
+    func makeStatement(_ db: Database) throws -> Statement {
+        let (sql, arguments) = try selectSQL(db).build()
+        let statement = try db.cachedStatement(sql: sql)
+        try statement.setArguments(arguments)
+        return statement
+    }
+
+    // MARK: Counting, deleting, updating
+
+    /// The number of rows the request fetches.
+    public func fetchCount(_ db: Database) throws -> Int {
+        var counted = self
+        counted.orderings = []
+        counted.isReversed = false
+        let simple = !isDistinct && groups.isEmpty && limitClause == nil && selection.map(\.sql) == [SQLSelection.allColumns.sql]
+        let sql: SQL
+        if simple {
+            counted.selection = [SQLSelection(sql: "COUNT(*)")]
+            sql = try counted.selectSQL(db)
+        } else {
+            sql = "SELECT COUNT(*) FROM (" + (try counted.selectSQL(db)) + ")"
+        }
+        let (text, arguments) = sql.build()
+        return try Int.fetchOne(db, sql: text, arguments: arguments) ?? 0
+    }
+
+    /// True when the request fetches at least one row.
+    public func isEmpty(_ db: Database) throws -> Bool {
+        try !exists(db)
+    }
+
+    /// True when the request fetches at least one row.
+    public func exists(_ db: Database) throws -> Bool {
+        let (text, arguments) = ("SELECT EXISTS (" + (try selectSQL(db)) + ")").build()
+        return try Bool.fetchOne(db, sql: text, arguments: arguments) ?? false
+    }
+
+    /// Deletes the rows the request selects; returns the number deleted.
+    @discardableResult
+    public func deleteAll(_ db: Database) throws -> Int {
+        var sql = SQL(sql: "DELETE FROM \(table.quotedDatabaseIdentifier)")
+        if let condition = try whereSQL(db) { sql += " WHERE " + condition }
+        let (text, arguments) = sql.build()
+        try db.execute(sql: text, arguments: arguments)
+        return db.changesCount
+    }
+
+    /// Updates the rows the request selects; returns the number updated.
+    ///
+    /// ```swift
+    /// try Player.filter(Column("team") == "red").updateAll(db, Column("score").set(to: Column("score") + 1))
+    /// ```
+    @discardableResult
+    public func updateAll(
+        _ db: Database, onConflict conflictResolution: Database.ConflictResolution? = nil, _ assignments: ColumnAssignment...
+    ) throws -> Int {
+        try updateAll(db, onConflict: conflictResolution, assignments)
+    }
+
+    /// Updates the rows the request selects; returns the number updated.
+    @discardableResult
+    public func updateAll(
+        _ db: Database, onConflict conflictResolution: Database.ConflictResolution? = nil, _ assignments: [ColumnAssignment]
+    ) throws -> Int {
+        guard !assignments.isEmpty else { return 0 }
+        let or = conflictResolution.map { $0 == .abort ? "" : " OR \($0.rawValue)" } ?? ""
+        var sql = SQL(sql: "UPDATE\(or) \(table.quotedDatabaseIdentifier) SET ")
+        sql += assignments.map { SQL(sql: $0.column.name.quotedDatabaseIdentifier + " = ") + $0.value.sql }.joined(separator: ", ")
+        if let condition = try whereSQL(db) { sql += " WHERE " + condition }
+        let (text, arguments) = sql.build()
+        try db.execute(sql: text, arguments: arguments)
+        return db.changesCount
+    }
+}
+
+/// A condition of a request.
+enum QueryFilter: Sendable {
+    case expression(SQLExpression)
+    /// Rows whose primary key is one of the values, resolved against the schema.
+    case keys([DatabaseValue])
+}
+
+// MARK: - Fetching
+
+extension QueryInterfaceRequest where RowDecoder: FetchableRecord {
+    public func fetchCursor(_ db: Database) throws -> RecordCursor<RowDecoder> {
+        try RowDecoder.fetchCursor(makeStatement(db))
+    }
+    public func fetchAll(_ db: Database) throws -> [RowDecoder] {
+        try RowDecoder.fetchAll(makeStatement(db))
+    }
+    public func fetchOne(_ db: Database) throws -> RowDecoder? {
+        try RowDecoder.fetchOne(makeStatement(db))
+    }
+}
+
+extension QueryInterfaceRequest where RowDecoder: FetchableRecord & Hashable {
+    public func fetchSet(_ db: Database) throws -> Set<RowDecoder> {
+        try Set(fetchCursor(db))
+    }
+}
+
+extension QueryInterfaceRequest where RowDecoder == Row {
+    public func fetchCursor(_ db: Database) throws -> RowCursor { try Row.fetchCursor(makeStatement(db)) }
+    public func fetchAll(_ db: Database) throws -> [Row] { try Row.fetchAll(makeStatement(db)) }
+    public func fetchOne(_ db: Database) throws -> Row? { try Row.fetchOne(makeStatement(db)) }
+    public func fetchSet(_ db: Database) throws -> Set<Row> { try Row.fetchSet(makeStatement(db)) }
+}
+
+extension QueryInterfaceRequest where RowDecoder: DatabaseValueConvertible {
+    public func fetchCursor(_ db: Database) throws -> DatabaseValueCursor<RowDecoder> { try RowDecoder.fetchCursor(makeStatement(db)) }
+    public func fetchAll(_ db: Database) throws -> [RowDecoder] { try RowDecoder.fetchAll(makeStatement(db)) }
+    public func fetchOne(_ db: Database) throws -> RowDecoder? { try RowDecoder.fetchOne(makeStatement(db)) }
+}
+
+extension QueryInterfaceRequest where RowDecoder: DatabaseValueConvertible & StatementColumnConvertible {
+    public func fetchCursor(_ db: Database) throws -> FastDatabaseValueCursor<RowDecoder> { try RowDecoder.fetchCursor(makeStatement(db)) }
+    public func fetchAll(_ db: Database) throws -> [RowDecoder] { try RowDecoder.fetchAll(makeStatement(db)) }
+    public func fetchOne(_ db: Database) throws -> RowDecoder? { try RowDecoder.fetchOne(makeStatement(db)) }
+}
+
+extension QueryInterfaceRequest where RowDecoder: DatabaseValueConvertible & Hashable {
+    public func fetchSet(_ db: Database) throws -> Set<RowDecoder> { try Set(RowDecoder.fetchCursor(makeStatement(db))) }
+}
+
+// MARK: - Closures over the record's columns
+
+extension QueryInterfaceRequest where RowDecoder: TableRecord {
+    /// Keeps the rows that satisfy the predicate: `filter { $0.score > 1000 }`.
+    public func filter(_ predicate: (RowDecoder.DatabaseComponents) throws -> some SQLExpressible) rethrows -> Self {
+        try filter(predicate(RowDecoder.databaseComponents))
+    }
+
+    /// Replaces the ordering: `order { $0.score.desc }` or `order(\.score)`.
+    public func order(_ ordering: (RowDecoder.DatabaseComponents) throws -> any SQLOrderingTerm) rethrows -> Self {
+        try order([ordering(RowDecoder.databaseComponents)])
+    }
+
+    /// Replaces the ordering with several terms.
+    public func order(_ orderings: (RowDecoder.DatabaseComponents) throws -> [any SQLOrderingTerm]) rethrows -> Self {
+        try order(orderings(RowDecoder.databaseComponents))
+    }
+
+    /// Replaces the selection.
+    public func select(_ selection: (RowDecoder.DatabaseComponents) throws -> [any SQLSelectable]) rethrows -> Self {
+        try select(selection(RowDecoder.databaseComponents))
+    }
+
+    /// Replaces the selection and the type of the fetched values.
+    public func select<T>(_ selection: (RowDecoder.DatabaseComponents) throws -> any SQLSelectable, as type: T.Type) rethrows -> QueryInterfaceRequest<T> {
+        try select([selection(RowDecoder.databaseComponents)]).asRequest(of: T.self)
+    }
+}
+
+extension QueryInterfaceRequest where RowDecoder: Identifiable, RowDecoder.ID: DatabaseValueConvertible {
+    /// Keeps the row with this id.
+    public func filter(id: RowDecoder.ID) -> Self { filter(key: id) }
+    /// Keeps the rows with these ids.
+    public func filter(ids: some Collection<RowDecoder.ID>) -> Self { filter(keys: ids) }
+}
+
+// MARK: - Entry points
+
+extension TableRecord {
+    /// A request of all rows of the table.
+    public static func all() -> QueryInterfaceRequest<Self> {
+        QueryInterfaceRequest(table: databaseTableName, selection: databaseSelection.map(\.sqlSelection))
+    }
+
+    /// A request that fetches nothing.
+    public static func none() -> QueryInterfaceRequest<Self> { all().none() }
+
+    public static func filter(_ predicate: some SQLExpressible) -> QueryInterfaceRequest<Self> { all().filter(predicate) }
+    public static func filter(sql: String, arguments: StatementArguments = StatementArguments()) -> QueryInterfaceRequest<Self> {
+        all().filter(sql: sql, arguments: arguments)
+    }
+    public static func filter(literal: SQL) -> QueryInterfaceRequest<Self> { all().filter(literal: literal) }
+    public static func filter(key: some DatabaseValueConvertible) -> QueryInterfaceRequest<Self> { all().filter(key: key) }
+    public static func filter<Keys: Sequence>(keys: Keys) -> QueryInterfaceRequest<Self> where Keys.Element: DatabaseValueConvertible {
+        all().filter(keys: keys)
+    }
+    public static func filter(_ predicate: (DatabaseComponents) throws -> some SQLExpressible) rethrows -> QueryInterfaceRequest<Self> {
+        try all().filter(predicate(databaseComponents))
+    }
+    public static func order(_ orderings: any SQLOrderingTerm...) -> QueryInterfaceRequest<Self> { all().order(orderings) }
+    public static func order(_ ordering: (DatabaseComponents) throws -> any SQLOrderingTerm) rethrows -> QueryInterfaceRequest<Self> {
+        try all().order([ordering(databaseComponents)])
+    }
+    public static func order(sql: String, arguments: StatementArguments = StatementArguments()) -> QueryInterfaceRequest<Self> {
+        all().order(sql: sql, arguments: arguments)
+    }
+    public static func select(_ selection: any SQLSelectable...) -> QueryInterfaceRequest<Self> { all().select(selection) }
+    public static func select<T>(_ selection: any SQLSelectable..., as type: T.Type) -> QueryInterfaceRequest<T> {
+        all().select(selection).asRequest(of: T.self)
+    }
+    public static func select<T>(_ selection: (DatabaseComponents) throws -> any SQLSelectable, as type: T.Type) rethrows -> QueryInterfaceRequest<T> {
+        try all().select([selection(databaseComponents)]).asRequest(of: T.self)
+    }
+    public static func limit(_ limit: Int, offset: Int? = nil) -> QueryInterfaceRequest<Self> { all().limit(limit, offset: offset) }
+    public static func matching(_ pattern: FTS5Pattern?) -> QueryInterfaceRequest<Self> { all().matching(pattern) }
+    public static func matching(_ pattern: FTS3Pattern?) -> QueryInterfaceRequest<Self> { all().matching(pattern) }
+}
+
+extension TableRecord where Self: Identifiable, ID: DatabaseValueConvertible {
+    public static func filter(id: ID) -> QueryInterfaceRequest<Self> { all().filter(key: id) }
+    public static func filter(ids: some Collection<ID>) -> QueryInterfaceRequest<Self> { all().filter(keys: ids) }
+}
+
+/// A table without a record type: `Table("player").filter(...).fetchAll(db)` fetches rows.
+public struct Table<RowDecoder>: Sendable {
+    /// The table name.
+    public let tableName: String
+
+    public init(_ tableName: String) where RowDecoder == Row {
+        self.tableName = tableName
+    }
+
+    public init(_ tableName: String, as type: RowDecoder.Type = RowDecoder.self) {
+        self.tableName = tableName
+    }
+
+    /// A request of all rows.
+    public func all() -> QueryInterfaceRequest<RowDecoder> {
+        QueryInterfaceRequest(table: tableName, selection: [.allColumns])
+    }
+
+    public func filter(_ predicate: some SQLExpressible) -> QueryInterfaceRequest<RowDecoder> { all().filter(predicate) }
+    public func filter(key: some DatabaseValueConvertible) -> QueryInterfaceRequest<RowDecoder> { all().filter(key: key) }
+    public func order(_ orderings: any SQLOrderingTerm...) -> QueryInterfaceRequest<RowDecoder> { all().order(orderings) }
+    public func select(_ selection: any SQLSelectable...) -> QueryInterfaceRequest<RowDecoder> { all().select(selection) }
+    public func select<T>(_ selection: any SQLSelectable..., as type: T.Type) -> QueryInterfaceRequest<T> { all().select(selection).asRequest(of: T.self) }
+    public func limit(_ limit: Int, offset: Int? = nil) -> QueryInterfaceRequest<RowDecoder> { all().limit(limit, offset: offset) }
+    public func matching(_ pattern: FTS5Pattern?) -> QueryInterfaceRequest<RowDecoder> { all().matching(pattern) }
+
+    /// The number of rows.
+    public func fetchCount(_ db: Database) throws -> Int { try all().fetchCount(db) }
+
+    /// Deletes every row.
+    @discardableResult
+    public func deleteAll(_ db: Database) throws -> Int { try all().deleteAll(db) }
+}

@@ -1,0 +1,189 @@
+import Foundation
+
+/// A type that can be used in SQL expressions: columns, values, expressions.
+public protocol SQLExpressible {
+    /// The expression.
+    var sqlExpression: SQLExpression { get }
+}
+
+/// An expression that is more than a plain value: a column, an expression
+/// built with operators or functions. Query-interface operators need one.
+public protocol SQLSpecificExpressible: SQLExpressible {}
+
+/// A fragment of SQL that denotes a value, built with columns, values,
+/// operators and functions. Values are always bound as arguments.
+///
+/// ```swift
+/// Column("score") > 1000 && Column("name").like("A%")
+/// // ("score" > ?) AND ("name" LIKE ?), with [1000, "A%"]
+/// ```
+public struct SQLExpression: SQLSpecificExpressible, Sendable {
+    /// The SQL, with `?` for values.
+    let sql: SQL
+    /// True when the SQL needs no parentheses to be an operand (a column, a
+    /// value, a function call).
+    let isTerm: Bool
+
+    init(sql: SQL, isTerm: Bool) {
+        self.sql = sql
+        self.isTerm = isTerm
+    }
+
+    /// An expression from raw SQL, with optional arguments.
+    public init(sql: String, arguments: StatementArguments = StatementArguments()) {
+        self.init(sql: SQL(sql: sql, arguments: arguments), isTerm: false)
+    }
+
+    /// An expression from an SQL literal.
+    public init(literal: SQL) {
+        self.init(sql: literal, isTerm: false)
+    }
+
+    public var sqlExpression: SQLExpression { self }
+
+    /// The SQL of the expression, parenthesized unless it is a single term.
+    var operandSQL: SQL {
+        isTerm ? sql : "(" + sql + ")"
+    }
+
+    static func value(_ value: DatabaseValue) -> SQLExpression {
+        SQLExpression(sql: SQL(elements: [.value(value)]), isTerm: true)
+    }
+
+    static func binary(_ lhs: SQLExpression, _ op: String, _ rhs: SQLExpression) -> SQLExpression {
+        SQLExpression(sql: lhs.operandSQL + SQL(sql: " \(op) ") + rhs.operandSQL, isTerm: false)
+    }
+
+    static func function(_ name: String, _ arguments: [SQLExpression]) -> SQLExpression {
+        SQLExpression(sql: SQL(sql: "\(name)(") + arguments.map(\.sql).joined(separator: ", ") + SQL(sql: ")"), isTerm: true)
+    }
+
+    /// `expr IS NULL`.
+    var isNull: SQLExpression {
+        var expression = SQLExpression(sql: operandSQL + SQL(sql: " IS NULL"), isTerm: false)
+        expression.nullTested = operandSQL
+        return expression
+    }
+
+    /// For `x IS NULL` expressions: `x`, so that negation gives `x IS NOT NULL`.
+    var nullTested: SQL?
+    var isNullTest: Bool { nullTested != nil }
+    var nullTestOperand: SQL { nullTested ?? sql }
+
+    /// True for the NULL value.
+    var isNullValue: Bool {
+        if sql.elements.count == 1, case .value(let value) = sql.elements[0] { return value.isNull }
+        return false
+    }
+
+}
+
+extension SQLSpecificExpressible {
+    private var operand: SQL { sqlExpression.operandSQL }
+
+    /// `expr COLLATE name`.
+    public func collating(_ collation: Database.CollationName) -> SQLExpression {
+        SQLExpression(sql: operand + SQL(sql: " COLLATE \(collation.rawValue)"), isTerm: false)
+    }
+
+    /// `expr COLLATE name`.
+    public func collating(_ collation: DatabaseCollation) -> SQLExpression {
+        collating(Database.CollationName(rawValue: collation.name))
+    }
+
+    /// `expr LIKE pattern`.
+    public func like(_ pattern: some SQLExpressible) -> SQLExpression {
+        SQLExpression(sql: operand + SQL(sql: " LIKE ") + pattern.sqlExpression.operandSQL, isTerm: false)
+    }
+
+    /// `expr LIKE pattern ESCAPE escape`.
+    public func like(_ pattern: some SQLExpressible, escape: some SQLExpressible) -> SQLExpression {
+        SQLExpression(
+            sql: operand + SQL(sql: " LIKE ") + pattern.sqlExpression.operandSQL + SQL(sql: " ESCAPE ") + escape.sqlExpression.operandSQL,
+            isTerm: false)
+    }
+
+    /// `expr MATCH pattern`; a nil pattern matches nothing.
+    public func match(_ pattern: FTS5Pattern?) -> SQLExpression {
+        .binary(sqlExpression, "MATCH", pattern?.sqlExpression ?? .value(.null))
+    }
+
+    /// `expr MATCH pattern` (FTS3/FTS4); a nil pattern matches nothing.
+    public func match(_ pattern: FTS3Pattern?) -> SQLExpression {
+        .binary(sqlExpression, "MATCH", pattern?.sqlExpression ?? .value(.null))
+    }
+
+    /// The expression selected under a name: `expr AS "key"`.
+    public func forKey(_ key: String) -> SQLSelection {
+        SQLSelection(sql: operand + SQL(sql: " AS \(key.quotedDatabaseIdentifier)"))
+    }
+
+    /// `expr ASC`.
+    public var asc: SQLOrdering { SQLOrdering(sql: operand + SQL(sql: " ASC"), reversedSQL: operand + SQL(sql: " DESC")) }
+    /// `expr DESC`.
+    public var desc: SQLOrdering { SQLOrdering(sql: operand + SQL(sql: " DESC"), reversedSQL: operand + SQL(sql: " ASC")) }
+    /// `expr ASC NULLS LAST`.
+    public var ascNullsLast: SQLOrdering { SQLOrdering(sql: operand + SQL(sql: " ASC NULLS LAST"), reversedSQL: operand + SQL(sql: " DESC NULLS FIRST")) }
+    /// `expr DESC NULLS FIRST`.
+    public var descNullsFirst: SQLOrdering { SQLOrdering(sql: operand + SQL(sql: " DESC NULLS FIRST"), reversedSQL: operand + SQL(sql: " ASC NULLS LAST")) }
+}
+
+// Values are expressions: they bind as arguments.
+extension DatabaseValue: SQLExpressible {
+    public var sqlExpression: SQLExpression { .value(self) }
+}
+
+extension SQLExpressible where Self: DatabaseValueConvertible {
+    public var sqlExpression: SQLExpression { .value(databaseValue) }
+}
+
+extension SQL {
+    init(_ expression: some SQLExpressible) {
+        self = expression.sqlExpression.sql
+    }
+}
+
+// MARK: - Selections and orderings
+
+/// Something a request selects: a column, `*`, an aliased expression.
+public protocol SQLSelectable {
+    var sqlSelection: SQLSelection { get }
+}
+
+/// A selection, as written after `SELECT`.
+public struct SQLSelection: SQLSelectable, Sendable {
+    let sql: SQL
+    public var sqlSelection: SQLSelection { self }
+}
+
+extension SQLExpression: SQLSelectable {
+    public var sqlSelection: SQLSelection { SQLSelection(sql: sql) }
+}
+
+extension SQLSelectable where Self == SQLSelection {
+    /// All columns: `*`.
+    public static var allColumns: SQLSelection { SQLSelection(sql: "*") }
+}
+
+/// `*` in a selection.
+public struct AllColumns: SQLSelectable, Sendable {
+    public init() {}
+    public var sqlSelection: SQLSelection { .allColumns }
+}
+
+/// Something a request orders by.
+public protocol SQLOrderingTerm {
+    var sqlOrdering: SQLOrdering { get }
+}
+
+/// An ordering term, as written after `ORDER BY`.
+public struct SQLOrdering: SQLOrderingTerm, Sendable {
+    let sql: SQL
+    /// The reversed ordering (used by `reversed()`), when it can be computed.
+    var reversedSQL: SQL? = nil
+    public var sqlOrdering: SQLOrdering { self }
+}
+
+extension SQLExpression: SQLOrderingTerm {
+    public var sqlOrdering: SQLOrdering { SQLOrdering(sql: sql, reversedSQL: operandSQL + SQL(sql: " DESC")) }
+}

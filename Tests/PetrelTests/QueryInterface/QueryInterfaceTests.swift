@@ -1,0 +1,131 @@
+import Foundation
+import Petrel
+import PetrelTestSupport
+import Testing
+
+struct Hero: Codable, Equatable, FetchableRecord, MutablePersistableRecord, Identifiable {
+    var id: Int64?
+    var name: String
+    var score: Int
+    var team: String?
+
+    enum Columns {
+        static let id = Column("id")
+        static let name = Column("name")
+        static let score = Column("score")
+        static let team = Column("team")
+    }
+
+    mutating func didInsert(_ inserted: InsertionSuccess) { id = inserted.rowID }
+}
+
+@Suite("Query interface")
+struct QueryInterfaceTests {
+    func makeDatabase(_ kind: StorageKind = .memory) throws -> TestDatabase {
+        let database = try TestDatabase(kind)
+        try database.queue.write { db in
+            try db.execute(sql: "CREATE TABLE hero (id INTEGER PRIMARY KEY, name TEXT NOT NULL, score INTEGER NOT NULL, team TEXT)")
+            for (name, score, team) in [("Arthur", 100, "red"), ("Barbara", 1000, "blue"), ("Craig", 0, nil), ("O'Brien", 500, "red")] as [(String, Int, String?)] {
+                var hero = Hero(id: nil, name: name, score: score, team: team)
+                try hero.insert(db)
+            }
+        }
+        return database
+    }
+
+    @Test(arguments: StorageKind.allCases)
+    func filterOrderLimitAndGeneratedSQL(kind: StorageKind) throws {
+        let database = try makeDatabase(kind)
+        let recorder = SQLRecorder()
+        try database.queue.read { (db) throws in
+            recorder.start(db)
+            let best = try Hero.filter(Column("score") > 100).order(Column("score").desc).limit(10).fetchAll(db)
+            #expect(best.map(\.name) == ["Barbara", "O'Brien"])
+            let red = try Hero.filter { $0.team == "red" && $0.score >= 100 }.order(\.name).fetchAll(db)
+            #expect(red.map(\.name) == ["Arthur", "O'Brien"])
+            // Ex10
+            #expect(try Hero.filter { $0.name == "O'Brien" }.fetchOne(db)?.score == 500)
+            #expect(try Hero.order(\.score).fetchAll(db).map(\.name) == ["Craig", "Arthur", "O'Brien", "Barbara"])
+            #expect(try Hero.order(\.score).reversed().limit(1).fetchOne(db)?.name == "Barbara")
+            #expect(try Hero.all().reversed().fetchAll(db).first?.name == "O'Brien")
+            #expect(try Hero.filter(Column("team") == nil).fetchAll(db).map(\.name) == ["Craig"])
+            #expect(try Hero.filter(Column("team") != nil).fetchCount(db) == 3)
+            #expect(try Hero.filter(["red", "green"].contains(Column("team"))).fetchCount(db) == 2)
+            #expect(try Hero.filter((100...500).contains(Column("score"))).fetchCount(db) == 2)
+            #expect(try Hero.filter(Column("name").like("%r%")).fetchCount(db) == 4)
+            #expect(try Hero.filter(Column("name").like("%ar%")).fetchCount(db) == 2)
+            #expect(try Hero.filter(!(Column("score") > 0)).fetchAll(db).map(\.name) == ["Craig"])
+            #expect(try Hero.filter(sql: "score > ?", arguments: [400]).fetchCount(db) == 2)
+            #expect(try Hero.filter(key: 2).fetchOne(db)?.name == "Barbara")
+            #expect(try Hero.filter(ids: [1, 3]).fetchCount(db) == 2)
+            #expect(try Hero.filter(id: 4).fetchOne(db)?.name == "O'Brien")
+            #expect(try Hero.none().fetchAll(db).isEmpty)
+            #expect(try Hero.limit(2, offset: 1).order(Column("id")).fetchAll(db).map(\.id) == [2, 3])
+            #expect(try Hero.filter(Column("score") > 100).exists(db))
+            #expect(try Hero.filter(Column("score") > 10_000).isEmpty(db))
+        }
+        #expect(recorder.contains(#"SELECT * FROM "hero" WHERE "score" > ? ORDER BY "score" DESC LIMIT 10"#))
+        #expect(recorder.contains(#"SELECT * FROM "hero" WHERE ("team" = ?) AND ("score" >= ?) ORDER BY "name""#))
+        #expect(recorder.contains(#"SELECT * FROM "hero" WHERE "team" IS NULL"#))
+        #expect(recorder.contains(#"SELECT COUNT(*) FROM "hero" WHERE "team" IS NOT NULL"#))
+        #expect(recorder.contains(#"SELECT COUNT(*) FROM "hero" WHERE "team" IN (?, ?)"#))
+        #expect(recorder.contains(#"SELECT COUNT(*) FROM "hero" WHERE "score" BETWEEN ? AND ?"#))
+        #expect(recorder.contains(#"SELECT * FROM "hero" ORDER BY "score" DESC LIMIT 1"#))
+    }
+
+    @Test func selectionsAggregatesAndValues() throws {
+        let database = try makeDatabase()
+        try database.queue.read { (db) throws in
+            // Ex23
+            #expect(try Hero.select({ max($0.score) }, as: Int.self).fetchOne(db) == 1000)
+            #expect(try Hero.select(Column("name"), as: String.self).order(Column("name")).fetchAll(db) == ["Arthur", "Barbara", "Craig", "O'Brien"])
+            #expect(try Hero.select(count(Column("team")), as: Int.self).fetchOne(db) == 3)
+            #expect(try Hero.select(count(distinct: Column("team")), as: Int.self).fetchOne(db) == 2)
+            #expect(try Hero.select(sum(Column("score")), as: Int.self).fetchOne(db) == 1600)
+            #expect(try Hero.select(average(Column("score")), as: Double.self).fetchOne(db) == 400)
+            #expect(try Hero.select(min(Column("score")) + 1, as: Int.self).fetchOne(db) == 1)
+            let teams = try Hero.select(Column("team"), count(Column("id")).forKey("n"))
+                .filter(Column("team") != nil).group(Column("team")).having(count(Column("id")) > 1)
+                .asRequest(of: Row.self).fetchAll(db)
+            #expect(teams == [["team": "red", "n": 2]])
+            #expect(try Hero.select(Column("team"), as: String?.self).distinct().fetchCount(db) == 3)
+            let annotated = try Hero.all().annotated(with: (Column("score") * 2).forKey("double")).order(Column("id")).asRequest(of: Row.self).fetchOne(db)
+            #expect(annotated?["double"] as Int? == 200)
+            #expect(try Hero.select(Column("team") ?? "none", as: String.self).order(Column("id")).fetchAll(db) == ["red", "blue", "none", "red"])
+            let table = Table("hero")
+            #expect(try table.filter(Column("score") > 400).fetchCount(db) == 2)
+            #expect(try table.select(Column("name"), as: String.self).filter(key: 1).fetchOne(db) == "Arthur")
+            #expect(try Table<Hero>("hero").filter(Column("team") == "blue").fetchOne(db)?.name == "Barbara")
+        }
+    }
+
+    @Test func batchUpdatesAndDeletes() throws {
+        let database = try makeDatabase(.file)
+        try database.queue.write { (db) throws in
+            #expect(try Hero.filter { $0.score == 0 }.deleteAll(db) == 1)
+            #expect(try Hero.filter(Column("team") == "red").updateAll(db, Column("score").set(to: Column("score") + 1)) == 2)
+            #expect(try Hero.order(Column("id")).fetchAll(db).map(\.score) == [101, 1000, 501])
+            #expect(try Hero.all().updateAll(db, Column("team").set(to: nil)) == 3)
+            #expect(try Hero.filter(Column("team") == nil).fetchCount(db) == 3)
+            #expect(try Hero.deleteAll(db) == 3)
+        }
+    }
+
+    @Test func fullTextMatching() throws {
+        struct Book: Codable, FetchableRecord, TableRecord {
+            var title: String
+        }
+        let dbQueue = try DatabaseQueue()
+        try dbQueue.write { (db) throws in
+            try db.create(virtualTable: "book", using: FTS5()) { t in t.column("title") }
+            try db.execute(sql: "INSERT INTO book VALUES ('Moby Dick'), ('Red Mars'), ('Dickens')")
+            let recorder = SQLRecorder()
+            recorder.start(db)
+            #expect(try Book.matching(FTS5Pattern(matchingAllTokensIn: "dick")).fetchAll(db).map(\.title) == ["Moby Dick"])
+            #expect(try Book.matching(FTS5Pattern(matchingAllPrefixesIn: "dick")).order(Column.rank).fetchCount(db) == 2)
+            #expect(try Book.matching(FTS5Pattern(matchingAllTokensIn: "*")).fetchAll(db).isEmpty) // nil pattern
+            #expect(try Book.filter(Column("title").match(FTS5Pattern(matchingAllTokensIn: "mars"))).fetchCount(db) == 1)
+            #expect(recorder.contains(#"SELECT * FROM "book" WHERE "book" MATCH ?"#))
+        }
+    }
+}

@@ -1,0 +1,77 @@
+/// Options of `CREATE INDEX`.
+public struct IndexOptions: OptionSet, Sendable {
+    public let rawValue: Int
+    public init(rawValue: Int) { self.rawValue = rawValue }
+    public static let ifNotExists = IndexOptions(rawValue: 1 << 0)
+    public static let unique = IndexOptions(rawValue: 1 << 1)
+}
+
+/// Options of `CREATE VIEW`.
+public struct ViewOptions: OptionSet, Sendable {
+    public let rawValue: Int
+    public init(rawValue: Int) { self.rawValue = rawValue }
+    public static let ifNotExists = ViewOptions(rawValue: 1 << 0)
+    public static let temporary = ViewOptions(rawValue: 1 << 1)
+}
+
+extension Database {
+    /// Creates an index on columns:
+    /// `CREATE [UNIQUE] INDEX [IF NOT EXISTS] "name" ON "table"("a", "b") [WHERE condition]`.
+    public func create(
+        index name: String, on table: String, columns: [String], options: IndexOptions = [],
+        condition: (any SQLExpressible)? = nil
+    ) throws {
+        try create(index: name, on: table, terms: columns.map(\.quotedDatabaseIdentifier), options: options, condition: condition)
+    }
+
+    /// Creates an index on expressions: `ON "player"("email" COLLATE NOCASE)`.
+    public func create(
+        index name: String, on table: String, expressions: [any SQLExpressible], options: IndexOptions = [],
+        condition: (any SQLExpressible)? = nil
+    ) throws {
+        try create(index: name, on: table, terms: expressions.map { $0.sqlExpression.sql.inlined() }, options: options, condition: condition)
+    }
+
+    /// Creates an index named `index_<table>_on_<columns>`.
+    public func create(indexOn table: String, columns: [String], options: IndexOptions = [], condition: (any SQLExpressible)? = nil) throws {
+        try create(index: "index_\(table)_on_\(columns.joined(separator: "_"))", on: table, columns: columns, options: options, condition: condition)
+    }
+
+    private func create(index name: String, on table: String, terms: [String], options: IndexOptions, condition: (any SQLExpressible)?) throws {
+        var sql = options.contains(.unique) ? "CREATE UNIQUE INDEX " : "CREATE INDEX "
+        if options.contains(.ifNotExists) { sql += "IF NOT EXISTS " }
+        sql += "\(name.quotedDatabaseIdentifier) ON \(table.quotedDatabaseIdentifier)(\(terms.joined(separator: ", ")))"
+        if let condition { sql += " WHERE " + condition.sqlExpression.sql.inlined() }
+        try execute(sql: sql)
+    }
+
+    /// Drops an index.
+    public func drop(index name: String) throws {
+        try execute(sql: "DROP INDEX \(name.quotedDatabaseIdentifier)")
+    }
+
+    /// Drops the index named `index_<table>_on_<columns>`.
+    public func drop(indexOn table: String, columns: [String]) throws {
+        try drop(index: "index_\(table)_on_\(columns.joined(separator: "_"))")
+    }
+
+    /// Creates a view from an SQL literal.
+    public func create(view name: String, options: ViewOptions = [], columns: [String]? = nil, asLiteral sqlLiteral: SQL) throws {
+        var sql = options.contains(.temporary) ? "CREATE TEMPORARY VIEW " : "CREATE VIEW "
+        if options.contains(.ifNotExists) { sql += "IF NOT EXISTS " }
+        sql += name.quotedDatabaseIdentifier
+        if let columns { sql += "(\(columns.map(\.quotedDatabaseIdentifier).joined(separator: ", ")))" }
+        sql += " AS " + sqlLiteral.inlined()
+        try execute(sql: sql)
+    }
+
+    /// Creates a view from a request.
+    public func create<T>(view name: String, options: ViewOptions = [], columns: [String]? = nil, as request: QueryInterfaceRequest<T>) throws {
+        try create(view: name, options: options, columns: columns, asLiteral: request.selectSQL(self))
+    }
+
+    /// Drops a view.
+    public func drop(view name: String) throws {
+        try execute(sql: "DROP VIEW \(name.quotedDatabaseIdentifier)")
+    }
+}

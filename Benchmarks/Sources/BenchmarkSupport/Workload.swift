@@ -8,6 +8,10 @@ public enum Workload: String, CaseIterable, Sendable {
     case fetchSingleColumn = "Int.fetchAll, 100k rows x 1 column"
     case insertPrepared = "insert 100k rows x 10 INTEGER, prepared statement, one transaction"
     case insertPreparedValues = "same insert, Petrel `execute(values:)` (GRDB: its fastest form, unchecked arguments)"
+    case fetchRecords = "fetch 100k rows x 10 INTEGER into FetchableRecord structs (named columns)"
+    case fetchDecodable = "fetch 100k rows x 10 INTEGER into Decodable records"
+    case insertRecords = "insert 100k records with insert(db) (encode(to:) by hand)"
+    case insertEncodable = "insert 100k Encodable records with insert(db)"
     case fts5Insert = "FTS5: insert 50k short documents, one transaction"
     case fts5RankedQueries = "FTS5: 1,000 ranked queries, FTS5Pattern(matchingAllTokensIn:) each, LIMIT 10"
     case fts5SwiftTokenizer = "FTS5 insert 50k docs, Swift tokenizer (raw C: unicode61; GRDB: wrapper tokenizer)"
@@ -20,6 +24,10 @@ public enum Workload: String, CaseIterable, Sendable {
         case .fetchNamed: 1.6
         case .fetchSingleColumn: 1.15
         case .insertPrepared, .insertPreparedValues: 1.3
+        case .fetchRecords: 1.6
+        case .fetchDecodable: 2.5
+        case .insertRecords: 2
+        case .insertEncodable: 3
         case .fts5Insert, .fts5RankedQueries: 1.1
         // Throughput at least 0.7x unicode61's: time at most 1/0.7.
         case .fts5SwiftTokenizer: 1 / 0.7
@@ -204,7 +212,7 @@ public final class RawConnection {
 public enum RawWorkloads {
     public static func runner(_ workload: Workload, _ fixtures: Fixtures) throws -> Runner {
         switch workload {
-        case .fetchPositional, .fetchNamed:
+        case .fetchPositional, .fetchNamed, .fetchRecords, .fetchDecodable:
             // Raw C has no names: both read columns by position.
             let db = try RawConnection(path: fixtures.fetchPath)
             return Runner {
@@ -267,7 +275,7 @@ public enum RawWorkloads {
                 }
                 return total
             }
-        case .insertPrepared, .insertPreparedValues:
+        case .insertPrepared, .insertPreparedValues, .insertRecords, .insertEncodable:
             let db = try RawConnection(path: fixtures.insertPath("raw"))
             return Runner(setUp: {
                 try db.execute("DROP TABLE IF EXISTS items")

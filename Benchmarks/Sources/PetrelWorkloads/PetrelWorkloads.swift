@@ -56,6 +56,24 @@ public enum PetrelWorkloads {
                     try Int.fetchAll(db, sql: "SELECT i0 FROM items").reduce(0, &+)
                 }
             }
+        case .fetchRecords:
+            let dbQueue = try DatabaseQueue(path: fixtures.fetchPath)
+            return Runner {
+                try dbQueue.read { db in
+                    try ItemRecord.fetchAll(db, sql: "SELECT * FROM items").reduce(0) { $0 &+ $1.sum }
+                }
+            }
+        case .fetchDecodable:
+            let dbQueue = try DatabaseQueue(path: fixtures.fetchPath)
+            return Runner {
+                try dbQueue.read { db in
+                    try CodableItem.fetchAll(db, sql: "SELECT * FROM items").reduce(0) { $0 &+ $1.sum }
+                }
+            }
+        case .insertRecords:
+            return try recordInsertRunner(fixtures) { db, i in try ItemRecord(i).insert(db) }
+        case .insertEncodable:
+            return try recordInsertRunner(fixtures) { db, i in try CodableItem(i).insert(db) }
         case .fts5Insert:
             return try ftsInsertRunner(fixtures, tokenizer: nil)
         case .fts5SwiftTokenizer:
@@ -135,4 +153,54 @@ public enum PetrelWorkloads {
             return rowCount
         })
     }
+
+    /// Inserts `rowCount` records in one transaction; the table is recreated untimed.
+    private static func recordInsertRunner(_ fixtures: Fixtures, _ insert: @escaping (Database, Int) throws -> Void) throws -> Runner {
+        let dbQueue = try DatabaseQueue(path: fixtures.insertPath("petrel" + "-records"))
+        return Runner(setUp: {
+            try dbQueue.write { db in
+                try db.execute(sql: "DROP TABLE IF EXISTS items")
+                try db.execute(sql: Fixtures.createItemsSQL)
+            }
+        }, run: {
+            try dbQueue.write { db in
+                for i in 0..<rowCount { try insert(db, i) }
+            }
+            return rowCount
+        })
+    }
+}
+
+/// Ten integer columns, decoded by hand from column names.
+struct ItemRecord: FetchableRecord, PersistableRecord {
+    static let databaseTableName = "items"
+    var i0, i1, i2, i3, i4, i5, i6, i7, i8, i9: Int
+
+    init(row: Row) throws {
+        i0 = row["i0"]; i1 = row["i1"]; i2 = row["i2"]; i3 = row["i3"]; i4 = row["i4"]
+        i5 = row["i5"]; i6 = row["i6"]; i7 = row["i7"]; i8 = row["i8"]; i9 = row["i9"]
+    }
+
+    init(_ i: Int) {
+        (i0, i1, i2, i3, i4, i5, i6, i7, i8, i9) = (i, i, i, i, i, i, i, i, i, i)
+    }
+
+    func encode(to container: inout PersistenceContainer) throws {
+        container["i0"] = i0; container["i1"] = i1; container["i2"] = i2; container["i3"] = i3; container["i4"] = i4
+        container["i5"] = i5; container["i6"] = i6; container["i7"] = i7; container["i8"] = i8; container["i9"] = i9
+    }
+
+    var sum: Int { i0 &+ i1 &+ i2 &+ i3 &+ i4 &+ i5 &+ i6 &+ i7 &+ i8 &+ i9 }
+}
+
+/// The same columns, through Codable.
+struct CodableItem: Codable, FetchableRecord, PersistableRecord {
+    static let databaseTableName = "items"
+    var i0, i1, i2, i3, i4, i5, i6, i7, i8, i9: Int
+
+    init(_ i: Int) {
+        (i0, i1, i2, i3, i4, i5, i6, i7, i8, i9) = (i, i, i, i, i, i, i, i, i, i)
+    }
+
+    var sum: Int { i0 &+ i1 &+ i2 &+ i3 &+ i4 &+ i5 &+ i6 &+ i7 &+ i8 &+ i9 }
 }

@@ -134,7 +134,7 @@ do {
         let petrel = try PetrelWorkloads.runner(workload, fixtures)
         let grdb = try GRDBWorkloads.runner(workload, fixtures)
         let expected: Int? = switch workload {
-        case .fetchPositional, .fetchNamed: Fixtures.fullChecksum
+        case .fetchPositional, .fetchNamed, .fetchRecords, .fetchDecodable: Fixtures.fullChecksum
         default: nil
         }
         var times: [[Duration]] = [[], [], []]

@@ -130,6 +130,14 @@ extension Database {
 
     /// The primary key of a table. Throws when the table does not exist.
     public func primaryKey(_ tableName: String, in schemaName: String? = nil) throws -> PrimaryKeyInfo {
+        let cacheKey = schemaName.map { $0 + "." + tableName } ?? tableName
+        if let cached = primaryKeyCache[cacheKey] { return cached }
+        let info = try loadPrimaryKey(tableName, in: schemaName)
+        primaryKeyCache[cacheKey] = info
+        return info
+    }
+
+    private func loadPrimaryKey(_ tableName: String, in schemaName: String?) throws -> PrimaryKeyInfo {
         let columns = try self.columns(in: tableName, in: schemaName)
         let keyColumns = columns.filter { $0.primaryKeyIndex > 0 }.sorted { $0.primaryKeyIndex < $1.primaryKeyIndex }
         if keyColumns.isEmpty {

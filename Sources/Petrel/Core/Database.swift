@@ -35,6 +35,10 @@ public final class Database {
     var fts5APIPointer: UnsafePointer<fts5_api>?
     var busyBox: BusyBox?
     var collationProviderBox: CollationProviderBox?
+    /// Primary keys by lowercased table name. Cleared by schema-changing
+    /// statements of this connection and at the start of every access
+    /// (another connection may have changed the schema in between).
+    var primaryKeyCache: [String: PrimaryKeyInfo] = [:]
 
     /// The version of the SQLite library, as `sqlite3_libversion_number()` returns it (3040001 for 3.40.1).
     public static var sqliteLibVersionNumber: CInt { sqlite3_libversion_number() }
@@ -295,9 +299,11 @@ public final class Database {
         if let sqliteConnection { sqlite3_db_release_memory(sqliteConnection) }
     }
 
-    /// Forgets the compiled statements, e.g. after the schema changed.
+    /// Forgets the compiled statements and cached schema information, e.g.
+    /// after another connection changed the schema.
     public func clearSchemaCache() {
         statementCache.removeAll()
+        primaryKeyCache.removeAll()
     }
 
     /// Rebuilds the database file (`VACUUM`).

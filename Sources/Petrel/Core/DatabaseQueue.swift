@@ -79,7 +79,10 @@ public final class DatabaseQueue: DatabaseWriter, @unchecked Sendable {
     /// Runs `body` on the queue; accesses are not reentrant.
     private func sync<T>(_ body: (Database) throws -> T) rethrows -> T {
         precondition(!isOnQueue, "Database methods are not reentrant.")
-        return try queue.sync { try body(db) }
+        return try queue.sync {
+            db.primaryKeyCache.removeAll()
+            return try body(db)
+        }
     }
 
     private func checkNoTransactionLeftOpen(_ db: Database) {
@@ -215,6 +218,7 @@ public final class DatabaseQueue: DatabaseWriter, @unchecked Sendable {
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<T, any Error>) in
                 queue.async {
+                    db.value.primaryKeyCache.removeAll()
                     guard job.start() else {
                         continuation.resume(throwing: CancellationError())
                         return

@@ -168,6 +168,18 @@ public final class Row {
         return Row.convert(storedValues[index], to: Value.self, column: index)
     }
 
+    /// The value at the index when it converts, without stopping the program otherwise.
+    func convertedValue<Value: DatabaseValueConvertible & StatementColumnConvertible>(atUncheckedIndex index: Int, as type: Value.Type) -> Value? {
+        if let sqliteStatement {
+            let column = CInt(index)
+            if Value.self is any ColumnDecodingHandlesNull.Type || sqlite3_column_type(sqliteStatement, column) != SQLITE_NULL {
+                return Value(sqliteStatement: sqliteStatement, index: column)
+            }
+            return Value.fromDatabaseValue(.null)
+        }
+        return Value.fromDatabaseValue(storedValues[index])
+    }
+
     @usableFromInline
     static func convert<Value: DatabaseValueConvertible>(_ dbValue: DatabaseValue, to type: Value.Type, column: Int) -> Value {
         guard let value = Value.fromDatabaseValue(dbValue) else {

@@ -135,11 +135,32 @@ extension Sequence where Element == SQL {
 extension String {
     /// The string as a double-quoted SQL identifier: `"my ""table"""`.
     public var quotedDatabaseIdentifier: String {
-        "\"" + replacingOccurrences(of: "\"", with: "\"\"") + "\""
+        // Identifiers rarely contain quotes: skip Foundation's replacing.
+        guard utf8.contains(UInt8(ascii: "\"")) else { return "\"" + self + "\"" }
+        return "\"" + split(separator: "\"", omittingEmptySubsequences: false).joined(separator: "\"\"") + "\""
+    }
+
+    /// Case-insensitive equality, without allocating for ASCII strings.
+    func caseInsensitivelyEquals(_ other: String) -> Bool {
+        if self == other { return true }
+        let (a, b) = (utf8, other.utf8)
+        guard a.count == b.count else { return lowercased() == other.lowercased() }
+        var isASCII = true
+        for (x, y) in zip(a, b) {
+            if x >= 0x80 || y >= 0x80 {
+                isASCII = false
+                break
+            }
+            let lx = (x >= 0x41 && x <= 0x5A) ? x + 32 : x
+            let ly = (y >= 0x41 && y <= 0x5A) ? y + 32 : y
+            if lx != ly { return false }
+        }
+        return isASCII ? true : lowercased() == other.lowercased()
     }
 
     /// The string as a single-quoted SQL string literal. Prefer bound arguments.
     var quotedSQLString: String {
-        "'" + replacingOccurrences(of: "'", with: "''") + "'"
+        guard utf8.contains(UInt8(ascii: "'")) else { return "'" + self + "'" }
+        return "'" + split(separator: "'", omittingEmptySubsequences: false).joined(separator: "''") + "'"
     }
 }

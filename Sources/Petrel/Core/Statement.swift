@@ -30,6 +30,8 @@ public final class Statement {
     /// The 0-based parameter slots and their names without prefix (nil for `?`).
     @usableFromInline let parameterNames: [String?]
     let hasNamedParameters: Bool
+    /// True for CREATE, DROP, ALTER...: running it invalidates schema caches.
+    let changesSchema: Bool
 
     @usableFromInline @exclusivity(unchecked) var _columnNames: [String]?
     private var _arguments = StatementArguments()
@@ -61,6 +63,9 @@ public final class Statement {
         }
         parameterNames = names
         hasNamedParameters = named
+        let keyword = sql.drop { $0.isWhitespace }.prefix(7).uppercased()
+        changesSchema = ["CREATE", "DROP", "ALTER", "REINDEX", "VACUUM"].contains { keyword.hasPrefix($0) }
+            || (keyword.hasPrefix("ROLLBAC"))
     }
 
     deinit {
@@ -235,6 +240,7 @@ public final class Statement {
         } else {
             reset()
         }
+        if changesSchema { database.primaryKeyCache.removeAll() }
         try stepToCompletion()
     }
 

@@ -18,9 +18,7 @@ public struct PersistenceContainer: RandomAccessCollection, Sendable {
     }
 
     private func index(of column: String) -> Int? {
-        if let index = storage.firstIndex(where: { $0.column == column }) { return index }
-        let lowered = column.lowercased()
-        return storage.firstIndex { $0.column.lowercased() == lowered }
+        storage.firstIndex { $0.column.caseInsensitivelyEquals(column) }
     }
 
     /// The value of a column; setting appends new columns, keeping order.

@@ -68,6 +68,10 @@ struct RowDecoder<Record: FetchableRecord>: Decoder {
         }
 
         func decode<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T {
+            try decodeAny(type, forKey: key)
+        }
+
+        private func decodeAny<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T {
             let column = decoder.column(for: key)
             if let convertible = T.self as? any DatabaseValueConvertible.Type {
                 guard let index = decoder.row.index(forColumn: column) else {
@@ -99,6 +103,32 @@ struct RowDecoder<Record: FetchableRecord>: Decoder {
             let jsonDecoder = Record.databaseJSONDecoder(for: column)
             return try jsonDecoder.decode(T.self, from: data)
         }
+
+        // Concrete types read straight from the statement, skipping the
+        // dynamic casts of the generic path (which reports errors).
+        private func fast<T: DatabaseValueConvertible & StatementColumnConvertible & Decodable>(_ type: T.Type, _ key: Key) throws -> T {
+            if let index = decoder.row.index(forColumn: decoder.column(for: key)),
+               let value = decoder.row.convertedValue(atUncheckedIndex: index, as: T.self) {
+                return value
+            }
+            // Not convertible: the generic path throws the right DecodingError.
+            return try decodeAny(T.self, forKey: key)
+        }
+
+        func decode(_ type: Bool.Type, forKey key: Key) throws -> Bool { try fast(type, key) }
+        func decode(_ type: String.Type, forKey key: Key) throws -> String { try fast(type, key) }
+        func decode(_ type: Double.Type, forKey key: Key) throws -> Double { try fast(type, key) }
+        func decode(_ type: Float.Type, forKey key: Key) throws -> Float { try fast(type, key) }
+        func decode(_ type: Int.Type, forKey key: Key) throws -> Int { try fast(type, key) }
+        func decode(_ type: Int8.Type, forKey key: Key) throws -> Int8 { try fast(type, key) }
+        func decode(_ type: Int16.Type, forKey key: Key) throws -> Int16 { try fast(type, key) }
+        func decode(_ type: Int32.Type, forKey key: Key) throws -> Int32 { try fast(type, key) }
+        func decode(_ type: Int64.Type, forKey key: Key) throws -> Int64 { try fast(type, key) }
+        func decode(_ type: UInt.Type, forKey key: Key) throws -> UInt { try fast(type, key) }
+        func decode(_ type: UInt8.Type, forKey key: Key) throws -> UInt8 { try fast(type, key) }
+        func decode(_ type: UInt16.Type, forKey key: Key) throws -> UInt16 { try fast(type, key) }
+        func decode(_ type: UInt32.Type, forKey key: Key) throws -> UInt32 { try fast(type, key) }
+        func decode(_ type: UInt64.Type, forKey key: Key) throws -> UInt64 { try fast(type, key) }
 
         func nestedContainer<NestedKey: CodingKey>(keyedBy type: NestedKey.Type, forKey key: Key) throws -> KeyedDecodingContainer<NestedKey> {
             throw DecodingError.typeMismatch(

@@ -56,3 +56,35 @@ struct ReadmeExampleTests {
         #expect(hits.map { FTSMarkedText($0).marked(open: "[", close: "]") } == ["Call me Ishmael. [Whales]!"])
     }
 }
+
+@Suite("README records example")
+struct ReadmeRecordsExampleTests {
+    struct Player: Codable, FetchableRecord, MutablePersistableRecord {
+        var id: Int64?
+        var name: String
+        var score: Int
+        enum Columns { static let name = Column("name"); static let score = Column("score") }
+        mutating func didInsert(_ inserted: InsertionSuccess) { id = inserted.rowID }
+    }
+
+    @Test func recordsInAFewLines() throws {
+        let dbQueue = try DatabaseQueue()
+        var migrator = DatabaseMigrator()
+        migrator.registerMigration("createPlayer") { db in
+            try db.create(table: "player") { t in
+                t.autoIncrementedPrimaryKey("id")
+                t.column("name", .text).notNull()
+                t.column("score", .integer).notNull().defaults(to: 0)
+            }
+        }
+        try migrator.migrate(dbQueue)
+
+        let best = try dbQueue.write { db in
+            var player = Player(id: nil, name: "Arthur", score: 100)
+            try player.insert(db)
+            #expect(player.id == 1)
+            return try Player.filter { $0.score > 50 }.order(\.score).limit(10).fetchAll(db)
+        }
+        #expect(best.map(\.name) == ["Arthur"])
+    }
+}

@@ -29,6 +29,13 @@ public final class Database {
     let path: String
 
     private var statementCache: [String: Statement] = [:]
+
+    /// Identifies the cached INSERT statement of a record type.
+    struct RecordStatementKey: Hashable {
+        let type: ObjectIdentifier
+        let table: String
+        let resolution: String
+    }
     private var internalStatements: [String: Statement] = [:]
     var traceBox: TraceBox?
     /// The connection's FTS5 API, once fetched.
@@ -39,6 +46,8 @@ public final class Database {
     /// statements of this connection and at the start of every access
     /// (another connection may have changed the schema in between).
     var primaryKeyCache: [String: PrimaryKeyInfo] = [:]
+    /// INSERT statements of record types, with the columns they were built for.
+    var recordInsertStatements: [RecordStatementKey: (columns: [String], statement: Statement)] = [:]
 
     /// The version of the SQLite library, as `sqlite3_libversion_number()` returns it (3040001 for 3.40.1).
     public static var sqliteLibVersionNumber: CInt { sqlite3_libversion_number() }
@@ -103,6 +112,7 @@ public final class Database {
         guard let connection = sqliteConnection else { return }
         statementCache.removeAll()
         internalStatements.removeAll()
+        recordInsertStatements.removeAll()
         let code = sqlite3_close(connection)
         if code != SQLITE_OK {
             throw DatabaseError.lastError(connection, code: code)
@@ -118,6 +128,7 @@ public final class Database {
         guard let connection = sqliteConnection else { return }
         statementCache.removeAll()
         internalStatements.removeAll()
+        recordInsertStatements.removeAll()
         sqlite3_close_v2(connection)
         sqliteConnection = nil
     }
@@ -296,6 +307,7 @@ public final class Database {
     /// Frees as much memory as possible (cached statements, page cache).
     public func releaseMemory() {
         statementCache.removeAll()
+        recordInsertStatements.removeAll()
         if let sqliteConnection { sqlite3_db_release_memory(sqliteConnection) }
     }
 
@@ -304,6 +316,7 @@ public final class Database {
     public func clearSchemaCache() {
         statementCache.removeAll()
         primaryKeyCache.removeAll()
+        recordInsertStatements.removeAll()
     }
 
     /// Rebuilds the database file (`VACUUM`).

@@ -199,6 +199,22 @@ public final class Statement {
         _arguments = arguments
     }
 
+    /// Runs the statement with one value per parameter, in order.
+    func execute(databaseValues values: [DatabaseValue]) throws {
+        guard values.count == parameterNames.count else {
+            throw valuesCountError(values.count)
+        }
+        reset()
+        var index: CInt = 1
+        for value in values {
+            let code = value.bind(to: sqliteStatement, at: index)
+            if code != SQLITE_OK { throw bindFailure(code) }
+            index += 1
+        }
+        if changesSchema { database.primaryKeyCache.removeAll() }
+        try stepToCompletion()
+    }
+
     /// Binds already resolved values (one per parameter).
     func bind(resolved values: [DatabaseValue], arguments: StatementArguments) throws {
         reset()

@@ -133,11 +133,21 @@ extension MutablePersistableRecord {
     private func performInsert(_ db: Database, onConflict conflictResolution: Database.ConflictResolution?) throws -> InsertionSuccess {
         let container = try PersistenceContainer(self)
         let resolution = conflictResolution ?? Self.persistenceConflictPolicy.conflictResolutionForInsert
-        let or = resolution == .abort ? "" : " OR \(resolution.rawValue)"
-        let columns = container.columns.map(\.quotedDatabaseIdentifier).joined(separator: ", ")
-        let statement = try db.cachedStatement(
-            sql: "INSERT\(or) INTO \(Self.table) (\(columns)) VALUES (\(databaseQuestionMarks(count: container.count)))")
-        try statement.execute(arguments: StatementArguments(container.values))
+        // Records of a type encode the same columns: reuse the statement
+        // built for them instead of rebuilding the SQL for every row.
+        let key = Database.RecordStatementKey(type: ObjectIdentifier(Self.self), table: Self.databaseTableName, resolution: resolution.rawValue)
+        let columnNames = container.columns
+        let statement: Statement
+        if let cached = db.recordInsertStatements[key], cached.columns == columnNames {
+            statement = cached.statement
+        } else {
+            let or = resolution == .abort ? "" : " OR \(resolution.rawValue)"
+            let columns = columnNames.map(\.quotedDatabaseIdentifier).joined(separator: ", ")
+            statement = try db.makeStatement(
+                sql: "INSERT\(or) INTO \(Self.table) (\(columns)) VALUES (\(databaseQuestionMarks(count: container.count)))")
+            db.recordInsertStatements[key] = (columnNames, statement)
+        }
+        try statement.execute(databaseValues: container.values)
         let rowIDColumn = try? db.primaryKey(Self.databaseTableName).rowIDColumn
         return InsertionSuccess(rowID: db.lastInsertedRowID, rowIDColumn: rowIDColumn ?? nil, persistenceContainer: container)
     }

@@ -249,3 +249,23 @@ struct RecordTests {
         #expect(players.map(\.name) == ["Arthur", "Barbara"])
     }
 }
+
+@Suite("Record statement reuse")
+struct RecordStatementReuseTests {
+    @Test func closingAfterRecordInsertsSucceeds() throws {
+        let dbQueue = try DatabaseQueue()
+        try dbQueue.write { db in
+            try db.execute(sql: "CREATE TABLE player (id INTEGER PRIMARY KEY, name TEXT NOT NULL UNIQUE, score INTEGER NOT NULL, bonus INTEGER)")
+            for index in 0..<3 {
+                var player = Player(id: nil, name: "p\(index)", score: index, bonus: nil)
+                try player.insert(db)
+            }
+            // The schema changes under the cached statement: SQLite re-prepares it.
+            try db.execute(sql: "ALTER TABLE player ADD COLUMN extra TEXT")
+            var later = Player(id: nil, name: "later", score: 9, bonus: 1)
+            try later.insert(db)
+            #expect(try Player.fetchCount(db) == 4)
+        }
+        try dbQueue.close()
+    }
+}

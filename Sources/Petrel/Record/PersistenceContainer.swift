@@ -2,6 +2,9 @@
 /// writes them. Column lookup is case-insensitive.
 public struct PersistenceContainer: RandomAccessCollection, Sendable {
     private(set) var storage: [(column: String, value: DatabaseValue)] = []
+    /// The lowercased column names, for case-insensitive lookups without
+    /// lowercasing every stored name at each lookup.
+    private var loweredColumns: [String] = []
 
     public init() {}
 
@@ -18,7 +21,9 @@ public struct PersistenceContainer: RandomAccessCollection, Sendable {
     }
 
     private func index(of column: String) -> Int? {
-        storage.firstIndex { $0.column.caseInsensitivelyEquals(column) }
+        if let index = storage.firstIndex(where: { $0.column == column }) { return index }
+        let lowered = column.lowercased()
+        return loweredColumns.firstIndex(of: lowered)
     }
 
     /// The value of a column; setting appends new columns, keeping order.
@@ -30,6 +35,7 @@ public struct PersistenceContainer: RandomAccessCollection, Sendable {
                 storage[index].value = value
             } else {
                 storage.append((column, value))
+                loweredColumns.append(column.lowercased())
             }
         }
     }

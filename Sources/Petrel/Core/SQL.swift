@@ -140,6 +140,24 @@ extension String {
         return "\"" + split(separator: "\"", omittingEmptySubsequences: false).joined(separator: "\"\"") + "\""
     }
 
+    /// The lowercased string, cheaply for ASCII (the usual column name):
+    /// unchanged when it has no capital, one pass otherwise.
+    var fastLowercased: String {
+        var hasUppercase = false
+        for byte in utf8 {
+            if byte >= 0x80 { return lowercased() }
+            if byte >= 0x41 && byte <= 0x5A { hasUppercase = true }
+        }
+        guard hasUppercase else { return self }
+        let count = utf8.count
+        return String(unsafeUninitializedCapacity: count) { buffer in
+            for (index, byte) in utf8.enumerated() {
+                buffer[index] = byte >= 0x41 && byte <= 0x5A ? byte + 32 : byte
+            }
+            return count
+        }
+    }
+
     /// Case-insensitive equality, without allocating for ASCII strings.
     func caseInsensitivelyEquals(_ other: String) -> Bool {
         if self == other { return true }

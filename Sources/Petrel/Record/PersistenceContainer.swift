@@ -22,7 +22,7 @@ public struct PersistenceContainer: RandomAccessCollection, Sendable {
 
     private func index(of column: String) -> Int? {
         if let index = storage.firstIndex(where: { $0.column == column }) { return index }
-        let lowered = column.lowercased()
+        let lowered = column.fastLowercased
         return loweredColumns.firstIndex(of: lowered)
     }
 
@@ -35,7 +35,7 @@ public struct PersistenceContainer: RandomAccessCollection, Sendable {
                 storage[index].value = value
             } else {
                 storage.append((column, value))
-                loweredColumns.append(column.lowercased())
+                loweredColumns.append(column.fastLowercased)
             }
         }
     }

@@ -152,7 +152,7 @@ extension Database {
         return PrimaryKeyInfo(columns: keyColumns.map(\.name), rowIDColumn: nil, isRowID: false)
     }
 
-    private func isWithoutRowIDTable(_ tableName: String, _ schemaName: String?) throws -> Bool {
+    func isWithoutRowIDTable(_ tableName: String, _ schemaName: String?) throws -> Bool {
         // WITHOUT ROWID tables have a primary key index whose rows carry every
         // column; ordinary tables expose no such "pk" index for an INTEGER PRIMARY KEY.
         let indexes = try Row.fetchAll(self, sql: "PRAGMA \(pragmaPrefix(schemaName))index_list(\(tableName.quotedDatabaseIdentifier))")

@@ -97,10 +97,16 @@ extension MutablePersistableRecord {
     }
 
     mutating func insertWithSaveCallbacks(_ db: Database, onConflict conflictResolution: Database.ConflictResolution?) throws {
+        try insertWithSaveCallbacks(db) { try $0.performInsert(db, onConflict: conflictResolution) }
+    }
+
+    /// Runs the save and insert callbacks around `perform`, which inserts
+    /// the record it is given.
+    mutating func insertWithSaveCallbacks(_ db: Database, performing perform: (Self) throws -> InsertionSuccess) throws {
         try willSave(db)
         var saved: PersistenceSuccess?
         try aroundSave(db) {
-            let success = try insertWithCallbacks(db, onConflict: conflictResolution)
+            let success = try insertWithCallbacks(db, performing: perform)
             saved = PersistenceSuccess(persistenceContainer: success.persistenceContainer)
             return saved.unsafelyUnwrapped
         }
@@ -114,12 +120,12 @@ extension MutablePersistableRecord {
         return record
     }
 
-    private mutating func insertWithCallbacks(_ db: Database, onConflict conflictResolution: Database.ConflictResolution?) throws -> InsertionSuccess {
+    private mutating func insertWithCallbacks(_ db: Database, performing perform: (Self) throws -> InsertionSuccess) throws -> InsertionSuccess {
         try willInsert(db)
         var inserted: InsertionSuccess?
         let record = self
         try aroundInsert(db) {
-            let success = try record.performInsert(db, onConflict: conflictResolution)
+            let success = try perform(record)
             inserted = success
             return success
         }
@@ -279,7 +285,7 @@ extension MutablePersistableRecord {
     }
 
     /// The primary key columns and the record's values for them.
-    private func primaryKeyValues(_ db: Database, _ container: PersistenceContainer) throws -> [(column: String, value: DatabaseValue)] {
+    func primaryKeyValues(_ db: Database, _ container: PersistenceContainer) throws -> [(column: String, value: DatabaseValue)] {
         let info = try db.primaryKey(Self.databaseTableName)
         return try info.columns.map { column in
             guard let value = container.databaseValue(forColumn: column) else {

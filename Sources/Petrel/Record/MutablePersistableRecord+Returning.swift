@@ -1,0 +1,202 @@
+/// What an upsert overwrites when the inserted row conflicts with an
+/// existing one.
+public enum UpsertUpdateStrategy: Sendable {
+    /// Every inserted column but the primary key.
+    case allColumns
+    /// No column: the existing row is kept as it is.
+    case noColumnUnlessSpecified
+}
+
+// MARK: - Insert and fetch, upsert (INSERT ... RETURNING, SQLite 3.35+)
+
+extension MutablePersistableRecord {
+    /// Inserts the record and returns the row SQLite stored, with its
+    /// defaults and generated values (`INSERT ... RETURNING`).
+    ///
+    /// Throws ``RecordError/recordNotFound(databaseTableName:key:)`` when
+    /// the `IGNORE` conflict policy skipped the insertion.
+    public func insertAndFetch(_ db: Database, onConflict conflictResolution: Database.ConflictResolution? = nil) throws -> Self
+    where Self: FetchableRecord {
+        var record = self
+        return try record.insertAndFetch(db, onConflict: conflictResolution, as: Self.self)
+    }
+
+    /// Inserts the record and returns the stored row decoded as `T`,
+    /// selecting `T.databaseSelection`.
+    public mutating func insertAndFetch<T: FetchableRecord & TableRecord>(
+        _ db: Database, onConflict conflictResolution: Database.ConflictResolution? = nil, as returnedType: T.Type
+    ) throws -> T {
+        try insertAndFetchWithCallbacks(db, onConflict: conflictResolution, as: returnedType)
+    }
+
+    mutating func insertAndFetchWithCallbacks<T: FetchableRecord & TableRecord>(
+        _ db: Database, onConflict conflictResolution: Database.ConflictResolution?, as returnedType: T.Type
+    ) throws -> T {
+        let resolution = conflictResolution ?? Self.persistenceConflictPolicy.conflictResolutionForInsert
+        var fetched: Row?
+        try insertWithSaveCallbacks(db) { record in
+            let (success, row) = try record.performInsertReturning(
+                db, resolution: resolution, upsert: nil, selection: T.databaseSelection)
+            fetched = row
+            return success
+        }
+        guard let fetched else {
+            throw DatabaseError(resultCode: .SQLITE_MISUSE, message: "aroundInsert did not call insert")
+        }
+        return try T(row: fetched)
+    }
+
+    /// Inserts the record, or, when it conflicts with a uniqueness
+    /// constraint (primary key or unique index), overwrites every column of
+    /// the existing row but its primary key (`INSERT ... ON CONFLICT DO UPDATE`).
+    /// ``didInsert(_:)`` receives the rowid of the inserted or updated row.
+    public mutating func upsert(_ db: Database) throws {
+        try upsertWithCallbacks(db)
+    }
+
+    mutating func upsertWithCallbacks(_ db: Database) throws {
+        try insertWithSaveCallbacks(db) { record in
+            try record.performInsertReturning(
+                db, resolution: .abort, upsert: ([], .allColumns), selection: []).0
+        }
+    }
+
+    /// Upserts the record (see ``upsert(_:)``) and returns the stored row.
+    ///
+    /// - parameter conflictTarget: the columns of the uniqueness constraint
+    ///   that triggers the update; empty for any constraint.
+    /// - parameter strategy: which columns the update overwrites.
+    public mutating func upsertAndFetch(
+        _ db: Database, onConflict conflictTarget: [String] = [], updating strategy: UpsertUpdateStrategy = .allColumns
+    ) throws -> Self where Self: FetchableRecord {
+        try upsertAndFetch(db, as: Self.self, onConflict: conflictTarget, updating: strategy)
+    }
+
+    /// Upserts the record and returns the stored row decoded as `T`.
+    public mutating func upsertAndFetch<T: FetchableRecord & TableRecord>(
+        _ db: Database, as returnedType: T.Type, onConflict conflictTarget: [String] = [],
+        updating strategy: UpsertUpdateStrategy = .allColumns
+    ) throws -> T {
+        try upsertAndFetchWithCallbacks(db, as: returnedType, onConflict: conflictTarget, updating: strategy)
+    }
+
+    mutating func upsertAndFetchWithCallbacks<T: FetchableRecord & TableRecord>(
+        _ db: Database, as returnedType: T.Type, onConflict conflictTarget: [String], updating strategy: UpsertUpdateStrategy
+    ) throws -> T {
+        var fetched: Row?
+        try insertWithSaveCallbacks(db) { record in
+            let (success, row) = try record.performInsertReturning(
+                db, resolution: .abort, upsert: (conflictTarget, strategy), selection: T.databaseSelection)
+            fetched = row
+            return success
+        }
+        guard let fetched else {
+            throw DatabaseError(resultCode: .SQLITE_MISUSE, message: "aroundInsert did not call insert")
+        }
+        return try T(row: fetched)
+    }
+
+    /// Runs `INSERT ... [ON CONFLICT ... DO UPDATE] RETURNING rowid, selection`
+    /// and returns the insertion and the selected columns.
+    private func performInsertReturning(
+        _ db: Database,
+        resolution: Database.ConflictResolution,
+        upsert: (target: [String], strategy: UpsertUpdateStrategy)?,
+        selection: [any SQLSelectable]
+    ) throws -> (InsertionSuccess, Row) {
+        let container = try PersistenceContainer(self)
+        let table = Self.databaseTableName
+        let primaryKey = try db.primaryKey(table)
+        // An upsert that updates the existing row leaves lastInsertedRowID
+        // alone: read the rowid from the statement, when the table has one.
+        let hasRowID = try primaryKey.isRowID || !db.isWithoutRowIDTable(table, nil)
+
+        let or = resolution == .abort ? "" : " OR \(resolution.rawValue)"
+        var sql = "INSERT\(or) INTO \(table.quotedDatabaseIdentifier) ("
+            + container.columns.map(\.quotedDatabaseIdentifier).joined(separator: ", ")
+            + ") VALUES (\(databaseQuestionMarks(count: container.count)))"
+        if let upsert {
+            sql += " ON CONFLICT"
+            if !upsert.target.isEmpty {
+                sql += " (" + upsert.target.map(\.quotedDatabaseIdentifier).joined(separator: ", ") + ")"
+            }
+            let keyColumns = Set(primaryKey.columns.map { $0.lowercased() })
+            var assignments: [String] = []
+            if upsert.strategy == .allColumns {
+                assignments = container.columns
+                    .filter { !keyColumns.contains($0.lowercased()) }
+                    .map { "\($0.quotedDatabaseIdentifier) = excluded.\($0.quotedDatabaseIdentifier)" }
+            }
+            // Assigning a column to itself keeps the row unchanged but still
+            // returns it (DO NOTHING would return no row).
+            if assignments.isEmpty, let first = container.columns.first {
+                assignments = ["\(first.quotedDatabaseIdentifier) = \(first.quotedDatabaseIdentifier)"]
+            }
+            sql += " DO UPDATE SET " + assignments.joined(separator: ", ")
+        }
+        var selectionArguments = StatementArguments()
+        var returning = selection.map { selectable in
+            let (selectionSQL, arguments) = selectable.sqlSelection.sql.build()
+            selectionArguments += arguments
+            return selectionSQL
+        }
+        if hasRowID { returning.insert("rowid", at: 0) }
+        if returning.isEmpty { returning = ["1"] }
+        sql += " RETURNING " + returning.joined(separator: ", ")
+
+        let statement = try db.makeStatement(sql: sql)
+        var arguments = StatementArguments(container.values)
+        arguments += selectionArguments
+        guard let row = try Row.fetchOne(statement, arguments: arguments) else {
+            // Only OR IGNORE skips the row without an error.
+            let key = (try? primaryKeyValues(db, container)) ?? []
+            throw RecordError.recordNotFound(
+                databaseTableName: table, key: Dictionary(key.map { ($0.column, $0.value) }, uniquingKeysWith: { $1 }))
+        }
+        var columnNames = row.columnNames
+        var values = row.databaseValues
+        var rowID = db.lastInsertedRowID
+        if hasRowID {
+            rowID = Int64.fromDatabaseValue(values[0]) ?? rowID
+            columnNames.removeFirst()
+            values.removeFirst()
+        }
+        let selected = selection.isEmpty ? Row() : Row(columnNames: columnNames, values: values)
+        let success = InsertionSuccess(rowID: rowID, rowIDColumn: primaryKey.rowIDColumn, persistenceContainer: container)
+        return (success, selected)
+    }
+}
+
+extension PersistableRecord {
+    /// Inserts the record and returns the stored row decoded as `T`.
+    public func insertAndFetch<T: FetchableRecord & TableRecord>(
+        _ db: Database, onConflict conflictResolution: Database.ConflictResolution? = nil, as returnedType: T.Type
+    ) throws -> T {
+        var record = self
+        return try record.insertAndFetchWithCallbacks(db, onConflict: conflictResolution, as: returnedType)
+    }
+
+    /// Inserts the record, or overwrites the conflicting row (see
+    /// ``MutablePersistableRecord/upsert(_:)``).
+    public func upsert(_ db: Database) throws {
+        var record = self
+        try record.upsertWithCallbacks(db)
+    }
+
+    /// Upserts the record and returns the stored row.
+    public func upsertAndFetch(
+        _ db: Database, onConflict conflictTarget: [String] = [], updating strategy: UpsertUpdateStrategy = .allColumns
+    ) throws -> Self where Self: FetchableRecord {
+        var record = self
+        return try record.upsertAndFetchWithCallbacks(db, as: Self.self, onConflict: conflictTarget, updating: strategy)
+    }
+
+    /// Upserts the record and returns the stored row decoded as `T`.
+    public func upsertAndFetch<T: FetchableRecord & TableRecord>(
+        _ db: Database, as returnedType: T.Type, onConflict conflictTarget: [String] = [],
+        updating strategy: UpsertUpdateStrategy = .allColumns
+    ) throws -> T {
+        var record = self
+        return try record.upsertAndFetchWithCallbacks(db, as: returnedType, onConflict: conflictTarget, updating: strategy)
+    }
+}

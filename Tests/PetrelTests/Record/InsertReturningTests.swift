@@ -1,0 +1,184 @@
+import Petrel
+import PetrelTestSupport
+import Testing
+
+/// A row with a default and a generated column, so that RETURNING has
+/// something to report that the record did not send.
+private struct Item: Codable, Equatable, FetchableRecord, MutablePersistableRecord {
+    var id: Int64?
+    var name: String
+    var stock: Int
+    var createdBy: String?
+
+    enum CodingKeys: String, CodingKey { case id, name, stock }
+
+    init(id: Int64? = nil, name: String, stock: Int) {
+        self.id = id
+        self.name = name
+        self.stock = stock
+    }
+
+    init(row: Row) throws {
+        id = row["id"]
+        name = row["name"]
+        stock = row["stock"]
+        createdBy = row["createdBy"]
+    }
+
+    mutating func didInsert(_ inserted: InsertionSuccess) { id = inserted.rowID }
+}
+
+private struct ItemName: Decodable, FetchableRecord, TableRecord {
+    static let databaseTableName = "item"
+    static var databaseSelection: [any SQLSelectable] { [Column("name"), Column("stock") * 2] }
+    var name: String
+    var twice: Int
+
+    init(row: Row) throws {
+        name = row[0]
+        twice = row[1]
+    }
+}
+
+/// A WITHOUT ROWID table: upserts cannot read a rowid.
+private struct Setting: Codable, Equatable, FetchableRecord, PersistableRecord {
+    var key: String
+    var value: String
+}
+
+@Suite("INSERT RETURNING and upserts")
+struct InsertReturningTests {
+    func makeDatabase(_ kind: StorageKind) throws -> TestDatabase {
+        let database = try TestDatabase(kind)
+        try database.queue.write { db in
+            try db.execute(sql: """
+                CREATE TABLE item (
+                  id INTEGER PRIMARY KEY, name TEXT NOT NULL UNIQUE, stock INTEGER NOT NULL,
+                  createdBy TEXT DEFAULT 'petrel');
+                CREATE TABLE setting (key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID;
+                """)
+        }
+        return database
+    }
+
+    @Test(arguments: StorageKind.allCases)
+    func insertAndFetchReturnsDefaultsAndTheNewID(_ kind: StorageKind) throws {
+        let database = try makeDatabase(kind)
+        try database.queue.write { db in
+            _ = try Item(name: "pen", stock: 1).inserted(db)
+            let fetched = try Item(name: "ink", stock: 3).insertAndFetch(db)
+            #expect(fetched.id == 2)
+            #expect(fetched.createdBy == "petrel")
+
+            var item = Item(name: "nib", stock: 4)
+            let projected = try item.insertAndFetch(db, as: ItemName.self)
+            #expect(item.id == 3)
+            #expect(projected.name == "nib" && projected.twice == 8)
+        }
+    }
+
+    @Test func insertAndFetchWithIgnoreReportsTheSkippedRow() throws {
+        let database = try makeDatabase(.memory)
+        try database.queue.write { db in
+            _ = try Item(name: "pen", stock: 1).inserted(db)
+            #expect(throws: RecordError.self) {
+                _ = try Item(name: "pen", stock: 9).insertAndFetch(db, onConflict: .ignore)
+            }
+            #expect(try Int.fetchOne(db, sql: "SELECT stock FROM item WHERE name = 'pen'") == 1)
+        }
+    }
+
+    @Test(arguments: StorageKind.allCases)
+    func upsertInsertsThenOverwritesAllButThePrimaryKey(_ kind: StorageKind) throws {
+        let database = try makeDatabase(kind)
+        try database.queue.write { db in
+            var first = Item(name: "pen", stock: 1)
+            try first.upsert(db)
+            #expect(first.id == 1)
+
+            _ = try Item(name: "ink", stock: 5).inserted(db)
+
+            // Conflicts on the unique name: the existing row keeps its id,
+            // and didInsert hears that id, not lastInsertedRowID.
+            var again = Item(name: "pen", stock: 7)
+            try again.upsert(db)
+            #expect(again.id == 1)
+            #expect(try Row.fetchAll(db, sql: "SELECT id, name, stock FROM item ORDER BY id")
+                == [["id": 1, "name": "pen", "stock": 7], ["id": 2, "name": "ink", "stock": 5]])
+
+            // Conflicts on the primary key.
+            var ink = Item(id: 2, name: "ink2", stock: 6)
+            let renamed = try ink.upsertAndFetch(db)
+            #expect(renamed == Item(id: 2, name: "ink2", stock: 6).withCreator("petrel"))
+        }
+    }
+
+    @Test func upsertWithTargetAndNoUpdateKeepsTheExistingRow() throws {
+        let database = try makeDatabase(.memory)
+        try database.queue.write { db in
+            _ = try Item(name: "pen", stock: 1).inserted(db)
+            var record = Item(name: "pen", stock: 99)
+            let kept = try record.upsertAndFetch(db, onConflict: ["name"], updating: .noColumnUnlessSpecified)
+            #expect(kept.stock == 1 && kept.id == 1)
+
+            // A conflict on a constraint other than the target is an error.
+            #expect(throws: DatabaseError.self) {
+                var clash = Item(id: 1, name: "other", stock: 2)
+                try clash.upsert(db, onConflictTarget: ["name"])
+            }
+        }
+    }
+
+    @Test(arguments: StorageKind.allCases)
+    func upsertWorksOnWithoutRowIDTables(_ kind: StorageKind) throws {
+        let database = try makeDatabase(kind)
+        try database.queue.write { db in
+            try Setting(key: "theme", value: "dark").upsert(db)
+            try Setting(key: "theme", value: "light").upsert(db)
+            let fetched = try Setting(key: "lang", value: "fr").upsertAndFetch(db)
+            #expect(fetched == Setting(key: "lang", value: "fr"))
+            #expect(try Setting.fetchAll(db, sql: "SELECT * FROM setting ORDER BY key")
+                == [Setting(key: "lang", value: "fr"), Setting(key: "theme", value: "light")])
+        }
+    }
+
+    @Test func upsertAndInsertAndFetchRunTheSaveAndInsertCallbacks() throws {
+        struct Logged: Encodable, FetchableRecord, MutablePersistableRecord {
+            static let databaseTableName = "item"
+            enum CodingKeys: String, CodingKey { case id, name, stock }
+            var id: Int64?
+            var name: String
+            var stock = 0
+            var log = CallbackLog()
+            init(name: String) { self.name = name }
+            init(row: Row) throws { id = row["id"]; name = row["name"]; stock = row["stock"] }
+            func willSave(_ db: Database) throws { log.append("willSave") }
+            mutating func willInsert(_ db: Database) throws { log.append("willInsert") }
+            mutating func didInsert(_ inserted: InsertionSuccess) { id = inserted.rowID; log.append("didInsert \(inserted.rowID)") }
+            func didSave(_ saved: PersistenceSuccess) { log.append("didSave") }
+        }
+        let database = try makeDatabase(.memory)
+        try database.queue.write { db in
+            var record = Logged(name: "pen")
+            try record.upsert(db)
+            _ = try record.insertAndFetch(db, onConflict: .replace, as: Logged.self)
+            #expect(record.log.events == [
+                "willSave", "willInsert", "didInsert 1", "didSave",
+                "willSave", "willInsert", "didInsert 1", "didSave",
+            ])
+        }
+    }
+}
+
+extension Item {
+    fileprivate func withCreator(_ creator: String) -> Item {
+        var copy = self
+        copy.createdBy = creator
+        return copy
+    }
+
+    /// An upsert whose conflict target is explicit, through the fetching variant.
+    fileprivate mutating func upsert(_ db: Database, onConflictTarget target: [String]) throws {
+        _ = try upsertAndFetch(db, onConflict: target)
+    }
+}

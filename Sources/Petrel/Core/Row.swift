@@ -169,10 +169,13 @@ public final class Row {
     }
 
     /// The value at the index when it converts, without stopping the program otherwise.
+    @inline(__always)
     func convertedValue<Value: DatabaseValueConvertible & StatementColumnConvertible>(atUncheckedIndex index: Int, as type: Value.Type) -> Value? {
         if let sqliteStatement {
             let column = CInt(index)
-            if Value.self is any ColumnDecodingHandlesNull.Type || sqlite3_column_type(sqliteStatement, column) != SQLITE_NULL {
+            // The column type first: the dynamic conformance check costs
+            // more than the whole conversion, and only NULL needs it.
+            if sqlite3_column_type(sqliteStatement, column) != SQLITE_NULL || Value.self is any ColumnDecodingHandlesNull.Type {
                 return Value(sqliteStatement: sqliteStatement, index: column)
             }
             return Value.fromDatabaseValue(.null)

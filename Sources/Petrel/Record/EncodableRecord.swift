@@ -103,7 +103,7 @@ final class RecordEncoder<Record: EncodableRecord>: Encoder {
     static func column(for key: some CodingKey) -> String {
         switch Record.databaseColumnEncodingStrategy {
         case .useDefaultKeys: key.stringValue
-        case .convertToSnakeCase: RowDecoder<NeverRecord>.snakeCase(key.stringValue)
+        case .convertToSnakeCase: snakeCased(key.stringValue)
         case .custom(let transform): transform(key)
         }
     }
@@ -160,9 +160,4 @@ final class RecordEncoder<Record: EncodableRecord>: Encoder {
         mutating func superEncoder() -> any Encoder { preconditionFailure("super encoders are not supported") }
         mutating func superEncoder(forKey key: Key) -> any Encoder { preconditionFailure("super encoders are not supported") }
     }
-}
-
-/// A placeholder record type for reaching RowDecoder's static helpers.
-enum NeverRecord: FetchableRecord {
-    init(row: Row) throws { throw RowDecodingError("NeverRecord is not decodable") }
 }

@@ -9,7 +9,8 @@ struct RowDecoder<Record: FetchableRecord>: Decoder {
     var userInfo: [CodingUserInfoKey: Any] { Record.databaseDecodingUserInfo }
 
     func container<Key: CodingKey>(keyedBy type: Key.Type) throws -> KeyedDecodingContainer<Key> {
-        KeyedDecodingContainer(KeyedContainer<Key>(decoder: self))
+        KeyedDecodingContainer(KeyedContainer<Key>(
+            row: row, codingPath: codingPath, snakeCase: Record.databaseColumnDecodingStrategy.convertsFromSnakeCase))
     }
 
     func unkeyedContainer() throws -> any UnkeyedDecodingContainer {
@@ -23,48 +24,33 @@ struct RowDecoder<Record: FetchableRecord>: Decoder {
     }
 
     func column(for key: some CodingKey) -> String {
-        switch Record.databaseColumnDecodingStrategy {
-        case .useDefaultKeys, .custom:
-            return key.stringValue
-        case .convertFromSnakeCase:
-            return Self.snakeCase(key.stringValue)
-        }
+        columnName(forKey: key.stringValue, snakeCase: Record.databaseColumnDecodingStrategy.convertsFromSnakeCase)
     }
 
-    /// `playerID` → `player_id`, `homeURL` → `home_url`.
-    static func snakeCase(_ key: String) -> String {
-        var result = ""
-        let characters = Array(key)
-        for (index, character) in characters.enumerated() {
-            if character.isUppercase {
-                let previousIsLower = index > 0 && characters[index - 1].isLowercase
-                let nextIsLower = index + 1 < characters.count && characters[index + 1].isLowercase
-                if index > 0 && (previousIsLower || (nextIsLower && characters[index - 1].isUppercase)) {
-                    result += "_"
-                }
-                result += character.lowercased()
-            } else {
-                result.append(character)
-            }
-        }
-        return result
-    }
-
+    /// Reads columns through `row` and `column(for:)`, which need no
+    /// metadata of the generic decoder: in unspecialized code, every call
+    /// into `RowDecoder<Record>` would look its metadata up again.
     struct KeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
-        let decoder: RowDecoder
-        var codingPath: [any CodingKey] { decoder.codingPath }
+        let row: Row
+        let codingPath: [any CodingKey]
+        let snakeCase: Bool
+        var decoder: RowDecoder { RowDecoder(row: row, codingPath: codingPath) }
+
+        func column(for key: Key) -> String {
+            columnName(forKey: key.stringValue, snakeCase: snakeCase)
+        }
 
         var allKeys: [Key] {
-            decoder.row.columnNames.compactMap { Key(stringValue: $0) }
+            row.columnNames.compactMap { Key(stringValue: $0) }
         }
 
         func contains(_ key: Key) -> Bool {
-            decoder.row.hasColumn(decoder.column(for: key))
+            row.hasColumn(column(for: key))
         }
 
         func decodeNil(forKey key: Key) throws -> Bool {
-            guard let index = decoder.row.index(forColumn: decoder.column(for: key)) else { return true }
-            return decoder.row.hasNull(atIndex: index)
+            guard let index = row.index(forColumn: column(for: key)) else { return true }
+            return row.hasNull(atIndex: index)
         }
 
         func decode<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T {
@@ -72,13 +58,13 @@ struct RowDecoder<Record: FetchableRecord>: Decoder {
         }
 
         private func decodeAny<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T {
-            let column = decoder.column(for: key)
+            let column = column(for: key)
             if let convertible = T.self as? any DatabaseValueConvertible.Type {
-                guard let index = decoder.row.index(forColumn: column) else {
+                guard let index = row.index(forColumn: column) else {
                     if let missing = convertible.fromMissingColumn() as? T { return missing }
                     throw DecodingError.keyNotFound(key, .init(codingPath: codingPath, debugDescription: "no such column: \(column)"))
                 }
-                let dbValue = decoder.row.databaseValue(atUncheckedIndex: index)
+                let dbValue = row.databaseValue(atUncheckedIndex: index)
                 if let value = convertible.fromDatabaseValue(dbValue) as? T { return value }
                 if dbValue.isNull {
                     throw DecodingError.valueNotFound(T.self, .init(
@@ -88,11 +74,11 @@ struct RowDecoder<Record: FetchableRecord>: Decoder {
                     codingPath: codingPath + [key], debugDescription: "could not decode \(T.self) from \(dbValue) in column \(column)"))
             }
             // A nested value: JSON in the column.
-            guard let index = decoder.row.index(forColumn: column) else {
+            guard let index = row.index(forColumn: column) else {
                 throw DecodingError.keyNotFound(key, .init(codingPath: codingPath, debugDescription: "no such column: \(column)"))
             }
             let data: Data
-            switch decoder.row.databaseValue(atUncheckedIndex: index).storage {
+            switch row.databaseValue(atUncheckedIndex: index).storage {
             case .string(let text): data = Data(text.utf8)
             case .blob(let blob): data = blob
             case .null:
@@ -106,9 +92,10 @@ struct RowDecoder<Record: FetchableRecord>: Decoder {
 
         // Concrete types read straight from the statement, skipping the
         // dynamic casts of the generic path (which reports errors).
+        @inline(__always)
         private func fast<T: DatabaseValueConvertible & StatementColumnConvertible & Decodable>(_ type: T.Type, _ key: Key) throws -> T {
-            if let index = decoder.row.index(forColumn: decoder.column(for: key)),
-               let value = decoder.row.convertedValue(atUncheckedIndex: index, as: T.self) {
+            if let index = row.index(forColumn: column(for: key)),
+               let value = row.convertedValue(atUncheckedIndex: index, as: T.self) {
                 return value
             }
             // Not convertible: the generic path throws the right DecodingError.
@@ -143,4 +130,35 @@ struct RowDecoder<Record: FetchableRecord>: Decoder {
         func superDecoder() throws -> any Decoder { decoder }
         func superDecoder(forKey key: Key) throws -> any Decoder { decoder }
     }
+}
+
+extension DatabaseColumnDecodingStrategy {
+    var convertsFromSnakeCase: Bool {
+        if case .convertFromSnakeCase = self { return true }
+        return false
+    }
+}
+
+/// The column of a coding key: the key itself, or its snake_case form.
+func columnName(forKey key: String, snakeCase: Bool) -> String {
+    snakeCase ? snakeCased(key) : key
+}
+
+/// `playerID` → `player_id`, `homeURL` → `home_url`.
+func snakeCased(_ key: String) -> String {
+    var result = ""
+    let characters = Array(key)
+    for (index, character) in characters.enumerated() {
+        if character.isUppercase {
+            let previousIsLower = index > 0 && characters[index - 1].isLowercase
+            let nextIsLower = index + 1 < characters.count && characters[index + 1].isLowercase
+            if index > 0 && (previousIsLower || (nextIsLower && characters[index - 1].isUppercase)) {
+                result += "_"
+            }
+            result += character.lowercased()
+        } else {
+            result.append(character)
+        }
+    }
+    return result
 }

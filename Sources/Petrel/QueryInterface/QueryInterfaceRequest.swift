@@ -318,47 +318,12 @@ enum QueryFilter: Sendable {
     case keys([DatabaseValue])
 }
 
-// MARK: - Fetching
+// MARK: - Fetching (see FetchRequest)
 
-extension QueryInterfaceRequest where RowDecoder: FetchableRecord {
-    public func fetchCursor(_ db: Database) throws -> RecordCursor<RowDecoder> {
-        try RowDecoder.fetchCursor(makeStatement(db))
+extension QueryInterfaceRequest: FetchRequest {
+    public func makePreparedRequest(_ db: Database, forSingleResult singleResult: Bool = false) throws -> PreparedRequest {
+        PreparedRequest(statement: try makeStatement(db))
     }
-    public func fetchAll(_ db: Database) throws -> [RowDecoder] {
-        try RowDecoder.fetchAll(makeStatement(db))
-    }
-    public func fetchOne(_ db: Database) throws -> RowDecoder? {
-        try RowDecoder.fetchOne(makeStatement(db))
-    }
-}
-
-extension QueryInterfaceRequest where RowDecoder: FetchableRecord & Hashable {
-    public func fetchSet(_ db: Database) throws -> Set<RowDecoder> {
-        try Set(fetchCursor(db))
-    }
-}
-
-extension QueryInterfaceRequest where RowDecoder == Row {
-    public func fetchCursor(_ db: Database) throws -> RowCursor { try Row.fetchCursor(makeStatement(db)) }
-    public func fetchAll(_ db: Database) throws -> [Row] { try Row.fetchAll(makeStatement(db)) }
-    public func fetchOne(_ db: Database) throws -> Row? { try Row.fetchOne(makeStatement(db)) }
-    public func fetchSet(_ db: Database) throws -> Set<Row> { try Row.fetchSet(makeStatement(db)) }
-}
-
-extension QueryInterfaceRequest where RowDecoder: DatabaseValueConvertible {
-    public func fetchCursor(_ db: Database) throws -> DatabaseValueCursor<RowDecoder> { try RowDecoder.fetchCursor(makeStatement(db)) }
-    public func fetchAll(_ db: Database) throws -> [RowDecoder] { try RowDecoder.fetchAll(makeStatement(db)) }
-    public func fetchOne(_ db: Database) throws -> RowDecoder? { try RowDecoder.fetchOne(makeStatement(db)) }
-}
-
-extension QueryInterfaceRequest where RowDecoder: DatabaseValueConvertible & StatementColumnConvertible {
-    public func fetchCursor(_ db: Database) throws -> FastDatabaseValueCursor<RowDecoder> { try RowDecoder.fetchCursor(makeStatement(db)) }
-    public func fetchAll(_ db: Database) throws -> [RowDecoder] { try RowDecoder.fetchAll(makeStatement(db)) }
-    public func fetchOne(_ db: Database) throws -> RowDecoder? { try RowDecoder.fetchOne(makeStatement(db)) }
-}
-
-extension QueryInterfaceRequest where RowDecoder: DatabaseValueConvertible & Hashable {
-    public func fetchSet(_ db: Database) throws -> Set<RowDecoder> { try Set(RowDecoder.fetchCursor(makeStatement(db))) }
 }
 
 // MARK: - Closures over the record's columns

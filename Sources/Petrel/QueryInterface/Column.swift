@@ -23,7 +23,9 @@ public struct Column: SQLSpecificExpressible, SQLSelectable, SQLOrderingTerm, Se
     public static let rank = Column("rank")
 
     public var sqlExpression: SQLExpression {
-        SQLExpression(sql: SQL(sql: name.quotedDatabaseIdentifier), isTerm: true)
+        var expression = SQLExpression(sql: SQL(sql: name.quotedDatabaseIdentifier), isTerm: true)
+        expression.columnName = name
+        return expression
     }
 
     public var sqlSelection: SQLSelection { sqlExpression.sqlSelection }
@@ -155,21 +157,23 @@ extension Range where Bound: SQLExpressible {
 // MARK: - Functions
 
 /// `COUNT(expr)`.
-public func count(_ expression: some SQLExpressible) -> SQLExpression { .function("COUNT", [expression.sqlExpression]) }
+public func count(_ expression: some SQLExpressible) -> SQLExpression { .aggregate("COUNT", [expression.sqlExpression]) }
 /// `COUNT(DISTINCT expr)`.
 public func count(distinct expression: some SQLExpressible) -> SQLExpression {
-    SQLExpression(sql: SQL(sql: "COUNT(DISTINCT ") + expression.sqlExpression.sql + SQL(sql: ")"), isTerm: true)
+    var result = SQLExpression(sql: SQL(sql: "COUNT(DISTINCT ") + expression.sqlExpression.sql + SQL(sql: ")"), isTerm: true)
+    result.isAggregate = true
+    return result
 }
 /// `SUM(expr)`.
-public func sum(_ expression: some SQLExpressible) -> SQLExpression { .function("SUM", [expression.sqlExpression]) }
+public func sum(_ expression: some SQLExpressible) -> SQLExpression { .aggregate("SUM", [expression.sqlExpression]) }
 /// `TOTAL(expr)`.
-public func total(_ expression: some SQLExpressible) -> SQLExpression { .function("TOTAL", [expression.sqlExpression]) }
+public func total(_ expression: some SQLExpressible) -> SQLExpression { .aggregate("TOTAL", [expression.sqlExpression]) }
 /// `AVG(expr)`.
-public func average(_ expression: some SQLExpressible) -> SQLExpression { .function("AVG", [expression.sqlExpression]) }
+public func average(_ expression: some SQLExpressible) -> SQLExpression { .aggregate("AVG", [expression.sqlExpression]) }
 /// `MIN(expr)`.
-public func min(_ expression: some SQLExpressible) -> SQLExpression { .function("MIN", [expression.sqlExpression]) }
+public func min(_ expression: some SQLExpressible) -> SQLExpression { .aggregate("MIN", [expression.sqlExpression]) }
 /// `MAX(expr)`.
-public func max(_ expression: some SQLExpressible) -> SQLExpression { .function("MAX", [expression.sqlExpression]) }
+public func max(_ expression: some SQLExpressible) -> SQLExpression { .aggregate("MAX", [expression.sqlExpression]) }
 /// `LENGTH(expr)`.
 public func length(_ expression: some SQLExpressible) -> SQLExpression { .function("LENGTH", [expression.sqlExpression]) }
 /// `ABS(expr)`.

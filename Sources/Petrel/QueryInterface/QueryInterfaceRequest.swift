@@ -321,8 +321,37 @@ enum QueryFilter: Sendable {
 // MARK: - Fetching (see FetchRequest)
 
 extension QueryInterfaceRequest: FetchRequest {
+    /// For a single result (`fetchOne`), adds `LIMIT 1` unless the request
+    /// already has a limit or cannot return more than one row, as GRDB does.
     public func makePreparedRequest(_ db: Database, forSingleResult singleResult: Bool = false) throws -> PreparedRequest {
-        PreparedRequest(statement: try makeStatement(db))
+        if singleResult, limitClause == nil, try !returnsAtMostOneRow(db) {
+            return PreparedRequest(statement: try limit(1).makeStatement(db))
+        }
+        return PreparedRequest(statement: try makeStatement(db))
+    }
+
+    /// True for an aggregate without GROUP BY, or a filter that pins a
+    /// unique key (primary key, rowid, or a unique index) to one value.
+    func returnsAtMostOneRow(_ db: Database) throws -> Bool {
+        if groups.isEmpty && selection.contains(where: \.isAggregate) { return true }
+        var pinned: Set<String> = []
+        for filter in filters {
+            switch filter {
+            case .keys(let keys):
+                if keys.count <= 1 { return true }
+            case .expression(let expression):
+                pinned.formUnion(expression.identifyingColumns ?? [])
+            }
+        }
+        guard !pinned.isEmpty else { return false }
+        // Views and missing tables have no keys: keep the LIMIT.
+        guard let primaryKey = try? db.primaryKey(table) else { return false }
+        if Set(primaryKey.columns.map { $0.lowercased() }).isSubset(of: pinned) { return true }
+        if primaryKey.isRowID || primaryKey.rowIDColumn != nil, !pinned.isDisjoint(with: ["rowid", "_rowid_", "oid"]) { return true }
+        let indexes = (try? db.indexes(on: table)) ?? []
+        return indexes.contains { index in
+            index.isUnique && Set(index.columns.map { $0.lowercased() }).isSubset(of: pinned)
+        }
     }
 }
 

@@ -23,6 +23,13 @@ public struct SQLExpression: SQLSpecificExpressible, Sendable {
     /// True when the SQL needs no parentheses to be an operand (a column, a
     /// value, a function call).
     let isTerm: Bool
+    /// The column, when the expression is a plain column.
+    var columnName: String?
+    /// The columns an equality filter pins to one value each (`a = ? AND
+    /// b = ?`): when they form a unique key, the filter selects one row.
+    var identifyingColumns: Set<String>?
+    /// True for aggregate functions (and expressions built on them).
+    var isAggregate = false
 
     init(sql: SQL, isTerm: Bool) {
         self.sql = sql
@@ -51,7 +58,32 @@ public struct SQLExpression: SQLSpecificExpressible, Sendable {
     }
 
     static func binary(_ lhs: SQLExpression, _ op: String, _ rhs: SQLExpression) -> SQLExpression {
-        SQLExpression(sql: lhs.operandSQL + SQL(sql: " \(op) ") + rhs.operandSQL, isTerm: false)
+        var result = SQLExpression(sql: lhs.operandSQL + SQL(sql: " \(op) ") + rhs.operandSQL, isTerm: false)
+        result.isAggregate = lhs.isAggregate || rhs.isAggregate
+        switch op {
+        case "=":
+            // `column = value`: the column is pinned (NULL never reaches
+            // here: `== nil` builds IS NULL).
+            if let column = lhs.columnName, rhs.columnName == nil, !rhs.isAggregate {
+                result.identifyingColumns = [column.lowercased()]
+            } else if let column = rhs.columnName, lhs.columnName == nil, !lhs.isAggregate {
+                result.identifyingColumns = [column.lowercased()]
+            }
+        case "AND":
+            // Either side may narrow the rows: the union of what both pin.
+            if lhs.identifyingColumns != nil || rhs.identifyingColumns != nil {
+                result.identifyingColumns = (lhs.identifyingColumns ?? []).union(rhs.identifyingColumns ?? [])
+            }
+        default:
+            break
+        }
+        return result
+    }
+
+    static func aggregate(_ name: String, _ arguments: [SQLExpression]) -> SQLExpression {
+        var result = function(name, arguments)
+        result.isAggregate = true
+        return result
     }
 
     static func function(_ name: String, _ arguments: [SQLExpression]) -> SQLExpression {
@@ -115,7 +147,7 @@ extension SQLSpecificExpressible {
 
     /// The expression selected under a name: `expr AS "key"`.
     public func forKey(_ key: String) -> SQLSelection {
-        SQLSelection(sql: operand + SQL(sql: " AS \(key.quotedDatabaseIdentifier)"))
+        SQLSelection(sql: operand + SQL(sql: " AS \(key.quotedDatabaseIdentifier)"), isAggregate: sqlExpression.isAggregate)
     }
 
     /// `expr ASC`.
@@ -153,11 +185,19 @@ public protocol SQLSelectable {
 /// A selection, as written after `SELECT`.
 public struct SQLSelection: SQLSelectable, Sendable {
     let sql: SQL
+    /// True when the selection is an aggregate: one row without GROUP BY.
+    var isAggregate = false
+
+    init(sql: SQL, isAggregate: Bool = false) {
+        self.sql = sql
+        self.isAggregate = isAggregate
+    }
+
     public var sqlSelection: SQLSelection { self }
 }
 
 extension SQLExpression: SQLSelectable {
-    public var sqlSelection: SQLSelection { SQLSelection(sql: sql) }
+    public var sqlSelection: SQLSelection { SQLSelection(sql: sql, isAggregate: isAggregate) }
 }
 
 extension SQLSelectable where Self == SQLSelection {

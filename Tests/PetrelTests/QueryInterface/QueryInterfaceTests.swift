@@ -129,3 +129,43 @@ struct QueryInterfaceTests {
         }
     }
 }
+
+@Suite("fetchOne limits")
+struct FetchOneLimitTests {
+    @Test(arguments: StorageKind.allCases)
+    func fetchOneAddsLimitOneUnlessTheRequestReturnsOneRowAnyway(kind: StorageKind) throws {
+        let database = try TestDatabase(kind)
+        try database.queue.write { db in
+            try db.execute(sql: """
+                CREATE TABLE hero (id INTEGER PRIMARY KEY, name TEXT NOT NULL, score INTEGER NOT NULL, team TEXT);
+                CREATE UNIQUE INDEX hero_team_name ON hero(team, name);
+                INSERT INTO hero (name, score, team) VALUES ('Arthur', 100, 'red'), ('Barbara', 1000, 'blue');
+                CREATE VIEW strong AS SELECT * FROM hero WHERE score > 500;
+                """)
+        }
+        let recorder = SQLRecorder()
+        try database.queue.read { (db) throws in
+            recorder.start(db)
+            #expect(try Hero.filter(Column("score") > 0).fetchOne(db)?.name == "Arthur")
+            #expect(try Hero.filter(Column("id") == 2).fetchOne(db)?.name == "Barbara")
+            #expect(try Hero.filter(Column("team") == "red" && Column("name") == "Arthur").fetchOne(db)?.score == 100)
+            #expect(try Hero.filter(Column("team") == "red").fetchOne(db)?.name == "Arthur")
+            #expect(try Hero.filter(Column.rowID == 1).fetchOne(db)?.name == "Arthur")
+            #expect(try Hero.filter(key: 1).fetchOne(db)?.name == "Arthur")
+            #expect(try Hero.select(max(Column("score")), as: Int.self).fetchOne(db) == 1000)
+            #expect(try Hero.select(Column("team"), as: String.self).group(Column("team")).order(Column("team")).fetchOne(db) == "blue")
+            #expect(try Table("strong").filter(Column("id") == 2).fetchOne(db)?["name"] == "Barbara")
+            #expect(try Hero.filter(Column("score") > 0).limit(2, offset: 1).fetchOne(db)?.name == "Barbara")
+        }
+        let sql = recorder.sql
+        #expect(sql.contains(#"SELECT * FROM "hero" WHERE "score" > ? LIMIT 1"#))
+        #expect(sql.contains(#"SELECT * FROM "hero" WHERE "id" = ?"#))
+        #expect(sql.contains(#"SELECT * FROM "hero" WHERE ("team" = ?) AND ("name" = ?)"#))
+        #expect(sql.contains(#"SELECT * FROM "hero" WHERE "team" = ? LIMIT 1"#))
+        #expect(sql.contains(#"SELECT * FROM "hero" WHERE "rowid" = ?"#))
+        #expect(sql.contains(#"SELECT MAX("score") FROM "hero""#))
+        #expect(sql.contains(#"SELECT "team" FROM "hero" GROUP BY "team" ORDER BY "team" LIMIT 1"#))
+        #expect(sql.contains(#"SELECT * FROM "strong" WHERE "id" = ? LIMIT 1"#))
+        #expect(sql.contains(#"SELECT * FROM "hero" WHERE "score" > ? LIMIT 2 OFFSET 1"#))
+    }
+}

@@ -48,6 +48,9 @@ public struct Configuration: Sendable {
     /// Default ``Database/BusyMode/immediateError``.
     public var busyMode: Database.BusyMode = .immediateError
 
+    /// The clock of ``Database/transactionDate``.
+    public var transactionClock: any TransactionClock = .default
+
     /// The maximum number of concurrent readers of a pool. Default 5.
     public var maximumReaderCount = 5
 

@@ -42,6 +42,8 @@ public final class Database {
     var fts5APIPointer: UnsafePointer<fts5_api>?
     var busyBox: BusyBox?
     var collationProviderBox: CollationProviderBox?
+    /// Support for ``transactionDate``; its hooks hold it unretained.
+    let transactionDateState = TransactionDateState()
     /// Primary keys by lowercased table name. Cleared by schema-changing
     /// statements of this connection and at the start of every access
     /// (another connection may have changed the schema in between).

@@ -200,7 +200,7 @@ public final class Statement {
     }
 
     /// Runs the statement with one value per parameter, in order.
-    func execute(databaseValues values: [DatabaseValue]) throws {
+    func execute(databaseValues values: some Collection<DatabaseValue>) throws {
         guard values.count == parameterNames.count else {
             throw valuesCountError(values.count)
         }

@@ -142,18 +142,18 @@ extension MutablePersistableRecord {
         // Records of a type encode the same columns: reuse the statement
         // built for them instead of rebuilding the SQL for every row.
         let key = Database.RecordStatementKey(type: ObjectIdentifier(Self.self), table: Self.databaseTableName, resolution: resolution.rawValue)
-        let columnNames = container.columns
         let statement: Statement
-        if let cached = db.recordInsertStatements[key], cached.columns == columnNames {
+        if let cached = db.recordInsertStatements[key], container.hasColumns(cached.columns) {
             statement = cached.statement
         } else {
+            let columnNames = container.columns
             let or = resolution == .abort ? "" : " OR \(resolution.rawValue)"
             let columns = columnNames.map(\.quotedDatabaseIdentifier).joined(separator: ", ")
             statement = try db.makeStatement(
                 sql: "INSERT\(or) INTO \(Self.table) (\(columns)) VALUES (\(databaseQuestionMarks(count: container.count)))")
             db.recordInsertStatements[key] = (columnNames, statement)
         }
-        try statement.execute(databaseValues: container.values)
+        try statement.execute(databaseValues: container.lazyValues)
         let rowIDColumn = try? db.primaryKey(Self.databaseTableName).rowIDColumn
         return InsertionSuccess(rowID: db.lastInsertedRowID, rowIDColumn: rowIDColumn ?? nil, persistenceContainer: container)
     }

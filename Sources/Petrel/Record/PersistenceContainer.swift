@@ -20,10 +20,10 @@ public struct PersistenceContainer: RandomAccessCollection, Sendable {
         (storage[position].column, storage[position].value)
     }
 
+    /// Stored names never differ only by case (the setter merges them), so
+    /// the lowercased lookup finds the same index an exact one would.
     private func index(of column: String) -> Int? {
-        if let index = storage.firstIndex(where: { $0.column == column }) { return index }
-        let lowered = column.fastLowercased
-        return loweredColumns.firstIndex(of: lowered)
+        loweredColumns.firstIndex(of: column.fastLowercased)
     }
 
     /// The value of a column; setting appends new columns, keeping order.
@@ -31,13 +31,29 @@ public struct PersistenceContainer: RandomAccessCollection, Sendable {
         get { index(of: column).map { storage[$0].value } }
         set {
             let value = newValue?.databaseValue ?? .null
-            if let index = index(of: column) {
+            let lowered = column.fastLowercased
+            if let index = loweredColumns.firstIndex(of: lowered) {
                 storage[index].value = value
             } else {
+                if storage.isEmpty {
+                    // Records usually have a handful of columns: grow once.
+                    storage.reserveCapacity(8)
+                    loweredColumns.reserveCapacity(8)
+                }
                 storage.append((column, value))
-                loweredColumns.append(column.fastLowercased)
+                loweredColumns.append(lowered)
             }
         }
+    }
+
+    /// True when the container's columns are exactly `columns`, in order.
+    func hasColumns(_ columns: [String]) -> Bool {
+        columns.count == storage.count && zip(columns, storage).allSatisfy { $0 == $1.column }
+    }
+
+    /// The values, in order, without copying them into a new array.
+    var lazyValues: LazyMapSequence<[(column: String, value: DatabaseValue)], DatabaseValue> {
+        storage.lazy.map(\.value)
     }
 
     /// The column names, in order.

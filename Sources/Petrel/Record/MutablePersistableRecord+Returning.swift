@@ -112,9 +112,18 @@ extension MutablePersistableRecord {
         let hasRowID = try primaryKey.isRowID || !db.isWithoutRowIDTable(table, nil)
 
         let or = resolution == .abort ? "" : " OR \(resolution.rawValue)"
-        var sql = "INSERT\(or) INTO \(table.quotedDatabaseIdentifier) ("
-            + container.columns.map(\.quotedDatabaseIdentifier).joined(separator: ", ")
-            + ") VALUES (\(databaseQuestionMarks(count: container.count)))"
+        var sql = "INSERT\(or) INTO \(table.quotedDatabaseIdentifier)"
+        if container.isEmpty {
+            // SQLite has no upsert clause after DEFAULT VALUES.
+            if upsert != nil {
+                throw DatabaseError(
+                    resultCode: .SQLITE_MISUSE, message: "\(Self.self) encodes no column: it cannot be upserted into \(table)")
+            }
+            sql += " DEFAULT VALUES"
+        } else {
+            sql += " (" + container.columns.map(\.quotedDatabaseIdentifier).joined(separator: ", ")
+                + ") VALUES (\(databaseQuestionMarks(count: container.count)))"
+        }
         if let upsert {
             sql += " ON CONFLICT"
             if !upsert.target.isEmpty {

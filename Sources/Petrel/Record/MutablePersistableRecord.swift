@@ -149,8 +149,11 @@ extension MutablePersistableRecord {
             let columnNames = container.columns
             let or = resolution == .abort ? "" : " OR \(resolution.rawValue)"
             let columns = columnNames.map(\.quotedDatabaseIdentifier).joined(separator: ", ")
-            statement = try db.makeStatement(
-                sql: "INSERT\(or) INTO \(Self.table) (\(columns)) VALUES (\(databaseQuestionMarks(count: container.count)))")
+            // A record that encodes no column inserts a row of defaults.
+            let values = columnNames.isEmpty
+                ? " DEFAULT VALUES"
+                : " (\(columns)) VALUES (\(databaseQuestionMarks(count: container.count)))"
+            statement = try db.makeStatement(sql: "INSERT\(or) INTO \(Self.table)\(values)")
             db.recordInsertStatements[key] = (columnNames, statement)
         }
         try statement.execute(databaseValues: container.lazyValues)

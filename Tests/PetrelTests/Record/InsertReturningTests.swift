@@ -170,6 +170,35 @@ struct InsertReturningTests {
     }
 }
 
+@Suite("Records that encode no column")
+struct EmptyRecordTests {
+    private struct Tick: MutablePersistableRecord, FetchableRecord {
+        static let databaseTableName = "tick"
+        var id: Int64?
+        init() {}
+        init(row: Row) throws { id = row["id"] }
+        func encode(to container: inout PersistenceContainer) throws {}
+        mutating func didInsert(_ inserted: InsertionSuccess) { id = inserted.rowID }
+    }
+
+    @Test(arguments: StorageKind.allCases)
+    func insertWritesARowOfDefaults(_ kind: StorageKind) throws {
+        let database = try TestDatabase(kind)
+        try database.queue.write { db in
+            try db.execute(sql: "CREATE TABLE tick (id INTEGER PRIMARY KEY, at TEXT DEFAULT 'now')")
+            var tick = Tick()
+            try tick.insert(db)
+            #expect(tick.id == 1)
+            let fetched = try Tick().insertAndFetch(db)
+            #expect(fetched.id == 2)
+            #expect(try String.fetchAll(db, sql: "SELECT at FROM tick") == ["now", "now"])
+            var other = Tick()
+            #expect(throws: DatabaseError.self) { try other.upsert(db) }
+            #expect(try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM tick") == 2)
+        }
+    }
+}
+
 extension Item {
     fileprivate func withCreator(_ creator: String) -> Item {
         var copy = self

@@ -18,6 +18,9 @@ public struct QueryInterfaceRequest<RowDecoder>: Sendable {
     var isReversed = false
     var isDistinct = false
     var limitClause: (limit: Int, offset: Int?)?
+    /// Set by `orderByPrimaryKey()`: the ordering is the table's primary
+    /// key, resolved against the schema when the SQL is built.
+    var ordersByPrimaryKey = false
 
     init(table: String, selection: [SQLSelection]) {
         self.table = table
@@ -70,6 +73,17 @@ public struct QueryInterfaceRequest<RowDecoder>: Sendable {
         var request = self
         request.orderings = orderings.map(\.sqlOrdering)
         request.isReversed = false
+        request.ordersByPrimaryKey = false
+        return request
+    }
+
+    /// Replaces the ordering with the table's primary key (the rowid when
+    /// the table has no explicit one).
+    public func orderByPrimaryKey() -> Self {
+        var request = self
+        request.orderings = []
+        request.isReversed = false
+        request.ordersByPrimaryKey = true
         return request
     }
 
@@ -78,6 +92,7 @@ public struct QueryInterfaceRequest<RowDecoder>: Sendable {
         var request = self
         request.orderings = [SQLOrdering(sql: SQL(sql: sql, arguments: arguments))]
         request.isReversed = false
+        request.ordersByPrimaryKey = false
         return request
     }
 
@@ -93,6 +108,7 @@ public struct QueryInterfaceRequest<RowDecoder>: Sendable {
         var request = self
         request.orderings = []
         request.isReversed = false
+        request.ordersByPrimaryKey = false
         return request
     }
 
@@ -162,6 +178,7 @@ public struct QueryInterfaceRequest<RowDecoder>: Sendable {
         request.groups = groups
         request.havings = havings
         request.orderings = orderings
+        request.ordersByPrimaryKey = ordersByPrimaryKey
         request.isReversed = isReversed
         request.isDistinct = isDistinct
         request.limitClause = limitClause
@@ -216,6 +233,13 @@ public struct QueryInterfaceRequest<RowDecoder>: Sendable {
         if !havings.isEmpty {
             sql += " HAVING " + (havings.count == 1 ? havings[0].sql : havings.map(\.operandSQL).joined(separator: " AND "))
         }
+        var orderings = self.orderings
+        if ordersByPrimaryKey {
+            orderings = try db.primaryKey(table).columns.map { column in
+                let term = SQL(sql: column.quotedDatabaseIdentifier)
+                return SQLOrdering(sql: term, reversedSQL: term + SQL(sql: " DESC"))
+            }
+        }
         var orderSQL = orderings.map(\.sql)
         if isReversed {
             orderSQL = orderings.isEmpty
@@ -250,6 +274,7 @@ public struct QueryInterfaceRequest<RowDecoder>: Sendable {
         var counted = self
         counted.orderings = []
         counted.isReversed = false
+        counted.ordersByPrimaryKey = false
         let simple = !isDistinct && groups.isEmpty && limitClause == nil && selection.map(\.sql) == [SQLSelection.allColumns.sql]
         let sql: SQL
         if simple {
@@ -415,6 +440,7 @@ extension TableRecord {
         try all().filter(predicate(databaseComponents))
     }
     public static func order(_ orderings: any SQLOrderingTerm...) -> QueryInterfaceRequest<Self> { all().order(orderings) }
+    public static func orderByPrimaryKey() -> QueryInterfaceRequest<Self> { all().orderByPrimaryKey() }
     public static func order(_ ordering: (DatabaseComponents) throws -> any SQLOrderingTerm) rethrows -> QueryInterfaceRequest<Self> {
         try all().order([ordering(databaseComponents)])
     }
@@ -459,6 +485,7 @@ public struct Table<RowDecoder>: Sendable {
     public func filter(_ predicate: some SQLExpressible) -> QueryInterfaceRequest<RowDecoder> { all().filter(predicate) }
     public func filter(key: some DatabaseValueConvertible) -> QueryInterfaceRequest<RowDecoder> { all().filter(key: key) }
     public func order(_ orderings: any SQLOrderingTerm...) -> QueryInterfaceRequest<RowDecoder> { all().order(orderings) }
+    public func orderByPrimaryKey() -> QueryInterfaceRequest<RowDecoder> { all().orderByPrimaryKey() }
     public func select(_ selection: any SQLSelectable...) -> QueryInterfaceRequest<RowDecoder> { all().select(selection) }
     public func select<T>(_ selection: any SQLSelectable..., as type: T.Type) -> QueryInterfaceRequest<T> { all().select(selection).asRequest(of: T.self) }
     public func limit(_ limit: Int, offset: Int? = nil) -> QueryInterfaceRequest<RowDecoder> { all().limit(limit, offset: offset) }

@@ -237,6 +237,19 @@ extension MutablePersistableRecord {
         return true
     }
 
+    /// Updates the columns whose values differ from `record` (typically
+    /// the same record as it was fetched), and only if any does. Returns
+    /// whether the database was updated.
+    @discardableResult
+    public func updateChanges(
+        _ db: Database, onConflict conflictResolution: Database.ConflictResolution? = nil, from record: some EncodableRecord
+    ) throws -> Bool {
+        let changes = try databaseChanges(from: record)
+        guard !changes.isEmpty else { return false }
+        try update(db, onConflict: conflictResolution, columns: Array(changes.keys))
+        return true
+    }
+
     // MARK: Save, delete, exists
 
     /// Updates the record's row when it exists, inserts it otherwise.

@@ -1,0 +1,53 @@
+import Petrel
+import PetrelTestSupport
+import Testing
+
+@Suite("orderByPrimaryKey and updateChanges(from:)")
+struct OrderByPrimaryKeyTests {
+    @Test(arguments: StorageKind.allCases)
+    func ordersByTheKeyTheSchemaDeclares(_ kind: StorageKind) throws {
+        let database = try TestDatabase(kind)
+        let recorder = SQLRecorder()
+        try database.queue.write { db in
+            try db.execute(sql: """
+                CREATE TABLE hero (id INTEGER PRIMARY KEY, name TEXT NOT NULL, score INTEGER NOT NULL, team TEXT);
+                INSERT INTO hero (id, name, score) VALUES (3, 'C', 1), (1, 'A', 3), (2, 'B', 2);
+                CREATE TABLE membership (team TEXT, member TEXT, PRIMARY KEY (team, member));
+                INSERT INTO membership VALUES ('red', 'b'), ('blue', 'z'), ('red', 'a');
+                CREATE TABLE note (text TEXT);
+                INSERT INTO note VALUES ('second'), ('first');
+                """)
+            recorder.start(db)
+            #expect(try Hero.orderByPrimaryKey().fetchAll(db).map(\.name) == ["A", "B", "C"])
+            #expect(try Hero.order(Column("score")).orderByPrimaryKey().reversed().fetchAll(db).map(\.name) == ["C", "B", "A"])
+            #expect(try Hero.orderByPrimaryKey().order(Column("score")).fetchAll(db).map(\.name) == ["C", "B", "A"])
+            #expect(try Hero.orderByPrimaryKey().fetchCount(db) == 3)
+            let members = try Row.fetchAll(db, Table("membership").orderByPrimaryKey())
+            #expect(members.map { $0["member"] as String } == ["z", "a", "b"])
+            #expect(try Table("note").orderByPrimaryKey().reversed().fetchAll(db).map { $0["text"] as String } == ["first", "second"])
+        }
+        #expect(recorder.contains(#"SELECT * FROM "hero" ORDER BY "id""#))
+        #expect(recorder.contains(#"SELECT * FROM "hero" ORDER BY "id" DESC"#))
+        #expect(recorder.contains(#"SELECT COUNT(*) FROM "hero""#))
+        #expect(recorder.contains(#"SELECT * FROM "membership" ORDER BY "team", "member""#))
+        #expect(recorder.contains(#"SELECT * FROM "note" ORDER BY "rowid" DESC"#))
+    }
+
+    @Test(arguments: StorageKind.allCases)
+    func updateChangesFromAnOlderCopyWritesOnlyWhatChanged(_ kind: StorageKind) throws {
+        let database = try TestDatabase(kind)
+        let recorder = SQLRecorder()
+        try database.queue.write { db in
+            try db.execute(sql: "CREATE TABLE hero (id INTEGER PRIMARY KEY, name TEXT NOT NULL, score INTEGER NOT NULL, team TEXT)")
+            var hero = Hero(id: nil, name: "Arthur", score: 10, team: nil)
+            try hero.insert(db)
+            let fetched = hero
+            #expect(try hero.updateChanges(db, from: fetched) == false)
+            hero.score = 20
+            recorder.start(db)
+            #expect(try hero.updateChanges(db, from: fetched) == true)
+            #expect(try Hero.fetchOne(db, id: 1)?.score == 20)
+        }
+        #expect(recorder.sql.filter { $0.hasPrefix("UPDATE") } == [#"UPDATE "hero" SET "score"=? WHERE "id"=?"#])
+    }
+}

@@ -21,6 +21,9 @@ public struct QueryInterfaceRequest<RowDecoder>: Sendable {
     /// Set by `orderByPrimaryKey()`: the ordering is the table's primary
     /// key, resolved against the schema when the SQL is built.
     var ordersByPrimaryKey = false
+    /// Set by `selectPrimaryKey(as:)`: the primary key columns come first in
+    /// the selection, resolved against the schema when the SQL is built.
+    var selectsPrimaryKey = false
 
     init(table: String, selection: [SQLSelection]) {
         self.table = table
@@ -121,6 +124,17 @@ public struct QueryInterfaceRequest<RowDecoder>: Sendable {
     public func select(_ selection: [any SQLSelectable]) -> Self {
         var request = self
         request.selection = selection.map(\.sqlSelection)
+        request.selectsPrimaryKey = false
+        return request
+    }
+
+    /// Selects the primary key (the rowid when the table has no explicit
+    /// one), fetched as `T`: a single value for a single-column key, a
+    /// `Row` or a record for composite keys.
+    public func selectPrimaryKey<T>(as type: T.Type) -> QueryInterfaceRequest<T> {
+        var request = asRequest(of: T.self)
+        request.selection = []
+        request.selectsPrimaryKey = true
         return request
     }
 
@@ -133,6 +147,7 @@ public struct QueryInterfaceRequest<RowDecoder>: Sendable {
     public func select(sql: String, arguments: StatementArguments = StatementArguments()) -> Self {
         var request = self
         request.selection = [SQLSelection(sql: SQL(sql: sql, arguments: arguments))]
+        request.selectsPrimaryKey = false
         return request
     }
 
@@ -179,6 +194,7 @@ public struct QueryInterfaceRequest<RowDecoder>: Sendable {
         request.havings = havings
         request.orderings = orderings
         request.ordersByPrimaryKey = ordersByPrimaryKey
+        request.selectsPrimaryKey = selectsPrimaryKey
         request.isReversed = isReversed
         request.isDistinct = isDistinct
         request.limitClause = limitClause
@@ -226,6 +242,11 @@ public struct QueryInterfaceRequest<RowDecoder>: Sendable {
     /// The SELECT statement of the request.
     func selectSQL(_ db: Database) throws -> SQL {
         var sql = SQL(sql: isDistinct ? "SELECT DISTINCT " : "SELECT ")
+        var selection = self.selection
+        if selectsPrimaryKey {
+            let keyColumns = try db.primaryKey(table).columns.map { SQLSelection(sql: SQL(sql: $0.quotedDatabaseIdentifier)) }
+            selection = keyColumns + selection
+        }
         sql += selection.map(\.sql).joined(separator: ", ")
         sql += SQL(sql: " FROM \(table.quotedDatabaseIdentifier)")
         if let condition = try whereSQL(db) { sql += " WHERE " + condition }
@@ -409,6 +430,13 @@ extension QueryInterfaceRequest where RowDecoder: TableRecord {
     }
 }
 
+extension QueryInterfaceRequest where RowDecoder: Identifiable {
+    /// Selects the primary key, fetched as the record's `ID`.
+    public func selectID() -> QueryInterfaceRequest<RowDecoder.ID> {
+        selectPrimaryKey(as: RowDecoder.ID.self)
+    }
+}
+
 extension QueryInterfaceRequest where RowDecoder: Identifiable, RowDecoder.ID: DatabaseValueConvertible {
     /// Keeps the row with this id.
     public func filter(id: RowDecoder.ID) -> Self { filter(key: id) }
@@ -441,6 +469,7 @@ extension TableRecord {
     }
     public static func order(_ orderings: any SQLOrderingTerm...) -> QueryInterfaceRequest<Self> { all().order(orderings) }
     public static func orderByPrimaryKey() -> QueryInterfaceRequest<Self> { all().orderByPrimaryKey() }
+    public static func selectPrimaryKey<T>(as type: T.Type) -> QueryInterfaceRequest<T> { all().selectPrimaryKey(as: type) }
     public static func order(_ ordering: (DatabaseComponents) throws -> any SQLOrderingTerm) rethrows -> QueryInterfaceRequest<Self> {
         try all().order([ordering(databaseComponents)])
     }
@@ -457,6 +486,11 @@ extension TableRecord {
     public static func limit(_ limit: Int, offset: Int? = nil) -> QueryInterfaceRequest<Self> { all().limit(limit, offset: offset) }
     public static func matching(_ pattern: FTS5Pattern?) -> QueryInterfaceRequest<Self> { all().matching(pattern) }
     public static func matching(_ pattern: FTS3Pattern?) -> QueryInterfaceRequest<Self> { all().matching(pattern) }
+}
+
+extension TableRecord where Self: Identifiable {
+    /// Selects the primary key, fetched as the record's `ID`: `Player.selectID().fetchAll(db)`.
+    public static func selectID() -> QueryInterfaceRequest<ID> { all().selectID() }
 }
 
 extension TableRecord where Self: Identifiable, ID: DatabaseValueConvertible {
@@ -486,6 +520,7 @@ public struct Table<RowDecoder>: Sendable {
     public func filter(key: some DatabaseValueConvertible) -> QueryInterfaceRequest<RowDecoder> { all().filter(key: key) }
     public func order(_ orderings: any SQLOrderingTerm...) -> QueryInterfaceRequest<RowDecoder> { all().order(orderings) }
     public func orderByPrimaryKey() -> QueryInterfaceRequest<RowDecoder> { all().orderByPrimaryKey() }
+    public func selectPrimaryKey<T>(as type: T.Type) -> QueryInterfaceRequest<T> { all().selectPrimaryKey(as: type) }
     public func select(_ selection: any SQLSelectable...) -> QueryInterfaceRequest<RowDecoder> { all().select(selection) }
     public func select<T>(_ selection: any SQLSelectable..., as type: T.Type) -> QueryInterfaceRequest<T> { all().select(selection).asRequest(of: T.self) }
     public func limit(_ limit: Int, offset: Int? = nil) -> QueryInterfaceRequest<RowDecoder> { all().limit(limit, offset: offset) }

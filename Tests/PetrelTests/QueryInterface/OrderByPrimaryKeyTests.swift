@@ -51,3 +51,34 @@ struct OrderByPrimaryKeyTests {
         #expect(recorder.sql.filter { $0.hasPrefix("UPDATE") } == [#"UPDATE "hero" SET "score"=? WHERE "id"=?"#])
     }
 }
+
+@Suite("selectPrimaryKey and selectID")
+struct SelectPrimaryKeyTests {
+    @Test(arguments: StorageKind.allCases)
+    func selectsTheKeyColumnsTheSchemaDeclares(_ kind: StorageKind) throws {
+        let database = try TestDatabase(kind)
+        let recorder = SQLRecorder()
+        try database.queue.write { db in
+            try db.execute(sql: """
+                CREATE TABLE hero (id INTEGER PRIMARY KEY, name TEXT NOT NULL, score INTEGER NOT NULL, team TEXT);
+                INSERT INTO hero (id, name, score) VALUES (3, 'C', 1), (1, 'A', 3), (2, 'B', 2);
+                CREATE TABLE membership (team TEXT, member TEXT, PRIMARY KEY (team, member));
+                INSERT INTO membership VALUES ('red', 'b'), ('blue', 'z');
+                CREATE TABLE note (text TEXT);
+                INSERT INTO note VALUES ('x'), ('y');
+                """)
+            recorder.start(db)
+            #expect(try Hero.selectID().filter(Column("score") >= 2).order(Column("score")).fetchAll(db) == [2, 1])
+            #expect(try Hero.selectPrimaryKey(as: Int64.self).orderByPrimaryKey().fetchAll(db) == [1, 2, 3])
+            #expect(try Hero.selectID().fetchCount(db) == 3)
+            let keys = try Table("membership").selectPrimaryKey(as: Row.self).orderByPrimaryKey().fetchAll(db)
+            #expect(keys == [["team": "blue", "member": "z"], ["team": "red", "member": "b"]])
+            #expect(try Table("note").selectPrimaryKey(as: Int64.self).fetchAll(db) == [1, 2])
+            // A later select replaces the key selection.
+            #expect(try Hero.selectID().select(Column("name"), as: String.self).filter(key: 1).fetchOne(db) == "A")
+        }
+        #expect(recorder.contains(#"SELECT "id" FROM "hero" WHERE "score" >= ? ORDER BY "score""#))
+        #expect(recorder.contains(#"SELECT "team", "member" FROM "membership" ORDER BY "team", "member""#))
+        #expect(recorder.contains(#"SELECT "rowid" FROM "note""#))
+    }
+}

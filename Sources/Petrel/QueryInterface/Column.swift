@@ -131,6 +131,9 @@ extension Sequence where Element: SQLExpressible {
     public func contains(_ expression: some SQLExpressible) -> SQLExpression {
         let values = map(\.sqlExpression)
         guard !values.isEmpty else { return SQLExpression(sql: "0", isTerm: true) }
+        // One value: `expr = value`, which reads better and evaluates like
+        // `expr IN (value)`, NULL included (hence no IS NULL rewrite).
+        if values.count == 1 { return .binary(expression.sqlExpression, "=", values[0]) }
         return SQLExpression(
             sql: expression.sqlExpression.operandSQL + SQL(sql: " IN (") + values.map(\.sql).joined(separator: ", ") + SQL(sql: ")"),
             isTerm: false)

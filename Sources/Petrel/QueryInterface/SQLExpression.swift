@@ -227,3 +227,49 @@ public struct SQLOrdering: SQLOrderingTerm, Sendable {
 extension SQLExpression: SQLOrderingTerm {
     public var sqlOrdering: SQLOrdering { SQLOrdering(sql: sql, reversedSQL: operandSQL + SQL(sql: " DESC")) }
 }
+
+// MARK: - Joining expressions with an associative operator
+
+extension SQLExpression {
+    /// An operator whose chains need no parentheses: `a + b + c`.
+    public struct AssociativeBinaryOperator: Hashable, Sendable {
+        /// The SQL operator.
+        public let sql: String
+        /// The value of an empty chain.
+        public let neutralValue: DatabaseValue
+
+        public static let add = AssociativeBinaryOperator(sql: "+", neutralValue: 0.databaseValue)
+        public static let multiply = AssociativeBinaryOperator(sql: "*", neutralValue: 1.databaseValue)
+        public static let and = AssociativeBinaryOperator(sql: "AND", neutralValue: true.databaseValue)
+        public static let or = AssociativeBinaryOperator(sql: "OR", neutralValue: false.databaseValue)
+        public static let concat = AssociativeBinaryOperator(sql: "||", neutralValue: "".databaseValue)
+    }
+
+    /// `a op b op c`; the neutral value for no operand, the operand itself for one.
+    static func associative(_ op: AssociativeBinaryOperator, _ operands: [SQLExpression]) -> SQLExpression {
+        guard let first = operands.first else { return .value(op.neutralValue) }
+        if operands.count == 1 { return first }
+        var result = SQLExpression(
+            sql: operands.map(\.operandSQL).joined(separator: " \(op.sql) "), isTerm: false)
+        result.isAggregate = operands.contains { $0.isAggregate }
+        if op == .and {
+            let pinned = operands.compactMap(\.identifyingColumns)
+            if !pinned.isEmpty { result.identifyingColumns = pinned.reduce(into: []) { $0.formUnion($1) } }
+        }
+        return result
+    }
+}
+
+extension Sequence where Element: SQLSpecificExpressible {
+    /// The expressions joined by the operator: `[a, b].joined(operator: .and)` is `a AND b`.
+    public func joined(operator op: SQLExpression.AssociativeBinaryOperator) -> SQLExpression {
+        .associative(op, map(\.sqlExpression))
+    }
+}
+
+extension Sequence where Element == any SQLSpecificExpressible {
+    /// The expressions joined by the operator: `[a, b].joined(operator: .and)` is `a AND b`.
+    public func joined(operator op: SQLExpression.AssociativeBinaryOperator) -> SQLExpression {
+        .associative(op, map(\.sqlExpression))
+    }
+}

@@ -82,3 +82,31 @@ struct SelectPrimaryKeyTests {
         #expect(recorder.contains(#"SELECT "rowid" FROM "note""#))
     }
 }
+
+@Suite("joined(operator:)")
+struct JoinedOperatorTests {
+    @Test func chainsNeedNoParenthesesAndEmptyChainsAreNeutral() throws {
+        let database = try TestDatabase(.memory)
+        let recorder = SQLRecorder()
+        try database.queue.write { db in
+            try db.execute(sql: """
+                CREATE TABLE hero (id INTEGER PRIMARY KEY, name TEXT NOT NULL, score INTEGER NOT NULL, team TEXT);
+                INSERT INTO hero (name, score, team) VALUES ('A', 1, 'red'), ('B', 2, 'blue'), ('C', 3, 'red');
+                """)
+            recorder.start(db)
+            let total = [Column("id"), Column("score"), Column("id")].joined(operator: .add)
+            #expect(try Hero.select(total, as: Int.self).orderByPrimaryKey().fetchAll(db) == [3, 6, 9])
+            let conditions: [any SQLSpecificExpressible] = [Column("team") == "red", Column("score") > 1]
+            #expect(try Hero.filter(conditions.joined(operator: .and)).fetchAll(db).map(\.name) == ["C"])
+            #expect(try Hero.filter(conditions.joined(operator: .or)).fetchCount(db) == 3)
+            let none: [Column] = []
+            #expect(try Hero.filter(none.joined(operator: .and)).fetchCount(db) == 3)
+            #expect(try Hero.filter(none.joined(operator: .or)).fetchCount(db) == 0)
+            #expect(try Hero.select([Column("name"), Column("team")].joined(operator: .concat), as: String.self)
+                .filter(key: 2).fetchOne(db) == "Bblue")
+        }
+        #expect(recorder.contains(#"SELECT "id" + "score" + "id" FROM "hero" ORDER BY "id""#))
+        #expect(recorder.contains(#"SELECT * FROM "hero" WHERE ("team" = ?) AND ("score" > ?)"#))
+        #expect(recorder.contains(#"SELECT "name" || "team" FROM "hero" WHERE "id" = ?"#))
+    }
+}

@@ -218,6 +218,25 @@ public final class Row {
         return fastValue(atUncheckedIndex: index)
     }
 
+    // MARK: - Subscripts by column expression: `row[Column("name")]`
+
+    /// The value of the column as a plain Swift value, or nil for NULL or a missing column.
+    public subscript(_ column: some ColumnExpression) -> (any DatabaseValueConvertible)? {
+        self[column.name]
+    }
+
+    /// The value of the column, converted (see the subscript by name).
+    @inlinable
+    public subscript<Value: DatabaseValueConvertible>(_ column: some ColumnExpression) -> Value {
+        self[column.name]
+    }
+
+    /// The value of the column, read straight from the statement when possible.
+    @inlinable
+    public subscript<Value: DatabaseValueConvertible & StatementColumnConvertible>(_ column: some ColumnExpression) -> Value {
+        self[column.name]
+    }
+
     @usableFromInline
     static func missingColumn<Value: DatabaseValueConvertible>(_ name: String, _ type: Value.Type) -> Value {
         guard let value = Value.fromMissingColumn() else {

@@ -3,7 +3,43 @@
 /// ```swift
 /// let players = try Player.filter(Column("score") > 1000).order(Column("name")).fetchAll(db)
 /// ```
-public struct Column: SQLSpecificExpressible, SQLSelectable, SQLOrderingTerm, Sendable, Hashable {
+/// A column, named: ``Column``, or your own type, typically an enum of a
+/// record's columns:
+///
+/// ```swift
+/// extension Player {
+///     enum Columns: String, ColumnExpression { case id, name, score }
+/// }
+/// let best = try Player.order(Player.Columns.score.desc).fetchAll(db)
+/// let name: String = row[Player.Columns.name]
+/// ```
+public protocol ColumnExpression: SQLSpecificExpressible, SQLSelectable, SQLOrderingTerm {
+    /// The column name.
+    var name: String { get }
+}
+
+extension ColumnExpression {
+    public var sqlExpression: SQLExpression {
+        var expression = SQLExpression(sql: SQL(sql: name.quotedDatabaseIdentifier), isTerm: true)
+        expression.columnName = name
+        return expression
+    }
+
+    public var sqlSelection: SQLSelection { sqlExpression.sqlSelection }
+    public var sqlOrdering: SQLOrdering { sqlExpression.sqlOrdering }
+
+    /// An assignment for `updateAll`: `column = value`.
+    public func set(to value: (any SQLExpressible)?) -> ColumnAssignment {
+        ColumnAssignment(column: Column(name), value: value?.sqlExpression ?? .value(.null))
+    }
+}
+
+extension ColumnExpression where Self: RawRepresentable, RawValue == String {
+    /// An enum case names its column: `case score` is the `score` column.
+    public var name: String { rawValue }
+}
+
+public struct Column: ColumnExpression, Sendable, Hashable {
     /// The column name.
     public let name: String
 
@@ -22,19 +58,6 @@ public struct Column: SQLSpecificExpressible, SQLSelectable, SQLOrderingTerm, Se
     /// The FTS5 `rank` column: `order(Column.rank)` sorts by relevance.
     public static let rank = Column("rank")
 
-    public var sqlExpression: SQLExpression {
-        var expression = SQLExpression(sql: SQL(sql: name.quotedDatabaseIdentifier), isTerm: true)
-        expression.columnName = name
-        return expression
-    }
-
-    public var sqlSelection: SQLSelection { sqlExpression.sqlSelection }
-    public var sqlOrdering: SQLOrdering { sqlExpression.sqlOrdering }
-
-    /// An assignment for `updateAll`: `column = value`.
-    public func set(to value: (any SQLExpressible)?) -> ColumnAssignment {
-        ColumnAssignment(column: self, value: value?.sqlExpression ?? .value(.null))
-    }
 }
 
 /// `column = value` in `UPDATE ... SET`.

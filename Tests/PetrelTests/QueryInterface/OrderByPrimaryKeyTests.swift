@@ -2,6 +2,16 @@ import Petrel
 import PetrelTestSupport
 import Testing
 
+/// Three kinds of keys: an INTEGER PRIMARY KEY, a composite key, the rowid.
+private let threeKindsOfKeys = """
+    CREATE TABLE hero (id INTEGER PRIMARY KEY, name TEXT NOT NULL, score INTEGER NOT NULL, team TEXT);
+    INSERT INTO hero (id, name, score) VALUES (3, 'C', 1), (1, 'A', 3), (2, 'B', 2);
+    CREATE TABLE membership (team TEXT, member TEXT, PRIMARY KEY (team, member));
+    INSERT INTO membership VALUES ('red', 'b'), ('blue', 'z'), ('red', 'a');
+    CREATE TABLE note (text TEXT);
+    INSERT INTO note VALUES ('second'), ('first');
+    """
+
 @Suite("orderByPrimaryKey and updateChanges(from:)")
 struct OrderByPrimaryKeyTests {
     @Test(arguments: StorageKind.allCases)
@@ -9,14 +19,7 @@ struct OrderByPrimaryKeyTests {
         let database = try TestDatabase(kind)
         let recorder = SQLRecorder()
         try database.queue.write { db in
-            try db.execute(sql: """
-                CREATE TABLE hero (id INTEGER PRIMARY KEY, name TEXT NOT NULL, score INTEGER NOT NULL, team TEXT);
-                INSERT INTO hero (id, name, score) VALUES (3, 'C', 1), (1, 'A', 3), (2, 'B', 2);
-                CREATE TABLE membership (team TEXT, member TEXT, PRIMARY KEY (team, member));
-                INSERT INTO membership VALUES ('red', 'b'), ('blue', 'z'), ('red', 'a');
-                CREATE TABLE note (text TEXT);
-                INSERT INTO note VALUES ('second'), ('first');
-                """)
+            try db.execute(sql: threeKindsOfKeys)
             recorder.start(db)
             #expect(try Hero.orderByPrimaryKey().fetchAll(db).map(\.name) == ["A", "B", "C"])
             #expect(try Hero.order(Column("score")).orderByPrimaryKey().reversed().fetchAll(db).map(\.name) == ["C", "B", "A"])
@@ -59,20 +62,13 @@ struct SelectPrimaryKeyTests {
         let database = try TestDatabase(kind)
         let recorder = SQLRecorder()
         try database.queue.write { db in
-            try db.execute(sql: """
-                CREATE TABLE hero (id INTEGER PRIMARY KEY, name TEXT NOT NULL, score INTEGER NOT NULL, team TEXT);
-                INSERT INTO hero (id, name, score) VALUES (3, 'C', 1), (1, 'A', 3), (2, 'B', 2);
-                CREATE TABLE membership (team TEXT, member TEXT, PRIMARY KEY (team, member));
-                INSERT INTO membership VALUES ('red', 'b'), ('blue', 'z');
-                CREATE TABLE note (text TEXT);
-                INSERT INTO note VALUES ('x'), ('y');
-                """)
+            try db.execute(sql: threeKindsOfKeys)
             recorder.start(db)
             #expect(try Hero.selectID().filter(Column("score") >= 2).order(Column("score")).fetchAll(db) == [2, 1])
             #expect(try Hero.selectPrimaryKey(as: Int64.self).orderByPrimaryKey().fetchAll(db) == [1, 2, 3])
             #expect(try Hero.selectID().fetchCount(db) == 3)
             let keys = try Table("membership").selectPrimaryKey(as: Row.self).orderByPrimaryKey().fetchAll(db)
-            #expect(keys == [["team": "blue", "member": "z"], ["team": "red", "member": "b"]])
+            #expect(keys == [["team": "blue", "member": "z"], ["team": "red", "member": "a"], ["team": "red", "member": "b"]])
             #expect(try Table("note").selectPrimaryKey(as: Int64.self).fetchAll(db) == [1, 2])
             // A later select replaces the key selection.
             #expect(try Hero.selectID().select(Column("name"), as: String.self).filter(key: 1).fetchOne(db) == "A")

@@ -33,15 +33,25 @@ extension MutablePersistableRecord {
         _ db: Database, onConflict conflictResolution: Database.ConflictResolution?, as returnedType: T.Type
     ) throws -> T {
         let resolution = conflictResolution ?? Self.persistenceConflictPolicy.conflictResolutionForInsert
+        return try insertReturning(db, resolution: resolution, upsert: nil, as: returnedType)
+    }
+
+    /// Inserts (or upserts) with the callbacks and decodes the returned row.
+    private mutating func insertReturning<T: FetchableRecord & TableRecord>(
+        _ db: Database,
+        resolution: Database.ConflictResolution,
+        upsert: (target: [String], strategy: UpsertUpdateStrategy)?,
+        as returnedType: T.Type
+    ) throws -> T {
         var fetched: Row?
         try insertWithSaveCallbacks(db) { record in
             let (success, row) = try record.performInsertReturning(
-                db, resolution: resolution, upsert: nil, selection: T.databaseSelection)
+                db, resolution: resolution, upsert: upsert, selection: T.databaseSelection)
             fetched = row
             return success
         }
         guard let fetched else {
-            throw DatabaseError(resultCode: .SQLITE_MISUSE, message: "aroundInsert did not call insert")
+            throw DatabaseError(resultCode: .SQLITE_MISUSE, message: "aroundSave did not call save")
         }
         return try T(row: fetched)
     }
@@ -83,17 +93,7 @@ extension MutablePersistableRecord {
     mutating func upsertAndFetchWithCallbacks<T: FetchableRecord & TableRecord>(
         _ db: Database, as returnedType: T.Type, onConflict conflictTarget: [String], updating strategy: UpsertUpdateStrategy
     ) throws -> T {
-        var fetched: Row?
-        try insertWithSaveCallbacks(db) { record in
-            let (success, row) = try record.performInsertReturning(
-                db, resolution: .abort, upsert: (conflictTarget, strategy), selection: T.databaseSelection)
-            fetched = row
-            return success
-        }
-        guard let fetched else {
-            throw DatabaseError(resultCode: .SQLITE_MISUSE, message: "aroundInsert did not call insert")
-        }
-        return try T(row: fetched)
+        try insertReturning(db, resolution: .abort, upsert: (conflictTarget, strategy), as: returnedType)
     }
 
     /// Runs `INSERT ... [ON CONFLICT ... DO UPDATE] RETURNING rowid, selection`
@@ -111,19 +111,12 @@ extension MutablePersistableRecord {
         // alone: read the rowid from the statement, when the table has one.
         let hasRowID = try primaryKey.isRowID || !db.isWithoutRowIDTable(table, nil)
 
-        let or = resolution == .abort ? "" : " OR \(resolution.rawValue)"
-        var sql = "INSERT\(or) INTO \(table.quotedDatabaseIdentifier)"
-        if container.isEmpty {
-            // SQLite has no upsert clause after DEFAULT VALUES.
-            if upsert != nil {
-                throw DatabaseError(
-                    resultCode: .SQLITE_MISUSE, message: "\(Self.self) encodes no column: it cannot be upserted into \(table)")
-            }
-            sql += " DEFAULT VALUES"
-        } else {
-            sql += " (" + container.columns.map(\.quotedDatabaseIdentifier).joined(separator: ", ")
-                + ") VALUES (\(databaseQuestionMarks(count: container.count)))"
+        // SQLite has no upsert clause after DEFAULT VALUES.
+        if container.isEmpty && upsert != nil {
+            throw DatabaseError(
+                resultCode: .SQLITE_MISUSE, message: "\(Self.self) encodes no column: it cannot be upserted into \(table)")
         }
+        var sql = Self.insertSQL(columns: container.columns, resolution: resolution)
         if let upsert {
             sql += " ON CONFLICT"
             if !upsert.target.isEmpty {

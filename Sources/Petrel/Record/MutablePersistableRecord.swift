@@ -147,18 +147,21 @@ extension MutablePersistableRecord {
             statement = cached.statement
         } else {
             let columnNames = container.columns
-            let or = resolution == .abort ? "" : " OR \(resolution.rawValue)"
-            let columns = columnNames.map(\.quotedDatabaseIdentifier).joined(separator: ", ")
-            // A record that encodes no column inserts a row of defaults.
-            let values = columnNames.isEmpty
-                ? " DEFAULT VALUES"
-                : " (\(columns)) VALUES (\(databaseQuestionMarks(count: container.count)))"
-            statement = try db.makeStatement(sql: "INSERT\(or) INTO \(Self.table)\(values)")
+            statement = try db.makeStatement(sql: Self.insertSQL(columns: columnNames, resolution: resolution))
             db.recordInsertStatements[key] = (columnNames, statement)
         }
         try statement.execute(databaseValues: container.lazyValues)
         let rowIDColumn = try? db.primaryKey(Self.databaseTableName).rowIDColumn
         return InsertionSuccess(rowID: db.lastInsertedRowID, rowIDColumn: rowIDColumn ?? nil, persistenceContainer: container)
+    }
+
+    /// `INSERT [OR resolution] INTO table (columns) VALUES (?, ...)`; a
+    /// record that encodes no column inserts a row of defaults.
+    static func insertSQL(columns: [String], resolution: Database.ConflictResolution) -> String {
+        let or = resolution == .abort ? "" : " OR \(resolution.rawValue)"
+        guard !columns.isEmpty else { return "INSERT\(or) INTO \(table) DEFAULT VALUES" }
+        let names = columns.map(\.quotedDatabaseIdentifier).joined(separator: ", ")
+        return "INSERT\(or) INTO \(table) (\(names)) VALUES (\(databaseQuestionMarks(count: columns.count)))"
     }
 
     // MARK: Update

@@ -48,6 +48,8 @@ public struct PrimaryKeyInfo: Sendable, Hashable {
     /// True when the primary key is the rowid: hidden, or aliased by an
     /// `INTEGER PRIMARY KEY` column.
     public let isRowID: Bool
+    /// False for WITHOUT ROWID tables.
+    let tableHasRowID: Bool
 }
 
 /// A foreign key, as `PRAGMA foreign_key_list` describes it.
@@ -141,22 +143,23 @@ extension Database {
         let columns = try self.columns(in: tableName, in: schemaName)
         let keyColumns = columns.filter { $0.primaryKeyIndex > 0 }.sorted { $0.primaryKeyIndex < $1.primaryKeyIndex }
         if keyColumns.isEmpty {
-            return PrimaryKeyInfo(columns: ["rowid"], rowIDColumn: nil, isRowID: true)
+            return PrimaryKeyInfo(columns: ["rowid"], rowIDColumn: nil, isRowID: true, tableHasRowID: true)
         }
+        let hasRowID = try !isWithoutRowIDTable(tableName, schemaName)
         // A single INTEGER PRIMARY KEY column aliases the rowid, unless the
         // table is WITHOUT ROWID (then no column aliases it).
-        if keyColumns.count == 1, keyColumns[0].type.uppercased() == "INTEGER",
-           try !isWithoutRowIDTable(tableName, schemaName) {
-            return PrimaryKeyInfo(columns: [keyColumns[0].name], rowIDColumn: keyColumns[0].name, isRowID: true)
+        if keyColumns.count == 1, keyColumns[0].type.uppercased() == "INTEGER", hasRowID {
+            return PrimaryKeyInfo(columns: [keyColumns[0].name], rowIDColumn: keyColumns[0].name, isRowID: true, tableHasRowID: true)
         }
-        return PrimaryKeyInfo(columns: keyColumns.map(\.name), rowIDColumn: nil, isRowID: false)
+        return PrimaryKeyInfo(columns: keyColumns.map(\.name), rowIDColumn: nil, isRowID: false, tableHasRowID: hasRowID)
     }
 
-    func isWithoutRowIDTable(_ tableName: String, _ schemaName: String?) throws -> Bool {
-        // WITHOUT ROWID tables have a primary key index whose rows carry every
-        // column; ordinary tables expose no such "pk" index for an INTEGER PRIMARY KEY.
-        let indexes = try Row.fetchAll(self, sql: "PRAGMA \(pragmaPrefix(schemaName))index_list(\(tableName.quotedDatabaseIdentifier))")
-        return indexes.contains { ($0["origin"] as String?) == "pk" }
+    /// Reads the `wr` flag of `PRAGMA table_list` (SQLite 3.37+). Looking for
+    /// a "pk" index is not enough: ordinary tables with a non-INTEGER primary
+    /// key have one too.
+    private func isWithoutRowIDTable(_ tableName: String, _ schemaName: String?) throws -> Bool {
+        let sql = "PRAGMA \(pragmaPrefix(schemaName))table_list(\(tableName.quotedDatabaseIdentifier))"
+        return try Row.fetchOne(self, sql: sql).map { ($0["wr"] as Int?) == 1 } ?? false
     }
 
     /// The indexes of a table.

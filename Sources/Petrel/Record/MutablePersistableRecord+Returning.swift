@@ -109,7 +109,7 @@ extension MutablePersistableRecord {
         let primaryKey = try db.primaryKey(table)
         // An upsert that updates the existing row leaves lastInsertedRowID
         // alone: read the rowid from the statement, when the table has one.
-        let hasRowID = try primaryKey.isRowID || !db.isWithoutRowIDTable(table, nil)
+        let hasRowID = primaryKey.tableHasRowID
 
         // SQLite has no upsert clause after DEFAULT VALUES.
         if container.isEmpty && upsert != nil {

@@ -142,6 +142,32 @@ struct InsertReturningTests {
         }
     }
 
+    @Test(arguments: StorageKind.allCases)
+    func anUpdatingUpsertReportsTheRowidOfATextKeyedTable(_ kind: StorageKind) throws {
+        // A TEXT primary key is backed by an index, but the table still has
+        // a rowid: didInsert must get the existing row's, not lastInsertedRowID.
+        struct Tag: Encodable, MutablePersistableRecord {
+            var code: String
+            var label: String
+            var rowID: Int64?
+            enum CodingKeys: String, CodingKey { case code, label }
+            mutating func didInsert(_ inserted: InsertionSuccess) { rowID = inserted.rowID }
+        }
+        let database = try TestDatabase(kind)
+        try database.queue.write { db in
+            try db.execute(sql: "CREATE TABLE tag (code TEXT PRIMARY KEY, label TEXT)")
+            var swift = Tag(code: "swift", label: "Swift")
+            try swift.upsert(db)
+            var sqlite = Tag(code: "sqlite", label: "SQLite")
+            try sqlite.upsert(db)
+            #expect(swift.rowID == 1 && sqlite.rowID == 2)
+            var again = Tag(code: "swift", label: "Swift 6")
+            try again.upsert(db)
+            #expect(again.rowID == 1)
+            #expect(try String.fetchOne(db, sql: "SELECT label FROM tag WHERE rowid = 1") == "Swift 6")
+        }
+    }
+
     @Test func upsertAndInsertAndFetchRunTheSaveAndInsertCallbacks() throws {
         struct Logged: Encodable, FetchableRecord, MutablePersistableRecord {
             static let databaseTableName = "item"

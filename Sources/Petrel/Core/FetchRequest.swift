@@ -118,33 +118,33 @@ extension FetchRequest where RowDecoder: DatabaseValueConvertible & Hashable {
 
 extension Row {
     public static func fetchCursor(_ db: Database, _ request: some FetchRequest) throws -> RowCursor {
-        try fetchCursor(request.makePreparedRequest(db, forSingleResult: false).statement)
+        try fetchCursor(request.statement(db))
     }
     public static func fetchAll(_ db: Database, _ request: some FetchRequest) throws -> [Row] {
-        try fetchAll(request.makePreparedRequest(db, forSingleResult: false).statement)
+        try fetchAll(request.statement(db))
     }
     public static func fetchOne(_ db: Database, _ request: some FetchRequest) throws -> Row? {
-        try fetchOne(request.makePreparedRequest(db, forSingleResult: true).statement)
+        try fetchOne(request.statement(db, single: true))
     }
 }
 
 extension FetchableRecord {
     public static func fetchCursor(_ db: Database, _ request: some FetchRequest) throws -> RecordCursor<Self> {
-        try fetchCursor(request.makePreparedRequest(db, forSingleResult: false).statement)
+        try fetchCursor(request.statement(db))
     }
     public static func fetchAll(_ db: Database, _ request: some FetchRequest) throws -> [Self] {
-        try fetchAll(request.makePreparedRequest(db, forSingleResult: false).statement)
+        try fetchAll(request.statement(db))
     }
     public static func fetchOne(_ db: Database, _ request: some FetchRequest) throws -> Self? {
-        try fetchOne(request.makePreparedRequest(db, forSingleResult: true).statement)
+        try fetchOne(request.statement(db, single: true))
     }
 }
 
 extension DatabaseValueConvertible {
     public static func fetchAll(_ db: Database, _ request: some FetchRequest) throws -> [Self] {
-        try fetchAll(request.makePreparedRequest(db, forSingleResult: false).statement)
+        try fetchAll(request.statement(db))
     }
     public static func fetchOne(_ db: Database, _ request: some FetchRequest) throws -> Self? {
-        try fetchOne(request.makePreparedRequest(db, forSingleResult: true).statement)
+        try fetchOne(request.statement(db, single: true))
     }
 }

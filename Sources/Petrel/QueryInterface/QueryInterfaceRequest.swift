@@ -370,7 +370,7 @@ extension QueryInterfaceRequest: FetchRequest {
     /// For a single result (`fetchOne`), adds `LIMIT 1` unless the request
     /// already has a limit or cannot return more than one row, as GRDB does.
     public func makePreparedRequest(_ db: Database, forSingleResult singleResult: Bool = false) throws -> PreparedRequest {
-        if singleResult, limitClause == nil, try !returnsAtMostOneRow(db) {
+        if singleResult, limitClause == nil, !returnsAtMostOneRow(db) {
             return PreparedRequest(statement: try limit(1).makeStatement(db))
         }
         return PreparedRequest(statement: try makeStatement(db))
@@ -378,7 +378,7 @@ extension QueryInterfaceRequest: FetchRequest {
 
     /// True for an aggregate without GROUP BY, or a filter that pins a
     /// unique key (primary key, rowid, or a unique index) to one value.
-    func returnsAtMostOneRow(_ db: Database) throws -> Bool {
+    func returnsAtMostOneRow(_ db: Database) -> Bool {
         if groups.isEmpty && selection.contains(where: \.isAggregate) { return true }
         var pinned: Set<String> = []
         for filter in filters {

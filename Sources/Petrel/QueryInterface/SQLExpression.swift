@@ -70,10 +70,7 @@ public struct SQLExpression: SQLSpecificExpressible, Sendable {
                 result.identifyingColumns = [column.lowercased()]
             }
         case "AND":
-            // Either side may narrow the rows: the union of what both pin.
-            if lhs.identifyingColumns != nil || rhs.identifyingColumns != nil {
-                result.identifyingColumns = (lhs.identifyingColumns ?? []).union(rhs.identifyingColumns ?? [])
-            }
+            result.identifyingColumns = pinnedColumns(ofConjunction: [lhs, rhs])
         default:
             break
         }
@@ -252,11 +249,15 @@ extension SQLExpression {
         var result = SQLExpression(
             sql: operands.map(\.operandSQL).joined(separator: " \(op.sql) "), isTerm: false)
         result.isAggregate = operands.contains { $0.isAggregate }
-        if op == .and {
-            let pinned = operands.compactMap(\.identifyingColumns)
-            if !pinned.isEmpty { result.identifyingColumns = pinned.reduce(into: []) { $0.formUnion($1) } }
-        }
+        if op == .and { result.identifyingColumns = pinnedColumns(ofConjunction: operands) }
         return result
+    }
+
+    /// In `a AND b AND ...` any operand may narrow the rows: the union of
+    /// the columns the operands pin, or nil when none pins any.
+    static func pinnedColumns(ofConjunction operands: [SQLExpression]) -> Set<String>? {
+        let pinned = operands.compactMap(\.identifyingColumns)
+        return pinned.isEmpty ? nil : pinned.reduce(into: []) { $0.formUnion($1) }
     }
 }
 

@@ -23,10 +23,6 @@ struct RowDecoder<Record: FetchableRecord>: Decoder {
             Record.self, .init(codingPath: codingPath, debugDescription: "a row decodes into a keyed container"))
     }
 
-    func column(for key: some CodingKey) -> String {
-        columnName(forKey: key.stringValue, snakeCase: Record.databaseColumnDecodingStrategy.convertsFromSnakeCase)
-    }
-
     /// Reads columns through `row` and `column(for:)`, which need no
     /// metadata of the generic decoder: in unspecialized code, every call
     /// into `RowDecoder<Record>` would look its metadata up again.
@@ -37,7 +33,7 @@ struct RowDecoder<Record: FetchableRecord>: Decoder {
         var decoder: RowDecoder { RowDecoder(row: row, codingPath: codingPath) }
 
         func column(for key: Key) -> String {
-            columnName(forKey: key.stringValue, snakeCase: snakeCase)
+            snakeCase ? snakeCased(key.stringValue) : key.stringValue
         }
 
         var allKeys: [Key] {
@@ -137,11 +133,6 @@ extension DatabaseColumnDecodingStrategy {
         if case .convertFromSnakeCase = self { return true }
         return false
     }
-}
-
-/// The column of a coding key: the key itself, or its snake_case form.
-func columnName(forKey key: String, snakeCase: Bool) -> String {
-    snakeCase ? snakeCased(key) : key
 }
 
 /// `playerID` → `player_id`, `homeURL` → `home_url`.

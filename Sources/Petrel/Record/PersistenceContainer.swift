@@ -28,7 +28,7 @@ public struct PersistenceContainer: RandomAccessCollection, Sendable {
 
     /// The value of a column; setting appends new columns, keeping order.
     public subscript(_ column: String) -> (any DatabaseValueConvertible)? {
-        get { index(of: column).map { storage[$0].value } }
+        get { databaseValue(forColumn: column) }
         set {
             let value = newValue?.databaseValue ?? .null
             let lowered = column.fastLowercased

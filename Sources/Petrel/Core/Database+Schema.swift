@@ -130,6 +130,17 @@ extension Database {
         }
     }
 
+    /// The lowercased column sets of the table's unique indexes; empty for
+    /// views and missing tables.
+    func uniqueIndexColumns(_ tableName: String) -> [Set<String>] {
+        if let cached = uniqueKeysCache[tableName] { return cached }
+        let keys = ((try? indexes(on: tableName)) ?? [])
+            .filter(\.isUnique)
+            .map { Set($0.columns.map { $0.lowercased() }) }
+        uniqueKeysCache[tableName] = keys
+        return keys
+    }
+
     /// The primary key of a table. Throws when the table does not exist.
     public func primaryKey(_ tableName: String, in schemaName: String? = nil) throws -> PrimaryKeyInfo {
         let cacheKey = schemaName.map { $0 + "." + tableName } ?? tableName

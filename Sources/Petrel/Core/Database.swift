@@ -48,6 +48,9 @@ public final class Database {
     /// statements of this connection and at the start of every access
     /// (another connection may have changed the schema in between).
     var primaryKeyCache: [String: PrimaryKeyInfo] = [:]
+    /// The lowercased columns of each unique index, by table name; cleared
+    /// with `primaryKeyCache`.
+    var uniqueKeysCache: [String: [Set<String>]] = [:]
     /// INSERT statements of record types, with the columns they were built for.
     var recordInsertStatements: [RecordStatementKey: (columns: [String], statement: Statement)] = [:]
 
@@ -317,8 +320,16 @@ public final class Database {
     /// after another connection changed the schema.
     public func clearSchemaCache() {
         statementCache.removeAll()
-        primaryKeyCache.removeAll()
+        forgetSchemaInformation()
         recordInsertStatements.removeAll()
+    }
+
+    /// Forgets the primary keys and unique keys read from the schema: after
+    /// a schema change of this connection, and at the start of every access
+    /// (another connection may have changed the schema in between).
+    func forgetSchemaInformation() {
+        primaryKeyCache.removeAll()
+        uniqueKeysCache.removeAll()
     }
 
     /// Rebuilds the database file (`VACUUM`).

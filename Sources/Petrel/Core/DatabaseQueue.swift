@@ -80,7 +80,7 @@ public final class DatabaseQueue: DatabaseWriter, @unchecked Sendable {
     private func sync<T>(_ body: (Database) throws -> T) rethrows -> T {
         precondition(!isOnQueue, "Database methods are not reentrant.")
         return try queue.sync {
-            db.primaryKeyCache.removeAll()
+            db.forgetSchemaInformation()
             return try body(db)
         }
     }
@@ -218,7 +218,7 @@ public final class DatabaseQueue: DatabaseWriter, @unchecked Sendable {
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<T, any Error>) in
                 queue.async {
-                    db.value.primaryKeyCache.removeAll()
+                    db.value.forgetSchemaInformation()
                     guard job.start() else {
                         continuation.resume(throwing: CancellationError())
                         return

@@ -211,7 +211,7 @@ public final class Statement {
             if code != SQLITE_OK { throw bindFailure(code) }
             index += 1
         }
-        if changesSchema { database.primaryKeyCache.removeAll() }
+        if changesSchema { database.forgetSchemaInformation() }
         try stepToCompletion()
     }
 
@@ -256,7 +256,7 @@ public final class Statement {
         } else {
             reset()
         }
-        if changesSchema { database.primaryKeyCache.removeAll() }
+        if changesSchema { database.forgetSchemaInformation() }
         try stepToCompletion()
     }
 

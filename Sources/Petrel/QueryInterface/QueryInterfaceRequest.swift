@@ -394,10 +394,7 @@ extension QueryInterfaceRequest: FetchRequest {
         guard let primaryKey = try? db.primaryKey(table) else { return false }
         if Set(primaryKey.columns.map { $0.lowercased() }).isSubset(of: pinned) { return true }
         if primaryKey.isRowID || primaryKey.rowIDColumn != nil, !pinned.isDisjoint(with: ["rowid", "_rowid_", "oid"]) { return true }
-        let indexes = (try? db.indexes(on: table)) ?? []
-        return indexes.contains { index in
-            index.isUnique && Set(index.columns.map { $0.lowercased() }).isSubset(of: pinned)
-        }
+        return db.uniqueIndexColumns(table).contains { $0.isSubset(of: pinned) }
     }
 }
 

@@ -169,3 +169,21 @@ struct FetchOneLimitTests {
         #expect(sql.contains(#"SELECT * FROM "hero" WHERE "score" > ? LIMIT 2 OFFSET 1"#))
     }
 }
+
+@Suite("fetchOne limits follow schema changes")
+struct FetchOneLimitSchemaChangeTests {
+    @Test func aNewUniqueIndexDropsTheLimitInTheSameAccess() throws {
+        let database = try TestDatabase(.memory)
+        let recorder = SQLRecorder()
+        try database.queue.write { db in
+            try db.execute(sql: "CREATE TABLE hero (id INTEGER PRIMARY KEY, name TEXT NOT NULL, score INTEGER NOT NULL, team TEXT)")
+            try db.execute(sql: "INSERT INTO hero (name, score) VALUES ('Arthur', 1)")
+            recorder.start(db)
+            _ = try Hero.filter(Column("name") == "Arthur").fetchOne(db)
+            try db.execute(sql: "CREATE UNIQUE INDEX hero_name ON hero(name)")
+            _ = try Hero.filter(Column("name") == "Arthur").fetchOne(db)
+        }
+        let selects = recorder.sql.filter { $0.hasPrefix("SELECT * FROM \"hero\"") }
+        #expect(selects == [#"SELECT * FROM "hero" WHERE "name" = ? LIMIT 1"#, #"SELECT * FROM "hero" WHERE "name" = ?"#])
+    }
+}

@@ -13,6 +13,11 @@ let package = Package(
         .library(name: "Petrel", targets: ["Petrel"]),
         .library(name: "PetrelText", targets: ["PetrelText"]),
         .library(name: "PetrelICU", targets: ["PetrelICU"]),
+        .library(name: "PetrelIndex", targets: ["PetrelIndex"]),
+        .executable(name: "petrel-index", targets: ["petrel-index"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
     ],
     targets: [
         // The system SQLite (libsqlite3-dev), plus a few inline helpers for
@@ -45,6 +50,24 @@ let package = Package(
             dependencies: ["Petrel", "PetrelText", "CPetrelICU"],
             swiftSettings: commonSwiftSettings
         ),
+        // zlib (zlib1g-dev), for gzip-compressed documents.
+        .systemLibrary(
+            name: "CPetrelZlib",
+            pkgConfig: "zlib",
+            providers: [.apt(["zlib1g-dev"])]
+        ),
+        // Folder trees into one FTS5 index: walking, ignore rules, text
+        // extraction, incremental updates.
+        .target(
+            name: "PetrelIndex",
+            dependencies: ["Petrel", "PetrelICU", "PetrelText", "CPetrelZlib"],
+            swiftSettings: commonSwiftSettings
+        ),
+        .executableTarget(
+            name: "petrel-index",
+            dependencies: ["PetrelIndex", .product(name: "ArgumentParser", package: "swift-argument-parser")],
+            swiftSettings: commonSwiftSettings
+        ),
         // Stage-one demo used by scripts/demo until petrel-index lands.
         .executableTarget(
             name: "petrel-demo",
@@ -67,6 +90,11 @@ let package = Package(
         .testTarget(
             name: "PetrelICUTests",
             dependencies: ["PetrelICU", "PetrelTestSupport"],
+            swiftSettings: commonSwiftSettings
+        ),
+        .testTarget(
+            name: "PetrelIndexTests",
+            dependencies: ["PetrelIndex", "PetrelTestSupport"],
             swiftSettings: commonSwiftSettings
         ),
         .testTarget(

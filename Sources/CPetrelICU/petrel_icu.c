@@ -9,6 +9,8 @@
 
 #include <unicode/ubrk.h>
 #include <unicode/ucasemap.h>
+#include <unicode/ucnv.h>
+#include <unicode/ucsdet.h>
 #include <unicode/ucol.h>
 #include <unicode/uloc.h>
 #include <unicode/unorm2.h>
@@ -438,6 +440,47 @@ int32_t petrel_icu_regex_find(petrel_icu_regex *regex, const char *subject, int3
     UBool found = uregex_find(regex->regex, 0, &error);
     if (U_FAILURE(error)) return -1;
     return found ? 1 : 0;
+}
+
+/* MARK: - Character sets */
+
+int32_t petrel_icu_detect_charset(const char *bytes, int32_t length, char *name, int32_t name_capacity) {
+    UErrorCode error = U_ZERO_ERROR;
+    UCharsetDetector *detector = ucsdet_open(&error);
+    if (U_FAILURE(error)) return -1;
+    ucsdet_setText(detector, bytes, length, &error);
+    const UCharsetMatch *match = U_SUCCESS(error) ? ucsdet_detect(detector, &error) : NULL;
+    int32_t confidence = -1;
+    if (match != NULL && U_SUCCESS(error)) {
+        const char *found = ucsdet_getName(match, &error);
+        confidence = ucsdet_getConfidence(match, &error);
+        if (U_FAILURE(error) || found == NULL) {
+            confidence = -1;
+        } else if (name != NULL && name_capacity > 0) {
+            snprintf(name, (size_t)name_capacity, "%s", found);
+        }
+    }
+    ucsdet_close(detector);
+    return confidence;
+}
+
+int32_t petrel_icu_convert_to_utf8(const char *charset, const char *bytes, int32_t length, char *out, int32_t capacity) {
+    UErrorCode error = U_ZERO_ERROR;
+    UConverter *converter = ucnv_open(charset, &error);
+    if (U_FAILURE(error)) return -1;
+    buffer16 text = {0};
+    int32_t result = -1;
+    /* A UTF-16 unit per byte is enough for every ICU charset but the
+     * four-byte ones, which produce fewer units than bytes anyway. */
+    if (buffer16_reserve(&text, length + 1)) {
+        text.length = ucnv_toUChars(converter, text.chars, text.capacity, bytes, length, &error);
+        if (U_SUCCESS(error) || error == U_STRING_NOT_TERMINATED_WARNING) {
+            result = buffer16_to_utf8(&text, out, capacity);
+        }
+    }
+    buffer16_free(&text);
+    ucnv_close(converter);
+    return result;
 }
 
 const char *petrel_icu_version(void) {

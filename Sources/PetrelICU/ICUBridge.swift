@@ -184,3 +184,35 @@ final class ICURegex {
         return result == 1
     }
 }
+
+extension ICU {
+    /// ICU's best guess for the character set of `bytes`: name and confidence (0-100).
+    static func detectCharset(_ bytes: UnsafeRawBufferPointer) -> (name: String, confidence: Int)? {
+        guard let base = bytes.baseAddress, bytes.count <= Int(Int32.max) else { return nil }
+        var name = [CChar](repeating: 0, count: 64)
+        let confidence = petrel_icu_detect_charset(base.assumingMemoryBound(to: CChar.self), Int32(bytes.count), &name, Int32(name.count))
+        guard confidence >= 0 else { return nil }
+        return (message(name), Int(confidence))
+    }
+
+    /// `bytes` in the named character set, as a String (malformed bytes become U+FFFD).
+    static func convertToUTF8(_ bytes: UnsafeRawBufferPointer, charset: String) -> String? {
+        guard bytes.count <= Int(Int32.max) / 4 else { return nil }
+        guard let base = bytes.baseAddress else { return "" }
+        let source = base.assumingMemoryBound(to: CChar.self)
+        return charset.withCString { charset -> String? in
+            var capacity = Int32(bytes.count * 3 + 16)
+            for _ in 0..<2 {
+                let buffer = UnsafeMutablePointer<CChar>.allocate(capacity: Int(capacity))
+                defer { buffer.deallocate() }
+                let needed = petrel_icu_convert_to_utf8(charset, source, Int32(bytes.count), buffer, capacity)
+                if needed < 0 { return nil }
+                if needed <= capacity {
+                    return String(decoding: UnsafeRawBufferPointer(start: buffer, count: Int(needed)), as: UTF8.self)
+                }
+                capacity = needed + 1
+            }
+            return nil
+        }
+    }
+}

@@ -3,7 +3,7 @@
 ensure_system_packages() {
     local missing=()
     local package
-    for package in libsqlite3-dev libicu-dev pkg-config "$@"; do
+    for package in libsqlite3-dev libicu-dev zlib1g-dev pkg-config "$@"; do
         dpkg -s "$package" >/dev/null 2>&1 || missing+=("$package")
     done
     [ ${#missing[@]} -eq 0 ] && return 0

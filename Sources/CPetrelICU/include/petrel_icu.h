@@ -101,6 +101,17 @@ int32_t petrel_icu_regex_find(petrel_icu_regex *regex, const char *subject, int3
 /* 1 when ICU has data for the locale's language (or it is "" / "root"), else 0. */
 int32_t petrel_icu_locale_is_known(const char *locale);
 
+/* MARK: - Character sets */
+
+/* Guesses the character set of bytes of unknown encoding. Writes its name
+ * (such as "Shift_JIS", "windows-1252") into `name` and returns ICU's
+ * confidence, 0-100, or a negative error. */
+int32_t petrel_icu_detect_charset(const char *bytes, int32_t length, char *name, int32_t name_capacity);
+
+/* Converts bytes in a named character set to UTF-8; malformed bytes become
+ * U+FFFD. Returns the needed byte count, or a negative error (unknown name). */
+int32_t petrel_icu_convert_to_utf8(const char *charset, const char *bytes, int32_t length, char *out, int32_t capacity);
+
 /* The ICU version, such as "72.1". */
 const char *petrel_icu_version(void);
 

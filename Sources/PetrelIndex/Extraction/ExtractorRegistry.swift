@@ -1,0 +1,100 @@
+/// Which extractor reads which file: by extension, with gzip unwrapped
+/// first (`notes.txt.gz` is text) and unknown extensions sniffed (text is
+/// indexed as "txt", binary is skipped).
+public struct ExtractorRegistry: Sendable {
+    private var byExtension: [String: any DocumentExtractor] = [:]
+    /// Extensions of formats that are never text: skipped without reading.
+    public var binaryExtensions: Set<String>
+    /// The most bytes a compressed file may expand to.
+    public var maximumDecompressedSize = 64 * 1024 * 1024
+
+    /// An empty registry: every file is sniffed as plain text.
+    public init() {
+        binaryExtensions = []
+    }
+
+    /// Registers `extractor` for files whose (lowercased) extension is one of `extensions`.
+    public mutating func register(_ extractor: any DocumentExtractor, forExtensions extensions: [String]) {
+        for ext in extensions { byExtension[ext.lowercased()] = extractor }
+    }
+
+    /// Plain-text formats whose kind is their extension.
+    public static let textExtensions = [
+        "txt", "text", "log", "rst", "adoc", "asciidoc", "pod", "tex", "texi", "org", "json", "jsonl", "csv", "tsv",
+        "yaml", "yml", "toml", "ini", "cfg", "conf", "xml", "svg", "properties", "man", "1", "2", "3", "4", "5", "6", "7", "8",
+        "srt", "vtt", "bib", "diff", "patch",
+    ]
+    /// Source code, indexed as text with its extension as kind.
+    public static let sourceExtensions = [
+        "c", "h", "cc", "cpp", "cxx", "hpp", "hh", "m", "mm", "swift", "go", "rs", "py", "pyi", "rb", "pl", "pm", "t", "php",
+        "java", "kt", "kts", "scala", "cs", "fs", "js", "mjs", "cjs", "ts", "tsx", "jsx", "css", "scss", "less", "sh", "bash",
+        "zsh", "fish", "ps1", "lua", "r", "jl", "hs", "ml", "mli", "ex", "exs", "erl", "clj", "el", "lisp", "scm", "sql",
+        "s", "asm", "zig", "nim", "d", "dart", "vim", "cmake", "mk", "make", "gradle", "proto", "graphql", "awk", "sed", "tcl",
+        "v", "sv", "vhd", "f", "f90", "pas", "ada", "adb", "ads", "cob", "groovy", "mod", "sum", "lock", "tmpl", "tpl",
+    ]
+    /// Formats skipped without reading: images, audio, video, archives,
+    /// compiled code, fonts, databases, office binaries.
+    public static let defaultBinaryExtensions: Set<String> = [
+        "png", "jpg", "jpeg", "gif", "bmp", "ico", "icns", "webp", "tif", "tiff", "heic", "psd", "xcf", "mp3", "mp4", "m4a",
+        "m4v", "ogg", "oga", "ogv", "opus", "wav", "flac", "aac", "avi", "mov", "mkv", "webm", "wmv", "zip", "jar", "war",
+        "tar", "tgz", "tbz2", "bz2", "xz", "lz", "lzma", "zst", "7z", "rar", "cab", "so", "o", "a", "lib", "dylib", "dll",
+        "exe", "class", "pyc", "pyo", "wasm", "woff", "woff2", "ttf", "otf", "eot", "sqlite", "sqlite3", "db", "bin", "dat",
+        "iso", "img", "dmg", "deb", "rpm", "apk", "doc", "xls", "ppt", "docx", "xlsx", "pptx", "odt", "ods", "odp", "mo",
+        "gmo", "pack", "idx", "npy", "npz", "pkl", "parquet", "DS_Store",
+    ]
+
+    /// Every format PetrelIndex reads: text, Markdown, HTML, PDF (with
+    /// pdftotext), source code and light markup.
+    public static let standard: ExtractorRegistry = {
+        var registry = ExtractorRegistry()
+        registry.binaryExtensions = defaultBinaryExtensions
+        for ext in textExtensions + sourceExtensions {
+            let kind = ["text", "log"].contains(ext) ? "txt" : ext == "asciidoc" ? "adoc" : ext == "yml" ? "yaml" : ext
+            registry.register(PlainTextExtractor(kind: kind), forExtensions: [ext])
+        }
+        registry.register(MarkdownExtractor(), forExtensions: ["md", "markdown", "mdown", "mkd", "mdx"])
+        registry.register(HTMLExtractor(), forExtensions: ["html", "htm", "xhtml", "shtml"])
+        registry.register(PDFExtractor(), forExtensions: ["pdf"])
+        return registry
+    }()
+
+    /// Whether a file name says binary, so the file need not be read.
+    public func isKnownBinary(name: String) -> Bool {
+        let ext = FilePath.pathExtension(of: Array(name.utf8))
+        if ext == "gz" {
+            let inner = String(name.dropLast(3))
+            return FilePath.pathExtension(of: Array(inner.utf8)) == "tar" || isKnownBinary(name: inner)
+        }
+        return binaryExtensions.contains(ext)
+    }
+
+    /// Extracts a file's document, unwrapping gzip and choosing by extension.
+    public func extract(_ input: ExtractionInput) throws(ExtractionError) -> ExtractedDocument {
+        var input = input
+        var ext = FilePath.pathExtension(of: Array(input.name.utf8))
+        if ext == "gz" || ext == "z" || Gzip.isCompressed(input.bytes) {
+            guard Gzip.isCompressed(input.bytes) else { throw .unreadable("not gzip data") }
+            do {
+                input.bytes = try Gzip.decompress(input.bytes, limit: maximumDecompressedSize)
+            } catch {
+                switch error {
+                case .damaged(let reason): throw .unreadable(reason)
+                case .tooLarge(let size): throw .tooLarge(Int64(size))
+                }
+            }
+            if ext == "gz" || ext == "z" { input.name = String(input.name.dropLast(ext.count + 1)) }
+            ext = FilePath.pathExtension(of: Array(input.name.utf8))
+            if binaryExtensions.contains(ext) { throw .binary }
+        }
+        if let extractor = byExtension[ext] { return try extractor.extract(input) }
+        // Unknown or no extension: HTML when it says so, else plain text.
+        if input.bytes.prefix(512).starts(with: Array("%PDF".utf8)), let extractor = byExtension["pdf"] {
+            return try extractor.extract(input)
+        }
+        let head = String(decoding: input.bytes.prefix(256), as: UTF8.self).lowercased()
+        if head.contains("<!doctype html") || head.contains("<html") {
+            return try HTMLExtractor().extract(input)
+        }
+        return try PlainTextExtractor(kind: "txt").extract(input)
+    }
+}

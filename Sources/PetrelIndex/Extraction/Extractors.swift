@@ -1,0 +1,265 @@
+import Foundation
+
+/// What an extractor makes of a file: the fields the index stores.
+public struct ExtractedDocument: Sendable, Equatable {
+    /// The document's own title (first heading, `<title>`...), if it has one.
+    public var title: String?
+    /// The searchable text.
+    public var body: String
+    /// The format, as a short name: "txt", "md", "html", "pdf", "rst", or a
+    /// source file's extension ("go", "rs", "py"...).
+    public var kind: String
+    /// The encoding the bytes were read in ("UTF-8", "Shift_JIS"...).
+    public var encoding: String?
+
+    public init(title: String?, body: String, kind: String, encoding: String? = nil) {
+        self.title = title
+        self.body = body
+        self.kind = kind
+        self.encoding = encoding
+    }
+}
+
+/// Why a file was not indexed.
+public enum ExtractionError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// The content is not text (NUL bytes, control characters, a known
+    /// binary format).
+    case binary
+    /// An external program the format needs is missing.
+    case missingTool(String, install: String)
+    /// The file is damaged or cannot be read as its format.
+    case unreadable(String)
+    /// The decompressed content is larger than the size limit.
+    case tooLarge(Int64)
+
+    public var description: String {
+        switch self {
+        case .binary: return "binary file"
+        case .missingTool(let tool, let install): return "\(tool) is not installed (\(install))"
+        case .unreadable(let reason): return reason
+        case .tooLarge(let size): return "larger than the size limit (\(size) bytes)"
+        }
+    }
+}
+
+/// The file an extractor works on: its bytes, name and path.
+public struct ExtractionInput: Sendable {
+    public var bytes: [UInt8]
+    /// The file name ("report.md"), used for extension-based decisions.
+    public var name: String
+    /// The file's path, for extractors that hand it to another program.
+    public var path: String
+
+    public init(bytes: [UInt8], name: String, path: String) {
+        self.bytes = bytes
+        self.name = name
+        self.path = path
+    }
+}
+
+/// Turns the bytes of one format into an ``ExtractedDocument``.
+public protocol DocumentExtractor: Sendable {
+    func extract(_ input: ExtractionInput) throws(ExtractionError) -> ExtractedDocument
+}
+
+/// Plain text, source code and light markup (rst, AsciiDoc, pod, TeX,
+/// JSON, CSV, YAML...): decoded and stored as is; the title comes from the
+/// markup's own heading syntax where it has one.
+public struct PlainTextExtractor: DocumentExtractor {
+    public var kind: String
+    public init(kind: String) { self.kind = kind }
+
+    public func extract(_ input: ExtractionInput) throws(ExtractionError) -> ExtractedDocument {
+        guard let decoded = TextDecoding.decode(input.bytes) else { throw .binary }
+        return ExtractedDocument(title: TitleFinder.title(of: decoded.text, kind: kind), body: decoded.text, kind: kind, encoding: decoded.encoding)
+    }
+}
+
+/// Markdown: the title is the front matter's `title:`, else the first
+/// heading (`# Title` or an underlined one).
+public struct MarkdownExtractor: DocumentExtractor {
+    public init() {}
+
+    public func extract(_ input: ExtractionInput) throws(ExtractionError) -> ExtractedDocument {
+        guard let decoded = TextDecoding.decode(input.bytes) else { throw .binary }
+        return ExtractedDocument(title: TitleFinder.title(of: decoded.text, kind: "md"), body: decoded.text, kind: "md", encoding: decoded.encoding)
+    }
+}
+
+/// HTML and XHTML: the text a reader sees (no tags, scripts or styles,
+/// character references decoded), the `<title>` (else the first `<h1>`),
+/// and the meta description ahead of the body. The encoding comes from a
+/// byte order mark, valid UTF-8, the document's `charset` declaration, or
+/// detection.
+public struct HTMLExtractor: DocumentExtractor {
+    public init() {}
+
+    public func extract(_ input: ExtractionInput) throws(ExtractionError) -> ExtractedDocument {
+        guard let decoded = TextDecoding.decode(input.bytes, declaredCharset: HTMLExtractor.declaredCharset(input.bytes)) else {
+            throw .binary
+        }
+        let html = HTMLText(html: Array(decoded.text.utf8))
+        var body = html.body
+        if let description = html.description { body = description + "\n" + body }
+        return ExtractedDocument(title: html.title, body: body, kind: "html", encoding: decoded.encoding)
+    }
+
+    /// The charset a document declares in its first 1,024 bytes
+    /// (`<meta charset="...">` or `content="text/html; charset=..."`).
+    static func declaredCharset(_ bytes: [UInt8]) -> String? {
+        let head = Array(bytes.prefix(1024).map { $0 >= 0x41 && $0 <= 0x5A ? $0 | 0x20 : $0 })
+        let key = Array("charset=".utf8)
+        guard let start = head.firstRange(of: key)?.upperBound else { return nil }
+        var index = start
+        while index < head.count, head[index] == UInt8(ascii: "\"") || head[index] == UInt8(ascii: "'") || head[index] == UInt8(ascii: " ") { index += 1 }
+        var end = index
+        while end < head.count, HTMLEntities.isAlphanumeric(head[end]) || head[end] == UInt8(ascii: "-") || head[end] == UInt8(ascii: "_") { end += 1 }
+        guard end > index else { return nil }
+        return String(decoding: head[index..<end], as: UTF8.self)
+    }
+}
+
+/// PDF through poppler's `pdftotext`, when it is installed.
+public struct PDFExtractor: DocumentExtractor {
+    /// Where `pdftotext` is, or nil when it is not on the PATH.
+    public static let pdftotext: String? = {
+        let directories = (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin").split(separator: ":")
+        for directory in directories {
+            let candidate = directory + "/pdftotext"
+            if POSIX.isExecutable(FilePath(String(candidate))) { return String(candidate) }
+        }
+        return nil
+    }()
+
+    public init() {}
+
+    public func extract(_ input: ExtractionInput) throws(ExtractionError) -> ExtractedDocument {
+        guard input.bytes.starts(with: Array("%PDF".utf8)) else { throw .unreadable("not a PDF file (no %PDF header)") }
+        guard let tool = PDFExtractor.pdftotext else {
+            throw .missingTool("pdftotext", install: "apt-get install poppler-utils")
+        }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: tool)
+        process.arguments = ["-q", "-enc", "UTF-8", "--", input.path, "-"]
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = FileHandle.nullDevice
+        process.standardInput = FileHandle.nullDevice
+        do {
+            try process.run()
+        } catch {
+            throw .unreadable("cannot run pdftotext: \(error)")
+        }
+        let data = output.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        guard process.terminationStatus == 0 else {
+            throw .unreadable("pdftotext failed (exit \(process.terminationStatus))")
+        }
+        let text = String(decoding: data, as: UTF8.self).replacingOccurrences(of: "\u{0C}", with: "\n")
+        let title = text.split(separator: "\n").lazy.map { $0.trimmingCharacters(in: .whitespaces) }.first { !$0.isEmpty }
+        return ExtractedDocument(title: title, body: text, kind: "pdf", encoding: "UTF-8")
+    }
+}
+
+/// Titles from light markup's heading syntax.
+enum TitleFinder {
+    static func title(of text: String, kind: String) -> String? {
+        switch kind {
+        case "md", "markdown": return markdownTitle(text)
+        case "rst": return underlinedTitle(text, markers: "=-~*#^\"'`:.+_")
+        case "adoc", "asciidoc": return prefixedTitle(text, prefixes: ["= ", "# "])
+        case "pod", "pm", "pl": return podTitle(text)
+        case "tex": return texTitle(text)
+        default: return nil
+        }
+    }
+
+    /// Lines of the first part of a text (titles sit near the top).
+    private static func leadingLines(_ text: String, limit: Int = 200) -> [Substring] {
+        Array(text.prefix(20_000).split(separator: "\n", omittingEmptySubsequences: false).prefix(limit))
+    }
+
+    private static func clean(_ line: some StringProtocol) -> String? {
+        let trimmed = line.trimmingCharacters(in: .whitespacesAndNewlines)
+        return trimmed.isEmpty ? nil : trimmed
+    }
+
+    static func markdownTitle(_ text: String) -> String? {
+        var lines = leadingLines(text)
+        // YAML front matter: `title: ...` between two `---` lines.
+        if lines.first?.trimmingCharacters(in: .whitespaces) == "---" {
+            if let end = lines.dropFirst().firstIndex(where: { $0.trimmingCharacters(in: .whitespaces) == "---" }) {
+                for line in lines[1..<end] where line.hasPrefix("title:") {
+                    let value = line.dropFirst(6).trimmingCharacters(in: .whitespaces).trimmingCharacters(in: CharacterSet(charactersIn: "\"'"))
+                    if !value.isEmpty { return value }
+                }
+                lines.removeSubrange(0...end)
+            }
+        }
+        var inFence = false
+        var previous: Substring?
+        for line in lines {
+            let trimmed = line.trimmingCharacters(in: .whitespaces)
+            if trimmed.hasPrefix("```") || trimmed.hasPrefix("~~~") { inFence.toggle(); previous = nil; continue }
+            if inFence { continue }
+            if line.hasPrefix("#") {
+                let level = line.prefix { $0 == "#" }.count
+                let rest = line.dropFirst(level)
+                if level <= 6, rest.isEmpty || rest.first == " " || rest.first == "\t" {
+                    var title = rest.trimmingCharacters(in: .whitespaces)
+                    while title.hasSuffix("#") { title.removeLast() }
+                    if let title = clean(title[...]) { return title }
+                }
+            }
+            if let above = previous, !trimmed.isEmpty, trimmed.allSatisfy({ $0 == "=" }) || (trimmed.count >= 2 && trimmed.allSatisfy({ $0 == "-" })),
+               let title = clean(above) {
+                return title
+            }
+            previous = trimmed.isEmpty ? nil : line
+        }
+        return nil
+    }
+
+    static func underlinedTitle(_ text: String, markers: String) -> String? {
+        let lines = leadingLines(text)
+        for (offset, line) in lines.enumerated() where offset + 1 < lines.count {
+            let under = lines[offset + 1].trimmingCharacters(in: .whitespaces)
+            guard let marker = under.first, markers.contains(marker), under.count >= 3, under.allSatisfy({ $0 == marker }),
+                  let title = clean(line), !title.allSatisfy({ $0 == marker }) else { continue }
+            return title
+        }
+        return nil
+    }
+
+    static func prefixedTitle(_ text: String, prefixes: [String]) -> String? {
+        for line in leadingLines(text) {
+            for prefix in prefixes where line.hasPrefix(prefix) {
+                if let title = clean(line.dropFirst(prefix.count)) { return title }
+            }
+        }
+        return nil
+    }
+
+    /// Pod: the paragraph after `=head1 NAME`, else the first `=head1`.
+    static func podTitle(_ text: String) -> String? {
+        let lines = leadingLines(text, limit: 400)
+        for (offset, line) in lines.enumerated() where line.hasPrefix("=head1") {
+            let heading = line.dropFirst(6).trimmingCharacters(in: .whitespaces)
+            if heading == "NAME", let next = lines[(offset + 1)...].first(where: { clean($0) != nil }) {
+                return clean(next)
+            }
+            if let title = clean(heading) { return title }
+        }
+        return nil
+    }
+
+    static func texTitle(_ text: String) -> String? {
+        for command in ["\\title{", "\\chapter{", "\\section{"] {
+            if let range = text.prefix(20_000).range(of: command) {
+                let rest = text[range.upperBound...]
+                if let end = rest.firstIndex(of: "}"), let title = clean(rest[..<end]) { return title }
+            }
+        }
+        return nil
+    }
+}

@@ -1,0 +1,77 @@
+/// A path as the file system has it: bytes, which need not be UTF-8.
+struct FilePath: Hashable, Sendable, Comparable {
+    var bytes: [UInt8]
+
+    init(bytes: [UInt8]) { self.bytes = bytes }
+    init(_ string: String) { self.bytes = Array(string.utf8) }
+
+    /// The path as text. Bytes that are not UTF-8 are written `\xNN`, so
+    /// that every path has one stable, printable form (the index's key).
+    var string: String { FilePath.display(bytes) }
+
+    static func display(_ bytes: some Collection<UInt8>) -> String {
+        if let valid = String(validating: bytes, as: UTF8.self) { return valid }
+        var result = ""
+        var parser = Unicode.UTF8.ForwardParser()
+        var iterator = bytes.makeIterator()
+        var position = bytes.startIndex
+        loop: while true {
+            switch parser.parseScalar(from: &iterator) {
+            case .valid(let encoded):
+                result.unicodeScalars.append(Unicode.UTF8.decode(encoded))
+                position = bytes.index(position, offsetBy: encoded.count)
+            case .error(let length):
+                for byte in bytes[position...].prefix(length) {
+                    result += "\\x" + String(byte, radix: 16, uppercase: true).leftPadded(to: 2)
+                }
+                position = bytes.index(position, offsetBy: length)
+            case .emptyInput:
+                break loop
+            }
+        }
+        return result
+    }
+
+    func appending(_ component: [UInt8]) -> FilePath {
+        var bytes = self.bytes
+        if bytes.last != UInt8(ascii: "/") { bytes.append(UInt8(ascii: "/")) }
+        bytes.append(contentsOf: component)
+        return FilePath(bytes: bytes)
+    }
+
+    /// The last component ("b.txt" in "/a/b.txt").
+    var lastComponent: [UInt8] {
+        guard let slash = bytes.lastIndex(of: UInt8(ascii: "/")) else { return bytes }
+        return Array(bytes[(slash + 1)...])
+    }
+
+    /// Whether `self` is `other` or inside it.
+    func isWithin(_ other: FilePath) -> Bool {
+        if self == other { return true }
+        let prefix = other.bytes.last == UInt8(ascii: "/") ? other.bytes : other.bytes + [UInt8(ascii: "/")]
+        return bytes.starts(with: prefix)
+    }
+
+    /// The bytes after `root` and its slash ("b/c" for "/a/b/c" under "/a").
+    func relative(to root: FilePath) -> [UInt8] {
+        guard isWithin(root), self != root else { return bytes }
+        let count = root.bytes.last == UInt8(ascii: "/") ? root.bytes.count : root.bytes.count + 1
+        return Array(bytes.dropFirst(count))
+    }
+
+    /// The file name extension, lowercased ("gz" for "a.txt.gz"), or "".
+    var pathExtension: String { FilePath.pathExtension(of: lastComponent) }
+
+    static func pathExtension(of name: some BidirectionalCollection<UInt8>) -> String {
+        guard let dot = name.lastIndex(of: UInt8(ascii: ".")), dot != name.startIndex else { return "" }
+        return String(decoding: name[name.index(after: dot)...], as: UTF8.self).lowercased()
+    }
+
+    static func < (a: FilePath, b: FilePath) -> Bool { a.bytes.lexicographicallyPrecedes(b.bytes) }
+}
+
+extension String {
+    func leftPadded(to width: Int, with character: Character = "0") -> String {
+        count >= width ? self : String(repeating: character, count: width - count) + self
+    }
+}

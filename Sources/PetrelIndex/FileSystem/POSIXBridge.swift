@@ -1,0 +1,155 @@
+// The file system through POSIX calls: the only file of PetrelIndex that
+// handles C pointers. Paths are raw bytes, so that names which are not valid
+// UTF-8 can still be opened; everything else works on `FilePath`.
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// What `lstat`/`stat` says of a path.
+struct FileStatus: Sendable, Equatable {
+    enum Kind: Sendable { case regular, directory, symbolicLink, other }
+    var kind: Kind
+    var size: Int64
+    /// Modification time in nanoseconds since 1970.
+    var modificationTime: Int64
+    var device: UInt64
+    var inode: UInt64
+}
+
+/// A failed system call on a path, with errno's message.
+struct FileSystemError: Error, Sendable, CustomStringConvertible {
+    var code: Int32
+    var operation: String
+
+    var description: String {
+        guard let message = strerror(code) else { return "\(operation) failed (errno \(code))" }
+        return String(cString: message)
+    }
+
+    var isMissing: Bool { code == ENOENT || code == ENOTDIR }
+}
+
+enum POSIX {
+    private static func withCPath<T>(_ path: FilePath, _ body: (UnsafePointer<CChar>) throws -> T) rethrows -> T {
+        var bytes = path.bytes
+        bytes.append(0)
+        return try bytes.withUnsafeBufferPointer { buffer in
+            try buffer.withMemoryRebound(to: CChar.self) { try body($0.baseAddress!) }
+        }
+    }
+
+    private static func status(_ info: stat) -> FileStatus {
+        let kind: FileStatus.Kind
+        switch info.st_mode & S_IFMT {
+        case S_IFREG: kind = .regular
+        case S_IFDIR: kind = .directory
+        case S_IFLNK: kind = .symbolicLink
+        default: kind = .other
+        }
+        #if canImport(Darwin)
+        let time = info.st_mtimespec
+        #else
+        let time = info.st_mtim
+        #endif
+        return FileStatus(
+            kind: kind, size: Int64(info.st_size),
+            modificationTime: Int64(time.tv_sec) * 1_000_000_000 + Int64(time.tv_nsec),
+            device: UInt64(info.st_dev), inode: UInt64(info.st_ino))
+    }
+
+    /// The status of the path itself (a symbolic link is not followed).
+    static func linkStatus(_ path: FilePath) throws(FileSystemError) -> FileStatus {
+        var info = stat()
+        let result = withCPath(path) { lstat($0, &info) }
+        guard result == 0 else { throw FileSystemError(code: errno, operation: "lstat") }
+        return status(info)
+    }
+
+    /// The status of what the path points to (symbolic links followed).
+    static func status(_ path: FilePath) throws(FileSystemError) -> FileStatus {
+        var info = stat()
+        let result = withCPath(path) { stat($0, &info) }
+        guard result == 0 else { throw FileSystemError(code: errno, operation: "stat") }
+        return status(info)
+    }
+
+    /// The names in a directory, without "." and "..", in no order.
+    static func directoryEntries(_ path: FilePath) throws(FileSystemError) -> [[UInt8]] {
+        guard let directory = withCPath(path, { opendir($0) }) else {
+            throw FileSystemError(code: errno, operation: "opendir")
+        }
+        defer { closedir(directory) }
+        var names: [[UInt8]] = []
+        while true {
+            errno = 0
+            guard let entry = readdir(directory) else {
+                if errno != 0 { throw FileSystemError(code: errno, operation: "readdir") }
+                return names
+            }
+            let name = withUnsafePointer(to: &entry.pointee.d_name) { pointer in
+                pointer.withMemoryRebound(to: UInt8.self, capacity: MemoryLayout.size(ofValue: entry.pointee.d_name)) { bytes in
+                    Array(UnsafeBufferPointer(start: bytes, count: strlen(UnsafeRawPointer(bytes).assumingMemoryBound(to: CChar.self))))
+                }
+            }
+            if name == [46] || name == [46, 46] { continue }
+            names.append(name)
+        }
+    }
+
+    enum ReadOutcome: Sendable {
+        case bytes([UInt8])
+        /// The file holds more than the limit.
+        case tooLarge(Int64)
+    }
+
+    /// Reads a whole file, or stops and says so past `limit` bytes.
+    static func readFile(_ path: FilePath, limit: Int) throws(FileSystemError) -> ReadOutcome {
+        let descriptor = withCPath(path) { open($0, O_RDONLY | O_CLOEXEC | O_NONBLOCK) }
+        guard descriptor >= 0 else { throw FileSystemError(code: errno, operation: "open") }
+        defer { close(descriptor) }
+        var info = stat()
+        guard fstat(descriptor, &info) == 0 else { throw FileSystemError(code: errno, operation: "fstat") }
+        guard info.st_mode & S_IFMT == S_IFREG else { throw FileSystemError(code: EINVAL, operation: "open") }
+        if Int64(info.st_size) > Int64(limit) { return .tooLarge(Int64(info.st_size)) }
+        // Read one byte past the expected size to see a file that grew.
+        var buffer = [UInt8](repeating: 0, count: min(limit, Int(info.st_size)) + 1)
+        var count = 0
+        while true {
+            if count == buffer.count {
+                if count > limit { return .tooLarge(Int64(count)) }
+                buffer.append(contentsOf: repeatElement(0, count: min(max(count, 4096), limit + 1 - count)))
+            }
+            let capacity = buffer.count - count
+            let got = buffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress! + count, capacity) }
+            if got < 0 {
+                if errno == EINTR { continue }
+                throw FileSystemError(code: errno, operation: "read")
+            }
+            if got == 0 { break }
+            count += got
+        }
+        if count > limit { return .tooLarge(Int64(count)) }
+        buffer.removeSubrange(count...)
+        return .bytes(buffer)
+    }
+
+    /// The canonical absolute form of a path (symbolic links resolved).
+    static func realPath(_ path: FilePath) throws(FileSystemError) -> FilePath {
+        guard let resolved = withCPath(path, { realpath($0, nil) }) else {
+            throw FileSystemError(code: errno, operation: "realpath")
+        }
+        defer { free(resolved) }
+        let length = strlen(resolved)
+        return FilePath(bytes: Array(UnsafeRawBufferPointer(start: resolved, count: length)))
+    }
+
+    /// Whether an executable named `name` is on the PATH.
+    static func isExecutable(_ path: FilePath) -> Bool {
+        withCPath(path) { access($0, X_OK) } == 0
+    }
+}

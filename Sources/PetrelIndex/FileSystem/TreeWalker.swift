@@ -1,0 +1,162 @@
+/// Which files of a folder tree to index.
+public struct WalkOptions: Sendable, Equatable {
+    /// Index hidden files and folders (names starting with "."). `.git`
+    /// folders are never indexed.
+    public var includeHidden = false
+    /// Follow symbolic links (folder loops are detected and skipped).
+    public var followSymbolicLinks = false
+    /// Files larger than this are skipped and counted.
+    public var maximumFileSize: Int64 = 20 * 1024 * 1024
+    /// Read `.gitignore`, `.ignore` and `.petrelignore` files.
+    public var honorIgnoreFiles = true
+    /// When not empty, only files matching one of these globs are indexed
+    /// (gitignore syntax, relative to the root: `*.md`, `docs/**/*.txt`).
+    public var includeGlobs: [String] = []
+    /// Files and folders matching one of these globs are left out.
+    public var excludeGlobs: [String] = []
+
+    public init() {}
+}
+
+/// A file the walk found.
+struct WalkedFile: Sendable {
+    var path: FilePath
+    var status: FileStatus
+}
+
+/// Why a path was not indexed, as a walk or an extraction reports it.
+public struct SkippedFile: Sendable, Equatable, Codable {
+    public enum Reason: String, Sendable, Codable {
+        case tooLarge = "too large"
+        case binary
+        case symbolicLinkLoop = "symbolic link loop"
+        case missingTool = "missing tool"
+    }
+
+    public var path: String
+    public var reason: Reason
+    public var detail: String?
+}
+
+/// A path that could not be read, and why.
+public struct FailedFile: Sendable, Equatable, Codable {
+    public var path: String
+    public var message: String
+}
+
+/// Walks a folder tree with the ignore rules, in a stable order (bytewise
+/// by name), never following symbolic links unless asked, and never
+/// throwing: what cannot be read is reported and the walk goes on.
+struct TreeWalker {
+    let root: FilePath
+    let options: WalkOptions
+    /// Paths never to index (the index's own files).
+    let excluded: Set<FilePath>
+
+    private(set) var files: [WalkedFile] = []
+    private(set) var skipped: [SkippedFile] = []
+    private(set) var failed: [FailedFile] = []
+    /// Symbolic links passed over because links are not followed.
+    private(set) var symbolicLinksNotFollowed = 0
+    /// Set by `isCancelled` to stop early.
+    private(set) var wasCancelled = false
+
+    private let includeRules: [IgnoreRule]
+    private let excludeRules: [IgnoreRule]
+    private let isCancelled: @Sendable () -> Bool
+
+    init(root: FilePath, options: WalkOptions, excluded: Set<FilePath>, isCancelled: @escaping @Sendable () -> Bool = { false }) {
+        self.root = root
+        self.options = options
+        self.excluded = excluded
+        self.isCancelled = isCancelled
+        includeRules = options.includeGlobs.compactMap { IgnoreRule(line: Array($0.utf8)) }
+        excludeRules = options.excludeGlobs.compactMap { IgnoreRule(line: Array($0.utf8)) }
+    }
+
+    mutating func run() {
+        var ancestors: Set<[UInt64]> = []
+        if let status = try? POSIX.status(root) { ancestors.insert([status.device, status.inode]) }
+        walk(folder: root, relative: [], ignores: IgnoreStack(), ancestors: ancestors)
+        files.sort { $0.path < $1.path }
+    }
+
+    private static let gitFolder = Array(".git".utf8)
+
+    private mutating func walk(folder: FilePath, relative: [UInt8], ignores: IgnoreStack, ancestors: Set<[UInt64]>) {
+        if isCancelled() {
+            wasCancelled = true
+            return
+        }
+        let names: [[UInt8]]
+        do {
+            names = try POSIX.directoryEntries(folder)
+        } catch {
+            // A folder that vanished since its parent was listed is not an error.
+            if !error.isMissing { failed.append(FailedFile(path: folder.string, message: "cannot list folder: \(error)")) }
+            return
+        }
+        var ignores = ignores
+        if options.honorIgnoreFiles {
+            for name in IgnoreStack.fileNames where names.contains(name) {
+                if case .bytes(let contents)? = try? POSIX.readFile(folder.appending(name), limit: 1 << 20) {
+                    ignores.push(IgnoreFile(folder: relative, contents: contents))
+                }
+            }
+        }
+        for name in names.sorted(by: { $0.lexicographicallyPrecedes($1) }) {
+            if name == TreeWalker.gitFolder { continue }
+            if !options.includeHidden, name.first == UInt8(ascii: ".") { continue }
+            let path = folder.appending(name)
+            if excluded.contains(path) { continue }
+            let childRelative = relative.isEmpty ? name : relative + [UInt8(ascii: "/")] + name
+            var status: FileStatus
+            do {
+                status = try POSIX.linkStatus(path)
+                if status.kind == .symbolicLink {
+                    guard options.followSymbolicLinks else {
+                        symbolicLinksNotFollowed += 1
+                        continue
+                    }
+                    status = try POSIX.status(path)
+                }
+            } catch {
+                if error.code == 40 /* ELOOP */ {
+                    skipped.append(SkippedFile(path: path.string, reason: .symbolicLinkLoop, detail: nil))
+                } else if error.isMissing, (try? POSIX.linkStatus(path))?.kind == .symbolicLink {
+                    failed.append(FailedFile(path: path.string, message: "broken symbolic link"))
+                } else if !error.isMissing {
+                    failed.append(FailedFile(path: path.string, message: "\(error)"))
+                }
+                continue
+            }
+            switch status.kind {
+            case .directory:
+                if ignores.isIgnored(childRelative, isFolder: true) || matches(excludeRules, childRelative, isFolder: true) { continue }
+                let key = [status.device, status.inode]
+                if ancestors.contains(key) {
+                    skipped.append(SkippedFile(path: path.string, reason: .symbolicLinkLoop, detail: "leads back to a folder above it"))
+                    continue
+                }
+                var inner = ancestors
+                inner.insert(key)
+                walk(folder: path, relative: childRelative, ignores: ignores, ancestors: inner)
+                if wasCancelled { return }
+            case .regular:
+                if ignores.isIgnored(childRelative, isFolder: false) || matches(excludeRules, childRelative, isFolder: false) { continue }
+                if !includeRules.isEmpty, !matches(includeRules, childRelative, isFolder: false) { continue }
+                if status.size > options.maximumFileSize {
+                    skipped.append(SkippedFile(path: path.string, reason: .tooLarge, detail: "\(status.size) bytes"))
+                    continue
+                }
+                files.append(WalkedFile(path: path, status: status))
+            case .symbolicLink, .other:
+                continue
+            }
+        }
+    }
+
+    private func matches(_ rules: [IgnoreRule], _ path: [UInt8], isFolder: Bool) -> Bool {
+        rules.contains { !$0.negated && $0.matches(relativePath: path, isFolder: isFolder) }
+    }
+}

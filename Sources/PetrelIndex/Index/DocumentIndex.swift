@@ -1,0 +1,251 @@
+import Foundation
+
+/// An SQLite file that indexes folder trees for full-text search.
+///
+/// ```swift
+/// let index = try DocumentIndex(path: "notes.sqlite")
+/// try index.addRoot("/home/me/notes")
+/// let report = try index.update()
+/// print(report.added, report.updated, report.deleted)
+/// ```
+///
+/// Documents live in `documents` (one row per file: path, size, time,
+/// content hash, kind, language, title) and `documents_fts` (FTS5: path,
+/// title, body; rowid = `documents.id`). See ARCHITECTURE.md for the
+/// schema. The index is in WAL mode: other connections and processes can
+/// search while an update writes, and see each committed batch.
+public final class DocumentIndex: Sendable {
+    /// The schema this version of PetrelIndex writes.
+    public static let schemaVersion = 1
+
+    /// The index file.
+    public let path: String
+    /// The tokenizer the index was created with.
+    public let tokenizer: IndexTokenizer
+    /// The database, for direct queries (`documents`, `documents_fts`).
+    public let dbQueue: DatabaseQueue
+
+    /// The index a command uses when none is given: `$PETREL_INDEX`, else
+    /// `$XDG_DATA_HOME/petrel/index.sqlite`, else
+    /// `~/.local/share/petrel/index.sqlite`.
+    public static func defaultPath(environment: [String: String] = ProcessInfo.processInfo.environment) -> String {
+        if let path = environment["PETREL_INDEX"], !path.isEmpty { return path }
+        if let data = environment["XDG_DATA_HOME"], data.hasPrefix("/") { return data + "/petrel/index.sqlite" }
+        let home = environment["HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? NSHomeDirectory()
+        return home + "/.local/share/petrel/index.sqlite"
+    }
+
+    /// Whether an index file exists at `path`.
+    public static func exists(at path: String) -> Bool {
+        FileManager.default.fileExists(atPath: path)
+    }
+
+    /// Opens the index at `path`, creating it (and its folder) when missing.
+    ///
+    /// - parameter tokenizer: the tokenizer for a new index (default: ICU).
+    ///   For an existing index, nil accepts whatever it was made with; a
+    ///   different one is refused (``rebuild(tokenizer:)`` changes it).
+    /// - parameter create: when false, a missing index is an error.
+    public init(path: String, tokenizer: IndexTokenizer? = nil, create: Bool = true) throws {
+        self.path = path
+        let exists = DocumentIndex.exists(at: path)
+        if !exists {
+            guard create else { throw IndexError("no index at \(path) (create one with `petrel-index FOLDER`)") }
+            let folder = (path as NSString).deletingLastPathComponent
+            if !folder.isEmpty {
+                do {
+                    try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+                } catch {
+                    throw IndexError("cannot create the folder of the index \(path): \(error.localizedDescription)")
+                }
+            }
+        }
+        var configuration = Configuration()
+        configuration.journalMode = .wal
+        configuration.busyMode = .timeout(30)
+        configuration.enableICU([.tokenizer, .functions])
+        configuration.prepareDatabase { db in
+            // In WAL mode NORMAL is safe against a killed process: only a
+            // power loss can drop the last commits.
+            try db.execute(sql: "PRAGMA synchronous = NORMAL")
+        }
+        let dbQueue: DatabaseQueue
+        do {
+            dbQueue = try DatabaseQueue(path: path, configuration: configuration)
+        } catch {
+            throw IndexError("cannot open the index \(path): \(error)")
+        }
+        let stored = try DocumentIndex.storedSettings(dbQueue, path: path)
+        if let stored {
+            if let tokenizer, tokenizer != stored.tokenizer {
+                throw IndexError("the index \(path) uses the \(stored.tokenizer.rawValue) tokenizer, not \(tokenizer.rawValue); rebuild it to change (petrel-index --rebuild --tokenizer \(tokenizer.rawValue))")
+            }
+            if stored.schemaVersion > DocumentIndex.schemaVersion {
+                throw IndexError("the index \(path) has schema version \(stored.schemaVersion), made by a newer Petrel (this one reads up to \(DocumentIndex.schemaVersion))")
+            }
+        }
+        self.tokenizer = stored?.tokenizer ?? tokenizer ?? .icu
+        self.dbQueue = dbQueue
+        try IndexSchema.migrator(tokenizer: self.tokenizer).migrate(dbQueue)
+    }
+
+    /// The tokenizer and schema version an existing index records, nil for
+    /// an empty file; an error for a database that is not an index.
+    private static func storedSettings(_ dbQueue: DatabaseQueue, path: String) throws -> (tokenizer: IndexTokenizer, schemaVersion: Int)? {
+        do {
+            return try dbQueue.read { db -> (IndexTokenizer, Int)? in
+                guard try db.tableExists("petrel_meta") else {
+                    let tables = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM sqlite_master WHERE type = 'table'") ?? 0
+                    if tables > 0 { throw IndexError("\(path) is an SQLite database but not a Petrel index") }
+                    return nil
+                }
+                let values = try Dictionary(uniqueKeysWithValues: Row.fetchAll(db, sql: "SELECT key, value FROM petrel_meta").map { ($0[0] as String, $0[1] as String) })
+                guard let name = values["tokenizer"], let tokenizer = IndexTokenizer(rawValue: name) else {
+                    throw IndexError("the index \(path) names an unknown tokenizer (\(values["tokenizer"] ?? "none"))")
+                }
+                return (tokenizer, Int(values["schema_version"] ?? "") ?? 0)
+            }
+        } catch let error as IndexError {
+            throw error
+        } catch let error as DatabaseError where error.resultCode == .SQLITE_NOTADB {
+            throw IndexError("\(path) is not an SQLite database")
+        } catch {
+            throw IndexError("cannot read the index \(path): \(error)")
+        }
+    }
+
+    // MARK: - Roots
+
+    /// The folders the index keeps, with their document counts.
+    public func roots() throws -> [IndexedRoot] {
+        try dbQueue.read { db in
+            try Row.fetchAll(db, sql: """
+                SELECT r.id, r.path, r.last_run_at, (SELECT COUNT(*) FROM documents d WHERE d.root_id = r.id) AS count
+                FROM roots r ORDER BY r.path
+                """).map { row in
+                IndexedRoot(id: row["id"], path: row["path"], documentCount: row["count"],
+                            lastRun: (row["last_run_at"] as Double?).map(Date.init(timeIntervalSince1970:)))
+            }
+        }
+    }
+
+    /// The canonical absolute path of a folder given on a command line.
+    static func canonicalFolder(_ path: String) throws -> FilePath {
+        let absolute = path.hasPrefix("/") ? path : FileManager.default.currentDirectoryPath + "/" + path
+        let resolved: FilePath
+        do {
+            resolved = try POSIX.realPath(FilePath(absolute))
+        } catch {
+            throw IndexError("cannot index \(path): \(error)")
+        }
+        guard (try? POSIX.status(resolved))?.kind == .directory else { throw IndexError("cannot index \(path): not a folder") }
+        return resolved
+    }
+
+    /// Adds a folder to the index (its documents arrive with the next
+    /// ``update(roots:options:progress:isCancelled:)``). A folder inside
+    /// one the index already keeps is not added again; a folder that
+    /// contains kept folders takes their documents over.
+    /// - returns: the root that covers the folder.
+    @discardableResult
+    public func addRoot(_ path: String) throws -> IndexedRoot {
+        let folder = try DocumentIndex.canonicalFolder(path)
+        let key = folder.string
+        try dbQueue.write { db in
+            let existing = try Row.fetchAll(db, sql: "SELECT id, path FROM roots").map { ($0[0] as Int64, $0[1] as String) }
+            if existing.contains(where: { folder.isWithin(FilePath($0.1)) }) { return }
+            try db.execute(sql: "INSERT INTO roots (path, added_at) VALUES (?, ?)", arguments: [key, Date().timeIntervalSince1970])
+            let id = db.lastInsertedRowID
+            for (innerID, innerPath) in existing where FilePath(innerPath).isWithin(folder) {
+                try db.execute(sql: "UPDATE documents SET root_id = ? WHERE root_id = ?", arguments: [id, innerID])
+                try db.execute(sql: "DELETE FROM roots WHERE id = ?", arguments: [innerID])
+            }
+        }
+        guard let root = try roots().first(where: { folder.isWithin(FilePath($0.path)) }) else {
+            throw IndexError("the folder \(key) was not recorded")
+        }
+        return root
+    }
+
+    /// Removes a folder and its documents from the index.
+    /// - returns: the number of documents removed.
+    @discardableResult
+    public func removeRoot(_ path: String) throws -> Int {
+        let absolute = path.hasPrefix("/") ? path : FileManager.default.currentDirectoryPath + "/" + path
+        let candidates = [absolute, (try? POSIX.realPath(FilePath(absolute)))?.string].compactMap { $0 }
+        return try dbQueue.write { db in
+            for candidate in candidates {
+                let trimmed = candidate.count > 1 && candidate.hasSuffix("/") ? String(candidate.dropLast()) : candidate
+                guard let id = try Int64.fetchOne(db, sql: "SELECT id FROM roots WHERE path = ?", arguments: [trimmed]) else { continue }
+                let count = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM documents WHERE root_id = ?", arguments: [id]) ?? 0
+                try db.execute(sql: "DELETE FROM documents WHERE root_id = ?", arguments: [id])
+                try db.execute(sql: "DELETE FROM roots WHERE id = ?", arguments: [id])
+                return count
+            }
+            throw IndexError("\(path) is not a folder of this index (see petrel-index --list)")
+        }
+    }
+
+    // MARK: - Statistics and checks
+
+    public func statistics() throws -> IndexStatistics {
+        try dbQueue.read { db in
+            let documents = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM documents") ?? 0
+            let bytes = try Int64.fetchOne(db, sql: "SELECT TOTAL(size) FROM documents") ?? 0
+            let roots = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM roots") ?? 0
+            var kinds: [String: Int] = [:]
+            for row in try Row.fetchAll(db, sql: "SELECT kind, COUNT(*) FROM documents GROUP BY kind") { kinds[row[0]] = row[1] }
+            var languages: [String: Int] = [:]
+            for row in try Row.fetchAll(db, sql: "SELECT language, COUNT(*) FROM documents WHERE language IS NOT NULL GROUP BY language") {
+                languages[row[0]] = row[1]
+            }
+            let fileSize = ["", "-wal"].reduce(Int64(0)) { total, suffix in
+                let size = (try? FileManager.default.attributesOfItem(atPath: path + suffix)[.size] as? NSNumber)?.int64Value ?? 0
+                return total + size
+            }
+            return IndexStatistics(path: path, tokenizer: tokenizer, schemaVersion: DocumentIndex.schemaVersion, rootCount: roots,
+                                   documentCount: documents, indexedBytes: bytes, fileSize: fileSize, kinds: kinds, languages: languages)
+        }
+    }
+
+    /// Verifies the index: SQLite's `integrity_check`, FTS5's own
+    /// integrity check (with Petrel's tokenizers registered, which the
+    /// plain `sqlite3` shell cannot do), and that every document has its
+    /// full-text row. Returns the problems found; empty means sound.
+    public func check() throws -> [String] {
+        try dbQueue.writeWithoutTransaction { db in
+            var problems: [String] = []
+            let integrity = try String.fetchAll(db, sql: "PRAGMA integrity_check")
+            if integrity != ["ok"] { problems += integrity.map { "integrity_check: \($0)" } }
+            do {
+                try db.execute(sql: "INSERT INTO documents_fts (documents_fts, rank) VALUES ('integrity-check', 1)")
+            } catch {
+                problems.append("FTS5 integrity check: \(error)")
+            }
+            let orphans = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM documents WHERE id NOT IN (SELECT rowid FROM documents_fts)") ?? 0
+            if orphans > 0 { problems.append("\(orphans) documents have no full-text row") }
+            let strays = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM documents_fts WHERE rowid NOT IN (SELECT id FROM documents)") ?? 0
+            if strays > 0 { problems.append("\(strays) full-text rows have no document") }
+            let foreign = try Row.fetchAll(db, sql: "PRAGMA foreign_key_check")
+            if !foreign.isEmpty { problems.append("\(foreign.count) foreign key violations") }
+            return problems
+        }
+    }
+
+    /// Drops every document and recreates the tables (with a new tokenizer
+    /// if given), keeping the list of folders. Run an update afterwards.
+    /// Atomic: a rebuild that is interrupted leaves the index as it was.
+    public func rebuild(tokenizer: IndexTokenizer? = nil) throws -> DocumentIndex {
+        let newTokenizer = tokenizer ?? self.tokenizer
+        try dbQueue.write { db in
+            let roots = try Row.fetchAll(db, sql: "SELECT path, added_at FROM roots")
+            for statement in IndexSchema.dropStatements { try db.execute(sql: statement) }
+            try IndexSchema.create(db, tokenizer: newTokenizer)
+            for root in roots {
+                try db.execute(sql: "INSERT INTO roots (path, added_at) VALUES (?, ?)", arguments: [root[0], root[1]])
+            }
+        }
+        try dbQueue.writeWithoutTransaction { db in try db.execute(sql: "VACUUM") }
+        return try DocumentIndex(path: path, tokenizer: newTokenizer)
+    }
+}

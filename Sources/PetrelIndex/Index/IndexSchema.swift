@@ -1,0 +1,53 @@
+/// The index's tables, created by a migration so that later schema
+/// versions migrate forward (the bookkeeping is the migrator's table).
+enum IndexSchema {
+    static func migrator(tokenizer: IndexTokenizer) -> DatabaseMigrator {
+        var migrator = DatabaseMigrator()
+        migrator.registerMigration("v1") { db in
+            try create(db, tokenizer: tokenizer)
+        }
+        return migrator
+    }
+
+    static func create(_ db: Database, tokenizer: IndexTokenizer) throws {
+        try db.execute(sql: """
+            CREATE TABLE petrel_meta (key TEXT PRIMARY KEY NOT NULL, value TEXT NOT NULL) WITHOUT ROWID;
+            CREATE TABLE roots (
+                id INTEGER PRIMARY KEY,
+                path TEXT NOT NULL UNIQUE,
+                added_at REAL NOT NULL,
+                last_run_at REAL,
+                last_report TEXT
+            );
+            CREATE TABLE documents (
+                id INTEGER PRIMARY KEY,
+                root_id INTEGER NOT NULL REFERENCES roots(id) ON DELETE CASCADE,
+                path TEXT NOT NULL UNIQUE,
+                size INTEGER NOT NULL,
+                mtime INTEGER NOT NULL,
+                hash INTEGER NOT NULL,
+                kind TEXT NOT NULL,
+                language TEXT,
+                encoding TEXT,
+                title TEXT,
+                indexed_at REAL NOT NULL
+            );
+            CREATE INDEX documents_root ON documents(root_id);
+            CREATE INDEX documents_hash ON documents(hash);
+            CREATE VIRTUAL TABLE documents_fts USING fts5(path, title, body, tokenize = '\(tokenizer.sql)');
+            CREATE TRIGGER documents_delete AFTER DELETE ON documents BEGIN
+                DELETE FROM documents_fts WHERE rowid = old.id;
+            END;
+            """)
+        try db.execute(sql: "INSERT INTO petrel_meta (key, value) VALUES ('schema_version', ?), ('tokenizer', ?)",
+                       arguments: [String(DocumentIndex.schemaVersion), tokenizer.rawValue])
+    }
+
+    static let dropStatements = [
+        "DROP TRIGGER IF EXISTS documents_delete",
+        "DROP TABLE IF EXISTS documents_fts",
+        "DROP TABLE IF EXISTS documents",
+        "DROP TABLE IF EXISTS roots",
+        "DROP TABLE IF EXISTS petrel_meta",
+    ]
+}

@@ -1,0 +1,128 @@
+import Foundation
+
+/// The FTS5 tokenizer an index is created with.
+public enum IndexTokenizer: String, Sendable, CaseIterable, Codable {
+    /// PetrelICU's word-break tokenizer: every language, CJK and Thai words
+    /// inside unspaced text, folding of case, Latin diacritics and
+    /// compatibility forms. The default.
+    case icu
+    /// SQLite's `unicode61` (diacritics removed): fast; a run of Chinese or
+    /// Japanese characters is one token.
+    case unicode61
+    /// `porter unicode61`: English stemming.
+    case porter
+    /// SQLite's `trigram`: substring search, about three times the size.
+    case trigram
+
+    /// The `tokenize` option of the FTS5 table.
+    var sql: String {
+        switch self {
+        case .icu: return "icu"
+        case .unicode61: return "unicode61 remove_diacritics 2"
+        case .porter: return "porter unicode61 remove_diacritics 2"
+        case .trigram: return "trigram"
+        }
+    }
+}
+
+/// An error that stops an index operation, with a message for people.
+public struct IndexError: Error, Sendable, CustomStringConvertible, Equatable {
+    public var message: String
+    public init(_ message: String) { self.message = message }
+    public var description: String { message }
+}
+
+/// A folder the index keeps up to date.
+public struct IndexedRoot: Sendable, Equatable, Codable {
+    public var id: Int64
+    public var path: String
+    public var documentCount: Int
+    /// When the last update of this folder finished, if one did.
+    public var lastRun: Date?
+}
+
+/// Sizes and counts of an index.
+public struct IndexStatistics: Sendable, Equatable, Codable {
+    public var path: String
+    public var tokenizer: IndexTokenizer
+    public var schemaVersion: Int
+    public var rootCount: Int
+    public var documentCount: Int
+    /// The total size of the indexed files, in bytes.
+    public var indexedBytes: Int64
+    /// The size of the index file with its WAL, in bytes.
+    public var fileSize: Int64
+    /// Documents per kind ("md": 12, "html": 40...).
+    public var kinds: [String: Int]
+    /// Documents per detected language.
+    public var languages: [String: Int]
+}
+
+/// Where an update stands, for progress displays.
+public struct IndexProgress: Sendable, Equatable {
+    public enum Phase: String, Sendable { case walking, indexing, removing, done }
+    public var phase: Phase
+    /// Files found by the walk so far (walking) or in all (afterwards).
+    public var filesFound: Int
+    /// Files that needed reading, and how many of them are done.
+    public var filesToRead: Int
+    public var filesRead: Int
+    /// Bytes of those files, and how many are done.
+    public var bytesToRead: Int64
+    public var bytesRead: Int64
+}
+
+/// What an update did.
+public struct IndexReport: Sendable, Equatable, Codable {
+    /// The folders updated.
+    public var roots: [String] = []
+    /// Files found by the walk.
+    public var filesSeen = 0
+    public var added = 0
+    /// Files whose content changed and were indexed again.
+    public var updated = 0
+    /// Files found unchanged (same size and time, or same content).
+    public var unchanged = 0
+    /// Files moved or renamed: indexed under their new path without being
+    /// extracted again.
+    public var renamed = 0
+    /// Documents removed because their files are gone (or are now skipped).
+    public var deleted = 0
+    /// Files left out, with the reason (too large, binary...).
+    public var skipped: [SkippedFile] = []
+    /// Files and folders that could not be read. What the index held for
+    /// them is kept.
+    public var failed: [FailedFile] = []
+    /// Symbolic links passed over (links are followed only on request).
+    public var symbolicLinksNotFollowed = 0
+    /// Bytes read from files that needed reading.
+    public var bytesRead: Int64 = 0
+    /// Wall time of the update, in seconds.
+    public var duration: Double = 0
+    /// True when the update was cancelled: what was committed stays, and
+    /// the next update finishes the work.
+    public var cancelled = false
+    /// True for a dry run: nothing was written, nothing was read but
+    /// file metadata; `updated` counts files whose size or time changed.
+    public var dryRun = false
+
+    public init() {}
+
+    /// Whether some file could not be read.
+    public var hasFailures: Bool { !failed.isEmpty }
+}
+
+/// What one update does.
+public struct UpdateOptions: Sendable {
+    public var walk = WalkOptions()
+    /// Report what would change, without reading files or writing.
+    public var dryRun = false
+    /// Commit after this many documents...
+    public var batchDocuments = 1000
+    /// ...or this many bytes of extracted text, whichever comes first.
+    public var batchBytes = 32 * 1024 * 1024
+    /// The extractors to use.
+    public var extractors = ExtractorRegistry.standard
+
+    public init() {}
+}

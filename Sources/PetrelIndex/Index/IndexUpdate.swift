@@ -1,0 +1,390 @@
+import Foundation
+
+/// A document the index holds, as an update compares it with the disk.
+private struct StoredDocument: Sendable {
+    var id: Int64
+    var size: Int64
+    var modificationTime: Int64
+    var hash: Int64
+}
+
+/// A file the update must read: new, or changed since it was indexed.
+private struct ReadJob: Sendable {
+    var file: WalkedFile
+    var stored: StoredDocument?
+}
+
+/// What the extraction thread hands to the writer.
+private enum WorkItem: Sendable {
+    /// Same content as indexed: only size and time change.
+    case touch(id: Int64, file: WalkedFile)
+    /// A new file whose content is a missing document's: move it.
+    case rename(id: Int64, file: WalkedFile)
+    /// New or changed content, extracted.
+    case store(file: WalkedFile, replacing: Int64?, hash: Int64, document: ExtractedDocument, language: String?)
+    /// Not indexable (binary, too large...): the stored version, if any, goes.
+    case skip(SkippedFile, replacing: Int64?, bytes: Int64)
+    /// Could not be read: the stored version, if any, stays.
+    case fail(FailedFile, bytes: Int64)
+    /// Gone since the walk: the stored version, if any, goes.
+    case vanished(replacing: Int64?)
+}
+
+extension DocumentIndex {
+    /// Brings the index up to date with its folders.
+    ///
+    /// - parameter paths: folders to add and update; nil updates every
+    ///   folder the index keeps.
+    /// - parameter progress: called on the updating thread as work advances.
+    /// - parameter isCancelled: polled between files; when it returns true
+    ///   the update commits what it has done and returns a report with
+    ///   `cancelled` set. The next update finishes the work.
+    /// - returns: what changed, what was skipped and what failed.
+    public func update(
+        roots paths: [String]? = nil,
+        options: UpdateOptions = UpdateOptions(),
+        progress: (@Sendable (IndexProgress) -> Void)? = nil,
+        isCancelled: @escaping @Sendable () -> Bool = { false }
+    ) throws -> IndexReport {
+        let start = Date()
+        var targets: [IndexedRoot]
+        if let paths {
+            var added: [IndexedRoot] = []
+            for path in paths {
+                let root = options.dryRun ? try dryRunRoot(path) : try addRoot(path)
+                if !added.contains(root) { added.append(root) }
+            }
+            targets = added
+        } else {
+            targets = try roots()
+        }
+        targets = targets.reduce(into: []) { result, root in if !result.contains(where: { $0.path == root.path }) { result.append(root) } }
+        var report = IndexReport()
+        report.dryRun = options.dryRun
+        for root in targets {
+            report.roots.append(root.path)
+            try update(root: root, options: options, report: &report, progress: progress, isCancelled: isCancelled)
+            if report.cancelled { break }
+        }
+        report.duration = Date().timeIntervalSince(start)
+        return report
+    }
+
+    /// Like ``update(roots:options:progress:isCancelled:)``, off the
+    /// caller's thread; cancelling the task cancels the update.
+    public func update(
+        roots paths: [String]? = nil,
+        options: UpdateOptions = UpdateOptions(),
+        progress: (@Sendable (IndexProgress) -> Void)? = nil
+    ) async throws -> IndexReport {
+        let cancelled = Flag()
+        return try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { continuation in
+                Thread.detachNewThread {
+                    continuation.resume(with: Result { try self.update(roots: paths, options: options, progress: progress, isCancelled: { cancelled.isSet }) })
+                }
+            }
+        } onCancel: {
+            cancelled.set()
+        }
+    }
+
+    /// The root a dry run would use for a folder, without recording it.
+    private func dryRunRoot(_ path: String) throws -> IndexedRoot {
+        let folder = try DocumentIndex.canonicalFolder(path)
+        if let root = try roots().first(where: { folder.isWithin(FilePath($0.path)) }) { return root }
+        return IndexedRoot(id: -1, path: folder.string, documentCount: 0, lastRun: nil)
+    }
+
+    /// The index's own files, which a walk must never index.
+    private var ownFiles: Set<FilePath> {
+        let absolute = path.hasPrefix("/") ? path : FileManager.default.currentDirectoryPath + "/" + path
+        let resolved = (try? POSIX.realPath(FilePath(absolute)))?.string ?? absolute
+        return Set(["", "-wal", "-shm", "-journal"].flatMap { [FilePath(absolute + $0), FilePath(resolved + $0)] })
+    }
+
+    private func update(
+        root: IndexedRoot, options: UpdateOptions, report: inout IndexReport,
+        progress: (@Sendable (IndexProgress) -> Void)?, isCancelled: @escaping @Sendable () -> Bool
+    ) throws {
+        let rootPath = FilePath(root.path)
+        var state = IndexProgress(phase: .walking, filesFound: 0, filesToRead: 0, filesRead: 0, bytesToRead: 0, bytesRead: 0)
+        progress?(state)
+        guard (try? POSIX.status(rootPath))?.kind == .directory else {
+            report.failed.append(FailedFile(path: root.path, message: "folder not found or not a folder; its documents are kept (petrel-index --remove to drop them)"))
+            return
+        }
+        var walker = TreeWalker(root: rootPath, options: options.walk, excluded: ownFiles, isCancelled: isCancelled)
+        walker.run()
+        report.filesSeen += walker.files.count
+        report.skipped += walker.skipped
+        report.failed += walker.failed
+        report.symbolicLinksNotFollowed += walker.symbolicLinksNotFollowed
+        if walker.wasCancelled {
+            report.cancelled = true
+            return
+        }
+
+        // Compare with what the index holds.
+        var stored: [String: StoredDocument] = [:]
+        if root.id >= 0 {
+            try dbQueue.read { db in
+                let rows = try Row.fetchCursor(db, sql: "SELECT id, path, size, mtime, hash FROM documents WHERE root_id = ?", arguments: [root.id])
+                while let row = try rows.next() {
+                    stored[row[1]] = StoredDocument(id: row[0], size: row[2], modificationTime: row[3], hash: row[4])
+                }
+            }
+        }
+        var jobs: [ReadJob] = []
+        var seen = Set<String>()
+        seen.reserveCapacity(walker.files.count)
+        for file in walker.files {
+            let key = file.path.string
+            seen.insert(key)
+            if let document = stored[key] {
+                if document.size == file.status.size, document.modificationTime == file.status.modificationTime {
+                    report.unchanged += 1
+                } else {
+                    jobs.append(ReadJob(file: file, stored: document))
+                }
+            } else {
+                jobs.append(ReadJob(file: file, stored: nil))
+            }
+        }
+        // Documents whose files are gone, except under folders that could
+        // not be read (nothing already indexed is lost to a read error).
+        let protected = walker.failed.map { FilePath($0.path) }
+        var missing: [Int64: StoredDocument] = [:]
+        for (key, document) in stored where !seen.contains(key) {
+            let path = FilePath(key)
+            if protected.contains(where: { path.isWithin($0) }) { continue }
+            missing[document.id] = document
+        }
+
+        if options.dryRun {
+            report.added += jobs.filter { $0.stored == nil }.count
+            report.updated += jobs.filter { $0.stored != nil }.count
+            report.deleted += missing.count
+            return
+        }
+
+        state.phase = .indexing
+        state.filesFound = walker.files.count
+        state.filesToRead = jobs.count
+        state.bytesToRead = jobs.reduce(0) { $0 + $1.file.status.size }
+        progress?(state)
+
+        let queue = WorkQueue<WorkItem>(capacity: max(options.batchBytes / 2, 1 << 20))
+        let stop = Flag()
+        let finished = DispatchSemaphore(value: 0)
+        let extractors = options.extractors
+        let maximumSize = options.walk.maximumFileSize
+        let missingSnapshot = missing
+        let readJobs = jobs
+        Thread.detachNewThread {
+            Self.extract(jobs: readJobs, missing: missingSnapshot, extractors: extractors, maximumSize: maximumSize,
+                         queue: queue, shouldStop: { stop.isSet || isCancelled() })
+            queue.close()
+            finished.signal()
+        }
+        defer {
+            stop.set()
+            queue.close()
+            finished.wait()
+        }
+
+        let relativeBase = rootPath.bytes.lastIndex(of: UInt8(ascii: "/")).map { FilePath(bytes: Array(rootPath.bytes[..<$0])) } ?? rootPath
+        var lastProgress = Date.distantPast
+        try dbQueue.writeWithoutTransaction { db in
+            var batchDocuments = 0
+            var batchBytes = 0
+            try db.beginTransaction(.immediate)
+            var committed = false
+            defer { if !committed, db.isInsideTransaction { try? db.rollback() } }
+            let now = Date().timeIntervalSince1970
+            while let item = queue.take() {
+                var bytes: Int64 = 0
+                switch item {
+                case .touch(let id, let file):
+                    try db.execute(sql: "UPDATE documents SET size = ?, mtime = ? WHERE id = ?",
+                                   arguments: [file.status.size, file.status.modificationTime, id])
+                    report.unchanged += 1
+                    bytes = file.status.size
+                case .rename(let id, let file):
+                    try moveDocument(db, id: id, to: file, rootID: root.id, relativeBase: relativeBase)
+                    missing[id] = nil
+                    report.renamed += 1
+                    bytes = file.status.size
+                    batchBytes += Int(file.status.size)
+                case .store(let file, let replacing, let hash, let document, let language):
+                    try storeDocument(db, file: file, replacing: replacing, hash: hash, document: document, language: language,
+                                      rootID: root.id, relativeBase: relativeBase, now: now)
+                    if replacing == nil { report.added += 1 } else { report.updated += 1 }
+                    bytes = file.status.size
+                    batchBytes += document.body.utf8.count
+                case .skip(let skipped, let replacing, let size):
+                    report.skipped.append(skipped)
+                    if let replacing {
+                        try db.execute(sql: "DELETE FROM documents WHERE id = ?", arguments: [replacing])
+                        report.deleted += 1
+                    }
+                    bytes = size
+                case .fail(let failed, let size):
+                    report.failed.append(failed)
+                    bytes = size
+                case .vanished(let replacing):
+                    if let replacing {
+                        try db.execute(sql: "DELETE FROM documents WHERE id = ?", arguments: [replacing])
+                        report.deleted += 1
+                    }
+                }
+                report.bytesRead += bytes
+                state.filesRead += 1
+                state.bytesRead += bytes
+                batchDocuments += 1
+                if batchDocuments >= options.batchDocuments || batchBytes >= options.batchBytes {
+                    try db.commit()
+                    try db.beginTransaction(.immediate)
+                    batchDocuments = 0
+                    batchBytes = 0
+                }
+                if progress != nil, Date().timeIntervalSince(lastProgress) >= 0.05 {
+                    lastProgress = Date()
+                    progress?(state)
+                }
+            }
+            if isCancelled() {
+                report.cancelled = true
+            } else {
+                state.phase = .removing
+                progress?(state)
+                for id in missing.keys.sorted() {
+                    try db.execute(sql: "DELETE FROM documents WHERE id = ?", arguments: [id])
+                    report.deleted += 1
+                }
+                if root.id >= 0 {
+                    try db.execute(sql: "UPDATE roots SET last_run_at = ? WHERE id = ?", arguments: [Date().timeIntervalSince1970, root.id])
+                }
+            }
+            try db.commit()
+            committed = true
+        }
+        state.phase = .done
+        progress?(state)
+    }
+
+    private func ftsPath(_ file: FilePath, relativeBase: FilePath) -> String {
+        FilePath.display(file.relative(to: relativeBase))
+    }
+
+    private func storeDocument(
+        _ db: Database, file: WalkedFile, replacing: Int64?, hash: Int64, document: ExtractedDocument, language: String?,
+        rootID: Int64, relativeBase: FilePath, now: Double
+    ) throws {
+        let key = file.path.string
+        let values: [(any DatabaseValueConvertible)?] = [
+            rootID, key, file.status.size, file.status.modificationTime, hash, document.kind, language, document.encoding, document.title, now,
+        ]
+        let id: Int64
+        if let replacing {
+            try db.execute(sql: """
+                UPDATE documents SET root_id = ?, path = ?, size = ?, mtime = ?, hash = ?, kind = ?, language = ?, encoding = ?,
+                title = ?, indexed_at = ? WHERE id = ?
+                """, arguments: StatementArguments(values + [replacing]))
+            try db.execute(sql: "DELETE FROM documents_fts WHERE rowid = ?", arguments: [replacing])
+            id = replacing
+        } else {
+            try db.execute(sql: """
+                INSERT INTO documents (root_id, path, size, mtime, hash, kind, language, encoding, title, indexed_at)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                """, arguments: StatementArguments(values))
+            id = db.lastInsertedRowID
+        }
+        try db.execute(sql: "INSERT INTO documents_fts (rowid, path, title, body) VALUES (?, ?, ?, ?)",
+                       arguments: [id, ftsPath(file.path, relativeBase: relativeBase), document.title, document.body])
+    }
+
+    /// Gives a document a new path: its title and body come from the index
+    /// itself, so the file is not extracted again.
+    private func moveDocument(_ db: Database, id: Int64, to file: WalkedFile, rootID: Int64, relativeBase: FilePath) throws {
+        guard let row = try Row.fetchOne(db, sql: "SELECT title, body FROM documents_fts WHERE rowid = ?", arguments: [id]) else {
+            throw IndexError("document \(id) has no full-text row (run petrel-index --check)")
+        }
+        let title: String? = row[0]
+        let body: String = row[1] ?? ""
+        try db.execute(sql: "UPDATE documents SET path = ?, root_id = ?, size = ?, mtime = ? WHERE id = ?",
+                       arguments: [file.path.string, rootID, file.status.size, file.status.modificationTime, id])
+        try db.execute(sql: "DELETE FROM documents_fts WHERE rowid = ?", arguments: [id])
+        try db.execute(sql: "INSERT INTO documents_fts (rowid, path, title, body) VALUES (?, ?, ?, ?)",
+                       arguments: [id, ftsPath(file.path, relativeBase: relativeBase), title, body])
+    }
+
+    /// Kinds whose language is not worth guessing (source code and data).
+    private static let unlanguagedKinds = Set(ExtractorRegistry.sourceExtensions + ["json", "jsonl", "csv", "tsv", "yaml", "toml", "xml", "svg", "ini", "cfg", "conf"])
+
+    /// The extraction side of an update: reads, hashes and extracts each
+    /// file, in order, and queues what the writer must do.
+    private static func extract(
+        jobs: [ReadJob], missing: [Int64: StoredDocument], extractors: ExtractorRegistry, maximumSize: Int64,
+        queue: WorkQueue<WorkItem>, shouldStop: () -> Bool
+    ) {
+        var renameCandidates: [Int64: [Int64]] = [:]
+        for document in missing.values.sorted(by: { $0.id < $1.id }) { renameCandidates[document.hash, default: []].append(document.id) }
+        var claimed = Set<Int64>()
+        for job in jobs {
+            if shouldStop() { return }
+            let file = job.file
+            let name = FilePath.display(file.path.lastComponent)
+            let replacing = job.stored?.id
+            if extractors.isKnownBinary(name: name) {
+                queue.put(.skip(SkippedFile(path: file.path.string, reason: .binary, detail: nil), replacing: replacing, bytes: 0), cost: 64)
+                continue
+            }
+            let bytes: [UInt8]
+            do {
+                switch try POSIX.readFile(file.path, limit: Int(clamping: maximumSize)) {
+                case .bytes(let read): bytes = read
+                case .tooLarge(let size):
+                    queue.put(.skip(SkippedFile(path: file.path.string, reason: .tooLarge, detail: "\(size) bytes"), replacing: replacing, bytes: 0), cost: 64)
+                    continue
+                }
+            } catch {
+                if error.isMissing {
+                    queue.put(.vanished(replacing: replacing), cost: 16)
+                } else {
+                    queue.put(.fail(FailedFile(path: file.path.string, message: "cannot read: \(error)"), bytes: 0), cost: 64)
+                }
+                continue
+            }
+            let hash = Int64(bitPattern: XXHash64.hash(bytes))
+            if let stored = job.stored, stored.hash == hash {
+                queue.put(.touch(id: stored.id, file: file), cost: 64)
+                continue
+            }
+            if job.stored == nil, let candidates = renameCandidates[hash],
+               let id = candidates.first(where: { !claimed.contains($0) && missing[$0]?.size == Int64(bytes.count) }) {
+                claimed.insert(id)
+                queue.put(.rename(id: id, file: file), cost: 64)
+                continue
+            }
+            let input = ExtractionInput(bytes: bytes, name: name, path: file.path.string)
+            do {
+                let document = try extractors.extract(input)
+                let language = unlanguagedKinds.contains(document.kind) ? nil : LanguageGuess.guess(document.body)
+                queue.put(.store(file: file, replacing: replacing, hash: hash, document: document, language: language),
+                          cost: document.body.utf8.count + 256)
+            } catch {
+                switch error {
+                case .binary:
+                    queue.put(.skip(SkippedFile(path: file.path.string, reason: .binary, detail: nil), replacing: replacing, bytes: Int64(bytes.count)), cost: 64)
+                case .tooLarge(let size):
+                    queue.put(.skip(SkippedFile(path: file.path.string, reason: .tooLarge, detail: "\(size) bytes decompressed"), replacing: replacing, bytes: Int64(bytes.count)), cost: 64)
+                case .missingTool:
+                    queue.put(.skip(SkippedFile(path: file.path.string, reason: .missingTool, detail: error.description), replacing: replacing, bytes: Int64(bytes.count)), cost: 64)
+                case .unreadable(let reason):
+                    queue.put(.fail(FailedFile(path: file.path.string, message: reason), bytes: Int64(bytes.count)), cost: 64)
+                }
+            }
+        }
+    }
+}

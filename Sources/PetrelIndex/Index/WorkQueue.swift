@@ -1,0 +1,61 @@
+import Foundation
+
+/// A first-in first-out queue between one producer thread and one consumer,
+/// bounded by a cost (bytes of text) so memory stays flat whatever the
+/// corpus: `put` waits while the queue is full, `take` while it is empty.
+// @unchecked Sendable: every stored property is read and written only while
+// `condition` is locked.
+final class WorkQueue<Element: Sendable>: @unchecked Sendable {
+    private let condition = NSCondition()
+    private var items: [(element: Element, cost: Int)] = []
+    private var head = 0
+    private var cost = 0
+    private var closed = false
+    private let capacity: Int
+
+    init(capacity: Int) { self.capacity = capacity }
+
+    /// Adds an element, waiting while the queue holds more than its capacity.
+    func put(_ element: Element, cost elementCost: Int) {
+        condition.lock()
+        defer { condition.unlock() }
+        while cost > 0, cost + elementCost > capacity, !closed { condition.wait() }
+        items.append((element, elementCost))
+        cost += elementCost
+        condition.broadcast()
+    }
+
+    /// No more elements will come.
+    func close() {
+        condition.lock()
+        closed = true
+        condition.broadcast()
+        condition.unlock()
+    }
+
+    /// The next element, or nil once the queue is closed and empty.
+    func take() -> Element? {
+        condition.lock()
+        defer { condition.unlock() }
+        while head == items.count, !closed { condition.wait() }
+        guard head < items.count else { return nil }
+        let (element, elementCost) = items[head]
+        head += 1
+        cost -= elementCost
+        if head > 1024, head * 2 > items.count {
+            items.removeFirst(head)
+            head = 0
+        }
+        condition.broadcast()
+        return element
+    }
+}
+
+/// A flag one thread sets and others read.
+// @unchecked Sendable: `value` is only accessed while `lock` is held.
+final class Flag: @unchecked Sendable {
+    private let lock = NSLock()
+    private var value = false
+    func set() { lock.lock(); value = true; lock.unlock() }
+    var isSet: Bool { lock.lock(); defer { lock.unlock() }; return value }
+}

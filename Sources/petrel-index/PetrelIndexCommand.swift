@@ -1,0 +1,200 @@
+import ArgumentParser
+import Foundation
+import PetrelIndex
+
+@main
+struct PetrelIndexCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "petrel-index",
+        abstract: "Index folders of documents into one SQLite full-text index, incrementally.",
+        discussion: """
+            With folders, adds them to the index and brings it up to date; with none, refreshes every \
+            folder the index already keeps. Unchanged files are not read again, changed files are \
+            replaced, deleted files removed, and moved files are recognised by their content.
+
+            The index is $PETREL_INDEX when set, else $XDG_DATA_HOME/petrel/index.sqlite \
+            (~/.local/share/petrel/index.sqlite). Search it with petrel-search.
+
+            Examples:
+              petrel-index ~/notes ~/Documents     index two folders
+              petrel-index                         refresh every indexed folder
+              petrel-index --index docs.sqlite --tokenizer unicode61 /usr/share/doc
+              petrel-index --list                  folders, document counts, last run
+              petrel-index --remove ~/Documents    forget a folder and its documents
+              petrel-index --check                 verify the index (exit 1 on a problem)
+              petrel-index --exclude '*.log' --max-size 5M ~/src
+
+            Exit status: 0 everything indexed, 1 some files could not be read (listed on \
+            stderr) or --check found a problem, 2 the command could not run.
+            """
+    )
+
+    @Argument(help: "Folders to add and update (default: every folder of the index).", completion: .directory)
+    var folders: [String] = []
+
+    @Option(name: .long, help: ArgumentHelp("The index file.", valueName: "file"))
+    var index: String?
+
+    @Option(name: .long, help: ArgumentHelp("Forget a folder and its documents (repeatable).", valueName: "folder"))
+    var remove: [String] = []
+
+    @Flag(name: .long, help: "List the indexed folders with their document counts and last run.")
+    var list = false
+
+    @Flag(name: .long, help: "Show the size and contents of the index.")
+    var stats = false
+
+    @Flag(name: .long, help: "Drop every document and index all folders again (with --tokenizer, change the tokenizer).")
+    var rebuild = false
+
+    @Flag(name: .long, help: "Say what would change, without reading files or writing.")
+    var dryRun = false
+
+    @Flag(name: .long, help: "Verify the index: SQLite and FTS5 integrity checks.")
+    var check = false
+
+    @Option(name: .long, help: ArgumentHelp("Tokenizer of a new index: icu (every language, default), unicode61, porter or trigram.", valueName: "name"))
+    var tokenizer: IndexTokenizer?
+
+    @Flag(name: .long, help: "Index hidden files and folders too.")
+    var hidden = false
+
+    @Flag(name: .long, help: "Follow symbolic links (loops are detected).")
+    var follow = false
+
+    @Flag(name: .long, help: "Do not read .gitignore, .ignore and .petrelignore files.")
+    var noIgnore = false
+
+    @Option(name: .long, help: ArgumentHelp("Skip files larger than this (bytes, or with K, M, G).", valueName: "size"))
+    var maxSize: String = "20M"
+
+    @Option(name: .long, help: ArgumentHelp("Index only files matching this glob (repeatable; gitignore syntax).", valueName: "glob"))
+    var include: [String] = []
+
+    @Option(name: .long, help: ArgumentHelp("Leave out files and folders matching this glob (repeatable).", valueName: "glob"))
+    var exclude: [String] = []
+
+    @Flag(name: .long, help: "Print the summary as JSON.")
+    var json = false
+
+    @Flag(name: [.short, .long], help: "Print nothing but errors.")
+    var quiet = false
+
+    @Option(name: .long, help: ArgumentHelp("Progress bar: auto (on a terminal), always or never.", valueName: "when"))
+    var progress: ProgressMode = .auto
+
+    enum ProgressMode: String, ExpressibleByArgument, CaseIterable { case auto, always, never }
+
+    func validate() throws {
+        guard ByteSize.parse(maxSize) != nil else {
+            throw ValidationError("--max-size: '\(maxSize)' is not a size (try 20M, 512K, 1G or a number of bytes)")
+        }
+        if check || list || stats, !folders.isEmpty || rebuild || !remove.isEmpty {
+            throw ValidationError("--check, --list and --stats do not take folders, --remove or --rebuild")
+        }
+    }
+
+    var indexPath: String { index ?? DocumentIndex.defaultPath() }
+
+    func run() throws {
+        let output = Output(json: json, quiet: quiet)
+        do {
+            try execute(output)
+        } catch let error as ExitCode {
+            throw error
+        } catch let error as IndexError {
+            output.error(error.message)
+            throw ExitCode(2)
+        } catch {
+            output.error("\(error)")
+            throw ExitCode(2)
+        }
+    }
+
+    private func execute(_ output: Output) throws {
+        let path = indexPath
+        if check || list || stats {
+            guard DocumentIndex.exists(at: path) else { throw IndexError("no index at \(path) (create one with `petrel-index FOLDER`)") }
+        }
+        var index = try DocumentIndex(path: path, tokenizer: rebuild ? nil : tokenizer, create: !(check || list || stats || dryRun) || DocumentIndex.exists(at: path))
+        if check {
+            let problems = try index.check()
+            output.checkResult(path: path, problems: problems)
+            if !problems.isEmpty { throw ExitCode(1) }
+            return
+        }
+        if list {
+            output.list(try index.roots())
+            return
+        }
+        if stats {
+            output.statistics(try index.statistics())
+            return
+        }
+        for folder in remove {
+            let removed = try index.removeRoot(folder)
+            output.note("removed \(folder) (\(removed) documents)")
+        }
+        if !remove.isEmpty, folders.isEmpty, !rebuild { return }
+        if rebuild {
+            index = try index.rebuild(tokenizer: tokenizer)
+        }
+        if folders.isEmpty, try index.roots().isEmpty {
+            throw IndexError("the index \(path) has no folders yet: give one (petrel-index FOLDER)")
+        }
+        var options = UpdateOptions()
+        options.dryRun = dryRun
+        options.walk.includeHidden = hidden
+        options.walk.followSymbolicLinks = follow
+        options.walk.honorIgnoreFiles = !noIgnore
+        options.walk.maximumFileSize = ByteSize.parse(maxSize) ?? options.walk.maximumFileSize
+        options.walk.includeGlobs = include
+        options.walk.excludeGlobs = exclude
+
+        let showProgress = !quiet && !json && (progress == .always || (progress == .auto && isatty(STDERR_FILENO) == 1))
+        let bar = showProgress ? ProgressBar() : nil
+        let interrupted = Interruption.install()
+        var onProgress: (@Sendable (IndexProgress) -> Void)?
+        if let bar { onProgress = { bar.show($0) } }
+        let report = try index.update(roots: folders.isEmpty ? nil : folders, options: options,
+                                      progress: onProgress, isCancelled: { interrupted.isSet })
+        bar?.finish()
+        output.report(report, index: path)
+        if report.cancelled { throw ExitCode(2) }
+        if report.hasFailures { throw ExitCode(1) }
+    }
+}
+
+extension IndexTokenizer: ExpressibleByArgument {}
+
+/// Sizes such as "20M", "512k", "1G" or "1000".
+enum ByteSize {
+    static func parse(_ text: String) -> Int64? {
+        let trimmed = text.trimmingCharacters(in: .whitespaces).uppercased()
+        guard let last = trimmed.last else { return nil }
+        var multiplier: Int64 = 1
+        var number = trimmed
+        switch last {
+        case "K": multiplier = 1 << 10
+        case "M": multiplier = 1 << 20
+        case "G": multiplier = 1 << 30
+        case "B": number.removeLast(); return parse(number)
+        default: break
+        }
+        if multiplier > 1 { number.removeLast() }
+        if number.hasSuffix("I") { return nil }
+        guard let value = Double(number), value >= 0, value * Double(multiplier) < 9e18 else { return nil }
+        return Int64(value * Double(multiplier))
+    }
+
+    static func format(_ bytes: Int64) -> String {
+        let units = ["B", "KB", "MB", "GB", "TB"]
+        var value = Double(bytes)
+        var unit = 0
+        while value >= 1024, unit < units.count - 1 {
+            value /= 1024
+            unit += 1
+        }
+        return unit == 0 ? "\(bytes) B" : String(format: "%.1f %@", value, units[unit])
+    }
+}

@@ -68,10 +68,10 @@ let package = Package(
             dependencies: ["PetrelIndex", .product(name: "ArgumentParser", package: "swift-argument-parser")],
             swiftSettings: commonSwiftSettings
         ),
-        // Stage-one demo used by scripts/demo until petrel-index lands.
+        // Searches for scripts/demo until petrel-search lands.
         .executableTarget(
             name: "petrel-demo",
-            dependencies: ["Petrel", "PetrelICU"],
+            dependencies: ["PetrelIndex"],
             path: "Examples/petrel-demo",
             swiftSettings: commonSwiftSettings
         ),

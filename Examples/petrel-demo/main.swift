@@ -1,15 +1,15 @@
-// petrel-demo: loads a folder of text and Markdown files into an SQLite FTS5
-// table through Petrel, checks the index, and runs ranked searches.
+// petrel-demo: ranked searches over an index that petrel-index built.
 //
-//   petrel-demo CORPUS_DIR [QUERY...]
+//   petrel-demo INDEX [QUERY...]
 //
-// It is the stand-in for petrel-index / petrel-search until they land: plain
-// SQL through Petrel, PetrelICU's tokenizer (so Chinese, Japanese and Thai
-// words are found), BM25 ranking and highlighted snippets.
+// It stands in for petrel-search until that lands: each query's words are
+// quoted (user text is never parsed as FTS5 syntax), matched against the
+// index's path, title and body with PetrelIndex's tokenizer (so Chinese,
+// Japanese and Thai words are found), ranked by BM25 with the title and
+// path weighted above the body, and shown with a highlighted snippet.
 // Exit codes: 0 success, 1 a query found nothing, 2 cannot run.
 import Foundation
-import Petrel
-import PetrelICU
+import PetrelIndex
 
 func fail(_ message: String) -> Never {
     FileHandle.standardError.write(Data("petrel-demo: \(message)\n".utf8))
@@ -17,10 +17,10 @@ func fail(_ message: String) -> Never {
 }
 
 let arguments = Array(CommandLine.arguments.dropFirst())
-guard let corpusPath = arguments.first else {
-    fail("usage: petrel-demo CORPUS_DIR [QUERY...]")
+guard let indexPath = arguments.first else {
+    fail("usage: petrel-demo INDEX [QUERY...]")
 }
-let queries = arguments.count > 1 ? Array(arguments.dropFirst()) : ["storm petrels", "eleve", "strasse", "学习", "東京", "ข้าว", "한국어"]
+let queries = arguments.count > 1 ? Array(arguments.dropFirst()) : ["storm petrels", "eleve", "strasse", "Mueller", "学习", "東京", "ข้าว", "한국어", "burrow scope"]
 
 /// Quotes each word so that user text is never parsed as FTS5 syntax.
 func matchExpression(_ query: String) -> String? {
@@ -29,55 +29,18 @@ func matchExpression(_ query: String) -> String? {
 }
 
 do {
-    let root = URL(fileURLWithPath: corpusPath).standardizedFileURL
-    var isDirectory: ObjCBool = false
-    guard FileManager.default.fileExists(atPath: root.path, isDirectory: &isDirectory), isDirectory.boolValue else {
-        fail("not a folder: \(corpusPath)")
-    }
-    let indexURL = FileManager.default.temporaryDirectory.appendingPathComponent("petrel-demo-\(getpid()).sqlite")
-    defer {
-        for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: indexURL.path + suffix) }
-    }
-    var config = Configuration()
-    config.journalMode = .wal
-    config.enableICU()
-    let dbQueue = try DatabaseQueue(path: indexURL.path, configuration: config)
-
-    var files: [URL] = []
-    if let walker = FileManager.default.enumerator(at: root, includingPropertiesForKeys: [.isRegularFileKey]) {
-        for case let url as URL in walker where ["txt", "md"].contains(url.pathExtension.lowercased()) {
-            files.append(url)
-        }
-    }
-    files.sort { $0.path < $1.path }
-
-    let start = Date()
-    var skipped: [String] = []
-    try dbQueue.write { db in
-        try db.execute(sql: "CREATE VIRTUAL TABLE documents USING fts5(path, body, tokenize = 'icu')")
-        let insert = try db.makeStatement(sql: "INSERT INTO documents (path, body) VALUES (?, ?)")
-        for url in files {
-            let relative = String(url.path.dropFirst(root.path.count + 1))
-            guard let data = try? Data(contentsOf: url), let text = String(data: data, encoding: .utf8) else {
-                skipped.append(relative)
-                continue
-            }
-            try insert.execute(values: relative, text)
-        }
-        try db.execute(sql: "INSERT INTO documents (documents) VALUES ('integrity-check')")
-    }
-    let count = try dbQueue.read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM documents") ?? 0 }
-    print("Indexed \(count) documents from \(root.path) in \(String(format: "%.1f", Date().timeIntervalSince(start) * 1000)) ms (FTS5 integrity check passed).")
-    for path in skipped { FileHandle.standardError.write(Data("skipped (not UTF-8): \(path)\n".utf8)) }
-
+    let index = try DocumentIndex(path: indexPath, create: false)
+    let root = FileManager.default.currentDirectoryPath + "/"
     var anyEmpty = false
     for query in queries {
         print("\nsearch: \(query)")
         guard let match = matchExpression(query) else { continue }
-        let hits = try dbQueue.read { db in
+        let hits = try index.dbQueue.read { db in
             try Row.fetchAll(db, sql: """
-                SELECT path, \(FTS5.snippetSQL(table: "documents", column: 1, tokens: 8)) AS snippet, bm25(documents) AS score
-                FROM documents WHERE documents MATCH ? ORDER BY score LIMIT 5
+                SELECT d.path, d.title, \(FTS5.snippetSQL(table: "documents_fts", column: 2, tokens: 10)) AS snippet,
+                       bm25(documents_fts, 2.0, 5.0, 1.0) AS score
+                FROM documents_fts JOIN documents d ON d.id = documents_fts.rowid
+                WHERE documents_fts MATCH ? ORDER BY score, d.path LIMIT 5
                 """, arguments: [match])
         }
         if hits.isEmpty {
@@ -85,10 +48,12 @@ do {
             print("  no match")
         }
         for (rank, hit) in hits.enumerated() {
-            let path: String = hit["path"]
+            var path: String = hit["path"]
+            if path.hasPrefix(root) { path.removeFirst(root.count) }
+            let title: String? = hit["title"]
             let snippet = FTSMarkedText(hit["snippet"]).marked(open: "[", close: "]")
             let score: Double = hit["score"]
-            print("  \(rank + 1). \(path)  (bm25 \(String(format: "%.2f", score)))")
+            print("  \(rank + 1). \(path)\(title.map { "  — \($0)" } ?? "")  (bm25 \(String(format: "%.2f", score)))")
             print("     \(snippet.replacingOccurrences(of: "\n", with: " "))")
         }
     }

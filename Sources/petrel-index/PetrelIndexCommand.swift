@@ -116,6 +116,7 @@ struct PetrelIndexCommand: ParsableCommand {
         if check || list || stats {
             guard DocumentIndex.exists(at: path) else { throw IndexError("no index at \(path) (create one with `petrel-index FOLDER`)") }
         }
+        for folder in folders { try DocumentIndex.checkFolder(folder) }
         var index = try DocumentIndex(path: path, tokenizer: rebuild ? nil : tokenizer, create: !(check || list || stats || dryRun) || DocumentIndex.exists(at: path))
         if check {
             let problems = try index.check()

@@ -21,10 +21,10 @@ enum TextDecoding {
         if sample.contains(0) {
             return decodeUTF16WithoutMark(bytes)
         }
+        if looksBinary(sample) { return nil }
         if let text = String(validating: bytes, as: UTF8.self) {
             return Decoded(text: text, encoding: "UTF-8")
         }
-        if looksBinary(sample) { return nil }
         if let charset = declaredCharset, let text = ICUCharset.decode(bytes, charset: charset) {
             return Decoded(text: text, encoding: charset)
         }

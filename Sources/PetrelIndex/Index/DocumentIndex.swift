@@ -129,6 +129,12 @@ public final class DocumentIndex: Sendable {
         }
     }
 
+    /// Throws the error an update would give for a folder that cannot be
+    /// indexed (missing, not a folder), before anything is created.
+    public static func checkFolder(_ path: String) throws {
+        _ = try canonicalFolder(path)
+    }
+
     /// The canonical absolute path of a folder given on a command line.
     static func canonicalFolder(_ path: String) throws -> FilePath {
         let absolute = path.hasPrefix("/") ? path : FileManager.default.currentDirectoryPath + "/" + path

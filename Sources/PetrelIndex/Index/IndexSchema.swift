@@ -33,6 +33,15 @@ enum IndexSchema {
                 indexed_at REAL NOT NULL
             );
             CREATE INDEX documents_root ON documents(root_id);
+            CREATE TABLE skipped_files (
+                path TEXT PRIMARY KEY NOT NULL,
+                root_id INTEGER NOT NULL REFERENCES roots(id) ON DELETE CASCADE,
+                size INTEGER NOT NULL,
+                mtime INTEGER NOT NULL,
+                reason TEXT NOT NULL,
+                detail TEXT
+            ) WITHOUT ROWID;
+            CREATE INDEX skipped_files_root ON skipped_files(root_id);
             CREATE INDEX documents_hash ON documents(hash);
             CREATE VIRTUAL TABLE documents_fts USING fts5(path, title, body, tokenize = '\(tokenizer.sql)');
             CREATE TRIGGER documents_delete AFTER DELETE ON documents BEGIN
@@ -46,6 +55,7 @@ enum IndexSchema {
     static let dropStatements = [
         "DROP TRIGGER IF EXISTS documents_delete",
         "DROP TABLE IF EXISTS documents_fts",
+        "DROP TABLE IF EXISTS skipped_files",
         "DROP TABLE IF EXISTS documents",
         "DROP TABLE IF EXISTS roots",
         "DROP TABLE IF EXISTS petrel_meta",

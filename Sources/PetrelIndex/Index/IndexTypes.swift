@@ -4,7 +4,8 @@ import Foundation
 public enum IndexTokenizer: String, Sendable, CaseIterable, Codable {
     /// PetrelICU's word-break tokenizer: every language, CJK and Thai words
     /// inside unspaced text, folding of case, Latin diacritics and
-    /// compatibility forms. The default.
+    /// compatibility forms (`Mueller` finds `Müller`, `Grossmann` finds
+    /// `Großmann`, `DIYARBAKIR` finds `Diyarbakır`). The default.
     case icu
     /// SQLite's `unicode61` (diacritics removed): fast; a run of Chinese or
     /// Japanese characters is one token.
@@ -17,7 +18,7 @@ public enum IndexTokenizer: String, Sendable, CaseIterable, Codable {
     /// The `tokenize` option of the FTS5 table.
     var sql: String {
         switch self {
-        case .icu: return "icu"
+        case .icu: return "icu compatibility"
         case .unicode61: return "unicode61 remove_diacritics 2"
         case .porter: return "porter unicode61 remove_diacritics 2"
         case .trigram: return "trigram"

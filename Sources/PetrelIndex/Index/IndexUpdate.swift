@@ -22,8 +22,10 @@ private enum WorkItem: Sendable {
     case rename(id: Int64, file: WalkedFile)
     /// New or changed content, extracted.
     case store(file: WalkedFile, replacing: Int64?, hash: Int64, document: ExtractedDocument, language: String?)
-    /// Not indexable (binary, too large...): the stored version, if any, goes.
-    case skip(SkippedFile, replacing: Int64?, bytes: Int64)
+    /// Not indexable (binary, too large...): the stored version, if any,
+    /// goes, and the file is remembered so that it is not read again while
+    /// it does not change.
+    case skip(SkippedFile, file: WalkedFile, replacing: Int64?, bytes: Int64)
     /// Could not be read: the stored version, if any, stays.
     case fail(FailedFile, bytes: Int64)
     /// Gone since the walk: the stored version, if any, goes.
@@ -40,6 +42,7 @@ extension DocumentIndex {
     ///   the update commits what it has done and returns a report with
     ///   `cancelled` set. The next update finishes the work.
     /// - returns: what changed, what was skipped and what failed.
+    @discardableResult
     public func update(
         roots paths: [String]? = nil,
         options: UpdateOptions = UpdateOptions(),
@@ -72,6 +75,7 @@ extension DocumentIndex {
 
     /// Like ``update(roots:options:progress:isCancelled:)``, off the
     /// caller's thread; cancelling the task cancels the update.
+    @discardableResult
     public func update(
         roots paths: [String]? = nil,
         options: UpdateOptions = UpdateOptions(),
@@ -127,11 +131,17 @@ extension DocumentIndex {
 
         // Compare with what the index holds.
         var stored: [String: StoredDocument] = [:]
+        var storedSkips: [String: (size: Int64, modificationTime: Int64, skipped: SkippedFile)] = [:]
         if root.id >= 0 {
             try dbQueue.read { db in
                 let rows = try Row.fetchCursor(db, sql: "SELECT id, path, size, mtime, hash FROM documents WHERE root_id = ?", arguments: [root.id])
                 while let row = try rows.next() {
                     stored[row[1]] = StoredDocument(id: row[0], size: row[2], modificationTime: row[3], hash: row[4])
+                }
+                let skips = try Row.fetchCursor(db, sql: "SELECT path, size, mtime, reason, detail FROM skipped_files WHERE root_id = ?", arguments: [root.id])
+                while let row = try skips.next() {
+                    let reason = SkippedFile.Reason(rawValue: row[3]) ?? .binary
+                    storedSkips[row[0]] = (row[1], row[2], SkippedFile(path: row[0], reason: reason, detail: row[4]))
                 }
             }
         }
@@ -147,10 +157,14 @@ extension DocumentIndex {
                 } else {
                     jobs.append(ReadJob(file: file, stored: document))
                 }
+            } else if let skip = storedSkips[key], skip.size == file.status.size, skip.modificationTime == file.status.modificationTime {
+                // Skipped before and unchanged since: not read again.
+                report.skipped.append(skip.skipped)
             } else {
                 jobs.append(ReadJob(file: file, stored: nil))
             }
         }
+        let staleSkips = storedSkips.keys.filter { !seen.contains($0) }
         // Documents whose files are gone, except under folders that could
         // not be read (nothing already indexed is lost to a read error).
         let protected = walker.failed.map { FilePath($0.path) }
@@ -220,10 +234,19 @@ extension DocumentIndex {
                     try storeDocument(db, file: file, replacing: replacing, hash: hash, document: document, language: language,
                                       rootID: root.id, relativeBase: relativeBase, now: now)
                     if replacing == nil { report.added += 1 } else { report.updated += 1 }
+                    if storedSkips[file.path.string] != nil {
+                        try db.execute(sql: "DELETE FROM skipped_files WHERE path = ?", arguments: [file.path.string])
+                    }
                     bytes = file.status.size
                     batchBytes += document.body.utf8.count
-                case .skip(let skipped, let replacing, let size):
+                case .skip(let skipped, let file, let replacing, let size):
                     report.skipped.append(skipped)
+                    // A missing tool may be installed later: not remembered.
+                    if skipped.reason != .missingTool {
+                        try db.execute(sql: """
+                            INSERT OR REPLACE INTO skipped_files (path, root_id, size, mtime, reason, detail) VALUES (?, ?, ?, ?, ?, ?)
+                            """, arguments: [skipped.path, root.id, file.status.size, file.status.modificationTime, skipped.reason.rawValue, skipped.detail])
+                    }
                     if let replacing {
                         try db.execute(sql: "DELETE FROM documents WHERE id = ?", arguments: [replacing])
                         report.deleted += 1
@@ -261,6 +284,9 @@ extension DocumentIndex {
                 for id in missing.keys.sorted() {
                     try db.execute(sql: "DELETE FROM documents WHERE id = ?", arguments: [id])
                     report.deleted += 1
+                }
+                for path in staleSkips {
+                    try db.execute(sql: "DELETE FROM skipped_files WHERE path = ?", arguments: [path])
                 }
                 if root.id >= 0 {
                     try db.execute(sql: "UPDATE roots SET last_run_at = ? WHERE id = ?", arguments: [Date().timeIntervalSince1970, root.id])
@@ -337,7 +363,7 @@ extension DocumentIndex {
             let name = FilePath.display(file.path.lastComponent)
             let replacing = job.stored?.id
             if extractors.isKnownBinary(name: name) {
-                queue.put(.skip(SkippedFile(path: file.path.string, reason: .binary, detail: nil), replacing: replacing, bytes: 0), cost: 64)
+                queue.put(.skip(SkippedFile(path: file.path.string, reason: .binary, detail: nil), file: file, replacing: replacing, bytes: 0), cost: 64)
                 continue
             }
             let bytes: [UInt8]
@@ -345,7 +371,7 @@ extension DocumentIndex {
                 switch try POSIX.readFile(file.path, limit: Int(clamping: maximumSize)) {
                 case .bytes(let read): bytes = read
                 case .tooLarge(let size):
-                    queue.put(.skip(SkippedFile(path: file.path.string, reason: .tooLarge, detail: "\(size) bytes"), replacing: replacing, bytes: 0), cost: 64)
+                    queue.put(.skip(SkippedFile(path: file.path.string, reason: .tooLarge, detail: "\(size) bytes"), file: file, replacing: replacing, bytes: 0), cost: 64)
                     continue
                 }
             } catch {
@@ -376,11 +402,11 @@ extension DocumentIndex {
             } catch {
                 switch error {
                 case .binary:
-                    queue.put(.skip(SkippedFile(path: file.path.string, reason: .binary, detail: nil), replacing: replacing, bytes: Int64(bytes.count)), cost: 64)
+                    queue.put(.skip(SkippedFile(path: file.path.string, reason: .binary, detail: nil), file: file, replacing: replacing, bytes: Int64(bytes.count)), cost: 64)
                 case .tooLarge(let size):
-                    queue.put(.skip(SkippedFile(path: file.path.string, reason: .tooLarge, detail: "\(size) bytes decompressed"), replacing: replacing, bytes: Int64(bytes.count)), cost: 64)
+                    queue.put(.skip(SkippedFile(path: file.path.string, reason: .tooLarge, detail: "\(size) bytes decompressed"), file: file, replacing: replacing, bytes: Int64(bytes.count)), cost: 64)
                 case .missingTool:
-                    queue.put(.skip(SkippedFile(path: file.path.string, reason: .missingTool, detail: error.description), replacing: replacing, bytes: Int64(bytes.count)), cost: 64)
+                    queue.put(.skip(SkippedFile(path: file.path.string, reason: .missingTool, detail: error.description), file: file, replacing: replacing, bytes: Int64(bytes.count)), cost: 64)
                 case .unreadable(let reason):
                     queue.put(.fail(FailedFile(path: file.path.string, message: reason), bytes: Int64(bytes.count)), cost: 64)
                 }

@@ -1,0 +1,191 @@
+import Foundation
+import Testing
+@testable import PetrelIndex
+
+@Suite("Text decoding")
+struct TextDecodingTests {
+    @Test func utf8AndByteOrderMarks() throws {
+        #expect(TextDecoding.decode(Array("Grüße, 東京".utf8))?.text == "Grüße, 東京")
+        #expect(TextDecoding.decode([0xEF, 0xBB, 0xBF] + Array("bom".utf8))?.text == "bom")
+        let le: [UInt8] = [0xFF, 0xFE] + "Zoë 東".utf16.flatMap { [UInt8($0 & 0xFF), UInt8($0 >> 8)] }
+        #expect(TextDecoding.decode(le)?.text == "Zoë 東")
+        #expect(TextDecoding.decode(le)?.encoding == "UTF-16LE")
+        let be: [UInt8] = [0xFE, 0xFF] + "Zoë".utf16.flatMap { [UInt8($0 >> 8), UInt8($0 & 0xFF)] }
+        #expect(TextDecoding.decode(be)?.text == "Zoë")
+        let noMark: [UInt8] = "plain UTF-16 text without a mark".utf16.flatMap { [UInt8($0 & 0xFF), UInt8($0 >> 8)] }
+        #expect(TextDecoding.decode(noMark)?.text == "plain UTF-16 text without a mark")
+    }
+
+    @Test func latin1FallsBackToWindows1252() {
+        // "Müller “quoted”" in windows-1252: invalid UTF-8.
+        let bytes: [UInt8] = [0x4D, 0xFC, 0x6C, 0x6C, 0x65, 0x72, 0x20, 0x93, 0x71, 0x94]
+        let decoded = TextDecoding.decode(bytes)
+        #expect(decoded?.text == "Müller “q”")
+    }
+
+    @Test func legacyJapaneseIsDetected() throws {
+        let text = String(repeating: "日本語の文章を正しく読み込めるかどうかを確認します。東京タワーは高いです。", count: 4)
+        let bytes = try #require(ICUCharset.decode([0x82, 0xA0], charset: "Shift_JIS").map { _ in
+            Array(text.data(using: .shiftJIS) ?? Data())
+        })
+        try #require(!bytes.isEmpty)
+        let decoded = TextDecoding.decode(bytes)
+        #expect(decoded?.text == text)
+        #expect(decoded?.encoding == "Shift_JIS")
+    }
+
+    @Test func binaryIsRefused() {
+        #expect(TextDecoding.decode([0x7F, 0x45, 0x4C, 0x46, 0x02, 0x01, 0x01, 0x00, 0x00]) == nil)
+        #expect(TextDecoding.decode(Array("text\0with NUL".utf8)) == nil)
+        #expect(TextDecoding.decode([UInt8](repeating: 0x01, count: 100) + Array("abc".utf8)) == nil)
+        #expect(TextDecoding.decode([])?.text == "")
+    }
+
+    @Test func invalidUTF8IsRepairedWhenMostlyUTF8() {
+        let bytes = Array("naïve café résumé déjà vu".utf8) + [0xFF] + Array(" fin".utf8)
+        let decoded = TextDecoding.decode(bytes)
+        #expect(decoded?.text == "naïve café résumé déjà vu\u{FFFD} fin")
+    }
+}
+
+@Suite("HTML extraction")
+struct HTMLTests {
+    func extract(_ html: String) throws -> ExtractedDocument {
+        try HTMLExtractor().extract(ExtractionInput(bytes: Array(html.utf8), name: "page.html", path: "/x/page.html"))
+    }
+
+    @Test func textWithoutMarkup() throws {
+        let document = try extract("""
+            <!DOCTYPE html><html><head><title>Storm &amp; Petrel</title>
+            <meta name="description" content="Seabirds &lt;small&gt;">
+            <style>p { color: red } .hidden { display: none }</style>
+            <script>if (a < b && c > d) { document.write("<p>not text</p>") }</script>
+            </head><body><!-- a comment <p>hidden</p> -->
+            <p class="x>y" title='a > b'>Caf&eacute; &#233;t&#xE9; &copy 2024 &zzzz; &notit; &#128512;</p>
+            <ul><li>one</li><li>two</li></ul><![CDATA[raw <cdata>]]><textarea>&lt;typed&gt;</textarea>
+            </body></html>
+            """)
+        #expect(document.title == "Storm & Petrel")
+        #expect(document.kind == "html")
+        let lines = document.body.split(separator: "\n").map(String.init)
+        #expect(lines.first == "Seabirds <small>")
+        // "&notit;" is "¬it;": HTML reads the legacy "&not" without its semicolon.
+        #expect(lines.contains("Café été © 2024 &zzzz; ¬it; 😀"))
+        #expect(lines.contains("one") && lines.contains("two"))
+        #expect(document.body.contains("raw <cdata>"))
+        #expect(document.body.contains("<typed>"))
+        #expect(!document.body.contains("color"))
+        #expect(!document.body.contains("not text"))
+        #expect(!document.body.contains("hidden"))
+        #expect(!document.body.contains("class"))
+    }
+
+    @Test func headingIsTheTitleWhenThereIsNone() throws {
+        let document = try extract("<body><h1>The <em>real</em> title</h1><p>text</p>")
+        #expect(document.title == "The real title")
+    }
+
+    @Test func unclosedScriptAndStrayBrackets() throws {
+        #expect(try extract("a < b and 3 <4 <script>never closed").body == "a < b and 3 <4")
+        #expect(try extract("x <d <3 <script>y").body == "x y", "attributes may contain '<' (the HTML standard agrees)")
+        #expect(try extract("<p>x</p><scripts>kept</scripts>").body.contains("kept"))
+    }
+
+    @Test func declaredCharsetIsUsed() throws {
+        var bytes = Array("<html><head><meta charset=\"windows-1251\"><title>".utf8)
+        bytes += [0xCF, 0xF0, 0xE8, 0xE2, 0xE5, 0xF2] // "Привет" in windows-1251
+        bytes += Array("</title></head><body>ok</body></html>".utf8)
+        let document = try HTMLExtractor().extract(ExtractionInput(bytes: bytes, name: "a.html", path: "/a.html"))
+        #expect(document.title == "Привет")
+    }
+
+    @Test func entityTableIsComplete() {
+        #expect(HTMLEntities.table.count == 2231)
+        #expect(HTMLEntities.decodeAll(Array("&NotNestedGreaterGreater;&fjlig;&amp".utf8)) == "\u{2AA2}\u{338}fj&")
+    }
+}
+
+@Suite("Markup titles and formats")
+struct FormatTests {
+    @Test func markdownTitles() {
+        #expect(TitleFinder.markdownTitle("intro\n\n# Real title #\n") == "Real title")
+        #expect(TitleFinder.markdownTitle("Setext title\n============\n\ntext") == "Setext title")
+        #expect(TitleFinder.markdownTitle("---\ntitle: \"From front matter\"\n---\n# Heading") == "From front matter")
+        #expect(TitleFinder.markdownTitle("```\n# not a title\n```\n## Second level") == "Second level")
+        #expect(TitleFinder.markdownTitle("#hashtag is not a heading") == nil)
+    }
+
+    @Test func otherMarkupTitles() {
+        #expect(TitleFinder.title(of: ".. comment\n\nThe Title\n=========\n", kind: "rst") == "The Title")
+        #expect(TitleFinder.title(of: "= AsciiDoc Title\nAuthor\n", kind: "adoc") == "AsciiDoc Title")
+        #expect(TitleFinder.title(of: "=pod\n\n=head1 NAME\n\nFoo::Bar - does things\n", kind: "pod") == "Foo::Bar - does things")
+        #expect(TitleFinder.title(of: "\\documentclass{article}\\title{On Petrels}", kind: "tex") == "On Petrels")
+    }
+
+    func gzip(_ text: String) throws -> [UInt8] {
+        let tree = try Tree(["plain.txt": text])
+        let result = try run("/bin/gzip", ["-k", "-n", tree.path("plain.txt")])
+        try #require(result.status == 0)
+        return try Array(Data(contentsOf: URL(fileURLWithPath: tree.path("plain.txt.gz"))))
+    }
+
+    @Test func gzipIsUnwrapped() throws {
+        let registry = ExtractorRegistry.standard
+        let compressed = try gzip("# Compressed\nstorm petrel text")
+        let document = try registry.extract(ExtractionInput(bytes: compressed, name: "notes.md.gz", path: "/notes.md.gz"))
+        #expect(document.kind == "md")
+        #expect(document.title == "Compressed")
+        // Two members, as `cat a.gz b.gz` makes.
+        let twice = try registry.extract(ExtractionInput(bytes: compressed + compressed, name: "n.txt.gz", path: "/n.txt.gz"))
+        #expect(twice.body == "# Compressed\nstorm petrel text# Compressed\nstorm petrel text")
+        #expect(throws: ExtractionError.self) {
+            try registry.extract(ExtractionInput(bytes: Array(compressed.prefix(compressed.count - 12)), name: "cut.txt.gz", path: "/cut.txt.gz"))
+        }
+        var small = registry
+        small.maximumDecompressedSize = 10
+        let error = #expect(throws: ExtractionError.self) {
+            try small.extract(ExtractionInput(bytes: compressed, name: "n.txt.gz", path: "/n.txt.gz"))
+        }
+        guard case .tooLarge? = error else { Issue.record("expected tooLarge, got \(String(describing: error))"); return }
+    }
+
+    @Test func registryChoosesByExtensionAndSniffs() throws {
+        let registry = ExtractorRegistry.standard
+        #expect(registry.isKnownBinary(name: "photo.JPG"))
+        #expect(registry.isKnownBinary(name: "backup.tar.gz"))
+        #expect(!registry.isKnownBinary(name: "changelog.gz"))
+        let go = try registry.extract(ExtractionInput(bytes: Array("package main".utf8), name: "main.go", path: "/main.go"))
+        #expect(go.kind == "go")
+        let sniffed = try registry.extract(ExtractionInput(bytes: Array("<!DOCTYPE html><title>T</title>x".utf8), name: "README", path: "/README"))
+        #expect(sniffed.kind == "html" && sniffed.title == "T")
+        #expect(throws: ExtractionError.binary) {
+            try registry.extract(ExtractionInput(bytes: [0, 1, 2, 3, 0], name: "blob", path: "/blob"))
+        }
+    }
+
+    @Test func pdfNeedsPdftotext() throws {
+        let input = ExtractionInput(bytes: Array("%PDF-1.4 broken".utf8), name: "a.pdf", path: "/nonexistent/a.pdf")
+        if PDFExtractor.pdftotext == nil {
+            #expect(throws: ExtractionError.missingTool("pdftotext", install: "apt-get install poppler-utils")) { try PDFExtractor().extract(input) }
+        } else {
+            #expect(throws: ExtractionError.self) { try PDFExtractor().extract(input) }
+        }
+        #expect(throws: ExtractionError.unreadable("not a PDF file (no %PDF header)")) {
+            try PDFExtractor().extract(ExtractionInput(bytes: Array("hello".utf8), name: "a.pdf", path: "/a.pdf"))
+        }
+    }
+
+    @Test(arguments: [
+        ("The storm petrel is a small seabird that flies over the ocean and feeds on plankton.", "en"),
+        ("Le pétrel tempête est un petit oiseau de mer qui vole au-dessus des vagues et il se nourrit de plancton.", "fr"),
+        ("Die Sturmschwalbe ist ein kleiner Seevogel, der über dem Meer fliegt und sich von Plankton ernährt.", "de"),
+        ("海燕是一种小型海鸟，在海面上飞行，以浮游生物为食。", "zh"),
+        ("ウミツバメは小さな海鳥で、海の上を飛びながらプランクトンを食べます。", "ja"),
+        ("바다제비는 바다 위를 나는 작은 바닷새입니다.", "ko"),
+        ("นกนางแอ่นทะเลเป็นนกทะเลขนาดเล็ก", "th"),
+        ("Буревестник — это морская птица, и она летает над волнами, как и все они.", "ru"),
+    ])
+    func languageGuess(text: String, language: String) {
+        #expect(LanguageGuess.guess(text) == language)
+    }
+}

@@ -1,0 +1,246 @@
+import Foundation
+import Testing
+@testable import PetrelIndex
+import PetrelTestSupport
+
+@Suite("Index updates")
+struct UpdateTests {
+    func makeTree() throws -> Tree {
+        try Tree([
+            "guide.md": "# Storm petrels\nSmall seabirds of the open ocean.",
+            "notes/log.txt": "The lighthouse keeper saw petrels at dawn.",
+            "notes/page.html": "<html><head><title>Survey</title></head><body><p>Albatross &amp; shearwater</p></body></html>",
+            "zh/haiyan.txt": "海燕是一种小型海鸟",
+            "image.png": "\u{89}PNG not really",
+            "blob.dat2": "binary\0data",
+        ])
+    }
+
+    @Test(arguments: [IndexTokenizer.icu, .unicode61])
+    func addUpdateRenameDelete(tokenizer: IndexTokenizer) throws {
+        let tree = try makeTree()
+        let indexPath = tree.path(".index/index.sqlite")
+        let index = try DocumentIndex(path: indexPath, tokenizer: tokenizer)
+        var report = try index.update(roots: [tree.root])
+        #expect(report.added == 4)
+        #expect(Set(report.skipped.map(\.path)) == [tree.path("image.png"), tree.path("blob.dat2")])
+        #expect(report.failed.isEmpty)
+        try index.expectSound()
+        #expect(try index.search("petrels", root: tree.root) == ["guide.md", "notes/log.txt"])
+        #expect(try index.search("title:survey", root: tree.root) == ["notes/page.html"])
+        #expect(try index.search("path:notes", root: tree.root) == ["notes/log.txt", "notes/page.html"])
+        if tokenizer == .icu { #expect(try index.search("海鸟", root: tree.root) == ["zh/haiyan.txt"]) }
+
+        // Nothing changed: nothing read.
+        report = try index.update()
+        #expect(report.unchanged == 4 && report.added == 0 && report.bytesRead == 0)
+
+        // Same content, new time: read and hashed, not re-indexed.
+        try tree.setModificationTime("guide.md", 1_000_000)
+        report = try index.update()
+        #expect(report.unchanged == 4 && report.updated == 0)
+
+        // Changed, renamed, deleted, added.
+        try tree.write("notes/log.txt", "The keeper now counts albatrosses.")
+        try tree.move("guide.md", "moved/guide-renamed.md")
+        try tree.remove("zh/haiyan.txt")
+        try tree.write("new.txt", "A fresh note about shearwaters.")
+        report = try index.update()
+        #expect(report.updated == 1)
+        #expect(report.renamed == 1)
+        #expect(report.deleted == 1)
+        #expect(report.added == 1)
+        try index.expectSound()
+        #expect(try index.search("petrels", root: tree.root) == ["moved/guide-renamed.md"])
+        #expect(try index.search("path:renamed", root: tree.root) == ["moved/guide-renamed.md"])
+        #expect(try index.search("albatrosses OR albatross", root: tree.root) == ["notes/log.txt", "notes/page.html"])
+
+        // The result is the index a clean run builds.
+        let clean = try DocumentIndex(path: tree.directory.path("clean.sqlite"), tokenizer: tokenizer)
+        try clean.update(roots: [tree.root])
+        #expect(try index.contents(relativeTo: tree.root) == clean.contents(relativeTo: tree.root))
+    }
+
+    @Test func textThatBecomesBinaryIsRemoved() throws {
+        let tree = try Tree(["a.txt": "words"])
+        let index = try DocumentIndex(path: tree.directory.path("i.sqlite"), tokenizer: .unicode61)
+        try index.update(roots: [tree.root])
+        try tree.write("a.txt", bytes: [0, 1, 2, 3, 4, 5])
+        let report = try index.update()
+        #expect(report.deleted == 1)
+        #expect(report.skipped.map(\.reason) == [.binary])
+        #expect(try index.contents(relativeTo: tree.root).isEmpty)
+    }
+
+    @Test func emptyFilesAndEncodings() throws {
+        let tree = try Tree(["empty.txt": ""])
+        try tree.write("latin1.txt", bytes: [0x4D, 0xFC, 0x6C, 0x6C, 0x65, 0x72])
+        try tree.write("utf16.txt", bytes: [0xFF, 0xFE] + "Grossmann".utf16.flatMap { [UInt8($0 & 0xFF), UInt8($0 >> 8)] })
+        let index = try DocumentIndex(path: tree.directory.path("i.sqlite"))
+        let report = try index.update(roots: [tree.root])
+        #expect(report.added == 3)
+        #expect(try index.search("mueller", root: tree.root) == ["latin1.txt"])
+        #expect(try index.search("großmann", root: tree.root) == ["utf16.txt"])
+        let encodings = try index.dbQueue.read { db in try String.fetchAll(db, sql: "SELECT encoding FROM documents ORDER BY path") }
+        #expect(encodings == ["UTF-8", "windows-1252", "UTF-16LE"])
+    }
+
+    @Test func nestedRootsMerge() throws {
+        let tree = try Tree(["inner/a.txt": "alpha", "b.txt": "beta"])
+        let index = try DocumentIndex(path: tree.directory.path("i.sqlite"), tokenizer: .unicode61)
+        try index.update(roots: [tree.path("inner")])
+        #expect(try index.roots().map(\.path) == [tree.path("inner")])
+        try index.update(roots: [tree.root])
+        #expect(try index.roots().map(\.path) == [tree.root])
+        #expect(try index.roots().first?.documentCount == 2)
+        // Adding a folder inside a kept one only refreshes the outer one.
+        try index.update(roots: [tree.path("inner")])
+        #expect(try index.roots().map(\.path) == [tree.root])
+        #expect(try index.removeRoot(tree.root) == 2)
+        #expect(try index.contents(relativeTo: tree.root).isEmpty)
+        try index.expectSound()
+        #expect(throws: IndexError.self) { try index.removeRoot(tree.root) }
+    }
+
+    @Test func cancelledUpdateCommitsWhatItDidAndTheNextRunFinishes() throws {
+        let tree = try Tree()
+        for n in 0..<300 { try tree.write("f\(n).txt", "document number \(n) about petrels") }
+        let index = try DocumentIndex(path: tree.directory.path("i.sqlite"), tokenizer: .unicode61)
+        let calls = Counter()
+        var options = UpdateOptions()
+        options.batchDocuments = 50
+        let report = try index.update(roots: [tree.root], options: options, isCancelled: { calls.increment() > 150 })
+        #expect(report.cancelled)
+        try index.expectSound()
+        let partial = try index.contents(relativeTo: tree.root).count
+        #expect(partial < 300)
+        let finish = try index.update()
+        #expect(!finish.cancelled)
+        #expect(try index.contents(relativeTo: tree.root).count == 300)
+        #expect(finish.added == 300 - partial)
+    }
+
+    @Test func dryRunWritesNothing() throws {
+        let tree = try Tree(["a.txt": "alpha", "b.txt": "beta"])
+        let index = try DocumentIndex(path: tree.directory.path("i.sqlite"), tokenizer: .unicode61)
+        var options = UpdateOptions()
+        options.dryRun = true
+        let report = try index.update(roots: [tree.root], options: options)
+        #expect(report.added == 2 && report.dryRun)
+        #expect(try index.roots().isEmpty)
+        #expect(try index.contents(relativeTo: tree.root).isEmpty)
+    }
+
+    @Test func fullDiskLosesNothingAlreadyIndexed() throws {
+        let tree = try Tree(["a.txt": "alpha petrel"])
+        let index = try DocumentIndex(path: tree.directory.path("i.sqlite"), tokenizer: .unicode61)
+        try index.update(roots: [tree.root])
+        for n in 0..<40 { try tree.write("big\(n).txt", (0..<2000).map { "word\($0 * n)" }.joined(separator: " ")) }
+        let pages = try index.dbQueue.read { db in try Int.fetchOne(db, sql: "PRAGMA page_count") ?? 0 }
+        try index.dbQueue.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA max_page_count = \(pages + 8)") }
+        var options = UpdateOptions()
+        options.batchDocuments = 1_000_000
+        #expect(throws: (any Error).self) { try index.update(options: options) }
+        try index.expectSound()
+        #expect(try index.search("petrel", root: tree.root) == ["a.txt"])
+    }
+
+    @Test func indexFilesInsideTheFolderAreNotIndexed() throws {
+        let tree = try Tree(["a.txt": "alpha"])
+        let index = try DocumentIndex(path: tree.path("index.sqlite"), tokenizer: .unicode61)
+        let report = try index.update(roots: [tree.root])
+        #expect(report.added == 1)
+        #expect(report.skipped.isEmpty)
+    }
+
+    @Test func openingChecksTheFile() throws {
+        let tree = try Tree(["not-sqlite": "hello, this is text"])
+        #expect(throws: IndexError.self) { try DocumentIndex(path: tree.path("not-sqlite")) }
+        let other = try DatabaseQueue(path: tree.path("other.sqlite"))
+        try other.write { db in try db.execute(sql: "CREATE TABLE t(x)") }
+        let error = #expect(throws: IndexError.self) { try DocumentIndex(path: tree.path("other.sqlite")) }
+        #expect(error?.message.contains("not a Petrel index") == true)
+        _ = try DocumentIndex(path: tree.path("i.sqlite"), tokenizer: .porter)
+        let mismatch = #expect(throws: IndexError.self) { try DocumentIndex(path: tree.path("i.sqlite"), tokenizer: .icu) }
+        #expect(mismatch?.message.contains("porter") == true)
+        #expect(throws: IndexError.self) { try DocumentIndex(path: tree.path("missing.sqlite"), create: false) }
+        let reopened = try DocumentIndex(path: tree.path("i.sqlite"))
+        #expect(reopened.tokenizer == .porter)
+        let rebuilt = try reopened.rebuild(tokenizer: .trigram)
+        #expect(rebuilt.tokenizer == .trigram)
+        #expect(try DocumentIndex(path: tree.path("i.sqlite")).tokenizer == .trigram)
+    }
+
+    @Test func defaultPathFollowsTheEnvironment() {
+        #expect(DocumentIndex.defaultPath(environment: ["PETREL_INDEX": "/x/i.sqlite", "HOME": "/h"]) == "/x/i.sqlite")
+        #expect(DocumentIndex.defaultPath(environment: ["XDG_DATA_HOME": "/data", "HOME": "/h"]) == "/data/petrel/index.sqlite")
+        #expect(DocumentIndex.defaultPath(environment: ["HOME": "/h"]) == "/h/.local/share/petrel/index.sqlite")
+    }
+
+    @Test func asyncUpdateReportsProgress() async throws {
+        let tree = try Tree(["a.txt": "alpha", "b.txt": "beta"])
+        let index = try DocumentIndex(path: tree.directory.path("i.sqlite"), tokenizer: .unicode61)
+        let phases = PhaseLog()
+        let report = try await index.update(roots: [tree.root], progress: { phases.append($0.phase) })
+        #expect(report.added == 2)
+        #expect(phases.all.first == .walking)
+        #expect(phases.all.last == .done)
+    }
+}
+
+// @unchecked Sendable: `value` is guarded by `lock`.
+final class Counter: @unchecked Sendable {
+    private let lock = NSLock()
+    private var value = 0
+    func increment() -> Int { lock.lock(); defer { lock.unlock() }; value += 1; return value }
+}
+
+// @unchecked Sendable: `phases` is guarded by `lock`.
+final class PhaseLog: @unchecked Sendable {
+    private let lock = NSLock()
+    private var phases: [IndexProgress.Phase] = []
+    func append(_ phase: IndexProgress.Phase) { lock.lock(); phases.append(phase); lock.unlock() }
+    var all: [IndexProgress.Phase] { lock.lock(); defer { lock.unlock() }; return phases }
+}
+
+@Suite("Bundled corpus")
+struct BundledCorpusTests {
+    static let corpus = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().appendingPathComponent("corpora/tiny").path
+
+    @Test func everyFormatAndLanguage() throws {
+        let directory = try TemporaryDirectory()
+        let index = try DocumentIndex(path: directory.path("corpus.sqlite"))
+        let report = try index.update(roots: [Self.corpus])
+        #expect(report.failed.isEmpty, "\(report.failed)")
+        let skipped = Set(report.skipped.map { URL(fileURLWithPath: $0.path).lastPathComponent })
+        #expect(skipped.subtracting(["annual-report.pdf"]) == ["pixel.png", "tally.dat"])
+        try index.expectSound()
+        let root = Self.corpus
+        let rows = try index.dbQueue.read { db in
+            try Row.fetchAll(db, sql: "SELECT path, kind, language, encoding, title FROM documents").reduce(into: [String: Row]()) {
+                $0[String(($1["path"] as String).dropFirst(root.count + 1))] = $1
+            }
+        }
+        #expect(rows["formats/drafts/unfinished.txt"] == nil, ".petrelignore keeps drafts out")
+        #expect(rows["formats/latin1-notizen.txt"]?["encoding"] == "windows-1252")
+        #expect(rows["formats/shiftjis-memo.txt"]?["encoding"] == "Shift_JIS")
+        #expect(rows["formats/utf16-carnet.txt"]?["encoding"] == "UTF-16LE")
+        #expect(rows["formats/changelog.txt.gz"]?["kind"] == "txt")
+        #expect(rows["formats/field-guide.rst"]?["title"] == "Field guide to storm petrels")
+        #expect(rows["formats/Survey.pm"]?["title"] == "Survey - tally seabird burrows by colony")
+        #expect(rows["notes/manual.html"]?["title"] == "Burrow scope manual")
+        #expect(rows["zh/haiyan.txt"]?["language"] == "zh")
+        #expect(rows["ja/umitsubame.txt"]?["language"] == "ja")
+        if PDFExtractor.pdftotext != nil {
+            #expect(rows["formats/annual-report.pdf"]?["title"] == "Storm petrel annual report")
+        } else {
+            #expect(report.skipped.contains { $0.reason == .missingTool && $0.path.hasSuffix("annual-report.pdf") })
+        }
+        #expect(try index.search("東京湾", root: root) == ["formats/shiftjis-memo.txt"])
+        #expect(try index.search("mueller", root: root).contains("formats/latin1-notizen.txt"))
+        #expect(try index.search("océanites", root: root) == ["formats/utf16-carnet.txt"])
+        #expect(try index.search("shearwater tally", root: root) == ["formats/changelog.txt.gz"])
+        #expect(try index.search("scripted OR overheat", root: root).isEmpty, "scripts and comments are not text")
+    }
+}

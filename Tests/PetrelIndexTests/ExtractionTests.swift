@@ -141,6 +141,9 @@ struct FormatTests {
         #expect(throws: ExtractionError.self) {
             try registry.extract(ExtractionInput(bytes: Array(compressed.prefix(compressed.count - 12)), name: "cut.txt.gz", path: "/cut.txt.gz"))
         }
+        // Garbage after a complete member is ignored, as gzip does.
+        let trailing = try registry.extract(ExtractionInput(bytes: compressed + Array("\nappended".utf8), name: "t.txt.gz", path: "/t.txt.gz"))
+        #expect(trailing.body == "# Compressed\nstorm petrel text")
         var small = registry
         small.maximumDecompressedSize = 10
         let error = #expect(throws: ExtractionError.self) {

@@ -40,8 +40,9 @@ enum Gzip {
             if output.count > limit { throw .tooLarge(output.count) }
             switch status {
             case Z_STREAM_END:
-                // Another member may follow; trailing zero padding ends it.
-                if consumed < input.count, input[consumed...].contains(where: { $0 != 0 }) {
+                // Another member may follow; anything else after a complete
+                // member (zero padding, garbage) is ignored, as gzip does.
+                if consumed + 1 < input.count, input[consumed] == 0x1F, input[consumed + 1] == 0x8B {
                     guard inflateReset(&stream) == Z_OK else { throw .damaged("zlib could not restart") }
                 } else {
                     return output

@@ -18,58 +18,102 @@ public enum LanguageGuess {
         ("uk", ["і", "в", "не", "на", "що", "з", "та", "це", "як", "до", "для", "від", "але", "його", "або", "є", "ми", "вони", "у", "так"]),
     ]
 
+    /// Each common word (its UTF-8 bytes packed into a UInt64, so words of
+    /// up to eight bytes) to the languages it belongs to, as a bit set over
+    /// `commonWords`' indexes.
+    private static let packedWords: [UInt64: UInt32] = {
+        var table: [UInt64: UInt32] = [:]
+        for (index, entry) in commonWords.enumerated() {
+            for word in entry.words {
+                guard let key = pack(Array(word.utf8)[...]) else { continue }
+                table[key, default: 0] |= 1 << UInt32(index)
+            }
+        }
+        return table
+    }()
+
+    private static func pack(_ bytes: ArraySlice<UInt8>) -> UInt64? {
+        guard !bytes.isEmpty, bytes.count <= 8 else { return nil }
+        var key: UInt64 = 0
+        for byte in bytes { key = key << 8 | UInt64(byte) }
+        return key
+    }
+
+    /// The language of `text`, judged on its first few thousand characters.
     public static func guess(_ text: String) -> String? {
-        var counts: [String: Int] = [:]
+        var counts = [Int](repeating: 0, count: Script.allCases.count)
         var total = 0
-        for scalar in text.unicodeScalars.prefix(8192) {
-            guard scalar.properties.isAlphabetic else { continue }
-            let script = scriptName(scalar)
-            counts[script, default: 0] += 1
+        for scalar in text.unicodeScalars.prefix(4096) {
+            guard let script = Script(scalar) else { continue }
+            counts[script.rawValue] += 1
             total += 1
         }
-        guard total >= 8, let (script, count) = counts.max(by: { $0.value < $1.value }) else { return nil }
-        let kana = counts["kana", default: 0]
-        if script == "han" || script == "kana" {
+        guard total >= 8, let best = counts.indices.max(by: { counts[$0] < counts[$1] }) else { return nil }
+        switch Script(rawValue: best) {
+        case .han?, .kana?:
             // Japanese mixes kana into Han text; Chinese has none.
-            return kana * 10 >= count ? "ja" : "zh"
-        }
-        switch script {
-        case "hangul": return "ko"
-        case "thai": return "th"
-        case "arabic": return "ar"
-        case "hebrew": return "he"
-        case "greek": return "el"
-        case "devanagari": return "hi"
-        case "latin", "cyrillic": return byCommonWords(text)
-        default: return nil
+            return counts[Script.kana.rawValue] * 10 >= counts[best] ? "ja" : "zh"
+        case .hangul?: return "ko"
+        case .thai?: return "th"
+        case .arabic?: return "ar"
+        case .hebrew?: return "he"
+        case .greek?: return "el"
+        case .devanagari?: return "hi"
+        case .latin?, .cyrillic?: return byCommonWords(text)
+        case nil: return nil
         }
     }
 
-    private static func scriptName(_ scalar: Unicode.Scalar) -> String {
-        switch scalar.value {
-        case 0x41...0x24F, 0x1E00...0x1EFF: return "latin"
-        case 0x370...0x3FF, 0x1F00...0x1FFF: return "greek"
-        case 0x400...0x52F: return "cyrillic"
-        case 0x590...0x5FF: return "hebrew"
-        case 0x600...0x6FF, 0x750...0x77F, 0xFB50...0xFDFF, 0xFE70...0xFEFF: return "arabic"
-        case 0x900...0x97F: return "devanagari"
-        case 0xE00...0xE7F: return "thai"
-        case 0x3040...0x30FF, 0x31F0...0x31FF, 0xFF66...0xFF9F: return "kana"
-        case 0x1100...0x11FF, 0x3130...0x318F, 0xAC00...0xD7AF: return "hangul"
-        case 0x3400...0x4DBF, 0x4E00...0x9FFF, 0xF900...0xFAFF, 0x20000...0x2FFFF: return "han"
-        default: return "other"
+    private enum Script: Int, CaseIterable {
+        case latin, greek, cyrillic, hebrew, arabic, devanagari, thai, kana, hangul, han
+
+        init?(_ scalar: Unicode.Scalar) {
+            switch scalar.value {
+            case 0x41...0x5A, 0x61...0x7A, 0xC0...0xD6, 0xD8...0xF6, 0xF8...0x24F, 0x1E00...0x1EFF: self = .latin
+            case 0x370...0x3FF, 0x1F00...0x1FFF: self = .greek
+            case 0x400...0x52F: self = .cyrillic
+            case 0x5D0...0x5EA: self = .hebrew
+            case 0x620...0x64A, 0x671...0x6D3, 0x750...0x77F, 0xFB50...0xFDFF, 0xFE70...0xFEFF: self = .arabic
+            case 0x904...0x939, 0x958...0x961: self = .devanagari
+            case 0xE01...0xE30, 0xE40...0xE46: self = .thai
+            case 0x3041...0x3096, 0x30A1...0x30FA, 0x31F0...0x31FF, 0xFF66...0xFF9F: self = .kana
+            case 0x1100...0x11FF, 0x3131...0x318E, 0xAC00...0xD7A3: self = .hangul
+            case 0x3400...0x4DBF, 0x4E00...0x9FFF, 0xF900...0xFAFF, 0x20000...0x2FFFF: self = .han
+            default: return nil
+            }
         }
     }
 
+    /// Counts common words over UTF-8 bytes: words are runs of letters
+    /// (ASCII letters, and any non-ASCII byte), ASCII lowercased.
     private static func byCommonWords(_ text: String) -> String? {
         var scores = [Int](repeating: 0, count: commonWords.count)
         var words = 0
-        for word in text.prefix(30_000).split(whereSeparator: { !$0.isLetter }) {
-            let lower = word.lowercased()
-            for (index, entry) in commonWords.enumerated() where entry.words.contains(lower) { scores[index] += 1 }
-            words += 1
-            if words >= 3000 { break }
+        var word: [UInt8] = []
+        word.reserveCapacity(16)
+        func finish() {
+            defer { word.removeAll(keepingCapacity: true) }
+            guard let key = pack(word[...]), let languages = packedWords[key] else { return }
+            var bits = languages
+            while bits != 0 {
+                scores[bits.trailingZeroBitCount] += 1
+                bits &= bits - 1
+            }
         }
+        scan: for byte in text.utf8.prefix(24_000) {
+            switch byte {
+            case UInt8(ascii: "a")...UInt8(ascii: "z"), 0x80...0xFF:
+                word.append(byte)
+            case UInt8(ascii: "A")...UInt8(ascii: "Z"):
+                word.append(byte | 0x20)
+            default:
+                guard !word.isEmpty else { continue }
+                finish()
+                words += 1
+                if words >= 3000 { break scan }
+            }
+        }
+        if !word.isEmpty { finish() }
         let ranked = scores.enumerated().sorted { $0.element > $1.element }
         guard let best = ranked.first, best.element >= 3 else { return nil }
         let second = ranked.count > 1 ? ranked[1].element : 0

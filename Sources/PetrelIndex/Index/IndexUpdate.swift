@@ -220,8 +220,8 @@ extension DocumentIndex {
                 var bytes: Int64 = 0
                 switch item {
                 case .touch(let id, let file):
-                    try db.execute(sql: "UPDATE documents SET size = ?, mtime = ? WHERE id = ?",
-                                   arguments: [file.status.size, file.status.modificationTime, id])
+                    try db.cachedStatement(sql: "UPDATE documents SET size = ?, mtime = ? WHERE id = ?")
+                        .execute(arguments: [file.status.size, file.status.modificationTime, id])
                     report.unchanged += 1
                     bytes = file.status.size
                 case .rename(let id, let file):
@@ -248,7 +248,7 @@ extension DocumentIndex {
                             """, arguments: [skipped.path, root.id, file.status.size, file.status.modificationTime, skipped.reason.rawValue, skipped.detail])
                     }
                     if let replacing {
-                        try db.execute(sql: "DELETE FROM documents WHERE id = ?", arguments: [replacing])
+                        try db.cachedStatement(sql: "DELETE FROM documents WHERE id = ?").execute(arguments: [replacing])
                         report.deleted += 1
                     }
                     bytes = size
@@ -257,7 +257,7 @@ extension DocumentIndex {
                     bytes = size
                 case .vanished(let replacing):
                     if let replacing {
-                        try db.execute(sql: "DELETE FROM documents WHERE id = ?", arguments: [replacing])
+                        try db.cachedStatement(sql: "DELETE FROM documents WHERE id = ?").execute(arguments: [replacing])
                         report.deleted += 1
                     }
                 }
@@ -282,7 +282,7 @@ extension DocumentIndex {
                 state.phase = .removing
                 progress?(state)
                 for id in missing.keys.sorted() {
-                    try db.execute(sql: "DELETE FROM documents WHERE id = ?", arguments: [id])
+                    try db.cachedStatement(sql: "DELETE FROM documents WHERE id = ?").execute(arguments: [id])
                     report.deleted += 1
                 }
                 for path in staleSkips {
@@ -313,21 +313,21 @@ extension DocumentIndex {
         ]
         let id: Int64
         if let replacing {
-            try db.execute(sql: """
+            try db.cachedStatement(sql: """
                 UPDATE documents SET root_id = ?, path = ?, size = ?, mtime = ?, hash = ?, kind = ?, language = ?, encoding = ?,
                 title = ?, indexed_at = ? WHERE id = ?
-                """, arguments: StatementArguments(values + [replacing]))
-            try db.execute(sql: "DELETE FROM documents_fts WHERE rowid = ?", arguments: [replacing])
+                """).execute(arguments: StatementArguments(values + [replacing]))
+            try db.cachedStatement(sql: "DELETE FROM documents_fts WHERE rowid = ?").execute(arguments: [replacing])
             id = replacing
         } else {
-            try db.execute(sql: """
+            try db.cachedStatement(sql: """
                 INSERT INTO documents (root_id, path, size, mtime, hash, kind, language, encoding, title, indexed_at)
                 VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-                """, arguments: StatementArguments(values))
+                """).execute(arguments: StatementArguments(values))
             id = db.lastInsertedRowID
         }
-        try db.execute(sql: "INSERT INTO documents_fts (rowid, path, title, body) VALUES (?, ?, ?, ?)",
-                       arguments: [id, ftsPath(file.path, relativeBase: relativeBase), document.title, document.body])
+        try db.cachedStatement(sql: "INSERT INTO documents_fts (rowid, path, title, body) VALUES (?, ?, ?, ?)")
+            .execute(arguments: [id, ftsPath(file.path, relativeBase: relativeBase), document.title, document.body])
     }
 
     /// Gives a document a new path: its title and body come from the index

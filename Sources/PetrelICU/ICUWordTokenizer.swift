@@ -358,8 +358,29 @@ public struct ICUWordTokenizer: TextTokenizer {
         return sawOther ? .identity : .simpleLatin
     }
 
+    /// Whether UTF-8 bytes hold ä, ö, ü (or their capitals) precomposed, or
+    /// a combining diaeresis: a byte scan that spares the other words (nearly
+    /// all of them) a normalization.
+    private static func mayContainUmlaut(_ raw: UnsafeBufferPointer<UInt8>) -> Bool {
+        var index = 0
+        while index + 1 < raw.count {
+            let byte = raw[index]
+            if byte == 0xC3 {
+                switch raw[index + 1] {
+                case 0xA4, 0xB6, 0xBC, 0x84, 0x96, 0x9C: return true
+                default: break
+                }
+            } else if byte == 0xCC, raw[index + 1] == 0x88 {
+                return true
+            }
+            index += 1
+        }
+        return false
+    }
+
     /// `müller` → `mueller`: German umlauts written out, for `compatibility`.
     private func umlautAlternative(_ raw: UnsafeBufferPointer<UInt8>) -> String? {
+        guard Self.mayContainUmlaut(raw) else { return nil }
         let text = String(decoding: raw, as: UTF8.self)
         let nfc = ICU.normalize(text, form: Int32(PETREL_ICU_NFC)) ?? text
         guard nfc.contains(where: { "äöüÄÖÜ".contains($0) }) else { return nil }

@@ -43,7 +43,10 @@ public enum LanguageGuess {
     public static func guess(_ text: String) -> String? {
         var counts = [Int](repeating: 0, count: Script.allCases.count)
         var total = 0
-        for scalar in text.unicodeScalars.prefix(4096) {
+        var seen = 0
+        for scalar in text.unicodeScalars {
+            seen += 1
+            if seen > 4096 { break }
             guard let script = Script(scalar) else { continue }
             counts[script.rawValue] += 1
             total += 1

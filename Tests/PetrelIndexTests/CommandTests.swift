@@ -130,3 +130,41 @@ struct CommandTests {
         #expect(killedMidRun > 0, "no run was interrupted: the tree is too small for this machine")
     }
 }
+
+@Suite("Indexing while others read")
+struct ConcurrentReadTests {
+    /// Another process indexes while this one searches: every query
+    /// succeeds and sees a committed state (document and full-text counts
+    /// agree, and they never go down).
+    @Test func searchesDuringIndexingNeverFail() throws {
+        let executable = try #require(builtProduct("petrel-index"))
+        let tree = try Tree()
+        for n in 0..<1500 { try tree.write("d\(n % 10)/f\(n).txt", "petrel number \(n) " + String(repeating: "storm ocean wave ", count: 60)) }
+        let indexPath = tree.directory.path("shared.sqlite")
+        // Create the index first so readers have a schema to query.
+        let index = try DocumentIndex(path: indexPath)
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: executable)
+        process.arguments = ["--index", indexPath, "--quiet", "--progress", "never", tree.root]
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        var previous = 0
+        var queries = 0
+        while process.isRunning || queries == 0 {
+            let (documents, fullText, matches) = try index.dbQueue.read { db in
+                (try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM documents") ?? -1,
+                 try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM documents_fts") ?? -2,
+                 try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM documents_fts WHERE documents_fts MATCH 'petrel'") ?? -3)
+            }
+            #expect(documents == fullText)
+            #expect(matches == documents)
+            #expect(documents >= previous)
+            previous = documents
+            queries += 1
+        }
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0)
+        #expect(try index.dbQueue.read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM documents") } == 1500)
+    }
+}

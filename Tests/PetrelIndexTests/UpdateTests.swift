@@ -244,3 +244,52 @@ struct BundledCorpusTests {
         #expect(try index.search("scripted OR overheat", root: root).isEmpty, "scripts and comments are not text")
     }
 }
+
+@Suite("Files that change during a run")
+struct ChangingFilesTests {
+    @Test func filesVanishingMidRunAreNotErrors() throws {
+        let tree = try Tree()
+        for n in 0..<200 { try tree.write("f\(String(format: "%03d", n)).txt", "document \(n)") }
+        let index = try DocumentIndex(path: tree.directory.path("i.sqlite"), tokenizer: .unicode61)
+        try index.update(roots: [tree.root])
+        for n in 0..<200 { try tree.write("f\(String(format: "%03d", n)).txt", "document \(n) changed") }
+        // The cancellation hook runs between files on the reading thread:
+        // it deletes files the walk has already listed.
+        let calls = Counter()
+        let root = tree.root
+        let report = try index.update(isCancelled: {
+            if calls.increment() == 20 {
+                for n in 100..<150 { try? FileManager.default.removeItem(atPath: root + "/f\(String(format: "%03d", n)).txt") }
+            }
+            return false
+        })
+        #expect(report.failed.isEmpty, "\(report.failed)")
+        #expect(report.deleted == 50)
+        #expect(report.updated == 150)
+        try index.expectSound()
+        #expect(try index.contents(relativeTo: tree.root).count == 150)
+    }
+
+    @Test func hugeSparseFileIsSkippedWithoutReading() throws {
+        let tree = try Tree(["small.txt": "small"])
+        #expect(FileManager.default.createFile(atPath: tree.path("huge.txt"), contents: nil))
+        let handle = try #require(FileHandle(forWritingAtPath: tree.path("huge.txt")))
+        try handle.truncate(atOffset: 1 << 30)
+        try handle.close()
+        let index = try DocumentIndex(path: tree.directory.path("i.sqlite"), tokenizer: .unicode61)
+        let report = try index.update(roots: [tree.root])
+        #expect(report.added == 1)
+        #expect(report.skipped.map(\.reason) == [.tooLarge])
+        #expect(report.bytesRead == 5)
+    }
+
+    @Test func tenThousandFilesInOneFolder() throws {
+        let count = ProcessInfo.processInfo.environment["PETREL_SLOW_TESTS"] == "1" ? 10_000 : 2_000
+        let tree = try Tree()
+        for n in 0..<count { try tree.write("many/\(n).txt", "file \(n)") }
+        let index = try DocumentIndex(path: tree.directory.path("i.sqlite"), tokenizer: .unicode61)
+        let report = try index.update(roots: [tree.root])
+        #expect(report.added == count)
+        try index.expectSound()
+    }
+}

@@ -188,7 +188,7 @@ extension DocumentIndex {
         state.bytesToRead = jobs.reduce(0) { $0 + $1.file.status.size }
         progress?(state)
 
-        let queue = WorkQueue<WorkItem>(capacity: max(options.batchBytes / 2, 1 << 20))
+        let queue = WorkQueue<WorkItem>(capacity: max(options.batchBytes / 8, 1 << 20))
         let stop = Flag()
         let finished = DispatchSemaphore(value: 0)
         let extractors = options.extractors

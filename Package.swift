@@ -15,6 +15,7 @@ let package = Package(
         .library(name: "PetrelICU", targets: ["PetrelICU"]),
         .library(name: "PetrelIndex", targets: ["PetrelIndex"]),
         .executable(name: "petrel-index", targets: ["petrel-index"]),
+        .executable(name: "petrel-search", targets: ["petrel-search"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -65,6 +66,11 @@ let package = Package(
         ),
         .executableTarget(
             name: "petrel-index",
+            dependencies: ["PetrelIndex", .product(name: "ArgumentParser", package: "swift-argument-parser")],
+            swiftSettings: commonSwiftSettings
+        ),
+        .executableTarget(
+            name: "petrel-search",
             dependencies: ["PetrelIndex", .product(name: "ArgumentParser", package: "swift-argument-parser")],
             swiftSettings: commonSwiftSettings
         ),

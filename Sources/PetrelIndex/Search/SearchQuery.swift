@@ -1,0 +1,400 @@
+/// A search as a person types it, parsed into a tree that never produces an
+/// FTS5 syntax error.
+///
+/// The language: words are ANDed; `"exact phrase"`; `OR`; `-word` and
+/// `NOT word` exclude; `word*` is a prefix; `title:word`, `path:word` and
+/// `body:word` (also before a phrase or a group) search one field;
+/// `NEAR(a b, 5)`; parentheses group. Anything else (stray quotes, `AND` at
+/// the end, `*` alone, emoji, CJK runs, mixed scripts) is read as plain
+/// words: the index's tokenizer splits them as it split the documents.
+///
+/// ```swift
+/// let query = try SearchQuery("title:petrel (storm OR gale) -albatross")
+/// query.ftsExpression  // (title : "petrel") AND ("storm" OR "gale") NOT ("albatross")
+/// ```
+public struct SearchQuery: Sendable, Equatable, CustomStringConvertible {
+    /// A field of the index.
+    public enum Field: String, Sendable, CaseIterable {
+        case path, title, body
+    }
+
+    public indirect enum Node: Sendable, Equatable {
+        /// A word as typed; `prefix` for `word*`.
+        case word(String, prefix: Bool, field: Field?)
+        /// Words that must follow each other.
+        case phrase(String, field: Field?)
+        /// Words within `distance` tokens of each other.
+        case near([String], distance: Int, field: Field?)
+        /// Every positive member, and none of the excluded ones.
+        case all([Node], excluding: [Node])
+        /// At least one member.
+        case any([Node])
+    }
+
+    /// The text as typed.
+    public let text: String
+    /// The parsed tree.
+    public let root: Node
+    /// What was read as plain text rather than syntax, for `--explain`.
+    public let repairs: [String]
+
+    public var description: String { ftsExpression }
+
+    /// Parses user text. Throws ``SearchQueryError`` (with the character
+    /// position) only for what cannot be repaired: a query with nothing to
+    /// find, or a `NEAR` distance that is not a number.
+    public init(_ text: String) throws(SearchQueryError) {
+        var parser = QueryParser(text)
+        let root = try parser.parse()
+        self.text = text
+        self.root = root
+        self.repairs = parser.repairs
+    }
+
+    init(text: String, root: Node) {
+        self.text = text
+        self.root = root
+        repairs = []
+    }
+
+    /// The FTS5 MATCH expression: every word quoted (FTS5 string), so the
+    /// table's tokenizer splits it as it split the documents.
+    public var ftsExpression: String { SearchQuery.expression(root) }
+
+    static func quote(_ word: String) -> String {
+        "\"" + word.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+    }
+
+    static func expression(_ node: Node) -> String {
+        switch node {
+        case .word(let word, let prefix, let field):
+            let body = quote(word) + (prefix ? " *" : "")
+            return field.map { "\($0.rawValue) : \(body)" } ?? body
+        case .phrase(let phrase, let field):
+            return field.map { "\($0.rawValue) : \(quote(phrase))" } ?? quote(phrase)
+        case .near(let words, let distance, let field):
+            let body = "NEAR(\(words.map(quote).joined(separator: " ")), \(distance))"
+            return field.map { "\($0.rawValue) : \(body)" } ?? body
+        case .all(let positive, let excluded):
+            var result = positive.map { "(\(expression($0)))" }.joined(separator: " AND ")
+            for node in excluded { result += " NOT (\(expression(node)))" }
+            return result
+        case .any(let members):
+            return members.map { "(\(expression($0)))" }.joined(separator: " OR ")
+        }
+    }
+
+    /// The positive leaves ANDed at the top: the words relaxation may drop
+    /// (nil when the query is not a conjunction of two or more).
+    var relaxableTerms: (terms: [Node], excluded: [Node])? {
+        if case .all(let positive, let excluded) = root, positive.count >= 2 { return (positive, excluded) }
+        return nil
+    }
+
+    /// The plain words of the query (not phrases or prefixes), for typo
+    /// suggestions.
+    var plainWords: [String] {
+        func collect(_ node: Node) -> [String] {
+            switch node {
+            case .word(let word, let prefix, _): return prefix ? [] : [word]
+            case .phrase, .near: return []
+            case .all(let positive, _): return positive.flatMap(collect)
+            case .any(let members): return members.flatMap(collect)
+            }
+        }
+        return collect(root)
+    }
+
+    /// Whether the query is only plain words (no operators): then a phrase
+    /// match of the whole query earns a bonus.
+    var plainPhrase: String? {
+        guard case .all(let positive, let excluded) = root, positive.count >= 2, excluded.isEmpty else { return nil }
+        var words: [String] = []
+        for node in positive {
+            guard case .word(let word, false, nil) = node else { return nil }
+            words.append(word)
+        }
+        return words.joined(separator: " ")
+    }
+
+    /// The same query with some words replaced (typo tolerance).
+    func replacingWords(_ replacements: [String: [String]]) -> SearchQuery {
+        func replace(_ node: Node) -> Node {
+            switch node {
+            case .word(let word, false, let field):
+                guard let alternatives = replacements[word], !alternatives.isEmpty else { return node }
+                return .any([node] + alternatives.map { .word($0, prefix: false, field: field) })
+            case .word, .phrase, .near: return node
+            case .all(let positive, let excluded): return .all(positive.map(replace), excluding: excluded)
+            case .any(let members): return .any(members.map(replace))
+            }
+        }
+        return SearchQuery(text: text, root: replace(root))
+    }
+}
+
+/// A query that cannot be repaired, with where.
+public struct SearchQueryError: Error, Sendable, Equatable, CustomStringConvertible {
+    public var message: String
+    /// The character offset in the query (0-based).
+    public var position: Int
+    public var description: String { "\(message) (at character \(position + 1))" }
+}
+
+/// A recursive-descent parser over a token list; repairs rather than fails.
+struct QueryParser {
+    enum Token: Equatable {
+        case word(String, position: Int)
+        case phrase(String, position: Int)
+        case open(Int)
+        case close(Int)
+    }
+
+    private var tokens: [Token] = []
+    private var index = 0
+    private(set) var repairs: [String] = []
+    private let text: String
+
+    init(_ text: String) {
+        self.text = text
+        tokens = lex(text)
+    }
+
+    /// Splits on whitespace and parentheses; a quote opens a phrase that
+    /// runs to the next quote (an unmatched quote is dropped).
+    private mutating func lex(_ text: String) -> [Token] {
+        var tokens: [Token] = []
+        let characters = Array(text)
+        var position = 0
+        var current = ""
+        var currentStart = 0
+        func flush() {
+            if !current.isEmpty { tokens.append(.word(current, position: currentStart)) }
+            current = ""
+        }
+        while position < characters.count {
+            let character = characters[position]
+            if character.isWhitespace {
+                flush()
+            } else if character == "(" {
+                flush()
+                tokens.append(.open(position))
+            } else if character == ")" {
+                flush()
+                tokens.append(.close(position))
+            } else if character == "\"" {
+                if let end = characters[(position + 1)...].firstIndex(of: "\"") {
+                    // A field prefix glued to the quote: title:"a b".
+                    let prefix = current
+                    current = ""
+                    let phrase = String(characters[(position + 1)..<end])
+                    if !prefix.isEmpty { tokens.append(.word(prefix, position: currentStart)) }
+                    tokens.append(.phrase(phrase, position: position))
+                    position = end + 1
+                    continue
+                }
+                repairs.append("unmatched quote at character \(position + 1) ignored")
+                flush()
+            } else {
+                if current.isEmpty { currentStart = position }
+                current.append(character)
+            }
+            position += 1
+        }
+        flush()
+        return tokens
+    }
+
+    mutating func parse() throws(SearchQueryError) -> SearchQuery.Node {
+        var alternatives: [SearchQuery.Node] = []
+        while index < tokens.count {
+            if let node = try parseOr(closing: false) { alternatives.append(node) }
+            if index < tokens.count, case .close(let position) = tokens[index] {
+                repairs.append("unmatched ')' at character \(position + 1) ignored")
+                index += 1
+            }
+        }
+        let root: SearchQuery.Node? = alternatives.count > 1 ? .all(alternatives, excluding: []) : alternatives.first
+        guard let root else {
+            throw SearchQueryError(message: "nothing to search for", position: 0)
+        }
+        if case .all(let positive, _) = root, positive.isEmpty {
+            throw SearchQueryError(message: "a query needs at least one word that is not excluded", position: 0)
+        }
+        return root
+    }
+
+    private func isKeyword(_ token: Token, _ keyword: String) -> Bool {
+        if case .word(keyword, _) = token { return true }
+        return false
+    }
+
+    /// alternatives := conjunction ('OR' conjunction)*
+    private mutating func parseOr(closing: Bool) throws(SearchQueryError) -> SearchQuery.Node? {
+        var members: [SearchQuery.Node] = []
+        while true {
+            if let node = try parseAnd(closing: closing) { members.append(node) }
+            guard index < tokens.count, isKeyword(tokens[index], "OR") else { break }
+            index += 1
+        }
+        return members.count > 1 ? .any(members) : members.first
+    }
+
+    /// conjunction := unary+  (stops at OR, ')' or the end)
+    private mutating func parseAnd(closing: Bool) throws(SearchQueryError) -> SearchQuery.Node? {
+        var positive: [SearchQuery.Node] = []
+        var excluded: [SearchQuery.Node] = []
+        var negatedAt: Int?
+        while index < tokens.count {
+            let token = tokens[index]
+            if isKeyword(token, "OR") { break }
+            if case .close = token { break }
+            if isKeyword(token, "AND") {
+                index += 1
+                continue
+            }
+            if isKeyword(token, "NOT") {
+                index += 1
+                if case .word(_, let position) = token { negatedAt = position }
+                continue
+            }
+            var negate = negatedAt != nil
+            negatedAt = nil
+            var node: SearchQuery.Node?
+            if case .word(let word, let position) = token, word.hasPrefix("-"), word.count > 1 {
+                negate = true
+                tokens[index] = .word(String(word.dropFirst()), position: position + 1)
+                node = try parseUnary()
+            } else {
+                node = try parseUnary()
+            }
+            guard let node else { continue }
+            if negate { excluded.append(node) } else { positive.append(node) }
+        }
+        if let position = negatedAt { repairs.append("NOT at character \(position + 1) has nothing after it: ignored") }
+        if positive.isEmpty {
+            if excluded.isEmpty { return nil }
+            throw SearchQueryError(message: "a query needs at least one word that is not excluded", position: position(of: index - 1))
+        }
+        if positive.count == 1, excluded.isEmpty { return positive[0] }
+        return .all(positive, excluding: excluded)
+    }
+
+    private func position(of tokenIndex: Int) -> Int {
+        guard tokenIndex >= 0, tokenIndex < tokens.count else { return 0 }
+        switch tokens[tokenIndex] {
+        case .word(_, let position), .phrase(_, let position): return position
+        case .open(let position), .close(let position): return position
+        }
+    }
+
+    /// unary := '(' alternatives ')' | field ':' primary | NEAR(...) | phrase | word['*']
+    private mutating func parseUnary(field: SearchQuery.Field? = nil) throws(SearchQueryError) -> SearchQuery.Node? {
+        guard index < tokens.count else { return nil }
+        let token = tokens[index]
+        index += 1
+        switch token {
+        case .open(let position):
+            let inner = try parseOr(closing: true)
+            if index < tokens.count, case .close = tokens[index] {
+                index += 1
+            } else {
+                repairs.append("'(' at character \(position + 1) was not closed: closed at the end")
+            }
+            guard let inner else { return nil }
+            return field.map { apply($0, to: inner) } ?? inner
+        case .close:
+            return nil
+        case .phrase(let phrase, _):
+            guard phrase.contains(where: { !$0.isWhitespace }) else { return nil }
+            return .phrase(phrase, field: field)
+        case .word(let word, let position):
+            // field:rest, field: followed by a phrase or a group.
+            if field == nil, let colon = word.firstIndex(of: ":"),
+               let named = SearchQuery.Field(rawValue: word[..<colon].lowercased()) {
+                let rest = String(word[word.index(after: colon)...])
+                if rest.isEmpty {
+                    if let next = try parseUnary(field: named) { return next }
+                    repairs.append("'\(word)' at character \(position + 1) has no word after it: ignored")
+                    return nil
+                }
+                tokens[index - 1] = .word(rest, position: position + colon.utf16Offset(in: word) + 1)
+                index -= 1
+                return try parseUnary(field: named)
+            }
+            if word.uppercased() == "NEAR", index < tokens.count, case .open = tokens[index] {
+                return try parseNear(field: field, at: position)
+            }
+            var text = word
+            var prefix = false
+            if text.hasSuffix("*") {
+                while text.hasSuffix("*") { text.removeLast() }
+                prefix = true
+            }
+            guard text.contains(where: { $0.isLetter || $0.isNumber }) else {
+                if text.isEmpty || !text.unicodeScalars.contains(where: { $0.properties.isEmoji && $0.value > 0x7F }) {
+                    repairs.append("'\(word)' at character \(position + 1) has nothing to search for: ignored")
+                    return nil
+                }
+                return .word(text, prefix: false, field: field)
+            }
+            return .word(text, prefix: prefix, field: field)
+        }
+    }
+
+    /// NEAR(word word ..., distance): the words (or phrases) up to the
+    /// last comma, then the distance (default 10).
+    private mutating func parseNear(field: SearchQuery.Field?, at start: Int) throws(SearchQueryError) -> SearchQuery.Node? {
+        index += 1 // the '('
+        var items: [(text: String, position: Int, isPhrase: Bool)] = []
+        var closed = false
+        scan: while index < tokens.count {
+            let token = tokens[index]
+            index += 1
+            switch token {
+            case .close: closed = true; break scan
+            case .open: continue
+            case .phrase(let phrase, let position): items.append((phrase, position, true))
+            case .word(let word, let position): items.append((word, position, false))
+            }
+        }
+        if !closed { repairs.append("NEAR( at character \(start + 1) was not closed: closed at the end") }
+        // Split "a b, 5" at its last comma.
+        var words: [String] = []
+        var distance = 10
+        var distanceText: (String, Int)?
+        for (offset, item) in items.enumerated() {
+            if item.isPhrase { words.append(item.text); continue }
+            if let comma = item.text.lastIndex(of: ","), !items[(offset + 1)...].contains(where: { !$0.isPhrase && $0.text.contains(",") }) {
+                let head = String(item.text[..<comma])
+                if !head.isEmpty { words.append(head) }
+                let tail = String(item.text[item.text.index(after: comma)...])
+                let rest = items[(offset + 1)...].map(\.text)
+                let number = ([tail] + rest).joined()
+                distanceText = (number, tail.isEmpty ? (items.indices.contains(offset + 1) ? items[offset + 1].position : item.position) : item.position + head.count + 1)
+                break
+            }
+            words.append(item.text)
+        }
+        if let (number, position) = distanceText, !number.isEmpty {
+            guard let value = Int(number), value >= 0 else {
+                throw SearchQueryError(message: "NEAR distance must be a number, not '\(number)'", position: position)
+            }
+            distance = value
+        }
+        if words.count >= 2 { return .near(words, distance: distance, field: field) }
+        return words.first.map { .word($0, prefix: false, field: field) }
+    }
+
+    private func apply(_ field: SearchQuery.Field, to node: SearchQuery.Node) -> SearchQuery.Node {
+        switch node {
+        case .word(let word, let prefix, nil): return .word(word, prefix: prefix, field: field)
+        case .phrase(let phrase, nil): return .phrase(phrase, field: field)
+        case .near(let words, let distance, nil): return .near(words, distance: distance, field: field)
+        case .all(let positive, let excluded):
+            return .all(positive.map { apply(field, to: $0) }, excluding: excluded.map { apply(field, to: $0) })
+        case .any(let members): return .any(members.map { apply(field, to: $0) })
+        default: return node
+        }
+    }
+}

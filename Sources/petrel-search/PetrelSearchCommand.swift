@@ -1,0 +1,205 @@
+import ArgumentParser
+import Foundation
+import PetrelIndex
+
+@main
+struct PetrelSearchCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "petrel-search",
+        abstract: "Search an index built by petrel-index: ranked hits with snippets, in every language.",
+        discussion: """
+            Words are ANDed; when that finds few documents, documents matching most of the words follow \
+            (--explain says so). "exact phrase", OR, -word or NOT word, word*, title:word, path:word, \
+            body:word, NEAR(a b, 5) and parentheses work; anything else is read as plain words, never an error.
+
+            The index is --index, else $PETREL_INDEX, else $XDG_DATA_HOME/petrel/index.sqlite \
+            (~/.local/share/petrel/index.sqlite), as petrel-index finds it.
+
+            Examples:
+              petrel-search storm petrel                 ranked hits with snippets
+              petrel-search '"storm petrel" -albatross'  a phrase, minus a word
+              petrel-search 'title:survey OR path:notes'
+              petrel-search 東京タワー                     words inside unspaced text
+              petrel-search --kind md,html --since 7d burrow
+              petrel-search --json -n 50 petrel | jq .path
+              petrel-search -l0 petrel | xargs -0 ls -l
+              petrel-search --fuzzy alamaba              search the nearest indexed words too
+
+            Exit status: 0 hits found, 1 no hits, 2 error (as ripgrep).
+            """
+    )
+
+    @Argument(help: "The query.")
+    var query: [String] = []
+
+    @Option(name: .long, help: ArgumentHelp("The index file.", valueName: "file"))
+    var index: String?
+
+    @Option(name: [.customShort("n"), .long], help: "The most hits to show.")
+    var limit: Int = 10
+
+    @Option(name: .long, help: "Skip this many hits first.")
+    var offset: Int = 0
+
+    @Flag(name: .long, help: "Print the number of documents matching every word.")
+    var count = false
+
+    @Flag(name: .long, help: "One JSON object per hit (JSON Lines): path, title, score, snippet, matches, mtime, size.")
+    var json = false
+
+    @Flag(name: [.customShort("l"), .long], help: "Print the paths of the hits only, one per line.")
+    var filesOnly = false
+
+    @Flag(name: [.customShort("0"), .customLong("null")], help: "With --files-only, end paths with NUL instead of a newline.")
+    var nulSeparated = false
+
+    @Flag(name: .long, help: "Show how the query was read and the score of each field.")
+    var explain = false
+
+    @Option(name: .long, help: ArgumentHelp("Only paths matching this glob.", valueName: "glob"))
+    var path: String?
+
+    @Option(name: .long, help: ArgumentHelp("Only these kinds, comma-separated (md, html, txt, pdf, go...).", valueName: "kinds"))
+    var kind: String?
+
+    @Option(name: .long, help: ArgumentHelp("Only files modified since a date (2024-05-01) or a span (7d, 12h, 2w).", valueName: "when"))
+    var since: String?
+
+    @Option(name: .long, help: ArgumentHelp("Only files modified before a date or a span ago.", valueName: "when"))
+    var before: String?
+
+    @Option(name: .long, help: ArgumentHelp("Only documents of this indexed folder.", valueName: "folder"))
+    var root: String?
+
+    @Flag(name: .long, help: "Also search the nearest indexed words of words that match nothing.")
+    var fuzzy = false
+
+    @Flag(name: .long, help: "Never follow full matches with documents that match some of the words.")
+    var strict = false
+
+    @Option(name: .long, help: ArgumentHelp("Field weights, as path=2,title=4,body=1.", valueName: "weights"))
+    var weights: String?
+
+    @Option(name: .long, help: ArgumentHelp("Colour: auto (on a terminal, unless NO_COLOR is set), always or never.", valueName: "when"))
+    var color: ColorMode = .auto
+
+    enum ColorMode: String, ExpressibleByArgument, CaseIterable { case auto, always, never }
+
+    func validate() throws {
+        if query.allSatisfy({ $0.trimmingCharacters(in: .whitespaces).isEmpty }) { throw ValidationError("give a query (see --help)") }
+        if limit < 0 || offset < 0 { throw ValidationError("--limit and --offset cannot be negative") }
+        if nulSeparated, !filesOnly { throw ValidationError("-0 goes with --files-only (-l)") }
+        for (name, value) in [("--since", since), ("--before", before)] {
+            if let value, DateSpec.parse(value) == nil { throw ValidationError("\(name): '\(value)' is not a date (2024-05-01) or a span (7d, 12h, 2w)") }
+        }
+        if let weights, Weights.parse(weights) == nil { throw ValidationError("--weights: '\(weights)' is not path=N,title=N,body=N") }
+    }
+
+    func run() throws {
+        let indexPath = index ?? DocumentIndex.defaultPath()
+        let output = SearchOutput(
+            color: color == .always || (color == .auto && Terminal.stdoutIsTerminal && ProcessInfo.processInfo.environment["NO_COLOR"].map(\.isEmpty) ?? true),
+            width: Terminal.width())
+        do {
+            guard DocumentIndex.exists(at: indexPath) else {
+                throw IndexError("no index at \(indexPath) (build one with petrel-index FOLDER, or give --index)")
+            }
+            let documentIndex = try DocumentIndex(path: indexPath, create: false)
+            let text = query.joined(separator: " ")
+            let parsed: SearchQuery
+            do {
+                parsed = try SearchQuery(text)
+            } catch {
+                output.diagnostic("\(error.message) at character \(error.position + 1):\n  \(text)\n  \(String(repeating: " ", count: error.position))^")
+                throw ExitCode(2)
+            }
+            var options = SearchOptions()
+            options.limit = filesOnly && limit == 10 ? 1_000_000 : limit
+            if count { options.limit = 0 }
+            options.offset = offset
+            options.pathGlob = path
+            options.kinds = kind.map { $0.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) } } ?? []
+            options.modifiedSince = since.flatMap { DateSpec.parse($0) }
+            options.modifiedBefore = before.flatMap { DateSpec.parse($0) }
+            options.root = root
+            options.fuzzy = fuzzy
+            options.relax = !strict && !count
+            options.countAll = count
+            options.explain = explain
+            if let weights, let parsedWeights = Weights.parse(weights) {
+                options.pathWeight = parsedWeights.path
+                options.titleWeight = parsedWeights.title
+                options.bodyWeight = parsedWeights.body
+            }
+            let results = try documentIndex.search(parsed, options: options)
+            if count {
+                print(results.fullMatchCount ?? 0)
+                if (results.fullMatchCount ?? 0) == 0 { throw ExitCode(1) }
+                return
+            }
+            if explain { output.explainQuery(results) }
+            if json {
+                output.jsonLines(results.hits)
+            } else if filesOnly {
+                output.paths(results.hits, separator: nulSeparated ? "\0" : "\n")
+            } else {
+                output.blocks(results.hits, offset: offset, explain: explain)
+            }
+            if !fuzzy, !results.suggestions.isEmpty {
+                for (word, terms) in results.suggestions.sorted(by: { $0.key < $1.key }) {
+                    output.diagnostic("no document has '\(word)'; did you mean \(terms.joined(separator: ", "))? (--fuzzy searches them)")
+                }
+            }
+            if results.hits.isEmpty { throw ExitCode(1) }
+        } catch let error as ExitCode {
+            throw error
+        } catch let error as IndexError {
+            output.diagnostic(error.message)
+            throw ExitCode(2)
+        } catch {
+            output.diagnostic("\(error)")
+            throw ExitCode(2)
+        }
+    }
+}
+
+/// "2024-05-01", "2024-05-01T12:00:00Z", or a span ago: "7d", "12h", "2w", "30m".
+enum DateSpec {
+    static func parse(_ text: String, now: Date = Date()) -> Date? {
+        let trimmed = text.trimmingCharacters(in: .whitespaces).lowercased()
+        if let unit = trimmed.last, let amount = Double(trimmed.dropLast()), amount >= 0 {
+            let seconds: Double? = switch unit {
+            case "s": 1
+            case "m": 60
+            case "h": 3600
+            case "d": 86400
+            case "w": 604_800
+            case "y": 31_557_600
+            default: nil
+            }
+            if let seconds { return now.addingTimeInterval(-amount * seconds) }
+        }
+        let full = ISO8601DateFormatter()
+        if let date = full.date(from: text) { return date }
+        let day = ISO8601DateFormatter()
+        day.formatOptions = [.withFullDate]
+        return day.date(from: text)
+    }
+}
+
+enum Weights {
+    static func parse(_ text: String) -> (path: Double, title: Double, body: Double)? {
+        var result = (path: 2.0, title: 4.0, body: 1.0)
+        for part in text.split(separator: ",") {
+            let pair = part.split(separator: "=", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
+            guard pair.count == 2, let value = Double(pair[1]), value >= 0 else { return nil }
+            switch pair[0] {
+            case "path": result.path = value
+            case "title": result.title = value
+            case "body": result.body = value
+            default: return nil
+            }
+        }
+        return result
+    }
+}

@@ -1,0 +1,114 @@
+import Foundation
+import PetrelIndex
+
+/// What petrel-search prints: hits on stdout, diagnostics on stderr.
+struct SearchOutput {
+    var color: Bool
+    var width: Int?
+
+    private static let reset = "\u{1B}[0m"
+    private static let pathStyle = "\u{1B}[35m"
+    private static let titleStyle = "\u{1B}[1m"
+    private static let matchStyle = "\u{1B}[1;31m"
+    private static let dimStyle = "\u{1B}[2m"
+
+    func diagnostic(_ message: String) {
+        FileHandle.standardError.write(Data("petrel-search: \(message)\n".utf8))
+    }
+
+    private func style(_ text: String, _ code: String) -> String {
+        color ? code + text + SearchOutput.reset : text
+    }
+
+    /// A path relative to the current folder when it is inside it.
+    static func displayPath(_ path: String) -> String {
+        let current = FileManager.default.currentDirectoryPath
+        let prefix = current.hasSuffix("/") ? current : current + "/"
+        return path.hasPrefix(prefix) ? String(path.dropFirst(prefix.count)) : path
+    }
+
+    func blocks(_ hits: [SearchHit], offset: Int, explain: Bool) {
+        var out = ""
+        for (number, hit) in hits.enumerated() {
+            if number > 0 { out += "\n" }
+            var header = "\(offset + number + 1). " + style(SearchOutput.displayPath(hit.path), SearchOutput.pathStyle)
+            if let title = hit.title, !title.isEmpty { header += "  " + style(title, SearchOutput.titleStyle) }
+            if !hit.matchesAllWords { header += style("  (some words)", SearchOutput.dimStyle) }
+            out += header + "\n"
+            out += "   " + snippet(hit, width: width.map { max(20, $0 - 3) }) + "\n"
+            if explain, let parts = hit.explanation {
+                let components = parts.sorted { $0.key < $1.key }.map { "\($0.key) \(String(format: "%.3f", $0.value))" }
+                out += "   " + style("score \(String(format: "%.3f", hit.score)): " + components.joined(separator: ", "), SearchOutput.dimStyle) + "\n"
+            }
+        }
+        print(out, terminator: "")
+    }
+
+    /// The snippet with its matches highlighted, cut to the width around
+    /// the first match.
+    func snippet(_ hit: SearchHit, width: Int?) -> String {
+        let bytes = Array(hit.snippet.utf8)
+        var pieces: [(String, Bool)] = []
+        var position = 0
+        for range in hit.matchRanges where range.lowerBound >= position && range.upperBound <= bytes.count {
+            pieces.append((String(decoding: bytes[position..<range.lowerBound], as: UTF8.self), false))
+            pieces.append((String(decoding: bytes[range], as: UTF8.self), true))
+            position = range.upperBound
+        }
+        pieces.append((String(decoding: bytes[position...], as: UTF8.self), false))
+        var result = ""
+        var used = 0
+        for (text, isMatch) in pieces {
+            var piece = text
+            if let width, used + piece.count > width {
+                piece = String(piece.prefix(max(0, width - used - 1))) + "…"
+            }
+            used += piece.count
+            result += isMatch ? style(piece, SearchOutput.matchStyle) : piece
+            if let width, used >= width { break }
+        }
+        return result
+    }
+
+    func paths(_ hits: [SearchHit], separator: String) {
+        var out = ""
+        for hit in hits { out += SearchOutput.displayPath(hit.path) + separator }
+        print(out, terminator: "")
+    }
+
+    private struct JSONHit: Encodable {
+        var path: String
+        var title: String?
+        var score: Double
+        var snippet: String
+        var matches: [[Int]]
+        var mtime: String
+        var size: Int64
+        var kind: String
+        var language: String?
+        var all_words: Bool
+        var explanation: [String: Double]?
+    }
+
+    func jsonLines(_ hits: [SearchHit]) {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        let dates = ISO8601DateFormatter()
+        var out = ""
+        for hit in hits {
+            let value = JSONHit(
+                path: hit.path, title: hit.title, score: (hit.score * 10000).rounded() / 10000, snippet: hit.snippet,
+                matches: hit.matchRanges.map { [$0.lowerBound, $0.upperBound] }, mtime: dates.string(from: hit.modificationTime),
+                size: hit.size, kind: hit.kind, language: hit.language, all_words: hit.matchesAllWords, explanation: hit.explanation)
+            if let data = try? encoder.encode(value) { out += String(decoding: data, as: UTF8.self) + "\n" }
+        }
+        print(out, terminator: "")
+    }
+
+    func explainQuery(_ results: SearchResults) {
+        var lines = ["query: \(results.query.text)", "fts5:  \(results.expression)"]
+        lines += results.notes.map { "note:  \($0)" }
+        if let count = results.fullMatchCount { lines.append("documents matching every word: \(count)") }
+        print(lines.map { style($0, SearchOutput.dimStyle) }.joined(separator: "\n") + "\n")
+    }
+}

@@ -74,13 +74,6 @@ let package = Package(
             dependencies: ["PetrelIndex", .product(name: "ArgumentParser", package: "swift-argument-parser")],
             swiftSettings: commonSwiftSettings
         ),
-        // Searches for scripts/demo until petrel-search lands.
-        .executableTarget(
-            name: "petrel-demo",
-            dependencies: ["PetrelIndex"],
-            path: "Examples/petrel-demo",
-            swiftSettings: commonSwiftSettings
-        ),
         // Helpers shared by the test targets.
         .target(
             name: "PetrelTestSupport",
@@ -101,6 +94,8 @@ let package = Package(
         .testTarget(
             name: "PetrelIndexTests",
             dependencies: ["PetrelIndex", "PetrelTestSupport"],
+            // Expected outputs of petrel-search, read through #filePath.
+            exclude: ["Golden"],
             swiftSettings: commonSwiftSettings
         ),
         .testTarget(

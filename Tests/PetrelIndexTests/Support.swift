@@ -95,9 +95,10 @@ func builtProduct(_ name: String) -> String? {
 }
 
 /// Runs a process to its end: exit status, stdout and stderr.
-func run(_ executable: String, _ arguments: [String], environment: [String: String] = [:]) throws -> (status: Int32, stdout: String, stderr: String) {
+func run(_ executable: String, _ arguments: [String], environment: [String: String] = [:], in folder: String? = nil) throws -> (status: Int32, stdout: String, stderr: String) {
     let process = Process()
     process.executableURL = URL(fileURLWithPath: executable)
+    if let folder { process.currentDirectoryURL = URL(fileURLWithPath: folder) }
     process.arguments = arguments
     var env = ProcessInfo.processInfo.environment
     for (key, value) in environment { env[key] = value }

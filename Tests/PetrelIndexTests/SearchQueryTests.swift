@@ -1,0 +1,151 @@
+import Testing
+@testable import PetrelIndex
+
+@Suite("Search query language")
+struct SearchQueryTests {
+    func fts(_ text: String) throws -> String { try SearchQuery(text).ftsExpression }
+
+    @Test(arguments: [
+        ("storm petrel", #"("storm") AND ("petrel")"#),
+        ("\"storm petrel\" gallery", #"("storm petrel") AND ("gallery")"#),
+        ("storm OR gale", #"("storm") OR ("gale")"#),
+        ("storm -albatross", #"("storm") NOT ("albatross")"#),
+        ("storm NOT albatross", #"("storm") NOT ("albatross")"#),
+        ("petr*", #""petr" *"#),
+        ("title:survey", #"title : "survey""#),
+        ("path:notes body:burrow", #"(path : "notes") AND (body : "burrow")"#),
+        ("title:\"burrow scope\"", #"title : "burrow scope""#),
+        ("title:(storm OR gale)", #"(title : "storm") OR (title : "gale")"#),
+        ("NEAR(storm gallery, 5)", #"NEAR("storm" "gallery", 5)"#),
+        ("NEAR(storm gallery)", #"NEAR("storm" "gallery", 10)"#),
+        ("NEAR(storm gallery,3) dawn", #"(NEAR("storm" "gallery", 3)) AND ("dawn")"#),
+        ("(storm OR gale) petrel", #"(("storm") OR ("gale")) AND ("petrel")"#),
+        ("東京タワー", #""東京タワー""#),
+        ("l'élève", #""l'élève""#),
+        ("say \"hi", #"("say") AND ("hi")"#),
+        ("storm AND", #""storm""#),
+        ("AND storm OR", #""storm""#),
+        ("* storm", #""storm""#),
+        ("storm)", #""storm""#),
+        ("(storm gale", #"("storm") AND ("gale")"#),
+        ("unknown:field", #""unknown:field""#),
+        ("a \"quoted \"\" pair\"", #"("a") AND ("quoted ") AND (" pair")"#),
+        ("🦜 bird", #"("🦜") AND ("bird")"#),
+    ])
+    func parses(text: String, expected: String) throws {
+        #expect(try fts(text) == expected, "\(text)")
+    }
+
+    @Test func unrepairableQueriesSayWhere() {
+        let near = #expect(throws: SearchQueryError.self) { try SearchQuery("NEAR(storm gallery, x)") }
+        #expect(near?.message == "NEAR distance must be a number, not 'x'")
+        #expect(near?.position == 20)
+        let onlyExcluded = #expect(throws: SearchQueryError.self) { try SearchQuery("-storm -gale") }
+        #expect(onlyExcluded?.message == "a query needs at least one word that is not excluded")
+        #expect(throws: SearchQueryError.self) { try SearchQuery("   ") }
+        #expect(throws: SearchQueryError.self) { try SearchQuery("AND OR *") }
+    }
+
+    @Test func repairsAreReported() throws {
+        #expect(try SearchQuery("say \"hi").repairs == ["unmatched quote at character 5 ignored"])
+        #expect(try SearchQuery("(storm").repairs == ["'(' at character 1 was not closed: closed at the end"])
+        #expect(try SearchQuery("storm NOT").repairs == ["NOT at character 7 has nothing after it: ignored"])
+    }
+}
+
+@Suite("Searching an index")
+struct SearchTests {
+    static func makeIndex() throws -> (Tree, DocumentIndex) {
+        // Under docs/: the temporary folder's own name (petrel-...) is not in the path field.
+        let tree = try Tree([
+            "docs/guide.md": "# Storm petrels\nStorm petrels are small seabirds of the open ocean. They patter on the water.",
+            "docs/log.txt": "The lighthouse keeper saw a petrel in the storm at dawn, near the gallery.",
+            "docs/survey.html": "<title>Burrow survey</title><p>Burrows on the north slope; petrels nest there.</p>",
+            "docs/albatross.txt": "The albatross glides over the southern ocean for hours without a wingbeat.",
+            "docs/tokyo.txt": "東京タワーからの眺めはすばらしいです。",
+            "docs/french.md": "# Carnet\nL'élève observe les océanites près du phare.",
+            "docs/alabama.txt": "Alabama river notes.",
+        ])
+        let index = try DocumentIndex(path: tree.directory.path("s.sqlite"))
+        try index.update(roots: [tree.path("docs")])
+        return (tree, index)
+    }
+
+    func names(_ results: SearchResults) -> [String] {
+        results.hits.map { String($0.path.split(separator: "/").last ?? "") }
+    }
+
+    @Test func rankingSnippetsAndFilters() throws {
+        let (_, index) = try Self.makeIndex()
+        let results = try index.search("storm petrels")
+        // No stemming by default: "petrels" does not find log.txt's "petrel".
+        #expect(names(results) == ["guide.md", "survey.html", "log.txt"])
+        #expect(results.hits.map(\.matchesAllWords) == [true, false, false])
+        #expect(results.hits[0].matchesAllWords)
+        #expect(results.hits[0].snippet.contains("Storm petrels"))
+        let first = results.hits[0]
+        #expect(first.matchRanges.map { String(decoding: Array(first.snippet.utf8)[$0], as: UTF8.self) }.contains("Storm"))
+        #expect(names(try index.search("title:burrow")) == ["survey.html"])
+        var options = SearchOptions()
+        options.kinds = ["md"]
+        #expect(Set(names(try index.search("petrels OR élève", options: options))) == ["french.md", "guide.md"])
+        options.kinds = ["txt"]
+        options.relax = false
+        let txt = try index.search("petrel", options: options)
+        #expect(names(txt) == ["log.txt"], "\(txt)")
+        options = SearchOptions()
+        options.pathGlob = "*.html"
+        #expect(names(try index.search("petrels", options: options)) == ["survey.html"])
+    }
+
+    @Test func multilingualWords() throws {
+        let (_, index) = try Self.makeIndex()
+        #expect(names(try index.search("東京")) == ["tokyo.txt"])
+        #expect(names(try index.search("タワー")) == ["tokyo.txt"])
+        #expect(names(try index.search("eleve")) == ["french.md"])
+        #expect(names(try index.search("l'élève")) == ["french.md"])
+    }
+
+    @Test func relaxationFollowsFullMatches() throws {
+        let (_, index) = try Self.makeIndex()
+        let results = try index.search("petrel lighthouse albatross")
+        #expect(results.relaxed)
+        #expect(results.hits.first.map { $0.path.hasSuffix("log.txt") } == true, "\(results)")
+        #expect(results.hits.allSatisfy { !$0.matchesAllWords })
+        #expect(results.hits.first?.matchedTerms == 2)
+        var strict = SearchOptions()
+        strict.relax = false
+        #expect(try index.search("petrel lighthouse albatross", options: strict).hits.isEmpty)
+    }
+
+    @Test func phraseMatchesGetABonus() throws {
+        let (_, index) = try Self.makeIndex()
+        var options = SearchOptions()
+        options.explain = true
+        let results = try index.search("storm petrels", options: options)
+        #expect(results.hits.first?.explanation?["phrase boost"] == 1.25)
+    }
+
+    @Test func typosGetSuggestionsAndFuzzySearchesThem() throws {
+        let (_, index) = try Self.makeIndex()
+        let results = try index.search("alamaba")
+        #expect(results.hits.isEmpty)
+        #expect(results.suggestions["alamaba"] == ["alabama"])
+        var options = SearchOptions()
+        options.fuzzy = true
+        #expect(names(try index.search("alamaba", options: options)) == ["alabama.txt"])
+    }
+
+    @Test func punctuationOnlyWordsAreDropped() throws {
+        let (_, index) = try Self.makeIndex()
+        #expect(names(try index.search("albatross —")) == ["albatross.txt"])
+        #expect(throws: SearchQueryError.self) { try index.search("— ...") }
+    }
+
+    @Test func asyncSequence() async throws {
+        let (_, index) = try Self.makeIndex()
+        var paths: [String] = []
+        for try await hit in index.searchHits(try SearchQuery("albatross")) { paths.append(hit.path) }
+        #expect(paths.count == 1)
+    }
+}

@@ -47,6 +47,12 @@ let package = Package(
                 .product(name: "PetrelICU", package: petrelIdentity),
             ]
         ),
+        // In-process search latency on an index built by petrel-index
+        // (scripts/bench-search runs it).
+        .executableTarget(
+            name: "petrel-search-bench",
+            dependencies: [.product(name: "PetrelIndex", package: petrelIdentity)]
+        ),
         .executableTarget(
             name: "PetrelBenchmarks",
             dependencies: [

@@ -1,0 +1,63 @@
+// petrel-search-bench INDEX QUERIES_FILE [ROUNDS]
+//
+// In-process latency of top-10 searches with snippets, one query per line of
+// QUERIES_FILE: PetrelIndex's search (query parsing, weighted BM25, phrase
+// bonus, relaxation when needed, snippets and match ranges) beside the bare
+// FTS5 statement an application would write (MATCH, bm25() ORDER BY,
+// snippet(), LIMIT 10) on the same connection. Prints the median per query
+// and the median over all queries, in milliseconds.
+import Foundation
+import PetrelIndex
+
+let arguments = CommandLine.arguments
+guard arguments.count >= 3 else {
+    FileHandle.standardError.write(Data("usage: petrel-search-bench INDEX QUERIES_FILE [ROUNDS]\n".utf8))
+    exit(2)
+}
+let rounds = arguments.count > 3 ? Int(arguments[3]) ?? 20 : 20
+do {
+    let index = try DocumentIndex(path: arguments[1], create: false)
+    let queries = try String(contentsOfFile: arguments[2], encoding: .utf8).split(separator: "\n").map(String.init).filter { !$0.isEmpty }
+
+    func median(_ values: [Double]) -> Double {
+        let sorted = values.sorted()
+        return sorted.isEmpty ? 0 : sorted[sorted.count / 2]
+    }
+    func time(_ body: () throws -> Void) rethrows -> Double {
+        let start = DispatchTime.now().uptimeNanoseconds
+        try body()
+        return Double(DispatchTime.now().uptimeNanoseconds - start) / 1_000_000
+    }
+
+    var petrelMedians: [Double] = []
+    var rawMedians: [Double] = []
+    print("| query | hits | petrel search (ms) | bare FTS5 + snippet (ms) |")
+    print("|---|---|---|---|")
+    for query in queries {
+        let parsed = try SearchQuery(query)
+        let expression = parsed.ftsExpression
+        var hits = 0
+        var petrel: [Double] = []
+        var raw: [Double] = []
+        for round in 0...rounds {
+            let p = try time { hits = try index.search(parsed).hits.count }
+            let r = try time {
+                _ = try index.dbQueue.read { db in
+                    try Row.fetchAll(db, sql: """
+                        SELECT d.path, d.title, snippet(documents_fts, 2, '[', ']', '…', 16)
+                        FROM documents_fts JOIN documents d ON d.id = documents_fts.rowid
+                        WHERE documents_fts MATCH ? ORDER BY bm25(documents_fts) LIMIT 10
+                        """, arguments: [expression])
+                }
+            }
+            if round > 0 { petrel.append(p); raw.append(r) }
+        }
+        petrelMedians.append(median(petrel))
+        rawMedians.append(median(raw))
+        print(String(format: "| %@ | %d | %.2f | %.2f |", query, hits, median(petrel), median(raw)))
+    }
+    print(String(format: "| **median over %d queries** | | **%.2f** | **%.2f** |", queries.count, median(petrelMedians), median(rawMedians)))
+} catch {
+    FileHandle.standardError.write(Data("petrel-search-bench: \(error)\n".utf8))
+    exit(2)
+}

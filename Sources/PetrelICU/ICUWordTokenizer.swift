@@ -428,15 +428,27 @@ final class BreakerPool: @unchecked Sendable {
 
 /// A transliterator shared by calls on any thread, one call at a time.
 final class TransliteratorPool: @unchecked Sendable {
-    // Sendable invariant: the transliterator is only used under `lock`.
+    // Sendable invariant: `transliterator` and `opened` are only touched under
+    // `lock`.
     private let lock = NSLock()
-    private let transliterator: ICUTransliterator?
+    private let id: String
+    private var transliterator: ICUTransliterator?
+    private var opened = false
 
     init(id: String) {
-        transliterator = try? ICUTransliterator(id: id)
+        self.id = id
     }
 
+    /// Opening a transliterator builds ICU's registry of them (tens of
+    /// milliseconds): it happens on the first word that needs one, so a
+    /// process that never meets such a word (most searches) never pays.
     func transliterate(_ text: String) -> String? {
-        lock.withLock { transliterator?.transliterate(text) }
+        lock.withLock {
+            if !opened {
+                opened = true
+                transliterator = try? ICUTransliterator(id: id)
+            }
+            return transliterator?.transliterate(text)
+        }
     }
 }

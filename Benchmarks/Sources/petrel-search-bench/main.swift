@@ -1,4 +1,4 @@
-// petrel-search-bench INDEX QUERIES_FILE [ROUNDS]
+// petrel-search-bench INDEX QUERIES_FILE [ROUNDS] [petrel-only]
 //
 // In-process latency of top-10 searches with snippets, one query per line of
 // QUERIES_FILE: PetrelIndex's search (query parsing, weighted BM25, phrase
@@ -15,6 +15,7 @@ guard arguments.count >= 3 else {
     exit(2)
 }
 let rounds = arguments.count > 3 ? Int(arguments[3]) ?? 20 : 20
+let petrelOnly = arguments.count > 4 && arguments[4] == "petrel-only"
 do {
     let index = try DocumentIndex(path: arguments[1], create: false)
     let queries = try String(contentsOfFile: arguments[2], encoding: .utf8).split(separator: "\n").map(String.init).filter { !$0.isEmpty }
@@ -31,17 +32,25 @@ do {
 
     var petrelMedians: [Double] = []
     var rawMedians: [Double] = []
-    print("| query | hits | petrel search (ms) | bare FTS5 + snippet (ms) |")
-    print("|---|---|---|---|")
+    var rankMedians: [Double] = []
+    print("| query | hits | petrel search (ms) | bare FTS5 + snippet() (ms) | bare FTS5 ranking only, no snippet (ms) |")
+    print("|---|---|---|---|---|")
     for query in queries {
         let parsed = try SearchQuery(query)
         let expression = parsed.ftsExpression
         var hits = 0
         var petrel: [Double] = []
         var raw: [Double] = []
+        var rankOnly: [Double] = []
         for round in 0...rounds {
+            let k = try time {
+                _ = try index.dbQueue.read { db in
+                    try Int64.fetchAll(db, sql: "SELECT rowid FROM documents_fts WHERE documents_fts MATCH ? ORDER BY rank LIMIT 10", arguments: [expression])
+                }
+            }
+            if round > 0 { rankOnly.append(k) }
             let p = try time { hits = try index.search(parsed).hits.count }
-            let r = try time {
+            let r = petrelOnly ? 0 : try time {
                 _ = try index.dbQueue.read { db in
                     try Row.fetchAll(db, sql: """
                         SELECT d.path, d.title, snippet(documents_fts, 2, '[', ']', '…', 16)
@@ -54,9 +63,10 @@ do {
         }
         petrelMedians.append(median(petrel))
         rawMedians.append(median(raw))
-        print(String(format: "| %@ | %d | %.2f | %.2f |", query, hits, median(petrel), median(raw)))
+        rankMedians.append(median(rankOnly))
+        print(String(format: "| %@ | %d | %.2f | %.2f | %.2f |", query, hits, median(petrel), median(raw), median(rankOnly)))
     }
-    print(String(format: "| **median over %d queries** | | **%.2f** | **%.2f** |", queries.count, median(petrelMedians), median(rawMedians)))
+    print(String(format: "| **median over %d queries** | | **%.2f** | **%.2f** | **%.2f** |", queries.count, median(petrelMedians), median(rawMedians), median(rankMedians)))
 } catch {
     FileHandle.standardError.write(Data("petrel-search-bench: \(error)\n".utf8))
     exit(2)

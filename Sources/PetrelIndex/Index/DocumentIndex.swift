@@ -24,6 +24,9 @@ public final class DocumentIndex: Sendable {
     public let tokenizer: IndexTokenizer
     /// The database, for direct queries (`documents`, `documents_fts`).
     public let dbQueue: DatabaseQueue
+    /// The index's ICU tokenizer in Swift (ICU indexes only), built once:
+    /// searches tokenize queries and make snippets with it.
+    let icuTokenizer: ICUWordTokenizer?
 
     /// The index a command uses when none is given: `$PETREL_INDEX`, else
     /// `$XDG_DATA_HOME/petrel/index.sqlite`, else
@@ -86,6 +89,9 @@ public final class DocumentIndex: Sendable {
         }
         self.tokenizer = stored?.tokenizer ?? tokenizer ?? .icu
         self.dbQueue = dbQueue
+        icuTokenizer = self.tokenizer == .icu
+            ? try? ICUWordTokenizer(arguments: Array(self.tokenizer.sql.split(separator: " ").dropFirst().map(String.init)))
+            : nil
         try IndexSchema.migrator(tokenizer: self.tokenizer).migrate(dbQueue)
     }
 

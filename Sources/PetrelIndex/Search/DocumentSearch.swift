@@ -134,13 +134,52 @@ private struct SearchRun {
     let db: Database
     let index: DocumentIndex
     let options: SearchOptions
-    let tokenizer: any FTS5Tokenizer
+    private let fts5Tokenizer: (any FTS5Tokenizer)?
+    /// The ICU tokenizer in Swift (ICU indexes only): query tokens and snippets.
+    let icuTokenizer: ICUWordTokenizer?
 
     init(db: Database, index: DocumentIndex, options: SearchOptions) throws {
         self.db = db
         self.index = index
         self.options = options
-        tokenizer = try db.makeTokenizer(FTS5TokenizerDescriptor(components: index.tokenizer.sql.split(separator: " ").map(String.init)))
+        icuTokenizer = index.icuTokenizer
+        if icuTokenizer == nil {
+            let components = index.tokenizer.sql.split(separator: " ").map(String.init)
+            fts5Tokenizer = try db.makeTokenizer(FTS5TokenizerDescriptor(components: components))
+        } else {
+            fts5Tokenizer = nil
+        }
+    }
+
+    /// The tokens FTS5 would match for a query word.
+    private func queryTokens(_ text: String) throws -> [String] {
+        if let icuTokenizer { return try icuTokenizer.tokens(in: text, for: .query).filter { !$0.isColocated }.map(\.text) }
+        return try fts5Tokenizer?.tokenize(query: text).map(\.token) ?? []
+    }
+
+    /// Query tokens for Swift-made snippets: every positive leaf's tokens.
+    private func snippetMaker(for root: SearchQuery.Node) throws -> SnippetMaker? {
+        guard let icuTokenizer else { return nil }
+        var exact = Set<String>()
+        var prefixes: [String] = []
+        func collect(_ node: SearchQuery.Node) throws {
+            switch node {
+            case .word(let word, let prefix, _):
+                let tokens = try queryTokens(word)
+                if prefix, let last = tokens.last {
+                    prefixes.append(last)
+                    exact.formUnion(tokens.dropLast())
+                } else {
+                    exact.formUnion(tokens)
+                }
+            case .phrase(let phrase, _): exact.formUnion(try queryTokens(phrase))
+            case .near(let words, _, _): for word in words { exact.formUnion(try queryTokens(word)) }
+            case .all(let positive, _): for member in positive { try collect(member) }
+            case .any(let members): for member in members { try collect(member) }
+            }
+        }
+        try collect(root)
+        return SnippetMaker(tokenizer: icuTokenizer, exact: exact, prefixes: prefixes)
     }
 
     private var bm25: String {
@@ -185,11 +224,11 @@ private struct SearchRun {
     private func prune(_ node: SearchQuery.Node) throws -> SearchQuery.Node? {
         switch node {
         case .word(let word, _, _):
-            return try tokenizer.tokenize(query: word).isEmpty ? nil : node
+            return try queryTokens(word).isEmpty ? nil : node
         case .phrase(let phrase, _):
-            return try tokenizer.tokenize(query: phrase).isEmpty ? nil : node
+            return try queryTokens(phrase).isEmpty ? nil : node
         case .near(let words, let distance, let field):
-            let kept = try words.filter { try !tokenizer.tokenize(query: $0).isEmpty }
+            let kept = try words.filter { try !queryTokens($0).isEmpty }
             if kept.count >= 2 { return .near(kept, distance: distance, field: field) }
             return kept.first.map { .word($0, prefix: false, field: field) }
         case .all(let positive, let excluded):
@@ -213,19 +252,45 @@ private struct SearchRun {
         var phrase = false
     }
 
-    /// Candidates for an expression, best first.
+    /// Candidates for an expression, best first (ties by path).
+    ///
+    /// Without filters the full-text table is queried alone with
+    /// `ORDER BY rank` and the weights as the rank function, which FTS5
+    /// sorts itself; paths are read for the few rows kept. With filters the
+    /// documents table is joined.
     private func candidates(_ expression: String, excluding: Set<Int64>, limit: Int, filters: (sql: String, arguments: StatementArguments)) throws -> [Candidate] {
-        let rows = try Row.fetchAll(db, sql: """
-            SELECT f.rowid AS id, d.path AS path, \(bm25) AS score
-            FROM documents_fts f JOIN documents d ON d.id = f.rowid
-            WHERE documents_fts MATCH ?\(filters.sql)
-            ORDER BY score, d.path LIMIT ?
-            """, arguments: [expression] + filters.arguments + [limit + excluding.count])
-        return rows.compactMap { row in
+        let rows: [Row]
+        if filters.sql.isEmpty {
+            let ranked = try Row.fetchAll(db, sql: """
+                SELECT rowid AS id, rank AS score FROM documents_fts
+                WHERE documents_fts MATCH ? AND rank MATCH ? ORDER BY rank LIMIT ?
+                """, arguments: [expression, "bm25(\(options.pathWeight), \(options.titleWeight), \(options.bodyWeight))", limit + excluding.count + 1])
+            let ids = ranked.map { $0["id"] as Int64 }
+            var paths: [Int64: String] = [:]
+            if !ids.isEmpty {
+                for row in try Row.fetchAll(db, sql: "SELECT id, path FROM documents WHERE id IN (\(ids.map(String.init).joined(separator: ",")))") {
+                    paths[row[0]] = row[1]
+                }
+            }
+            rows = ranked.map { row in
+                let id: Int64 = row["id"]
+                return ["id": id, "path": paths[id] ?? "", "score": row["score"] as Double]
+            }
+        } else {
+            rows = try Row.fetchAll(db, sql: """
+                SELECT f.rowid AS id, d.path AS path, \(bm25) AS score
+                FROM documents_fts f JOIN documents d ON d.id = f.rowid
+                WHERE documents_fts MATCH ?\(filters.sql)
+                ORDER BY score LIMIT ?
+                """, arguments: [expression] + filters.arguments + [limit + excluding.count + 1])
+        }
+        var result = rows.compactMap { row -> Candidate? in
             let id: Int64 = row["id"]
             guard !excluding.contains(id) else { return nil }
             return Candidate(id: id, path: row["path"], score: -(row["score"] as Double), matched: nil, full: true)
-        }.prefix(limit).map { $0 }
+        }
+        result.sort { ($0.score, $1.path) > ($1.score, $0.path) }
+        return Array(result.prefix(limit))
     }
 
     /// Which of `ids` match `expression`.
@@ -246,7 +311,7 @@ private struct SearchRun {
         let expression = pruned.ftsExpression
         let filters = try filters()
         let wanted = options.offset + options.limit
-        let pool = max(wanted, 100)
+        let pool = max(wanted, 20)
 
         var full = try candidates(expression, excluding: [], limit: pool, filters: filters)
         var fullCount: Int? = full.count < pool ? full.count : nil
@@ -293,10 +358,11 @@ private struct SearchRun {
         }
 
         let ranked = Array((full + relaxedHits).dropFirst(options.offset).prefix(options.limit))
+        let maker = try snippetMaker(for: root)
         var hits: [SearchHit] = []
         for candidate in ranked {
             let matchExpression = expressionByID[candidate.id] ?? expression
-            guard let hit = try hit(candidate, expression: matchExpression, phraseBoosted: candidate.phrase) else { continue }
+            guard let hit = try hit(candidate, expression: matchExpression, phraseBoosted: candidate.phrase, snippetMaker: maker) else { continue }
             hits.append(hit)
         }
 
@@ -305,7 +371,7 @@ private struct SearchRun {
         if hits.isEmpty || !relaxedHits.isEmpty {
             for word in pruned.plainWords {
                 let count = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM documents_fts WHERE documents_fts MATCH ?", arguments: [SearchQuery.quote(word)]) ?? 0
-                if count == 0, let folded = try tokenizer.tokenize(query: word).first?.token {
+                if count == 0, let folded = try queryTokens(word).first {
                     suggestions[word] = [folded]
                 }
             }
@@ -314,8 +380,24 @@ private struct SearchRun {
                              relaxed: !relaxedHits.isEmpty, suggestions: suggestions, notes: notes)
     }
 
-    private func hit(_ candidate: Candidate, expression: String, phraseBoosted: Bool) throws -> SearchHit? {
+    private func hit(_ candidate: Candidate, expression: String, phraseBoosted: Bool, snippetMaker: SnippetMaker?) throws -> SearchHit? {
         let open = FTSMarkedText.openMarker, close = FTSMarkedText.closeMarker
+        if let snippetMaker {
+            // The Swift snippet; FTS5's snippet() only when the body has no match.
+            guard let row = try Row.fetchOne(db, sql: """
+                SELECT d.path, d.title, d.size, d.mtime, d.kind, d.language, f.body
+                FROM documents_fts f JOIN documents d ON d.id = f.rowid WHERE f.rowid = ?
+                """, arguments: [candidate.id]) else { return nil }
+            if let (text, ranges) = snippetMaker.snippet(of: row["body"] ?? "", tokens: options.snippetTokens), !options.explain {
+                let mtime: Int64 = row["mtime"]
+                return SearchHit(
+                    path: row["path"], title: row["title"], score: candidate.score,
+                    snippet: text.replacingOccurrences(of: "\n", with: " "), matchRanges: ranges,
+                    modificationTime: Date(timeIntervalSince1970: Double(mtime) / 1_000_000_000), size: row["size"],
+                    kind: row["kind"], language: row["language"], matchesAllWords: candidate.full, matchedTerms: candidate.matched,
+                    explanation: nil)
+            }
+        }
         var explainColumns = ""
         if options.explain {
             explainColumns = ", bm25(documents_fts, \(options.pathWeight), 0, 0) AS pathScore, bm25(documents_fts, 0, \(options.titleWeight), 0) AS titleScore, bm25(documents_fts, 0, 0, \(options.bodyWeight)) AS bodyScore"

@@ -1,0 +1,72 @@
+/// Snippets for indexes that use PetrelICU's tokenizer, made in Swift.
+///
+/// FTS5's `snippet()` tokenizes a document's whole body to place its
+/// matches: on a large document with a Swift tokenizer that is most of a
+/// search's time. This tokenizes the body with the same tokenizer only up to
+/// the first match and a window after it, so the cost follows the distance
+/// to the first match, not the size of the document.
+struct SnippetMaker {
+    private struct Stop: Error {}
+
+    let tokenizer: ICUWordTokenizer
+    /// Query tokens, folded as the index folds them.
+    let exact: Set<String>
+    /// Tokens of `word*` queries.
+    let prefixes: [String]
+
+    func matches(_ token: String) -> Bool {
+        exact.contains(token) || prefixes.contains { token.hasPrefix($0) }
+    }
+
+    /// Text around the first match in `body`, with the UTF-8 ranges of the
+    /// matches in it; nil when the body has no match (it matched elsewhere).
+    func snippet(of body: String, tokens window: Int) -> (text: String, ranges: [Range<Int>])? {
+        let before = max(1, window / 4)
+        var recent: [Token] = []
+        var kept: [Token] = []
+        var matched: [Range<Int>] = []
+        var found = false
+        do {
+            try tokenizer.tokenize(body, for: .document) { token in
+                let isMatch = matches(token.text)
+                if token.isColocated {
+                    if found, isMatch, matched.last != token.byteRange { matched.append(token.byteRange) }
+                    if !found, isMatch, let last = recent.last, last.byteRange.overlaps(token.byteRange) {
+                        found = true
+                        kept = recent
+                        matched.append(last.byteRange)
+                    }
+                    return
+                }
+                if found {
+                    kept.append(token)
+                    if isMatch { matched.append(token.byteRange) }
+                    if kept.count >= window { throw Stop() }
+                    return
+                }
+                recent.append(token)
+                if recent.count > before + 1 { recent.removeFirst() }
+                if isMatch {
+                    found = true
+                    kept = recent
+                    matched.append(token.byteRange)
+                }
+            }
+        } catch {
+            // Stop: enough tokens; any other error: use what was gathered.
+        }
+        guard found, let first = kept.first, let last = kept.last else { return nil }
+        let utf8 = Array(body.utf8)
+        let start = first.byteRange.lowerBound, end = max(last.byteRange.upperBound, matched.last?.upperBound ?? 0)
+        var text: [UInt8] = []
+        var shift = -start
+        if start > 0 {
+            text += Array("…".utf8)
+            shift += 3
+        }
+        text += utf8[start..<min(end, utf8.count)]
+        if end < utf8.count { text += Array("…".utf8) }
+        let ranges = matched.filter { $0.lowerBound >= start && $0.upperBound <= end }.map { ($0.lowerBound + shift)..<($0.upperBound + shift) }
+        return (String(decoding: text, as: UTF8.self), ranges)
+    }
+}

@@ -104,12 +104,7 @@ struct CommandTests {
                 for n in stride(from: round, to: fileCount, by: 97) { try tree.write("d\(n % 20)/f\(n).\(n % 3 == 0 ? "md" : "txt")", "changed \(round) petrel \(n)") }
                 try? tree.remove("d\(round % 20)/f\(round * 7 % fileCount).txt")
             }
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: executable)
-            process.arguments = ["--index", index, "--quiet", "--progress", "never", tree.root]
-            process.standardOutput = FileHandle.nullDevice
-            process.standardError = FileHandle.nullDevice
-            try process.run()
+            let process = try startIndexer(executable, index: index, folder: tree.root)
             usleep(UInt32(20_000 + Int(generator.next() % 400_000)))
             if process.isRunning {
                 kill(process.processIdentifier, SIGKILL)
@@ -143,12 +138,7 @@ struct ConcurrentReadTests {
         let indexPath = tree.directory.path("shared.sqlite")
         // Create the index first so readers have a schema to query.
         let index = try DocumentIndex(path: indexPath)
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = ["--index", indexPath, "--quiet", "--progress", "never", tree.root]
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        try process.run()
+        let process = try startIndexer(executable, index: indexPath, folder: tree.root)
         var previous = 0
         var queries = 0
         while process.isRunning || queries == 0 {
@@ -167,4 +157,15 @@ struct ConcurrentReadTests {
         #expect(process.terminationStatus == 0)
         #expect(try index.dbQueue.read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM documents") } == 1500)
     }
+}
+
+/// petrel-index started in the background on a folder, its output dropped.
+func startIndexer(_ executable: String, index: String, folder: String) throws -> Process {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: executable)
+    process.arguments = ["--index", index, "--quiet", "--progress", "never", folder]
+    process.standardOutput = FileHandle.nullDevice
+    process.standardError = FileHandle.nullDevice
+    try process.run()
+    return process
 }

@@ -119,9 +119,9 @@ public struct UpdateOptions: Sendable {
     /// Report what would change, without reading files or writing.
     public var dryRun = false
     /// Commit after this many documents...
-    public var batchDocuments = 1000
+    public var batchDocuments = 5000
     /// ...or this many bytes of extracted text, whichever comes first.
-    public var batchBytes = 32 * 1024 * 1024
+    public var batchBytes = 64 * 1024 * 1024
     /// The extractors to use.
     public var extractors = ExtractorRegistry.standard
 

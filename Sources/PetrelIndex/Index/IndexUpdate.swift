@@ -188,7 +188,8 @@ extension DocumentIndex {
         state.bytesToRead = jobs.reduce(0) { $0 + $1.file.status.size }
         progress?(state)
 
-        let queue = WorkQueue<WorkItem>(capacity: max(options.batchBytes / 8, 1 << 20))
+        // 4 MB of extracted text in flight: enough to keep both threads busy.
+        let queue = WorkQueue<WorkItem>(capacity: 4 << 20)
         let stop = Flag()
         let finished = DispatchSemaphore(value: 0)
         let extractors = options.extractors

@@ -117,7 +117,17 @@ struct PetrelIndexCommand: ParsableCommand {
             guard DocumentIndex.exists(at: path) else { throw IndexError("no index at \(path) (create one with `petrel-index FOLDER`)") }
         }
         for folder in folders { try DocumentIndex.checkFolder(folder) }
-        var index = try DocumentIndex(path: path, tokenizer: rebuild ? nil : tokenizer, create: !(check || list || stats || dryRun) || DocumentIndex.exists(at: path))
+        // A dry run against an index that does not exist yet compares with an
+        // empty one in a temporary folder, so nothing is created.
+        var scratch: URL?
+        defer { if let scratch { try? FileManager.default.removeItem(at: scratch) } }
+        var openPath = path
+        if dryRun, !DocumentIndex.exists(at: path) {
+            let folder = FileManager.default.temporaryDirectory.appendingPathComponent("petrel-dry-run-\(getpid())")
+            scratch = folder
+            openPath = folder.appendingPathComponent("index.sqlite").path
+        }
+        var index = try DocumentIndex(path: openPath, tokenizer: rebuild ? nil : tokenizer, create: !(check || list || stats) || DocumentIndex.exists(at: path))
         if check {
             let problems = try index.check()
             output.checkResult(path: path, problems: problems)

@@ -75,6 +75,15 @@ struct CommandTests {
         }
     }
 
+    @Test func dryRunCreatesNothing() throws {
+        let tree = try Tree(["a.txt": "alpha", "b.md": "# Beta"])
+        let index = tree.directory.path("never.sqlite")
+        let result = try run(executable, ["--index", index, "--dry-run", tree.root])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout.hasPrefix("would index 2 files in 1 folder: 2 added"))
+        #expect(!FileManager.default.fileExists(atPath: index))
+    }
+
     @Test func helpHasExamples() throws {
         let result = try run(executable, ["--help"])
         #expect(result.status == 0)

@@ -192,12 +192,16 @@ extension DocumentIndex {
         let queue = WorkQueue<WorkItem>(capacity: 4 << 20)
         let stop = Flag()
         let finished = DispatchSemaphore(value: 0)
-        let extractors = options.extractors
+        // --max-size bounds what a compressed file expands to as well: the
+        // largest document's text is what sets the peak memory.
+        var extractors = options.extractors
+        extractors.maximumDecompressedSize = min(extractors.maximumDecompressedSize, Int(clamping: options.walk.maximumFileSize))
         let maximumSize = options.walk.maximumFileSize
         let missingSnapshot = missing
         let readJobs = jobs
+        let readExtractors = extractors
         Thread.detachNewThread {
-            Self.extract(jobs: readJobs, missing: missingSnapshot, extractors: extractors, maximumSize: maximumSize,
+            Self.extract(jobs: readJobs, missing: missingSnapshot, extractors: readExtractors, maximumSize: maximumSize,
                          queue: queue, shouldStop: { stop.isSet || isCancelled() })
             queue.close()
             finished.signal()
@@ -217,7 +221,8 @@ extension DocumentIndex {
             var committed = false
             defer { if !committed, db.isInsideTransaction { try? db.rollback() } }
             let now = Date().timeIntervalSince1970
-            while let item = queue.take() {
+            while let (item, itemCost) = queue.take() {
+                defer { queue.finished(itemCost) }
                 var bytes: Int64 = 0
                 switch item {
                 case .touch(let id, let file):
@@ -368,6 +373,7 @@ extension DocumentIndex {
                 continue
             }
             let bytes: [UInt8]
+            queue.waitForRoom(Int(clamping: file.status.size))
             do {
                 switch try POSIX.readFile(file.path, limit: Int(clamping: maximumSize)) {
                 case .bytes(let read): bytes = read

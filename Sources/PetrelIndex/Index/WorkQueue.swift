@@ -3,6 +3,8 @@ import Foundation
 /// A first-in first-out queue between one producer thread and one consumer,
 /// bounded by a cost (bytes of text) so memory stays flat whatever the
 /// corpus: `put` waits while the queue is full, `take` while it is empty.
+/// An element's cost counts until the consumer says it is `finished` with
+/// it, so a large document being written holds the producer back too.
 // @unchecked Sendable: every stored property is read and written only while
 // `condition` is locked.
 final class WorkQueue<Element: Sendable>: @unchecked Sendable {
@@ -25,6 +27,15 @@ final class WorkQueue<Element: Sendable>: @unchecked Sendable {
         condition.broadcast()
     }
 
+    /// Waits until an element of `elementCost` would fit without waiting,
+    /// so that a producer does not read a large input while the queue is
+    /// still full of the previous ones.
+    func waitForRoom(_ elementCost: Int) {
+        condition.lock()
+        defer { condition.unlock() }
+        while cost > 0, cost + elementCost > capacity, !closed { condition.wait() }
+    }
+
     /// No more elements will come.
     func close() {
         condition.lock()
@@ -33,21 +44,28 @@ final class WorkQueue<Element: Sendable>: @unchecked Sendable {
         condition.unlock()
     }
 
-    /// The next element, or nil once the queue is closed and empty.
-    func take() -> Element? {
+    /// The next element and its cost, or nil once the queue is closed and
+    /// empty. Call `finished` with the cost when done with the element.
+    func take() -> (element: Element, cost: Int)? {
         condition.lock()
         defer { condition.unlock() }
         while head == items.count, !closed { condition.wait() }
         guard head < items.count else { return nil }
-        let (element, elementCost) = items[head]
+        let item = items[head]
         head += 1
-        cost -= elementCost
         if head > 1024, head * 2 > items.count {
             items.removeFirst(head)
             head = 0
         }
+        return item
+    }
+
+    /// The consumer is done with an element of this cost.
+    func finished(_ elementCost: Int) {
+        condition.lock()
+        cost -= elementCost
         condition.broadcast()
-        return element
+        condition.unlock()
     }
 }
 

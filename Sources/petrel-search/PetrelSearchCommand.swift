@@ -96,6 +96,9 @@ struct PetrelSearchCommand: ParsableCommand {
     }
 
     func run() throws {
+        // A reader that stops early (`| head`) ends the output quietly: the
+        // failed write is ignored instead of a SIGPIPE death.
+        signal(SIGPIPE, SIG_IGN)
         let indexPath = index ?? DocumentIndex.defaultPath()
         let output = SearchOutput(
             color: color == .always || (color == .auto && Terminal.stdoutIsTerminal && ProcessInfo.processInfo.environment["NO_COLOR"].map(\.isEmpty) ?? true),

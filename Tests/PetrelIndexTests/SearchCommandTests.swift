@@ -119,6 +119,23 @@ struct SearchCommandTests {
         #expect(badDate.status == 64)
     }
 
+    @Test func brokenPipeExitsQuietly() throws {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: search)
+        process.arguments = ["-n", "100", "petrel"]
+        process.environment = ["PETREL_INDEX": indexPath]
+        process.currentDirectoryURL = URL(fileURLWithPath: Self.repository)
+        let output = Pipe(), errors = Pipe()
+        process.standardOutput = output
+        process.standardError = errors
+        try output.fileHandleForReading.close()
+        try process.run()
+        process.waitUntilExit()
+        #expect(process.terminationReason == .exit)
+        #expect(process.terminationStatus == 0)
+        #expect(errors.fileHandleForReading.readDataToEndOfFile().isEmpty)
+    }
+
     @Test func helpIsAGoldenFile() throws {
         let help = try petrelSearch(["--help"])
         #expect(help.status == 0)

@@ -84,8 +84,12 @@ final class RecordEncoder<Record: EncodableRecord>: Encoder {
         var container = PersistenceContainer()
     }
 
-    let storage = Storage()
+    let storage: Storage
     var codingPath: [any CodingKey] { [] }
+
+    init(storage: Storage = Storage()) {
+        self.storage = storage
+    }
     var userInfo: [CodingUserInfoKey: Any] { Record.databaseEncodingUserInfo }
 
     func container<Key: CodingKey>(keyedBy type: Key.Type) -> KeyedEncodingContainer<Key> {
@@ -157,7 +161,8 @@ final class RecordEncoder<Record: EncodableRecord>: Encoder {
             preconditionFailure("nested containers are not columns: encode a Codable value instead (stored as JSON)")
         }
 
-        mutating func superEncoder() -> any Encoder { preconditionFailure("super encoders are not supported") }
-        mutating func superEncoder(forKey key: Key) -> any Encoder { preconditionFailure("super encoders are not supported") }
+        // A superclass encodes its columns into the same row.
+        mutating func superEncoder() -> any Encoder { RecordEncoder(storage: storage) }
+        mutating func superEncoder(forKey key: Key) -> any Encoder { RecordEncoder(storage: storage) }
     }
 }

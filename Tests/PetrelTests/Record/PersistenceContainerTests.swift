@@ -27,3 +27,41 @@ import Testing
         #expect(container.values.last == .null)
     }
 }
+
+/// A class hierarchy whose subclass encodes its superclass through
+/// `superEncoder()`: both levels' columns land in the same row.
+private class BaseItem: Encodable {
+    var id: Int64
+    var name: String
+    init(id: Int64, name: String) { self.id = id; self.name = name }
+}
+
+private final class PricedItem: BaseItem, PersistableRecord, @unchecked Sendable {
+    // @unchecked Sendable: instances are created and read by one test only.
+    static let databaseTableName = "item"
+    var price: Double
+    init(id: Int64, name: String, price: Double) {
+        self.price = price
+        super.init(id: id, name: name)
+    }
+    enum CodingKeys: String, CodingKey { case price }
+    override func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(price, forKey: .price)
+        try super.encode(to: container.superEncoder())
+    }
+}
+
+@Suite struct SuperEncoderTests {
+    @Test func superclassColumnsAreEncodedIntoTheSameRow() throws {
+        let container = try PersistenceContainer(PricedItem(id: 7, name: "lamp", price: 9.5))
+        #expect(Set(container.columns) == ["id", "name", "price"])
+        #expect(container["name"]?.databaseValue == "lamp".databaseValue)
+        let dbQueue = try DatabaseQueue()
+        try dbQueue.write { db in
+            try db.execute(sql: "CREATE TABLE item (id INTEGER PRIMARY KEY, name TEXT, price REAL)")
+            try PricedItem(id: 7, name: "lamp", price: 9.5).insert(db)
+            #expect(try Row.fetchOne(db, sql: "SELECT id, name, price FROM item") == ["id": 7, "name": "lamp", "price": 9.5])
+        }
+    }
+}

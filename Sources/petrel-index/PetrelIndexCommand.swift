@@ -53,7 +53,7 @@ struct PetrelIndexCommand: ParsableCommand {
     @Flag(name: .long, help: "Verify the index: SQLite and FTS5 integrity checks.")
     var check = false
 
-    @Option(name: .long, help: ArgumentHelp("Tokenizer of a new index: icu (every language, default), unicode61, porter or trigram.", valueName: "name"))
+    @Option(name: .long, help: ArgumentHelp("Tokenizer of a new index: icu (every language, default), icu-english (with English stemming), unicode61, porter or trigram.", valueName: "name"))
     var tokenizer: IndexTokenizer?
 
     @Flag(name: .long, help: "Index hidden files and folders too.")

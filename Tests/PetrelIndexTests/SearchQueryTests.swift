@@ -142,6 +142,20 @@ struct SearchTests {
         #expect(throws: SearchQueryError.self) { try index.search("— ...") }
     }
 
+    @Test func englishStemmingTokenizer() throws {
+        let tree = try Tree(["docs/a.txt": "The keeper was running up the stairs.", "docs/b.txt": "Birds nesting on cliffs."])
+        let index = try DocumentIndex(path: tree.directory.path("en.sqlite"), tokenizer: .icuEnglish)
+        try index.update(roots: [tree.path("docs")])
+        try index.expectSound()
+        #expect(names(try index.search("runs")) == ["a.txt"])
+        #expect(names(try index.search("nest cliff")) == ["b.txt"])
+        let hit = try #require(try index.search("runs").hits.first)
+        #expect(hit.matchRanges.map { String(decoding: Array(hit.snippet.utf8)[$0], as: UTF8.self) } == ["running"])
+        let plain = try DocumentIndex(path: tree.directory.path("plain.sqlite"))
+        try plain.update(roots: [tree.path("docs")])
+        #expect(try plain.search("runs").hits.isEmpty)
+    }
+
     @Test func asyncSequence() async throws {
         let (_, index) = try Self.makeIndex()
         var paths: [String] = []

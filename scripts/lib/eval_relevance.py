@@ -55,14 +55,15 @@ def english_documents():
     return docs
 
 
-def ranks_petrel(docs, work):
+def ranks_petrel(docs, work, tokenizer="icu"):
+    work = os.path.join(work, tokenizer)
     folder = os.path.join(work, "docs")
     os.makedirs(folder)
     for n, (name, body, _) in enumerate(docs):
         with open(os.path.join(folder, "%05d-%s.txt" % (n, name)), "w", encoding="utf-8") as f:
             f.write(body)
     index = os.path.join(work, "petrel.sqlite")
-    subprocess.run([os.path.join(bin_dir, "petrel-index"), "--index", index, "--quiet", "--progress", "never", folder], check=True)
+    subprocess.run([os.path.join(bin_dir, "petrel-index"), "--index", index, "--tokenizer", tokenizer, "--quiet", "--progress", "never", folder], check=True)
     ranks = []
     for n, (name, _, summary) in enumerate(docs):
         out = subprocess.run([os.path.join(bin_dir, "petrel-search"), "--index", index, "--json", "-n", "10", summary],
@@ -111,7 +112,10 @@ for label, docs in [("English (perl pod, git)", english_documents()), ("Chinese 
             unique.append(doc)
     work = tempfile.mkdtemp(prefix="petrel-eval-")
     try:
-        systems = [("petrel-search (icu, relaxed)", ranks_petrel(unique, work)),
+        systems = [("petrel-search (icu, relaxed)", ranks_petrel(unique, work))]
+        if label.startswith("English"):
+            systems.append(("petrel-search (icu-english, relaxed)", ranks_petrel(unique, work, "icu-english")))
+        systems += [
                    ("FTS5 unicode61, AND", ranks_fts5(unique, "unicode61", "AND")),
                    ("FTS5 unicode61, OR", ranks_fts5(unique, "unicode61", "OR")),
                    ("FTS5 trigram, AND", ranks_fts5(unique, "trigram", "AND"))]

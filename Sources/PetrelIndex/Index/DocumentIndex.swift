@@ -89,7 +89,7 @@ public final class DocumentIndex: Sendable {
         }
         self.tokenizer = stored?.tokenizer ?? tokenizer ?? .icu
         self.dbQueue = dbQueue
-        icuTokenizer = self.tokenizer == .icu
+        icuTokenizer = self.tokenizer == .icu || self.tokenizer == .icuEnglish
             ? try? ICUWordTokenizer(arguments: Array(self.tokenizer.sql.split(separator: " ").dropFirst().map(String.init)))
             : nil
         try IndexSchema.migrator(tokenizer: self.tokenizer).migrate(dbQueue)

@@ -14,6 +14,10 @@ public enum IndexTokenizer: String, Sendable, CaseIterable, Codable {
     case porter
     /// SQLite's `trigram`: substring search, about three times the size.
     case trigram
+    /// PetrelICU's tokenizer with English (Porter) stemming on top: `runs`
+    /// finds `running`, for mostly English trees; other languages are
+    /// tokenized as with `icu`, and stemmed by English rules.
+    case icuEnglish = "icu-english"
 
     /// The `tokenize` option of the FTS5 table.
     var sql: String {
@@ -22,6 +26,7 @@ public enum IndexTokenizer: String, Sendable, CaseIterable, Codable {
         case .unicode61: return "unicode61 remove_diacritics 2"
         case .porter: return "porter unicode61 remove_diacritics 2"
         case .trigram: return "trigram"
+        case .icuEnglish: return "icu compatibility stem english"
         }
     }
 }

@@ -113,7 +113,7 @@ struct PetrelSearchCommand: ParsableCommand {
             do {
                 parsed = try SearchQuery(text)
             } catch {
-                output.diagnostic("\(error.message) at character \(error.position + 1):\n  \(text)\n  \(String(repeating: " ", count: error.position))^")
+                output.diagnostic("query error at character \(error.position + 1): \(error.message)")
                 throw ExitCode(2)
             }
             var options = SearchOptions()

@@ -48,6 +48,11 @@ public final class DatabaseQueue: DatabaseWriter, @unchecked Sendable {
         }
     }
 
+    /// A connection for ``DatabasePool``: the writer, or one of its readers.
+    convenience init(poolPath path: String, label: String, configuration: Configuration) throws {
+        try self.init(openPath: path, label: label, configuration: configuration, flags: 0)
+    }
+
     private init(openPath: String, label: String, configuration: Configuration, flags: CInt) throws {
         self.configuration = configuration
         path = openPath

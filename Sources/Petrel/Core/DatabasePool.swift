@@ -1,0 +1,253 @@
+import Foundation
+
+/// A pool of connections to one database file in WAL mode: one writer and
+/// up to ``Configuration/maximumReaderCount`` readers. Reads run in
+/// parallel with each other and with writes; each read sees the database as
+/// of the last commit when it started (an isolated snapshot).
+///
+/// ```swift
+/// let dbPool = try DatabasePool(path: "/path/to/database.sqlite")
+/// try dbPool.write { db in try db.execute(sql: "INSERT INTO player (name) VALUES (?)", arguments: ["Arthur"]) }
+/// let count = try dbPool.read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM player") }
+/// ```
+///
+/// Not available: `DatabaseSnapshot` and `makeSnapshotPool()` (this SQLite
+/// is built without `SQLITE_ENABLE_SNAPSHOT`), in-memory pools (a shared
+/// in-memory database has no WAL).
+public final class DatabasePool: DatabaseWriter, @unchecked Sendable {
+    // Sendable invariant: `writer` and every reader serialize their own
+    // accesses (each is a DatabaseQueue); the reader bookkeeping (`idle`,
+    // `readerCount`, `barrierDepth`) is only touched under `condition`.
+    private let writer: DatabaseQueue
+    private let condition = NSCondition()
+    private var idle: [DatabaseQueue] = []
+    private var all: [DatabaseQueue] = []
+    private var busyReaders = 0
+    private var barrier = false
+    private var closed = false
+    private let readerConfiguration: Configuration
+
+    public let configuration: Configuration
+    public let path: String
+
+    /// Opens or creates the database file at `path` and turns WAL mode on.
+    public init(path: String, configuration: Configuration = Configuration()) throws {
+        var writerConfiguration = configuration
+        writerConfiguration.journalMode = .wal
+        writerConfiguration.readonly = configuration.readonly
+        self.configuration = writerConfiguration
+        self.path = path
+        writer = try DatabaseQueue(poolPath: path, label: (configuration.label ?? "Petrel.DatabasePool") + ".writer", configuration: writerConfiguration)
+        if !configuration.readonly {
+            // The WAL and shared-memory files exist once WAL mode is on, so
+            // read-only connections can open them.
+            let mode = try writer.writeWithoutTransaction { db in try String.fetchOne(db, sql: "PRAGMA journal_mode") }
+            guard mode?.lowercased() == "wal" else {
+                throw DatabaseError(resultCode: .SQLITE_ERROR, message: "could not turn WAL mode on for \(path) (journal mode is \(mode ?? "unknown"))")
+            }
+        }
+        var readerConfiguration = writerConfiguration
+        readerConfiguration.readonly = true
+        readerConfiguration.journalMode = .default
+        self.readerConfiguration = readerConfiguration
+    }
+
+    // MARK: - Readers
+
+    /// A reader for one access: an idle one, a new one while under the
+    /// maximum, or the next one to be given back.
+    private func takeReader() throws -> DatabaseQueue {
+        condition.lock()
+        defer { condition.unlock() }
+        while true {
+            if closed { throw DatabaseError(resultCode: .SQLITE_MISUSE, message: "the database pool is closed") }
+            if !barrier {
+                if let reader = idle.popLast() {
+                    busyReaders += 1
+                    return reader
+                }
+                if all.count < max(1, configuration.maximumReaderCount) {
+                    let label = (configuration.label ?? "Petrel.DatabasePool") + ".reader.\(all.count + 1)"
+                    let reader = try DatabaseQueue(poolPath: path, label: label, configuration: readerConfiguration)
+                    all.append(reader)
+                    busyReaders += 1
+                    return reader
+                }
+            }
+            condition.wait()
+        }
+    }
+
+    private func giveBack(_ reader: DatabaseQueue) {
+        condition.lock()
+        busyReaders -= 1
+        if all.contains(where: { $0 === reader }) { idle.append(reader) }
+        condition.broadcast()
+        condition.unlock()
+    }
+
+    private func withReader<T>(_ body: (DatabaseQueue) throws -> T) throws -> T {
+        let reader = try takeReader()
+        defer { giveBack(reader) }
+        return try body(reader)
+    }
+
+    // MARK: - Reading
+
+    public func read<T>(_ value: (Database) throws -> T) throws -> T {
+        try withReader { try $0.read(value) }
+    }
+
+    public func read<T: Sendable>(_ value: @escaping @Sendable (Database) throws -> T) async throws -> T {
+        try Task.checkCancellation()
+        let reader = try await acquireReader()
+        defer { giveBack(reader) }
+        return try await reader.read(value)
+    }
+
+    public func unsafeRead<T>(_ value: (Database) throws -> T) throws -> T {
+        try withReader { try $0.unsafeRead(value) }
+    }
+
+    public func unsafeRead<T: Sendable>(_ value: @escaping @Sendable (Database) throws -> T) async throws -> T {
+        try Task.checkCancellation()
+        let reader = try await acquireReader()
+        defer { giveBack(reader) }
+        return try await reader.unsafeRead(value)
+    }
+
+    public func unsafeReentrantRead<T>(_ value: (Database) throws -> T) throws -> T {
+        try withReader { try $0.unsafeReentrantRead(value) }
+    }
+
+    public func asyncRead(_ value: @escaping @Sendable (Result<Database, any Error>) -> Void) {
+        DispatchQueue.global(qos: configuration.qos.qosClass).async {
+            do {
+                let reader = try self.takeReader()
+                reader.asyncRead { result in
+                    value(result)
+                    self.giveBack(reader)
+                }
+            } catch {
+                value(.failure(error))
+            }
+        }
+    }
+
+    /// Waits for a reader off the cooperative thread pool.
+    private func acquireReader() async throws -> DatabaseQueue {
+        try await withCheckedThrowingContinuation { continuation in
+            DispatchQueue.global(qos: configuration.qos.qosClass).async {
+                continuation.resume(with: Result { try self.takeReader() })
+            }
+        }
+    }
+
+    /// From inside a write, outside of any transaction: runs `value` on a
+    /// reader that sees the database exactly as the writer leaves it now,
+    /// while the writer goes on. The writer waits only until the read's
+    /// snapshot is taken.
+    public func asyncConcurrentRead(_ value: @escaping @Sendable (Result<Database, any Error>) -> Void) {
+        let reader: DatabaseQueue
+        do {
+            reader = try takeReader()
+            try reader.unsafeRead { db in
+                try db.beginTransaction(.deferred)
+                // The first read takes the WAL snapshot.
+                _ = try Row.fetchCursor(db, sql: "SELECT rootpage FROM sqlite_master LIMIT 1").next()
+            }
+        } catch {
+            value(.failure(error))
+            return
+        }
+        reader.asyncWriteWithoutTransaction { db in
+            value(.success(db))
+            if db.isInsideTransaction { try? db.commit() }
+            self.giveBack(reader)
+        }
+    }
+
+    // MARK: - Writing
+
+    public func writeWithoutTransaction<T>(_ updates: (Database) throws -> T) rethrows -> T {
+        try writer.writeWithoutTransaction(updates)
+    }
+
+    public func writeWithoutTransaction<T: Sendable>(_ updates: @escaping @Sendable (Database) throws -> T) async throws -> T {
+        try await writer.writeWithoutTransaction(updates)
+    }
+
+    /// Waits until no read runs, then runs `updates` with reads held back.
+    public func barrierWriteWithoutTransaction<T>(_ updates: (Database) throws -> T) throws -> T {
+        try writer.writeWithoutTransaction { db in
+            condition.lock()
+            while barrier || busyReaders > 0 { condition.wait() }
+            barrier = true
+            condition.unlock()
+            defer {
+                condition.lock()
+                barrier = false
+                condition.broadcast()
+                condition.unlock()
+            }
+            return try updates(db)
+        }
+    }
+
+    public func barrierWriteWithoutTransaction<T: Sendable>(_ updates: @escaping @Sendable (Database) throws -> T) async throws -> T {
+        try await withCheckedThrowingContinuation { continuation in
+            DispatchQueue.global(qos: configuration.qos.qosClass).async {
+                continuation.resume(with: Result { try self.barrierWriteWithoutTransaction(updates) })
+            }
+        }
+    }
+
+    public func unsafeReentrantWrite<T>(_ updates: (Database) throws -> T) rethrows -> T {
+        try writer.unsafeReentrantWrite(updates)
+    }
+
+    public func asyncWriteWithoutTransaction(_ updates: @escaping @Sendable (Database) -> Void) {
+        writer.asyncWriteWithoutTransaction(updates)
+    }
+
+    // MARK: - Lifecycle
+
+    /// Closes the readers that are not in use; new ones open on demand.
+    public func invalidateReadOnlyConnections() {
+        condition.lock()
+        let closing = idle
+        idle.removeAll()
+        all.removeAll { reader in closing.contains { $0 === reader } }
+        condition.unlock()
+        for reader in closing { try? reader.close() }
+    }
+
+    /// Frees as much memory as possible on every idle connection.
+    public func releaseMemory() {
+        writer.releaseMemory()
+        condition.lock()
+        let readers = idle
+        condition.unlock()
+        for reader in readers { reader.releaseMemory() }
+    }
+
+    public func close() throws {
+        condition.lock()
+        closed = true
+        let readers = all
+        all.removeAll()
+        idle.removeAll()
+        condition.broadcast()
+        condition.unlock()
+        for reader in readers { try reader.close() }
+        try writer.close()
+    }
+
+    public func interrupt() {
+        writer.interrupt()
+        condition.lock()
+        let readers = all
+        condition.unlock()
+        for reader in readers { reader.interrupt() }
+    }
+}

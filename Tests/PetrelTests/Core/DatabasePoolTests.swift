@@ -1,0 +1,219 @@
+import Foundation
+import Petrel
+import PetrelTestSupport
+import Testing
+
+/// Two threads that must meet: each signals its arrival and waits for the
+/// other, with a timeout so a serialized implementation fails instead of
+/// hanging.
+private final class Rendezvous: Sendable {
+    let first = DispatchSemaphore(value: 0)
+    let second = DispatchSemaphore(value: 0)
+}
+
+@Suite("DatabasePool")
+struct DatabasePoolTests {
+    func makePool(_ directory: TemporaryDirectory, readers: Int = 5) throws -> DatabasePool {
+        var configuration = Configuration()
+        configuration.maximumReaderCount = readers
+        let pool = try DatabasePool(path: directory.path("pool.sqlite"), configuration: configuration)
+        try pool.write { db in
+            try db.execute(sql: "CREATE TABLE t (id INTEGER PRIMARY KEY, value INTEGER)")
+            try db.execute(sql: "INSERT INTO t (value) VALUES (1)")
+        }
+        return pool
+    }
+
+    func count(_ db: Database) throws -> Int { try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM t") ?? -1 }
+
+    @Test func walModeAndBasicAccess() throws {
+        let directory = try TemporaryDirectory()
+        defer { withExtendedLifetime(directory) {} }
+        let pool = try makePool(directory)
+        #expect(try pool.read { db in try String.fetchOne(db, sql: "PRAGMA journal_mode") } == "wal")
+        #expect(try pool.read(count) == 1)
+        #expect(FileManager.default.fileExists(atPath: directory.path("pool.sqlite-wal")))
+        // Reads are read-only.
+        #expect(throws: DatabaseError.self) { try pool.read { db in try db.execute(sql: "INSERT INTO t (value) VALUES (2)") } }
+    }
+
+    @Test func readsRunInParallel() throws {
+        let directory = try TemporaryDirectory()
+        defer { withExtendedLifetime(directory) {} }
+        let pool = try makePool(directory)
+        let meeting = Rendezvous()
+        let group = DispatchGroup()
+        let results = LockedResults()
+        for side in 0..<2 {
+            group.enter()
+            DispatchQueue.global().async {
+                defer { group.leave() }
+                let met = try? pool.read { db -> Bool in
+                    _ = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM t")
+                    if side == 0 {
+                        meeting.first.signal()
+                        return meeting.second.wait(timeout: .now() + 10) == .success
+                    } else {
+                        meeting.second.signal()
+                        return meeting.first.wait(timeout: .now() + 10) == .success
+                    }
+                }
+                results.append(met == true)
+            }
+        }
+        group.wait()
+        #expect(results.values == [true, true])
+    }
+
+    @Test func aReadSeesOneSnapshotWhileTheWriterCommits() throws {
+        let directory = try TemporaryDirectory()
+        defer { withExtendedLifetime(directory) {} }
+        let pool = try makePool(directory)
+        let readStarted = DispatchSemaphore(value: 0)
+        let writeDone = DispatchSemaphore(value: 0)
+        let results = LockedResults()
+        let group = DispatchGroup()
+        group.enter()
+        DispatchQueue.global().async {
+            defer { group.leave() }
+            let counts = try? pool.read { db -> [Int] in
+                let before = try count(db)
+                readStarted.signal()
+                _ = writeDone.wait(timeout: .now() + 10)
+                return [before, try count(db)]
+            }
+            results.append(counts == [1, 1])
+        }
+        #expect(readStarted.wait(timeout: .now() + 10) == .success)
+        try pool.write { db in try db.execute(sql: "INSERT INTO t (value) VALUES (2)") }
+        writeDone.signal()
+        group.wait()
+        #expect(results.values == [true])
+        #expect(try pool.read(count) == 2)
+    }
+
+    @Test func readsDoNotWaitForAnOpenWriteTransaction() throws {
+        let directory = try TemporaryDirectory()
+        defer { withExtendedLifetime(directory) {} }
+        let pool = try makePool(directory)
+        let inserted = DispatchSemaphore(value: 0)
+        let release = DispatchSemaphore(value: 0)
+        let group = DispatchGroup()
+        group.enter()
+        DispatchQueue.global().async {
+            defer { group.leave() }
+            try? pool.write { db in
+                try db.execute(sql: "INSERT INTO t (value) VALUES (2)")
+                inserted.signal()
+                _ = release.wait(timeout: .now() + 10)
+            }
+        }
+        #expect(inserted.wait(timeout: .now() + 10) == .success)
+        // The write is not committed: a read sees the last commit, at once.
+        #expect(try pool.read(count) == 1)
+        release.signal()
+        group.wait()
+        #expect(try pool.read(count) == 2)
+    }
+
+    @Test func concurrentReadSeesTheStateWhenItWasStarted() throws {
+        let directory = try TemporaryDirectory()
+        defer { withExtendedLifetime(directory) {} }
+        let pool = try makePool(directory)
+        let done = DispatchSemaphore(value: 0)
+        let finished = DispatchSemaphore(value: 0)
+        let results = LockedResults()
+        try pool.writeWithoutTransaction { db in
+            try db.execute(sql: "INSERT INTO t (value) VALUES (2)")
+            pool.asyncConcurrentRead { result in
+                // Wait until the writer has inserted more, then read.
+                _ = done.wait(timeout: .now() + 10)
+                results.append((try? result.get()).flatMap { try? count($0) } == 2)
+                finished.signal()
+            }
+            try db.execute(sql: "INSERT INTO t (value) VALUES (3)")
+        }
+        done.signal()
+        #expect(finished.wait(timeout: .now() + 10) == .success)
+        #expect(results.values == [true])
+        #expect(try pool.read(count) == 3)
+    }
+
+    @Test func barrierWriteWaitsForReads() throws {
+        let directory = try TemporaryDirectory()
+        defer { withExtendedLifetime(directory) {} }
+        let pool = try makePool(directory)
+        let reading = DispatchSemaphore(value: 0)
+        let finishRead = DispatchSemaphore(value: 0)
+        let order = LockedStrings()
+        let group = DispatchGroup()
+        group.enter()
+        DispatchQueue.global().async {
+            defer { group.leave() }
+            _ = try? pool.read { db in
+                _ = try count(db)
+                reading.signal()
+                _ = finishRead.wait(timeout: .now() + 10)
+                order.append("read")
+            }
+        }
+        #expect(reading.wait(timeout: .now() + 10) == .success)
+        group.enter()
+        DispatchQueue.global().async {
+            defer { group.leave() }
+            try? pool.barrierWriteWithoutTransaction { db in
+                order.append("barrier")
+                try db.execute(sql: "INSERT INTO t (value) VALUES (9)")
+            }
+        }
+        usleep(50_000)
+        #expect(order.values.isEmpty, "the barrier must wait for the read")
+        finishRead.signal()
+        group.wait()
+        #expect(order.values == ["read", "barrier"])
+    }
+
+    @Test func asyncAccessesAndMigrations() async throws {
+        let directory = try TemporaryDirectory()
+        defer { withExtendedLifetime(directory) {} }
+        let pool = try DatabasePool(path: directory.path("async.sqlite"))
+        var migrator = DatabaseMigrator()
+        migrator.registerMigration("v1") { db in try db.execute(sql: "CREATE TABLE t (id INTEGER PRIMARY KEY, value INTEGER)") }
+        try migrator.migrate(pool)
+        try await pool.write { db in try db.execute(sql: "INSERT INTO t (value) VALUES (1), (2)") }
+        let total = try await pool.read { db in try Int.fetchOne(db, sql: "SELECT SUM(value) FROM t") }
+        #expect(total == 3)
+        #expect(try migrator.appliedMigrations(pool) == ["v1"])
+        async let a = pool.read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM t") }
+        async let b = pool.read { db in try Int.fetchOne(db, sql: "SELECT MAX(value) FROM t") }
+        #expect(try await [a, b] == [2, 2])
+    }
+
+    @Test func oneReaderIsEnoughAndClosingWorks() throws {
+        let directory = try TemporaryDirectory()
+        defer { withExtendedLifetime(directory) {} }
+        let pool = try makePool(directory, readers: 1)
+        for _ in 0..<5 { #expect(try pool.read(count) == 1) }
+        pool.invalidateReadOnlyConnections()
+        #expect(try pool.read(count) == 1)
+        pool.releaseMemory()
+        try pool.close()
+        #expect(throws: DatabaseError.self) { try pool.read(count) }
+    }
+}
+
+// @unchecked Sendable: `storage` is guarded by `lock`.
+private final class LockedResults: @unchecked Sendable {
+    private let lock = NSLock()
+    private var storage: [Bool] = []
+    func append(_ value: Bool) { lock.lock(); storage.append(value); lock.unlock() }
+    var values: [Bool] { lock.lock(); defer { lock.unlock() }; return storage }
+}
+
+// @unchecked Sendable: `storage` is guarded by `lock`.
+private final class LockedStrings: @unchecked Sendable {
+    private let lock = NSLock()
+    private var storage: [String] = []
+    func append(_ value: String) { lock.lock(); storage.append(value); lock.unlock() }
+    var values: [String] { lock.lock(); defer { lock.unlock() }; return storage }
+}

@@ -189,6 +189,24 @@ struct DatabasePoolTests {
         #expect(try await [a, b] == [2, 2])
     }
 
+    @Test func typeErasedReadersAndWriters() throws {
+        let directory = try TemporaryDirectory()
+        defer { withExtendedLifetime(directory) {} }
+        let writers: [AnyDatabaseWriter] = [
+            AnyDatabaseWriter(try DatabasePool(path: directory.path("a.sqlite"))),
+            AnyDatabaseWriter(try DatabaseQueue(path: directory.path("b.sqlite"))),
+        ]
+        for writer in writers {
+            var migrator = DatabaseMigrator()
+            migrator.registerMigration("v1") { db in try db.execute(sql: "CREATE TABLE t (value INTEGER)") }
+            try migrator.migrate(writer)
+            try writer.write { db in try db.execute(sql: "INSERT INTO t VALUES (42)") }
+            let reader = AnyDatabaseReader(writer)
+            #expect(try reader.read { db in try Int.fetchOne(db, sql: "SELECT value FROM t") } == 42)
+            #expect(reader.path == writer.path)
+        }
+    }
+
     @Test func oneReaderIsEnoughAndClosingWorks() throws {
         let directory = try TemporaryDirectory()
         defer { withExtendedLifetime(directory) {} }

@@ -1,0 +1,67 @@
+/// A type-erased ``DatabaseReader``: any pool or queue behind one type.
+///
+/// ```swift
+/// let reader = AnyDatabaseReader(dbPool)
+/// let count = try reader.read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM player") }
+/// ```
+public final class AnyDatabaseReader: DatabaseReader {
+    private let base: any DatabaseReader
+
+    public init(_ base: some DatabaseReader) {
+        self.base = base
+    }
+
+    public var configuration: Configuration { base.configuration }
+    public var path: String { base.path }
+    public func close() throws { try base.close() }
+    public func interrupt() { base.interrupt() }
+    public func read<T>(_ value: (Database) throws -> T) throws -> T { try base.read(value) }
+    public func read<T: Sendable>(_ value: @escaping @Sendable (Database) throws -> T) async throws -> T { try await base.read(value) }
+    public func unsafeRead<T>(_ value: (Database) throws -> T) throws -> T { try base.unsafeRead(value) }
+    public func unsafeRead<T: Sendable>(_ value: @escaping @Sendable (Database) throws -> T) async throws -> T { try await base.unsafeRead(value) }
+    public func unsafeReentrantRead<T>(_ value: (Database) throws -> T) throws -> T { try base.unsafeReentrantRead(value) }
+    public func asyncRead(_ value: @escaping @Sendable (Result<Database, any Error>) -> Void) { base.asyncRead(value) }
+}
+
+/// A type-erased ``DatabaseWriter``.
+///
+/// ```swift
+/// let writer = AnyDatabaseWriter(dbQueue)
+/// try writer.write { db in try db.execute(sql: "DELETE FROM player") }
+/// ```
+public final class AnyDatabaseWriter: DatabaseWriter {
+    private let base: any DatabaseWriter
+
+    public init(_ base: some DatabaseWriter) {
+        self.base = base
+    }
+
+    public var configuration: Configuration { base.configuration }
+    public var path: String { base.path }
+    public func close() throws { try base.close() }
+    public func interrupt() { base.interrupt() }
+    public func read<T>(_ value: (Database) throws -> T) throws -> T { try base.read(value) }
+    public func read<T: Sendable>(_ value: @escaping @Sendable (Database) throws -> T) async throws -> T { try await base.read(value) }
+    public func unsafeRead<T>(_ value: (Database) throws -> T) throws -> T { try base.unsafeRead(value) }
+    public func unsafeRead<T: Sendable>(_ value: @escaping @Sendable (Database) throws -> T) async throws -> T { try await base.unsafeRead(value) }
+    public func unsafeReentrantRead<T>(_ value: (Database) throws -> T) throws -> T { try base.unsafeReentrantRead(value) }
+    public func asyncRead(_ value: @escaping @Sendable (Result<Database, any Error>) -> Void) { base.asyncRead(value) }
+    public func writeWithoutTransaction<T>(_ updates: (Database) throws -> T) rethrows -> T {
+        try base.writeWithoutTransaction(updates)
+    }
+    public func writeWithoutTransaction<T: Sendable>(_ updates: @escaping @Sendable (Database) throws -> T) async throws -> T {
+        try await base.writeWithoutTransaction(updates)
+    }
+    public func barrierWriteWithoutTransaction<T>(_ updates: (Database) throws -> T) throws -> T {
+        try base.barrierWriteWithoutTransaction(updates)
+    }
+    public func barrierWriteWithoutTransaction<T: Sendable>(_ updates: @escaping @Sendable (Database) throws -> T) async throws -> T {
+        try await base.barrierWriteWithoutTransaction(updates)
+    }
+    public func unsafeReentrantWrite<T>(_ updates: (Database) throws -> T) rethrows -> T {
+        try base.unsafeReentrantWrite(updates)
+    }
+    public func asyncWriteWithoutTransaction(_ updates: @escaping @Sendable (Database) -> Void) {
+        base.asyncWriteWithoutTransaction(updates)
+    }
+}

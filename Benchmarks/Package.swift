@@ -53,6 +53,12 @@ let package = Package(
             name: "petrel-search-bench",
             dependencies: [.product(name: "PetrelIndex", package: petrelIdentity)]
         ),
+        // Read throughput of a DatabasePool against a DatabaseQueue, two
+        // readers beside a writer.
+        .executableTarget(
+            name: "petrel-pool-bench",
+            dependencies: [.product(name: "Petrel", package: petrelIdentity)]
+        ),
         .executableTarget(
             name: "PetrelBenchmarks",
             dependencies: [

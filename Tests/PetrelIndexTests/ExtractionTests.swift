@@ -192,3 +192,38 @@ struct FormatTests {
         #expect(LanguageGuess.guess(text) == language)
     }
 }
+
+@Suite("Robustness on random input")
+struct RandomInputTests {
+    /// Random bytes, biased towards markup and multi-byte sequences.
+    func randomBytes(_ generator: inout SeededGenerator) -> [UInt8] {
+        let alphabet: [[UInt8]] = ["<", ">", "&", "#", ";", "\"", "'", "=", "/", "!", "-", "[", "]", "script", "title", "amp", "x", " ", "\n",
+                                   "é", "東", "\u{FEFF}", "<!--", "-->", "<![CDATA[", "]]>", "&#x", "&#", "9", "charset=", "\u{0}"].map { Array($0.utf8) }
+        var bytes: [UInt8] = []
+        for _ in 0..<Int(generator.next() % 40) {
+            if generator.next() % 5 == 0 {
+                bytes.append(UInt8(truncatingIfNeeded: generator.next()))
+            } else {
+                bytes += alphabet[Int(generator.next() % UInt64(alphabet.count))]
+            }
+        }
+        return bytes
+    }
+
+    @Test func extractorsNeverTrapAndAlwaysReturnValidText() throws {
+        var generator = SeededGenerator(seed: 2024)
+        let registry = ExtractorRegistry.standard
+        for n in 0..<3000 {
+            let bytes = randomBytes(&generator)
+            for name in ["page.html", "notes.md", "plain.txt", "noextension", "data.gz"] {
+                if let document = try? registry.extract(ExtractionInput(bytes: bytes, name: name, path: "/r/\(n)/\(name)")) {
+                    #expect(String(validating: Array(document.body.utf8), as: UTF8.self) != nil)
+                }
+            }
+            _ = HTMLText(html: bytes)
+            _ = TextDecoding.decode(bytes)
+            _ = Glob(bytes: bytes).matches(bytes)
+            _ = IgnoreRule(line: bytes)
+        }
+    }
+}

@@ -156,10 +156,46 @@ struct SearchTests {
         #expect(try plain.search("runs").hits.isEmpty)
     }
 
+    /// Random user text never reaches FTS5 as a syntax error: it is either
+    /// searched or refused with a SearchQueryError.
+    @Test func randomQueriesNeverFailInSQLite() throws {
+        let (_, index) = try Self.makeIndex()
+        let pieces = ["storm", "petrel", "\"", "(", ")", "-", "*", ":", "title:", "path:", "body:", "NEAR(", ",", " 5", "OR", "AND",
+                      "NOT", " ", "  ", "東京", "l'élève", "🦜", "^", "+", "{", "}", "'", "\\", "\0", "x", "NEAR", "near(", ",x", ")"]
+        var generator = SeededGenerator(seed: 42)
+        var searched = 0, refused = 0
+        for _ in 0..<3000 {
+            let text = (0..<Int(generator.next() % 8 + 1)).map { _ in pieces[Int(generator.next() % UInt64(pieces.count))] }.joined()
+            do {
+                _ = try index.search(text)
+                searched += 1
+            } catch is SearchQueryError {
+                refused += 1
+            } catch {
+                Issue.record("\(text.debugDescription) failed in SQLite: \(error)")
+                return
+            }
+        }
+        #expect(searched > 2000)
+    }
+
     @Test func asyncSequence() async throws {
         let (_, index) = try Self.makeIndex()
         var paths: [String] = []
         for try await hit in index.searchHits(try SearchQuery("albatross")) { paths.append(hit.path) }
         #expect(paths.count == 1)
+    }
+}
+
+/// A small deterministic random generator (SplitMix64), so random tests repeat.
+struct SeededGenerator: RandomNumberGenerator {
+    private var state: UInt64
+    init(seed: UInt64) { state = seed }
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
     }
 }

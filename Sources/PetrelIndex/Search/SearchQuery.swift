@@ -164,7 +164,11 @@ struct QueryParser {
     /// runs to the next quote (an unmatched quote is dropped).
     private mutating func lex(_ text: String) -> [Token] {
         var tokens: [Token] = []
-        let characters = Array(text)
+        // Control characters count as spaces, inside phrases too (a NUL
+        // would cut the FTS5 expression short in SQLite's C strings).
+        let characters = text.map { character -> Character in
+            character.unicodeScalars.contains { $0.properties.generalCategory == .control } ? " " : character
+        }
         var position = 0
         var current = ""
         var currentStart = 0

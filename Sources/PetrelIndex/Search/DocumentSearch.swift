@@ -261,16 +261,15 @@ private struct SearchRun {
     private func candidates(_ expression: String, excluding: Set<Int64>, limit: Int, filters: (sql: String, arguments: StatementArguments)) throws -> [Candidate] {
         let rows: [Row]
         if filters.sql.isEmpty {
-            let ranked = try Row.fetchAll(db, sql: """
+            let ranked = try Row.fetchAll(db.cachedStatement(sql: """
                 SELECT rowid AS id, rank AS score FROM documents_fts
                 WHERE documents_fts MATCH ? AND rank MATCH ? ORDER BY rank LIMIT ?
-                """, arguments: [expression, "bm25(\(options.pathWeight), \(options.titleWeight), \(options.bodyWeight))", limit + excluding.count + 1])
+                """), arguments: [expression, "bm25(\(options.pathWeight), \(options.titleWeight), \(options.bodyWeight))", limit + excluding.count + 1])
             let ids = ranked.map { $0["id"] as Int64 }
             var paths: [Int64: String] = [:]
-            if !ids.isEmpty {
-                for row in try Row.fetchAll(db, sql: "SELECT id, path FROM documents WHERE id IN (\(ids.map(String.init).joined(separator: ",")))") {
-                    paths[row[0]] = row[1]
-                }
+            let pathStatement = try db.cachedStatement(sql: "SELECT path FROM documents WHERE id = ?")
+            for id in ids {
+                paths[id] = try String.fetchOne(pathStatement, arguments: [id])
             }
             rows = ranked.map { row in
                 let id: Int64 = row["id"]
@@ -294,11 +293,18 @@ private struct SearchRun {
     }
 
     /// Which of `ids` match `expression`.
+    ///
+    /// One lookup per document (`rowid = ?` lets FTS5 seek each term's
+    /// postings to that row), rather than `rowid IN (...)`, which FTS5 would
+    /// answer by evaluating the expression over every match first.
     private func matching(_ expression: String, among ids: [Int64]) throws -> Set<Int64> {
         guard !ids.isEmpty else { return [] }
-        return try Set(Int64.fetchAll(db, sql: """
-            SELECT rowid FROM documents_fts WHERE documents_fts MATCH ? AND rowid IN (\(ids.map(String.init).joined(separator: ",")))
-            """, arguments: [expression]))
+        let statement = try db.cachedStatement(sql: "SELECT 1 FROM documents_fts WHERE documents_fts MATCH ? AND rowid = ?")
+        var found = Set<Int64>()
+        for id in ids where try Int.fetchOne(statement, arguments: [expression, id]) != nil {
+            found.insert(id)
+        }
+        return found
     }
 
     func run(_ query: SearchQuery) throws -> SearchResults {
@@ -380,19 +386,25 @@ private struct SearchRun {
                              relaxed: !relaxedHits.isEmpty, suggestions: suggestions, notes: notes)
     }
 
+    /// Line breaks as spaces, byte for byte, so match ranges stay valid.
+    static func oneLine(_ text: String) -> String {
+        guard text.utf8.contains(where: { $0 == 0x0A || $0 == 0x0D }) else { return text }
+        return String(decoding: text.utf8.map { $0 == 0x0A || $0 == 0x0D ? 0x20 : $0 }, as: UTF8.self)
+    }
+
     private func hit(_ candidate: Candidate, expression: String, phraseBoosted: Bool, snippetMaker: SnippetMaker?) throws -> SearchHit? {
         let open = FTSMarkedText.openMarker, close = FTSMarkedText.closeMarker
         if let snippetMaker {
             // The Swift snippet; FTS5's snippet() only when the body has no match.
-            guard let row = try Row.fetchOne(db, sql: """
+            guard let row = try Row.fetchOne(db.cachedStatement(sql: """
                 SELECT d.path, d.title, d.size, d.mtime, d.kind, d.language, f.body
                 FROM documents_fts f JOIN documents d ON d.id = f.rowid WHERE f.rowid = ?
-                """, arguments: [candidate.id]) else { return nil }
+                """), arguments: [candidate.id]) else { return nil }
             if let (text, ranges) = snippetMaker.snippet(of: row["body"] ?? "", tokens: options.snippetTokens), !options.explain {
                 let mtime: Int64 = row["mtime"]
                 return SearchHit(
                     path: row["path"], title: row["title"], score: candidate.score,
-                    snippet: text.replacingOccurrences(of: "\n", with: " "), matchRanges: ranges,
+                    snippet: Self.oneLine(text), matchRanges: ranges,
                     modificationTime: Date(timeIntervalSince1970: Double(mtime) / 1_000_000_000), size: row["size"],
                     kind: row["kind"], language: row["language"], matchesAllWords: candidate.full, matchedTerms: candidate.matched,
                     explanation: nil)
@@ -424,7 +436,7 @@ private struct SearchRun {
         let mtime: Int64 = row["mtime"]
         return SearchHit(
             path: row["path"], title: row["title"], score: candidate.score,
-            snippet: marked.text.replacingOccurrences(of: "\n", with: " "), matchRanges: marked.matchRanges,
+            snippet: Self.oneLine(marked.text), matchRanges: marked.matchRanges,
             modificationTime: Date(timeIntervalSince1970: Double(mtime) / 1_000_000_000), size: row["size"],
             kind: row["kind"], language: row["language"], matchesAllWords: candidate.full, matchedTerms: candidate.matched,
             explanation: explanation)

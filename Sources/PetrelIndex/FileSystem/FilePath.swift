@@ -1,3 +1,5 @@
+import Foundation
+
 /// A path as the file system has it: bytes, which need not be UTF-8.
 struct FilePath: Hashable, Sendable, Comparable {
     var bytes: [UInt8]
@@ -68,6 +70,21 @@ struct FilePath: Hashable, Sendable, Comparable {
     }
 
     static func < (a: FilePath, b: FilePath) -> Bool { a.bytes.lexicographicallyPrecedes(b.bytes) }
+}
+
+extension FilePath {
+    /// `path` made absolute against the current folder.
+    static func absolute(_ path: String) -> String {
+        path.hasPrefix("/") ? path : FileManager.default.currentDirectoryPath + "/" + path
+    }
+
+    /// The ways a path given by a user may be stored: its absolute form and,
+    /// when it still exists, that form with symbolic links resolved.
+    static func spellings(of path: String) -> [String] {
+        let absolute = absolute(path)
+        guard let resolved = try? POSIX.realPath(FilePath(absolute)).string, resolved != absolute else { return [absolute] }
+        return [absolute, resolved]
+    }
 }
 
 extension String {

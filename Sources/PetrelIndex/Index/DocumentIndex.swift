@@ -143,10 +143,9 @@ public final class DocumentIndex: Sendable {
 
     /// The canonical absolute path of a folder given on a command line.
     static func canonicalFolder(_ path: String) throws -> FilePath {
-        let absolute = path.hasPrefix("/") ? path : FileManager.default.currentDirectoryPath + "/" + path
         let resolved: FilePath
         do {
-            resolved = try POSIX.realPath(FilePath(absolute))
+            resolved = try POSIX.realPath(FilePath(FilePath.absolute(path)))
         } catch {
             throw IndexError("cannot index \(path): \(error)")
         }
@@ -183,10 +182,8 @@ public final class DocumentIndex: Sendable {
     /// - returns: the number of documents removed.
     @discardableResult
     public func removeRoot(_ path: String) throws -> Int {
-        let absolute = path.hasPrefix("/") ? path : FileManager.default.currentDirectoryPath + "/" + path
-        let candidates = [absolute, (try? POSIX.realPath(FilePath(absolute)))?.string].compactMap { $0 }
         return try dbQueue.write { db in
-            for candidate in candidates {
+            for candidate in FilePath.spellings(of: path) {
                 let trimmed = candidate.count > 1 && candidate.hasSuffix("/") ? String(candidate.dropLast()) : candidate
                 guard let id = try Int64.fetchOne(db, sql: "SELECT id FROM roots WHERE path = ?", arguments: [trimmed]) else { continue }
                 let count = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM documents WHERE root_id = ?", arguments: [id]) ?? 0

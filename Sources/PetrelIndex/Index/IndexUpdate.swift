@@ -102,9 +102,8 @@ extension DocumentIndex {
 
     /// The index's own files, which a walk must never index.
     private var ownFiles: Set<FilePath> {
-        let absolute = path.hasPrefix("/") ? path : FileManager.default.currentDirectoryPath + "/" + path
-        let resolved = (try? POSIX.realPath(FilePath(absolute)))?.string ?? absolute
-        return Set(["", "-wal", "-shm", "-journal"].flatMap { [FilePath(absolute + $0), FilePath(resolved + $0)] })
+        let spellings = FilePath.spellings(of: path)
+        return Set(["", "-wal", "-shm", "-journal"].flatMap { suffix in spellings.map { FilePath($0 + suffix) } })
     }
 
     private func update(

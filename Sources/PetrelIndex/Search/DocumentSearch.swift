@@ -208,9 +208,9 @@ private struct SearchRun {
             arguments += [Int64(before.timeIntervalSince1970 * 1_000_000_000)]
         }
         if let root = options.root {
-            let absolute = root.hasPrefix("/") ? root : FileManager.default.currentDirectoryPath + "/" + root
-            let resolved = (try? POSIX.realPath(FilePath(absolute)))?.string ?? absolute
-            guard let id = try Int64.fetchOne(db, sql: "SELECT id FROM roots WHERE path = ? OR path = ?", arguments: [absolute, resolved]) else {
+            let spellings = FilePath.spellings(of: root)
+            guard let id = try Int64.fetchOne(db, sql: "SELECT id FROM roots WHERE path IN (\(databaseQuestionMarks(count: spellings.count)))",
+                                              arguments: StatementArguments(spellings)) else {
                 throw IndexError("\(root) is not a folder of this index (see petrel-index --list)")
             }
             sql += " AND d.root_id = ?"

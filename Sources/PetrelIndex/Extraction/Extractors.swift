@@ -81,8 +81,7 @@ public struct MarkdownExtractor: DocumentExtractor {
     public init() {}
 
     public func extract(_ input: ExtractionInput) throws(ExtractionError) -> ExtractedDocument {
-        guard let decoded = TextDecoding.decode(input.bytes) else { throw .binary }
-        return ExtractedDocument(title: TitleFinder.title(of: decoded.text, kind: "md"), body: decoded.text, kind: "md", encoding: decoded.encoding)
+        try PlainTextExtractor(kind: "md").extract(input)
     }
 }
 

@@ -367,8 +367,12 @@ extension DocumentIndex {
             let file = job.file
             let name = FilePath.display(file.path.lastComponent)
             let replacing = job.stored?.id
+            func skip(_ reason: SkippedFile.Reason, _ detail: String? = nil, bytesRead: Int = 0) {
+                queue.put(.skip(SkippedFile(path: file.path.string, reason: reason, detail: detail), file: file, replacing: replacing,
+                                bytes: Int64(bytesRead)), cost: 64)
+            }
             if extractors.isKnownBinary(name: name) {
-                queue.put(.skip(SkippedFile(path: file.path.string, reason: .binary, detail: nil), file: file, replacing: replacing, bytes: 0), cost: 64)
+                skip(.binary)
                 continue
             }
             let bytes: [UInt8]
@@ -377,7 +381,7 @@ extension DocumentIndex {
                 switch try POSIX.readFile(file.path, limit: Int(clamping: maximumSize)) {
                 case .bytes(let read): bytes = read
                 case .tooLarge(let size):
-                    queue.put(.skip(SkippedFile(path: file.path.string, reason: .tooLarge, detail: "\(size) bytes"), file: file, replacing: replacing, bytes: 0), cost: 64)
+                    skip(.tooLarge, "\(size) bytes")
                     continue
                 }
             } catch {
@@ -408,11 +412,11 @@ extension DocumentIndex {
             } catch {
                 switch error {
                 case .binary:
-                    queue.put(.skip(SkippedFile(path: file.path.string, reason: .binary, detail: nil), file: file, replacing: replacing, bytes: Int64(bytes.count)), cost: 64)
+                    skip(.binary, bytesRead: bytes.count)
                 case .tooLarge(let size):
-                    queue.put(.skip(SkippedFile(path: file.path.string, reason: .tooLarge, detail: "\(size) bytes decompressed"), file: file, replacing: replacing, bytes: Int64(bytes.count)), cost: 64)
+                    skip(.tooLarge, "\(size) bytes decompressed", bytesRead: bytes.count)
                 case .missingTool:
-                    queue.put(.skip(SkippedFile(path: file.path.string, reason: .missingTool, detail: error.description), file: file, replacing: replacing, bytes: Int64(bytes.count)), cost: 64)
+                    skip(.missingTool, error.description, bytesRead: bytes.count)
                 case .unreadable(let reason):
                     queue.put(.fail(FailedFile(path: file.path.string, message: reason), bytes: Int64(bytes.count)), cost: 64)
                 }

@@ -368,7 +368,7 @@ private struct SearchRun {
         var hits: [SearchHit] = []
         for candidate in ranked {
             let matchExpression = expressionByID[candidate.id] ?? expression
-            guard let hit = try hit(candidate, expression: matchExpression, phraseBoosted: candidate.phrase, snippetMaker: maker) else { continue }
+            guard let hit = try hit(candidate, expression: matchExpression, snippetMaker: maker) else { continue }
             hits.append(hit)
         }
 
@@ -392,22 +392,17 @@ private struct SearchRun {
         return String(decoding: text.utf8.map { $0 == 0x0A || $0 == 0x0D ? 0x20 : $0 }, as: UTF8.self)
     }
 
-    private func hit(_ candidate: Candidate, expression: String, phraseBoosted: Bool, snippetMaker: SnippetMaker?) throws -> SearchHit? {
+    private func hit(_ candidate: Candidate, expression: String, snippetMaker: SnippetMaker?) throws -> SearchHit? {
         let open = FTSMarkedText.openMarker, close = FTSMarkedText.closeMarker
-        if let snippetMaker {
-            // The Swift snippet; FTS5's snippet() only when the body has no match.
+        // The Swift snippet, unless per-field scores are asked for (they come
+        // from the FTS5 query below), or the body has no match.
+        if let snippetMaker, !options.explain {
             guard let row = try Row.fetchOne(db.cachedStatement(sql: """
                 SELECT d.path, d.title, d.size, d.mtime, d.kind, d.language, f.body
                 FROM documents_fts f JOIN documents d ON d.id = f.rowid WHERE f.rowid = ?
                 """), arguments: [candidate.id]) else { return nil }
-            if let (text, ranges) = snippetMaker.snippet(of: row["body"] ?? "", tokens: options.snippetTokens), !options.explain {
-                let mtime: Int64 = row["mtime"]
-                return SearchHit(
-                    path: row["path"], title: row["title"], score: candidate.score,
-                    snippet: Self.oneLine(text), matchRanges: ranges,
-                    modificationTime: Date(timeIntervalSince1970: Double(mtime) / 1_000_000_000), size: row["size"],
-                    kind: row["kind"], language: row["language"], matchesAllWords: candidate.full, matchedTerms: candidate.matched,
-                    explanation: nil)
+            if let (text, ranges) = snippetMaker.snippet(of: row["body"] ?? "", tokens: options.snippetTokens) {
+                return makeHit(row, candidate, snippet: text, ranges: ranges, explanation: nil)
             }
         }
         var explainColumns = ""
@@ -430,13 +425,18 @@ private struct SearchRun {
                 "path": -(row["pathScore"] as Double? ?? 0), "title": -(row["titleScore"] as Double? ?? 0),
                 "body": -(row["bodyScore"] as Double? ?? 0),
             ]
-            if phraseBoosted { explanation?["phrase boost"] = options.phraseBoost }
+            if candidate.phrase { explanation?["phrase boost"] = options.phraseBoost }
             if let matched = candidate.matched { explanation?["terms matched"] = Double(matched) }
         }
+        return makeHit(row, candidate, snippet: marked.text, ranges: marked.matchRanges, explanation: explanation)
+    }
+
+    /// A hit from a row of `documents` columns and its snippet.
+    private func makeHit(_ row: Row, _ candidate: Candidate, snippet: String, ranges: [Range<Int>], explanation: [String: Double]?) -> SearchHit {
         let mtime: Int64 = row["mtime"]
         return SearchHit(
             path: row["path"], title: row["title"], score: candidate.score,
-            snippet: Self.oneLine(marked.text), matchRanges: marked.matchRanges,
+            snippet: Self.oneLine(snippet), matchRanges: ranges,
             modificationTime: Date(timeIntervalSince1970: Double(mtime) / 1_000_000_000), size: row["size"],
             kind: row["kind"], language: row["language"], matchesAllWords: candidate.full, matchedTerms: candidate.matched,
             explanation: explanation)

@@ -17,7 +17,8 @@ import Foundation
 public final class DatabasePool: DatabaseWriter, @unchecked Sendable {
     // Sendable invariant: `writer` and every reader serialize their own
     // accesses (each is a DatabaseQueue); the reader bookkeeping (`idle`,
-    // `readerCount`, `barrierDepth`) is only touched under `condition`.
+    // `all`, `busyReaders`, `barrier`, `closed`) is only touched under
+    // `condition`.
     private let writer: DatabaseQueue
     private let condition = NSCondition()
     private var idle: [DatabaseQueue] = []
@@ -34,7 +35,6 @@ public final class DatabasePool: DatabaseWriter, @unchecked Sendable {
     public init(path: String, configuration: Configuration = Configuration()) throws {
         var writerConfiguration = configuration
         writerConfiguration.journalMode = .wal
-        writerConfiguration.readonly = configuration.readonly
         self.configuration = writerConfiguration
         self.path = path
         writer = try DatabaseQueue(poolPath: path, label: (configuration.label ?? "Petrel.DatabasePool") + ".writer", configuration: writerConfiguration)
@@ -136,9 +136,15 @@ public final class DatabasePool: DatabaseWriter, @unchecked Sendable {
 
     /// Waits for a reader off the cooperative thread pool.
     private func acquireReader() async throws -> DatabaseQueue {
+        try await offCooperativePool { try self.takeReader() }
+    }
+
+    /// Runs blocking work (waiting for a reader, or for readers to finish)
+    /// on a Dispatch queue, so no thread of Swift's cooperative pool blocks.
+    private func offCooperativePool<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
         try await withCheckedThrowingContinuation { continuation in
             DispatchQueue.global(qos: configuration.qos.qosClass).async {
-                continuation.resume(with: Result { try self.takeReader() })
+                continuation.resume(with: Result { try work() })
             }
         }
     }
@@ -195,11 +201,7 @@ public final class DatabasePool: DatabaseWriter, @unchecked Sendable {
     }
 
     public func barrierWriteWithoutTransaction<T: Sendable>(_ updates: @escaping @Sendable (Database) throws -> T) async throws -> T {
-        try await withCheckedThrowingContinuation { continuation in
-            DispatchQueue.global(qos: configuration.qos.qosClass).async {
-                continuation.resume(with: Result { try self.barrierWriteWithoutTransaction(updates) })
-            }
-        }
+        try await offCooperativePool { try self.barrierWriteWithoutTransaction(updates) }
     }
 
     public func unsafeReentrantWrite<T>(_ updates: (Database) throws -> T) rethrows -> T {

@@ -108,34 +108,27 @@ final class ProgressBar: @unchecked Sendable {
     }
 }
 
-/// SIGINT and SIGTERM stop the update cleanly: the current batch commits.
-enum Interruption {
-    static func install() -> InterruptFlag {
-        let flag = InterruptFlag()
+/// Set when SIGINT or SIGTERM arrives: the update then stops cleanly, and
+/// the current batch commits.
+// @unchecked Sendable: `value` is guarded by `lock`; `sources` is only
+// written in init.
+final class InterruptFlag: @unchecked Sendable {
+    private let lock = NSLock()
+    private var value = false
+    /// The signal sources. Their handlers hold the flag, so both live as
+    /// long as the process (a signal can never reach a freed flag).
+    private var sources: [any DispatchSourceSignal] = []
+
+    init() {
         for signalNumber in [SIGINT, SIGTERM] {
             signal(signalNumber, SIG_IGN)
             let source = DispatchSource.makeSignalSource(signal: signalNumber, queue: .global())
-            source.setEventHandler { flag.set() }
+            source.setEventHandler { self.set() }
             source.resume()
-            InterruptFlag.sources.withLock { $0.append(source) }
+            sources.append(source)
         }
-        return flag
     }
-}
 
-// @unchecked Sendable: `value` is guarded by `lock`.
-final class InterruptFlag: @unchecked Sendable {
-    /// Keeps the signal sources alive for the life of the process.
-    static let sources = LockedSources()
-    private let lock = NSLock()
-    private var value = false
     func set() { lock.lock(); value = true; lock.unlock() }
     var isSet: Bool { lock.lock(); defer { lock.unlock() }; return value }
-}
-
-// @unchecked Sendable: `sources` is guarded by `lock`.
-final class LockedSources: @unchecked Sendable {
-    private let lock = NSLock()
-    private var sources: [any DispatchSourceSignal] = []
-    func withLock(_ body: (inout [any DispatchSourceSignal]) -> Void) { lock.lock(); body(&sources); lock.unlock() }
 }

@@ -164,7 +164,7 @@ struct PetrelIndexCommand: ParsableCommand {
 
         let showProgress = !quiet && !json && (progress == .always || (progress == .auto && isatty(STDERR_FILENO) == 1))
         let bar = showProgress ? ProgressBar() : nil
-        let interrupted = Interruption.install()
+        let interrupted = InterruptFlag()
         var onProgress: (@Sendable (IndexProgress) -> Void)?
         if let bar { onProgress = { bar.show($0) } }
         let report = try index.update(roots: folders.isEmpty ? nil : folders, options: options,

@@ -102,6 +102,16 @@ struct UpdateTests {
         #expect(throws: IndexError.self) { try index.removeRoot(tree.root) }
     }
 
+    @Test func childAndParentInOneUpdate() throws {
+        let tree = try Tree(["inner/a.txt": "alpha", "b.txt": "beta"])
+        let index = try DocumentIndex(path: tree.directory.path("i.sqlite"), tokenizer: .unicode61)
+        let report = try index.update(roots: [tree.path("inner"), tree.root])
+        #expect(report.roots == [tree.root])
+        #expect(report.added == 2)
+        #expect(try index.roots().map(\.path) == [tree.root])
+        try index.expectSound()
+    }
+
     @Test func cancelledUpdateCommitsWhatItDidAndTheNextRunFinishes() throws {
         let tree = try Tree()
         for n in 0..<300 { try tree.write("f\(n).txt", "document number \(n) about petrels") }

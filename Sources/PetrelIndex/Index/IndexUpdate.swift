@@ -52,16 +52,18 @@ extension DocumentIndex {
         let start = Date()
         var targets: [IndexedRoot]
         if let paths {
-            var added: [IndexedRoot] = []
+            var requested: [IndexedRoot] = []
             for path in paths {
-                let root = options.dryRun ? try dryRunRoot(path) : try addRoot(path)
-                if !added.contains(root) { added.append(root) }
+                requested.append(options.dryRun ? try dryRunRoot(path) : try addRoot(path))
             }
-            targets = added
+            // Read the roots back once all are added: a later folder may
+            // have taken an earlier one over (a parent given after its child).
+            let current = options.dryRun ? requested : try roots()
+            targets = current.filter { root in requested.contains { FilePath($0.path).isWithin(FilePath(root.path)) } }
+            targets = targets.reduce(into: []) { result, root in if !result.contains(where: { $0.path == root.path }) { result.append(root) } }
         } else {
             targets = try roots()
         }
-        targets = targets.reduce(into: []) { result, root in if !result.contains(where: { $0.path == root.path }) { result.append(root) } }
         var report = IndexReport()
         report.dryRun = options.dryRun
         for root in targets {

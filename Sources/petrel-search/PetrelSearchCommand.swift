@@ -35,8 +35,8 @@ struct PetrelSearchCommand: ParsableCommand {
     @Option(name: .long, help: ArgumentHelp("The index file.", valueName: "file"))
     var index: String?
 
-    @Option(name: [.customShort("n"), .long], help: "The most hits to show.")
-    var limit: Int = 10
+    @Option(name: [.customShort("n"), .long], help: "The most hits to show (default: 10; every hit with --files-only).")
+    var limit: Int?
 
     @Option(name: .long, help: "Skip this many hits first.")
     var offset: Int = 0
@@ -87,7 +87,7 @@ struct PetrelSearchCommand: ParsableCommand {
 
     func validate() throws {
         if query.allSatisfy({ $0.trimmingCharacters(in: .whitespaces).isEmpty }) { throw ValidationError("give a query (see --help)") }
-        if limit < 0 || offset < 0 { throw ValidationError("--limit and --offset cannot be negative") }
+        if limit ?? 0 < 0 || offset < 0 { throw ValidationError("--limit and --offset cannot be negative") }
         if nulSeparated, !filesOnly { throw ValidationError("-0 goes with --files-only (-l)") }
         for (name, value) in [("--since", since), ("--before", before)] {
             if let value, DateSpec.parse(value) == nil { throw ValidationError("\(name): '\(value)' is not a date (2024-05-01) or a span (7d, 12h, 2w)") }
@@ -117,7 +117,7 @@ struct PetrelSearchCommand: ParsableCommand {
                 throw ExitCode(2)
             }
             var options = SearchOptions()
-            options.limit = filesOnly && limit == 10 ? 1_000_000 : limit
+            options.limit = limit ?? (filesOnly ? 1_000_000_000 : 10)
             if count { options.limit = 0 }
             options.offset = offset
             options.pathGlob = path

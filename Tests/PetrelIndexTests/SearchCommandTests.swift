@@ -68,6 +68,9 @@ struct SearchCommandTests {
     @Test func filesOnlyAndNul() throws {
         let lines = try petrelSearch(["-l", "burrow"])
         try expectGolden("burrow-files.txt", lines.stdout)
+        #expect(lines.stdout.split(separator: "\n").count > 2, "--files-only lists every hit by default")
+        let ten = try petrelSearch(["-l", "-n", "2", "burrow"])
+        #expect(ten.stdout.split(separator: "\n").count == 2, "an explicit -n applies to --files-only")
         let nul = try petrelSearch(["-l", "-0", "burrow"])
         #expect(nul.stdout == lines.stdout.replacingOccurrences(of: "\n", with: "\0"))
     }

@@ -181,6 +181,18 @@ struct UpdateTests {
         #expect(try DocumentIndex(path: tree.path("i.sqlite")).tokenizer == .trigram)
     }
 
+    /// A kill between the migrator's bookkeeping table and the first
+    /// migration's commit leaves a file that is still a new index.
+    @Test func aFileKilledBeforeItsSchemaIsANewIndex() throws {
+        let tree = try Tree(["a.txt": "alpha"])
+        let half = try DatabaseQueue(path: tree.path("half.sqlite"))
+        try half.write { db in try db.execute(sql: "CREATE TABLE grdb_migrations (identifier TEXT NOT NULL PRIMARY KEY)") }
+        try half.close()
+        let index = try DocumentIndex(path: tree.path("half.sqlite"), tokenizer: .unicode61)
+        #expect(try index.update(roots: [tree.root]).added == 1)
+        try index.expectSound()
+    }
+
     @Test func defaultPathFollowsTheEnvironment() {
         #expect(DocumentIndex.defaultPath(environment: ["PETREL_INDEX": "/x/i.sqlite", "HOME": "/h"]) == "/x/i.sqlite")
         #expect(DocumentIndex.defaultPath(environment: ["XDG_DATA_HOME": "/data", "HOME": "/h"]) == "/data/petrel/index.sqlite")

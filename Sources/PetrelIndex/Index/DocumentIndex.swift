@@ -101,7 +101,12 @@ public final class DocumentIndex: Sendable {
         do {
             return try dbQueue.read { db -> (IndexTokenizer, Int)? in
                 guard try db.tableExists("petrel_meta") else {
-                    let tables = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM sqlite_master WHERE type = 'table'") ?? 0
+                    // A process killed while creating the index can leave the
+                    // migrator's bookkeeping table alone: that file is still new.
+                    let tables = try Int.fetchOne(db, sql: """
+                        SELECT COUNT(*) FROM sqlite_master
+                        WHERE type = 'table' AND name <> 'grdb_migrations' AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\'
+                        """) ?? 0
                     if tables > 0 { throw IndexError("\(path) is an SQLite database but not a Petrel index") }
                     return nil
                 }

@@ -228,7 +228,7 @@ public final class DatabaseQueue: DatabaseWriter, @unchecked Sendable {
                         continuation.resume(throwing: CancellationError())
                         return
                     }
-                    let result = Result { try body(db.value) }
+                    let result = Result { try db.value.stoppingStatements(when: { job.isCancelled }) { try body(db.value) } }
                     let wasCancelled = job.finish()
                     if wasCancelled, case .failure = result {
                         continuation.resume(throwing: CancellationError())
@@ -310,6 +310,8 @@ final class AsyncJob: @unchecked Sendable {
             return true
         }
     }
+
+    var isCancelled: Bool { lock.withLock { cancelled } }
 
     /// Marks the job finished; returns whether it was cancelled.
     func finish() -> Bool {

@@ -344,3 +344,32 @@ extension Database {
         transactionDateState.hooksInstalled = true
     }
 }
+
+// MARK: - Cancellation of a running access
+
+/// The question a progress handler asks while an async access runs.
+final class CancellationCheck {
+    let isCancelled: () -> Bool
+    init(_ isCancelled: @escaping () -> Bool) { self.isCancelled = isCancelled }
+}
+
+extension Database {
+    /// Runs `body` with a progress handler that stops every statement once
+    /// `isCancelled` answers true. `sqlite3_interrupt` alone misses a
+    /// cancellation that lands between two statements (it only stops
+    /// statements already running); the handler closes that gap.
+    func stoppingStatements<T>(when isCancelled: @escaping () -> Bool, _ body: () throws -> T) rethrows -> T {
+        guard let connection = sqliteConnection else { return try body() }
+        let check = CancellationCheck(isCancelled)
+        // `check` outlives the handler: it is removed before `check` is released.
+        sqlite3_progress_handler(connection, 1000, { context in
+            guard let context else { return 0 }
+            return Unmanaged<CancellationCheck>.fromOpaque(context).takeUnretainedValue().isCancelled() ? 1 : 0
+        }, Unmanaged.passUnretained(check).toOpaque())
+        defer {
+            sqlite3_progress_handler(connection, 0, nil, nil)
+            withExtendedLifetime(check) {}
+        }
+        return try body()
+    }
+}

@@ -98,12 +98,15 @@ struct DatabaseQueueTests {
         #expect(error?.resultCode == .SQLITE_BUSY)
 
         // With a timeout, the write waits until the holder commits.
-        let started = DispatchSemaphore(value: 0)
+        // (Awaited, not waited for with a semaphore: blocking a thread of
+        // the cooperative pool until a task starts can deadlock on 2 cores.)
+        let started = AsyncStream<Void>.makeStream()
         let waiterTask = Task {
-            started.signal()
+            started.continuation.yield()
             try await waiter.write { db in try db.execute(sql: "INSERT INTO t VALUES ('waiter')") }
         }
-        started.wait()
+        var iterator = started.stream.makeAsyncIterator()
+        await iterator.next()
         try await Task.sleep(for: .milliseconds(200)) // let the waiter hit the lock
         release.signal()
         try await waiterTask.value
@@ -191,6 +194,34 @@ struct DatabaseQueueTests {
         task.cancel()
         await #expect(throws: CancellationError.self) { try await task.value }
         #expect(try await dbQueue.read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM t") } == 0)
+    }
+
+    /// A cancellation that lands between two statements of a running
+    /// access stops the next statement (sqlite3_interrupt alone would not:
+    /// it only stops statements already running).
+    @Test func cancellingBetweenStatementsStopsTheNextOne() async throws {
+        let dbQueue = try DatabaseQueue()
+        try await dbQueue.write { db in try db.execute(sql: "CREATE TABLE t (a)") }
+        let started = AsyncStream<Void>.makeStream()
+        let cancelled = DispatchSemaphore(value: 0)
+        let task = Task {
+            try await dbQueue.write { db in
+                try db.execute(sql: "INSERT INTO t VALUES (1)")
+                started.continuation.yield()
+                // Waits on the database's own queue, not the cooperative pool.
+                _ = cancelled.wait(timeout: .now() + 30)
+                // Long but finite: without the fix it ends and the write commits.
+                return try Int.fetchOne(db, sql: "WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c WHERE x < 5000000) SELECT COUNT(*) FROM c")
+            }
+        }
+        var iterator = started.stream.makeAsyncIterator()
+        await iterator.next()
+        task.cancel()
+        cancelled.signal()
+        await #expect(throws: CancellationError.self) { try await task.value }
+        #expect(try await dbQueue.read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM t") } == 0)
+        // The handler is gone after the access: long statements run again.
+        #expect(try await dbQueue.read { db in try Int.fetchOne(db, sql: "WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c WHERE x < 100000) SELECT COUNT(*) FROM c") } == 100000)
     }
 
     @Test func cancelledTasksDoNotStartAccesses() async throws {

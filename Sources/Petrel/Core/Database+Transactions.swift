@@ -105,7 +105,11 @@ extension Database {
         let wasQueryOnly = try Bool.fetchOne(internalStatement("PRAGMA query_only")) ?? false
         if wasQueryOnly { return try value() }
         try internalStatement("PRAGMA query_only = 1").execute()
-        defer { try? internalStatement("PRAGMA query_only = 0").execute() }
+        readOnlyDepth += 1
+        defer {
+            readOnlyDepth -= 1
+            try? internalStatement("PRAGMA query_only = 0").execute()
+        }
         return try value()
     }
 }

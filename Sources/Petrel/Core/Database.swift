@@ -44,6 +44,24 @@ public final class Database {
     var collationProviderBox: CollationProviderBox?
     /// Support for ``transactionDate``; its hooks hold it unretained.
     let transactionDateState = TransactionDateState()
+    /// What the statement being compiled reads and writes; the authorizer
+    /// holds it unretained.
+    let authorizerState = AuthorizerState()
+    /// Transaction observers; SQLite's hooks hold it unretained.
+    private(set) lazy var observationBroker = ObservationBroker(database: self)
+    /// Nesting depth of ``readOnly(_:)``: transaction observers hear
+    /// nothing of read-only accesses.
+    var readOnlyDepth = 0
+    /// True for a read-only connection or inside a read-only access.
+    var isReadOnly: Bool { configuration.readonly || readOnlyDepth > 0 }
+    /// True while statements must report their start and end: there are
+    /// transaction observers, or a region is being recorded.
+    @usableFromInline var needsStatementHooks = false
+    /// The region read by the statements of the current value observation
+    /// fetch, while one runs.
+    var regionRecorder: DatabaseRegion? {
+        didSet { if (regionRecorder == nil) != (oldValue == nil) { updateStatementHooks() } }
+    }
     /// Primary keys by lowercased table name. Cleared by schema-changing
     /// statements of this connection and at the start of every access
     /// (another connection may have changed the schema in between).
@@ -86,6 +104,8 @@ public final class Database {
     private func setUp() throws {
         guard let connection = sqliteConnection else { return }
         sqlite3_extended_result_codes(connection, 1)
+        authorizerState.observesDeletions = { [unowned self] table in observationBroker.observesDeletions(on: table) }
+        installObservationCallbacks()
         if !configuration.acceptsDoubleQuotedStringLiterals {
             var result: CInt = 0
             _ = petrel_db_config_bool(connection, SQLITE_DBCONFIG_DQS_DML, 0, &result)
@@ -118,8 +138,11 @@ public final class Database {
         statementCache.removeAll()
         internalStatements.removeAll()
         recordInsertStatements.removeAll()
+        removeObservationCallbacks()
         let code = sqlite3_close(connection)
         if code != SQLITE_OK {
+            installObservationCallbacks()
+            setUpdateHook(enabled: observationBroker.hasObservers)
             throw DatabaseError.lastError(connection, code: code)
         }
         sqliteConnection = nil
@@ -134,6 +157,7 @@ public final class Database {
         statementCache.removeAll()
         internalStatements.removeAll()
         recordInsertStatements.removeAll()
+        removeObservationCallbacks()
         sqlite3_close_v2(connection)
         sqliteConnection = nil
     }
@@ -234,6 +258,7 @@ public final class Database {
         var sqliteStatement: OpaquePointer?
         var remainderOffset = 0
         let flags: UInt32 = persistent ? UInt32(SQLITE_PREPARE_PERSISTENT) : 0
+        authorizerState.begin()
         let code = sql.utf8CString.withUnsafeBufferPointer { buffer -> CInt in
             guard let base = buffer.baseAddress else { return SQLITE_MISUSE }
             var tail: UnsafePointer<CChar>?
@@ -241,6 +266,7 @@ public final class Database {
             if let tail { remainderOffset = base.distance(to: tail) }
             return code
         }
+        let authorization = authorizerState.end()
         guard code == SQLITE_OK else {
             throw DatabaseError.lastError(connection, code: code, sql: sql)
         }
@@ -258,7 +284,7 @@ public final class Database {
                     sql: sql)
             }
         }
-        return Statement(database: self, sqliteStatement: sqliteStatement, sql: sql.trimmingCharacters(in: .whitespacesAndNewlines))
+        return Statement(database: self, sqliteStatement: sqliteStatement, sql: sql.trimmingCharacters(in: .whitespacesAndNewlines), authorization: authorization)
     }
 
     /// True when the text holds at least one statement (not just spaces and comments).
@@ -366,6 +392,7 @@ public final class SQLStatementCursor: Cursor {
         var sqliteStatement: OpaquePointer?
         var nextOffset = offset
         let start = offset
+        database.authorizerState.begin()
         let code = utf8.withUnsafeBufferPointer { buffer -> CInt in
             guard let base = buffer.baseAddress else { return SQLITE_MISUSE }
             var tail: UnsafePointer<CChar>?
@@ -373,6 +400,7 @@ public final class SQLStatementCursor: Cursor {
             if let tail { nextOffset = base.distance(to: tail) }
             return code
         }
+        let authorization = database.authorizerState.end()
         let text = String(decoding: utf8[start..<Swift.max(start, Swift.min(nextOffset, utf8.count - 1))].map { UInt8(bitPattern: $0) }, as: UTF8.self)
             .trimmingCharacters(in: .whitespacesAndNewlines)
         guard code == SQLITE_OK else {
@@ -393,7 +421,7 @@ public final class SQLStatementCursor: Cursor {
             }
             return nil
         }
-        let statement = Statement(database: database, sqliteStatement: sqliteStatement, sql: text)
+        let statement = Statement(database: database, sqliteStatement: sqliteStatement, sql: text, authorization: authorization)
         if var remaining = arguments {
             switch remaining.consume(for: statement.parameterNames) {
             case .success(let values):

@@ -7,7 +7,7 @@
 /// let players = try request.fetchAll(db)
 /// let count = try request.fetchCount(db)
 /// ```
-public protocol FetchRequest<RowDecoder> {
+public protocol FetchRequest<RowDecoder>: DatabaseRegionConvertible {
     /// The type the request fetches.
     associatedtype RowDecoder
 

@@ -38,8 +38,16 @@ public final class Statement {
     /// Whether the statement may have been stepped since the last reset.
     @usableFromInline @exclusivity(unchecked) var needsReset = false
 
-    init(database: Database, sqliteStatement: SQLiteStatement, sql: String) {
+    /// What the statement reads and writes, as SQLite's authorizer saw it
+    /// compile.
+    let authorization: StatementAuthorization
+
+    /// The tables and columns the statement reads.
+    public var databaseRegion: DatabaseRegion { authorization.readRegion }
+
+    init(database: Database, sqliteStatement: SQLiteStatement, sql: String, authorization: StatementAuthorization = StatementAuthorization()) {
         self.database = database
+        self.authorization = authorization
         self.sqliteStatement = sqliteStatement
         self.sql = sql
         columnCount = Int(sqlite3_column_count(sqliteStatement))
@@ -270,11 +278,51 @@ public final class Statement {
     /// Steps once; true for a row, false when done.
     @inlinable @inline(__always)
     func step() throws -> Bool {
+        if !needsReset { willExecute() }
         needsReset = true
         let code = sqlite3_step(sqliteStatement)
         if code == SQLITE_ROW { return true }
-        if code == SQLITE_DONE { return false }
-        throw stepError(code)
+        if code == SQLITE_DONE {
+            try didExecute()
+            return false
+        }
+        throw stepFailure(code)
+    }
+
+    /// Before the first step: tells the observation broker, and records
+    /// what the statement reads when a region is being recorded.
+    @usableFromInline
+    func willExecute() {
+        let database = self.database
+        guard database.needsStatementHooks else { return }
+        if database.regionRecorder != nil {
+            database.regionRecorder?.formUnion(authorization.readRegion)
+        }
+        if database.observationBroker.hasObservers {
+            database.observationBroker.statementWillExecute(self)
+        }
+    }
+
+    /// After the last step: transaction ends and savepoints reach the
+    /// observers.
+    @usableFromInline
+    func didExecute() throws {
+        let database = self.database
+        guard database.needsStatementHooks, database.observationBroker.hasObservers else { return }
+        try database.observationBroker.statementDidExecute(self)
+    }
+
+    /// The error of a failed step: SQLite's, or the error of an observer
+    /// that refused a commit.
+    @usableFromInline
+    func stepFailure(_ code: CInt) -> any Error {
+        let error = stepError(code)
+        let database = self.database
+        if database.needsStatementHooks, database.observationBroker.hasObservers,
+           let observerError = database.observationBroker.statementDidFail(self) {
+            return observerError
+        }
+        return error
     }
 
     @usableFromInline

@@ -60,7 +60,6 @@ extension Database {
                 return try configuration.transactionClock.now(self)
             }
             if let date = transactionDateState.date { return date }
-            installTransactionEndHooks()
             let date = try configuration.transactionClock.now(self)
             transactionDateState.date = date
             return date
@@ -72,5 +71,4 @@ extension Database {
 /// rollback hooks when the transaction ends.
 final class TransactionDateState {
     var date: Date?
-    var hooksInstalled = false
 }

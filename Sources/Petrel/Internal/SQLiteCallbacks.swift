@@ -325,26 +325,6 @@ extension Database {
     }
 }
 
-// MARK: - Transaction end hooks
-
-extension Database {
-    /// Makes SQLite forget the transaction date when a transaction commits
-    /// or rolls back. The state object lives as long as the connection
-    /// (`transactionDateState` is a constant of `Database`).
-    func installTransactionEndHooks() {
-        guard let connection = sqliteConnection, !transactionDateState.hooksInstalled else { return }
-        let context = Unmanaged.passUnretained(transactionDateState).toOpaque()
-        sqlite3_commit_hook(connection, { context in
-            if let context { Unmanaged<TransactionDateState>.fromOpaque(context).takeUnretainedValue().date = nil }
-            return 0  // let the commit proceed
-        }, context)
-        sqlite3_rollback_hook(connection, { context in
-            if let context { Unmanaged<TransactionDateState>.fromOpaque(context).takeUnretainedValue().date = nil }
-        }, context)
-        transactionDateState.hooksInstalled = true
-    }
-}
-
 // MARK: - Cancellation of a running access
 
 /// The question a progress handler asks while an async access runs.

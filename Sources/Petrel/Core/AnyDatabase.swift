@@ -5,7 +5,7 @@
 /// let count = try reader.read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM player") }
 /// ```
 public final class AnyDatabaseReader: DatabaseReader {
-    private let base: any DatabaseReader
+    let base: any DatabaseReader
 
     public init(_ base: some DatabaseReader) {
         self.base = base
@@ -30,7 +30,7 @@ public final class AnyDatabaseReader: DatabaseReader {
 /// try writer.write { db in try db.execute(sql: "DELETE FROM player") }
 /// ```
 public final class AnyDatabaseWriter: DatabaseWriter {
-    private let base: any DatabaseWriter
+    let base: any DatabaseWriter
 
     public init(_ base: some DatabaseWriter) {
         self.base = base

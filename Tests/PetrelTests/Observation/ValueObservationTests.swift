@@ -1,0 +1,335 @@
+import Foundation
+import Petrel
+import PetrelTestSupport
+import Testing
+
+/// Runs `body`, failing instead of hanging when it takes longer than `seconds`.
+func withTimeout<T: Sendable>(_ seconds: Double, _ body: @escaping @Sendable () async throws -> T) async throws -> T {
+    try await withThrowingTaskGroup(of: T.self) { group in
+        group.addTask { try await body() }
+        group.addTask {
+            try await Task.sleep(for: .seconds(seconds))
+            throw TimedOut()
+        }
+        defer { group.cancelAll() }
+        guard let first = try await group.next() else { throw TimedOut() }
+        return first
+    }
+}
+
+struct TimedOut: Error {}
+
+/// A thread-safe list of values, for callbacks.
+final class Collected<T: Sendable>: @unchecked Sendable {
+    // Sendable invariant: `items` is only accessed under `lock`.
+    private let lock = NSLock()
+    private var items: [T] = []
+    func append(_ item: T) { lock.withLock { items.append(item) } }
+    var all: [T] { lock.withLock { items } }
+}
+
+/// Both writers, so every test runs on a queue and on a pool.
+enum WriterKind: String, CaseIterable, CustomTestStringConvertible, Sendable {
+    case queue, pool
+    var testDescription: String { rawValue }
+}
+
+struct ObservedDatabase {
+    let writer: any DatabaseWriter
+    let directory: TemporaryDirectory
+
+    init(_ kind: WriterKind) throws {
+        directory = try TemporaryDirectory()
+        let path = directory.path("db.sqlite")
+        switch kind {
+        case .queue: writer = try DatabaseQueue(path: path)
+        case .pool: writer = try DatabasePool(path: path)
+        }
+        try writer.write { db in
+            try db.execute(sql: "CREATE TABLE t (id INTEGER PRIMARY KEY, a); CREATE TABLE u (id INTEGER PRIMARY KEY, x); CREATE TABLE flag (on_ INTEGER)")
+        }
+    }
+}
+
+@Suite("ValueObservation")
+struct ValueObservationTests {
+    static let count = ValueObservation.tracking { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM t") ?? -1 }
+
+    @Test(arguments: WriterKind.allCases)
+    func valuesFollowCommitsInOrder(kind: WriterKind) async throws {
+        let database = try ObservedDatabase(kind)
+        let writer = database.writer
+        let seen = try await withTimeout(30) {
+            var seen: [Int] = []
+            for try await count in Self.count.values(in: writer) {
+                seen.append(count)
+                if count == 3 { break }
+                // A change elsewhere must not produce a value...
+                try await writer.write { db in try db.execute(sql: "INSERT INTO u (x) VALUES (1)") }
+                // ...a change of t must.
+                try await writer.write { db in try db.execute(sql: "INSERT INTO t (a) VALUES (1)") }
+            }
+            return seen
+        }
+        #expect(seen == [0, 1, 2, 3])
+    }
+
+    @Test(arguments: WriterKind.allCases)
+    func manyConcurrentCommitsEndOnTheLastState(kind: WriterKind) async throws {
+        let database = try ObservedDatabase(kind)
+        let writer = database.writer
+        let values = try await withTimeout(60) {
+            let writes = Task {
+                for _ in 0..<200 {
+                    try await writer.write { db in try db.execute(sql: "INSERT INTO t (a) VALUES (1)") }
+                }
+            }
+            var values: [Int] = []
+            for try await count in Self.count.values(in: writer) {
+                values.append(count)
+                if count == 200 { break }
+            }
+            try await writes.value
+            return values
+        }
+        #expect(values == values.sorted(), "values come in commit order")
+        #expect(values.last == 200)
+        if kind == .queue, let first = values.first {
+            // On a queue each commit is fetched right after it: one value each.
+            #expect(values == Array(first...200))
+        }
+    }
+
+    @Test(arguments: WriterKind.allCases)
+    func removeDuplicatesAndMap(kind: WriterKind) async throws {
+        let database = try ObservedDatabase(kind)
+        let writer = database.writer
+        try await writer.write { db in try db.execute(sql: "INSERT INTO t (a) VALUES (1)") }
+        let observation = Self.count.removeDuplicates().map { "\($0) rows" }
+        let seen = try await withTimeout(30) {
+            var seen: [String] = []
+            for try await text in observation.values(in: writer) {
+                seen.append(text)
+                if seen.count == 2 { break }
+                // Same count: no value. Then a new count.
+                try await writer.write { db in try db.execute(sql: "UPDATE t SET a = a + 1") }
+                try await writer.write { db in try db.execute(sql: "INSERT INTO t (a) VALUES (2)") }
+            }
+            return seen
+        }
+        #expect(seen == ["1 rows", "2 rows"])
+    }
+
+    @Test(arguments: WriterKind.allCases)
+    func theRegionFollowsWhatTheFetchReads(kind: WriterKind) async throws {
+        let database = try ObservedDatabase(kind)
+        let writer = database.writer
+        // Reads u only once the flag is on.
+        let observation = ValueObservation.tracking { db -> Int in
+            let on = try Bool.fetchOne(db, sql: "SELECT COUNT(*) > 0 FROM flag") ?? false
+            return on ? (try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM u") ?? 0) : -1
+        }
+        let regions = Collected<String>()
+        let traced = observation.handleEvents(willTrackRegion: { regions.append($0.description) })
+        let seen = try await withTimeout(30) {
+            var seen: [Int] = []
+            for try await value in traced.values(in: writer) {
+                seen.append(value)
+                switch seen.count {
+                case 1:
+                    try await writer.write { db in try db.execute(sql: "INSERT INTO u (x) VALUES (1)") }  // not watched yet
+                    try await writer.write { db in try db.execute(sql: "INSERT INTO flag VALUES (1)") }
+                case 2:
+                    try await writer.write { db in try db.execute(sql: "INSERT INTO u (x) VALUES (2)") }  // watched now
+                default:
+                    return seen
+                }
+            }
+            return seen
+        }
+        #expect(seen == [-1, 1, 2])
+        #expect(regions.all.first == "flag(*)")
+        #expect(regions.all.contains("flag(*),u(*)"))
+    }
+
+    @Test(arguments: WriterKind.allCases)
+    func explicitRegions(kind: WriterKind) async throws {
+        let database = try ObservedDatabase(kind)
+        let writer = database.writer
+        // Reads u, but is told to watch t.
+        let observation = ValueObservation.tracking(region: Table("t")) { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM u") ?? 0 }
+        let seen = try await withTimeout(30) {
+            var seen: [Int] = []
+            for try await value in observation.values(in: writer) {
+                seen.append(value)
+                if seen.count == 2 { break }
+                try await writer.write { db in try db.execute(sql: "INSERT INTO u (x) VALUES (1)") }
+                try await writer.write { db in try db.execute(sql: "INSERT INTO t (a) VALUES (1)") }
+            }
+            return seen
+        }
+        #expect(seen == [0, 1])
+    }
+
+    @Test(arguments: WriterKind.allCases)
+    func nothingArrivesAfterCancellation(kind: WriterKind) throws {
+        let database = try ObservedDatabase(kind)
+        let queue = DispatchQueue(label: "observer")
+        let values = Collected<Int>()
+        let first = DispatchSemaphore(value: 0)
+        let holder = Collected<AnyDatabaseCancellable>()
+        let cancellable = Self.count.start(in: database.writer, scheduling: .async(onQueue: queue)) { _ in } onChange: { value in
+            values.append(value)
+            // Cancel from the delivery queue, at the first value.
+            holder.all.first?.cancel()
+            first.signal()
+        }
+        holder.append(cancellable)
+        #expect(first.wait(timeout: .now() + 30) == .success)
+        for _ in 0..<5 { try database.writer.write { db in try db.execute(sql: "INSERT INTO t (a) VALUES (1)") } }
+        // Let anything scheduled arrive.
+        Thread.sleep(forTimeInterval: 0.05)
+        queue.sync {}
+        #expect(values.all == [0])
+    }
+
+    @Test(arguments: WriterKind.allCases)
+    func aFailingFetchEndsTheObservationWithItsError(kind: WriterKind) async throws {
+        struct TooMany: Error {}
+        let database = try ObservedDatabase(kind)
+        let writer = database.writer
+        let observation = ValueObservation.tracking { db -> Int in
+            let count = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM t") ?? 0
+            if count == 2 { throw TooMany() }
+            return count
+        }
+        let seen = Collected<Int>()
+        await #expect(throws: TooMany.self) {
+            try await withTimeout(30) {
+                for try await value in observation.values(in: writer) {
+                    seen.append(value)
+                    try await writer.write { db in try db.execute(sql: "INSERT INTO t (a) VALUES (1)") }
+                }
+            }
+        }
+        #expect(seen.all == [0, 1])
+    }
+
+    @MainActor @Test(arguments: WriterKind.allCases)
+    func theImmediateSchedulerDeliversTheInitialValueFromStart(kind: WriterKind) throws {
+        let database = try ObservedDatabase(kind)
+        try database.writer.write { db in try db.execute(sql: "INSERT INTO t (a) VALUES (1)") }
+        let values = Collected<Int>()
+        let cancellable = Self.count.start(in: database.writer, scheduling: .immediate) { _ in } onChange: { values.append($0) }
+        #expect(values.all == [1])
+        cancellable.cancel()
+    }
+
+    @Test(arguments: WriterKind.allCases)
+    func observersMayWriteWithoutDeadlock(kind: WriterKind) throws {
+        let database = try ObservedDatabase(kind)
+        let writer = database.writer
+        let queue = DispatchQueue(label: "observer")
+        let done = DispatchSemaphore(value: 0)
+        // Each value of t's count below 3 inserts one more row.
+        let cancellable = Self.count.start(in: writer, scheduling: .async(onQueue: queue)) { _ in } onChange: { count in
+            if count < 3 {
+                try? writer.write { db in try db.execute(sql: "INSERT INTO t (a) VALUES (1)") }
+            } else {
+                done.signal()
+            }
+        }
+        #expect(done.wait(timeout: .now() + 30) == .success)
+        cancellable.cancel()
+        #expect(try writer.read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM t") } == 3)
+    }
+
+    @Test func writeAccessAndPrint() async throws {
+        let database = try ObservedDatabase(.queue)
+        let writer = database.writer
+        var writing = ValueObservation.tracking { db -> Int in
+            try db.execute(sql: "CREATE TEMP TABLE IF NOT EXISTS fetches (n)")
+            try db.execute(sql: "INSERT INTO fetches VALUES (1)")
+            return try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM t") ?? 0
+        }
+        writing.requiresWriteAccess = true
+        let observation = writing
+        let lines = LinesStream()
+        let seen = try await withTimeout(30) {
+            var seen: [Int] = []
+            for try await value in observation.print("obs", to: lines).values(in: writer) {
+                seen.append(value)
+                if value == 1 { break }
+                try await writer.write { db in try db.execute(sql: "INSERT INTO t (a) VALUES (1)") }
+            }
+            return seen
+        }
+        #expect(seen == [0, 1])
+        #expect(try await writer.read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM temp.fetches") } == 2)
+        #expect(lines.all.first == "obs: start")
+        #expect(lines.all.contains("obs: value: 1"))
+    }
+}
+
+/// A text stream that keeps lines.
+final class LinesStream: TextOutputStream, @unchecked Sendable {
+    // Sendable invariant: `lines` is only accessed under `lock`.
+    private let lock = NSLock()
+    private var lines: [String] = []
+    func write(_ string: String) {
+        lock.withLock { lines.append(contentsOf: string.split(separator: "\n").map(String.init)) }
+    }
+    var all: [String] { lock.withLock { lines } }
+}
+
+@Suite("DatabaseRegionObservation and SharedValueObservation")
+struct RegionAndSharedObservationTests {
+    @Test(arguments: WriterKind.allCases)
+    func regionObservationCountsCommitsOnItsTables(kind: WriterKind) throws {
+        let database = try ObservedDatabase(kind)
+        let commits = Collected<Int>()
+        let cancellable = DatabaseRegionObservation(tracking: Table("t")).start(in: database.writer) { _ in } onChange: { db in
+            commits.append((try? Int.fetchOne(db, sql: "SELECT COUNT(*) FROM t")) ?? -1)
+        }
+        try database.writer.write { db in try db.execute(sql: "INSERT INTO t (a) VALUES (1)") }
+        try database.writer.write { db in try db.execute(sql: "INSERT INTO u (x) VALUES (1)") }
+        try database.writer.write { db in
+            try db.execute(sql: "INSERT INTO t (a) VALUES (2)")
+            try db.execute(sql: "INSERT INTO t (a) VALUES (3)")
+        }
+        cancellable.cancel()
+        try database.writer.write { db in try db.execute(sql: "INSERT INTO t (a) VALUES (4)") }
+        #expect(commits.all == [1, 3])
+    }
+
+    @Test(arguments: WriterKind.allCases)
+    func sharedObservationsFetchOnceForAll(kind: WriterKind) throws {
+        let database = try ObservedDatabase(kind)
+        let fetches = Collected<Int>()
+        let queue = DispatchQueue(label: "shared")
+        let shared = ValueObservationTests.count
+            .handleEvents(willFetch: { fetches.append(1) })
+            .shared(in: database.writer, scheduling: .async(onQueue: queue))
+        let first = Collected<Int>(), second = Collected<Int>()
+        let firstValue = DispatchSemaphore(value: 0), secondValue = DispatchSemaphore(value: 0)
+        let one = shared.start(onError: { _ in }, onChange: { first.append($0); firstValue.signal() })
+        #expect(firstValue.wait(timeout: .now() + 30) == .success)
+        // A late subscriber gets the last value without a fetch.
+        let two = shared.start(onError: { _ in }, onChange: { second.append($0); secondValue.signal() })
+        #expect(secondValue.wait(timeout: .now() + 30) == .success)
+        #expect(fetches.all.count == 1)
+        try database.writer.write { db in try db.execute(sql: "INSERT INTO t (a) VALUES (1)") }
+        #expect(firstValue.wait(timeout: .now() + 30) == .success)
+        #expect(secondValue.wait(timeout: .now() + 30) == .success)
+        #expect(first.all == [0, 1])
+        #expect(second.all == [0, 1])
+        #expect(fetches.all.count == 2)
+        one.cancel()
+        two.cancel()
+        // No subscriber left: the database observation stopped.
+        try database.writer.write { db in try db.execute(sql: "INSERT INTO t (a) VALUES (2)") }
+        Thread.sleep(forTimeInterval: 0.05)
+        queue.sync {}
+        #expect(fetches.all.count == 2)
+    }
+}

@@ -178,3 +178,48 @@ func startIndexer(_ executable: String, index: String, folder: String) throws ->
     try process.run()
     return process
 }
+
+@Suite("Two processes, one index")
+struct TwoWritersTests {
+    /// Two indexers started together on one index file (which neither has
+    /// created yet): WAL and the busy timeout make them take turns, both
+    /// succeed, and the index holds both folders.
+    @Test func twoIndexersShareOneIndex() throws {
+        let executable = try #require(builtProduct("petrel-index"))
+        let trees = [try Tree(), try Tree()]
+        for (number, tree) in trees.enumerated() {
+            for n in 0..<600 {
+                try tree.write("d\(n % 6)/f\(n).txt", "tree\(number) file \(n) " + String(repeating: "storm ocean ", count: 40))
+            }
+        }
+        let index = trees[0].directory.path("shared.sqlite")
+        let results = Collected()
+        let group = DispatchGroup()
+        for tree in trees {
+            group.enter()
+            DispatchQueue.global().async {
+                defer { group.leave() }
+                do {
+                    let result = try run(executable, ["--index", index, "--quiet", "--progress", "never", tree.root + "/d0", tree.root])
+                    results.append("\(result.status) \(result.stderr)")
+                } catch {
+                    results.append("error \(error)")
+                }
+            }
+        }
+        group.wait()
+        #expect(results.all == ["0 ", "0 "], "\(results.all)")
+        let opened = try DocumentIndex(path: index)
+        try opened.expectSound()
+        #expect(try opened.dbQueue.read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM documents") } == 1200)
+    }
+}
+
+/// Lines collected from several threads.
+final class Collected: @unchecked Sendable {
+    // Sendable invariant: `lines` is only accessed under `lock`.
+    private let lock = NSLock()
+    private var lines: [String] = []
+    func append(_ line: String) { lock.withLock { lines.append(line) } }
+    var all: [String] { lock.withLock { lines } }
+}

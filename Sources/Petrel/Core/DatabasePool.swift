@@ -11,9 +11,10 @@ import Foundation
 /// let count = try dbPool.read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM player") }
 /// ```
 ///
-/// Not available: `DatabaseSnapshot` and `makeSnapshotPool()` (this SQLite
-/// is built without `SQLITE_ENABLE_SNAPSHOT`), in-memory pools (a shared
-/// in-memory database has no WAL).
+/// ``makeSnapshot()`` gives a frozen view. Not available:
+/// `makeSnapshotPool()` (this SQLite is built without
+/// `SQLITE_ENABLE_SNAPSHOT`), in-memory pools (a shared in-memory database
+/// has no WAL).
 public final class DatabasePool: DatabaseWriter, @unchecked Sendable {
     // Sendable invariant: `writer` and every reader serialize their own
     // accesses (each is a DatabaseQueue); the reader bookkeeping (`idle`,

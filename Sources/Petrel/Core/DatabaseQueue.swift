@@ -119,6 +119,16 @@ public final class DatabaseQueue: DatabaseWriter, @unchecked Sendable {
         return try sync(value)
     }
 
+    /// Runs `value` on the queue with no transaction of its own (the
+    /// snapshot's transaction stays open across accesses).
+    func asyncUnsafeAccess(_ value: @escaping @Sendable (Result<Database, any Error>) -> Void) {
+        let db = UncheckedDatabase(db)
+        queue.async {
+            db.value.forgetSchemaInformation()
+            value(.success(db.value))
+        }
+    }
+
     public func asyncRead(_ value: @escaping @Sendable (Result<Database, any Error>) -> Void) {
         let db = UncheckedDatabase(db)
         queue.async {

@@ -235,3 +235,57 @@ private final class LockedStrings: @unchecked Sendable {
     func append(_ value: String) { lock.lock(); storage.append(value); lock.unlock() }
     var values: [String] { lock.lock(); defer { lock.unlock() }; return storage }
 }
+
+@Suite("DatabaseSnapshot")
+struct DatabaseSnapshotTests {
+    private func makePool(_ directory: TemporaryDirectory) throws -> DatabasePool {
+        let pool = try DatabasePool(path: directory.path("db.sqlite"))
+        try pool.write { db in try db.execute(sql: "CREATE TABLE t (a); INSERT INTO t VALUES (1)") }
+        return pool
+    }
+
+    @Test func aSnapshotNeverSeesLaterCommits() throws {
+        let directory = try TemporaryDirectory()
+        let pool = try makePool(directory)
+        let snapshot = try pool.makeSnapshot()
+        try pool.write { db in try db.execute(sql: "INSERT INTO t VALUES (2)") }
+        #expect(try snapshot.read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM t") } == 1)
+        #expect(try snapshot.reentrantRead { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM t") } == 1)
+        #expect(try pool.read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM t") } == 2)
+        // Snapshots are read-only.
+        #expect(throws: DatabaseError.self) { try snapshot.read { db in try db.execute(sql: "INSERT INTO t VALUES (3)") } }
+        // A snapshot made inside a write sees the writer's committed state.
+        let inner = try pool.writeWithoutTransaction { db -> DatabaseSnapshot in
+            try db.execute(sql: "INSERT INTO t VALUES (3)")
+            return try pool.makeSnapshot()
+        }
+        #expect(try inner.read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM t") } == 3)
+        try snapshot.close()
+        try pool.write { db in try db.execute(sql: "DELETE FROM t") }
+        #expect(try inner.read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM t") } == 3)
+    }
+
+    @Test func asyncReadsAndObservationsOfASnapshot() async throws {
+        let directory = try TemporaryDirectory()
+        let pool = try makePool(directory)
+        let snapshot = try pool.makeSnapshot()
+        try await pool.write { db in try db.execute(sql: "INSERT INTO t VALUES (2)") }
+        #expect(try await snapshot.read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM t") } == 1)
+        let viaCallback: Int? = try await withCheckedThrowingContinuation { continuation in
+            snapshot.asyncRead { result in
+                continuation.resume(with: result.flatMap { db in Result { try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM t") } })
+            }
+        }
+        #expect(viaCallback == 1)
+        // An observation of a snapshot gives its one value.
+        let values = try await withTimeout(30) {
+            var values: [Int] = []
+            for try await value in ValueObservation.tracking({ db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM t") ?? 0 }).values(in: snapshot) {
+                values.append(value)
+                break
+            }
+            return values
+        }
+        #expect(values == [1])
+    }
+}

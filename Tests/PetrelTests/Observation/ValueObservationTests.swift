@@ -178,6 +178,8 @@ struct ValueObservationTests {
         let values = Collected<Int>()
         let first = DispatchSemaphore(value: 0)
         let holder = Collected<AnyDatabaseCancellable>()
+        // Nothing is delivered before the cancellable is in the holder.
+        queue.suspend()
         let cancellable = Self.count.start(in: database.writer, scheduling: .async(onQueue: queue)) { _ in } onChange: { value in
             values.append(value)
             // Cancel from the delivery queue, at the first value.
@@ -185,6 +187,7 @@ struct ValueObservationTests {
             first.signal()
         }
         holder.append(cancellable)
+        queue.resume()
         #expect(first.wait(timeout: .now() + 30) == .success)
         for _ in 0..<5 { try database.writer.write { db in try db.execute(sql: "INSERT INTO t (a) VALUES (1)") } }
         // Let anything scheduled arrive.

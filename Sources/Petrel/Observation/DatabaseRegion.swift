@@ -96,9 +96,9 @@ public struct DatabaseRegion: Sendable {
         }
     }
 
-    /// The lowercased names of the tables; nil for the full database.
-    var tableNames: Set<String>? {
-        tables.map { Set($0.keys) }
+    /// The tables with their columns (nil: all); nil for the full database.
+    var tableColumns: [(table: String, columns: Set<String>?)]? {
+        tables.map { $0.values.map { ($0.name, $0.columns) } }
     }
 
     /// Whether changes of this kind can modify the region.

@@ -175,14 +175,18 @@ extension Database {
     public func notifyChanges(in region: some DatabaseRegionConvertible) throws {
         guard !configuration.readonly, observationBroker.hasObservers else { return }
         let region = try region.databaseRegion(self)
-        let eventKinds: [DatabaseEventKind]
-        if let names = region.tableNames {
-            eventKinds = names.flatMap { name in
-                [DatabaseEventKind.insert(tableName: name), .delete(tableName: name)]
-            }
+        let tables: [(table: String, columns: Set<String>?)]
+        if let tableColumns = region.tableColumns {
+            tables = tableColumns
         } else {
-            let names = try String.fetchAll(self, sql: "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\'")
-            eventKinds = names.flatMap { [DatabaseEventKind.insert(tableName: $0), .delete(tableName: $0)] }
+            tables = try String.fetchAll(self, sql: "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\'")
+                .map { ($0, nil) }
+        }
+        var eventKinds: [DatabaseEventKind] = []
+        for (table, columns) in tables {
+            // Every column of the table when the region names none.
+            let updated = try columns ?? Set(self.columns(in: table).map(\.name))
+            eventKinds += [.insert(tableName: table), .delete(tableName: table), .update(tableName: table, columnNames: updated)]
         }
         observationBroker.notifyChanges(eventKinds)
     }

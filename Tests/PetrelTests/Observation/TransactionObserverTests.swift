@@ -246,9 +246,14 @@ struct TransactionObserverTests {
         let ofU = RecordingObserver(region: try tableRegion("u"))
         database.queue.add(transactionObserver: ofT)
         database.queue.add(transactionObserver: ofU)
+        let updatesOfB = UpdatesOnly(table: "t", column: "b")
+        database.queue.add(transactionObserver: updatesOfB)
         try database.queue.write { db in try db.notifyChanges(in: Table("T")) }
         #expect(ofT.take() == ["change", "willCommit", "commit"])
         #expect(ofU.take() == ["willCommit", "commit"])
+        #expect(updatesOfB.changes == 1, "a whole table's notification covers the updates of each column")
+        try database.queue.write { db in try db.notifyChanges(in: tableRegion("t", columns: ["a"])) }
+        #expect(updatesOfB.changes == 1)
     }
 
     @Test func readOnlyConnectionsTakeNoObservers() throws {
@@ -271,4 +276,19 @@ func tableRegion(_ table: String, columns: Set<String>? = nil) throws -> Databas
         let sql = "SELECT \(columns.map { $0.sorted().joined(separator: ", ") } ?? "*") FROM \(table)"
         return try db.makeStatement(sql: sql).databaseRegion
     }
+}
+
+/// Observes the updates of one column only.
+final class UpdatesOnly: TransactionObserver {
+    let table: String, column: String
+    var changes = 0
+    init(table: String, column: String) { self.table = table; self.column = column }
+    func observes(eventsOfKind eventKind: DatabaseEventKind) -> Bool {
+        if case .update(let name, let columns) = eventKind { return name.lowercased() == table && columns.contains(column) }
+        return false
+    }
+    func databaseDidChange() { changes += 1 }
+    func databaseDidChange(with event: DatabaseEvent) {}
+    func databaseDidCommit(_ db: Database) {}
+    func databaseDidRollback(_ db: Database) {}
 }

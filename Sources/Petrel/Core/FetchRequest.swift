@@ -23,9 +23,12 @@ public protocol FetchRequest<RowDecoder>: DatabaseRegionConvertible {
 public struct PreparedRequest {
     /// The statement, with its arguments bound.
     public var statement: Statement
+    /// How the fetched rows are adapted, if at all.
+    public var adapter: (any RowAdapter)?
 
-    public init(statement: Statement) {
+    public init(statement: Statement, adapter: (any RowAdapter)? = nil) {
         self.statement = statement
+        self.adapter = adapter
     }
 }
 
@@ -40,13 +43,16 @@ public struct SQLRequest<RowDecoder>: FetchRequest, Sendable {
     public var sqlLiteral: SQL
     /// True when the statement is kept in the connection's statement cache.
     public var isCached: Bool
+    /// How the fetched rows are adapted, if at all.
+    public var adapter: (any RowAdapter)?
 
-    public init(sql: String, arguments: StatementArguments = StatementArguments(), cached: Bool = false) {
-        self.init(literal: SQL(sql: sql, arguments: arguments), cached: cached)
+    public init(sql: String, arguments: StatementArguments = StatementArguments(), adapter: (any RowAdapter)? = nil, cached: Bool = false) {
+        self.init(literal: SQL(sql: sql, arguments: arguments), adapter: adapter, cached: cached)
     }
 
-    public init(literal sqlLiteral: SQL, cached: Bool = false) {
+    public init(literal sqlLiteral: SQL, adapter: (any RowAdapter)? = nil, cached: Bool = false) {
         self.sqlLiteral = sqlLiteral
+        self.adapter = adapter
         self.isCached = cached
     }
 
@@ -54,7 +60,7 @@ public struct SQLRequest<RowDecoder>: FetchRequest, Sendable {
         let (sql, arguments) = sqlLiteral.build()
         let statement = try isCached ? db.cachedStatement(sql: sql) : db.makeStatement(sql: sql)
         try statement.setArguments(arguments)
-        return PreparedRequest(statement: statement)
+        return PreparedRequest(statement: statement, adapter: adapter)
     }
 
     public func fetchCount(_ db: Database) throws -> Int {
@@ -76,22 +82,24 @@ extension SQLRequest: ExpressibleByStringInterpolation {
 // MARK: - Fetching from a request
 
 extension FetchRequest {
-    fileprivate func statement(_ db: Database, single: Bool = false) throws -> Statement {
-        try makePreparedRequest(db, forSingleResult: single).statement
+    /// Runs `body` with the request's statement and adapter.
+    fileprivate func fetching<T>(_ db: Database, single: Bool = false, _ body: (Statement, (any RowAdapter)?) throws -> T) throws -> T {
+        let prepared = try makePreparedRequest(db, forSingleResult: single)
+        return try body(prepared.statement, prepared.adapter)
     }
 }
 
 extension FetchRequest where RowDecoder == Row {
-    public func fetchCursor(_ db: Database) throws -> RowCursor { try Row.fetchCursor(statement(db)) }
-    public func fetchAll(_ db: Database) throws -> [Row] { try Row.fetchAll(statement(db)) }
-    public func fetchOne(_ db: Database) throws -> Row? { try Row.fetchOne(statement(db, single: true)) }
-    public func fetchSet(_ db: Database) throws -> Set<Row> { try Row.fetchSet(statement(db)) }
+    public func fetchCursor(_ db: Database) throws -> RowCursor { try fetching(db) { try Row.fetchCursor($0, adapter: $1) } }
+    public func fetchAll(_ db: Database) throws -> [Row] { try fetching(db) { try Row.fetchAll($0, adapter: $1) } }
+    public func fetchOne(_ db: Database) throws -> Row? { try fetching(db, single: true) { try Row.fetchOne($0, adapter: $1) } }
+    public func fetchSet(_ db: Database) throws -> Set<Row> { try fetching(db) { try Row.fetchSet($0, adapter: $1) } }
 }
 
 extension FetchRequest where RowDecoder: FetchableRecord {
-    public func fetchCursor(_ db: Database) throws -> RecordCursor<RowDecoder> { try RowDecoder.fetchCursor(statement(db)) }
-    public func fetchAll(_ db: Database) throws -> [RowDecoder] { try RowDecoder.fetchAll(statement(db)) }
-    public func fetchOne(_ db: Database) throws -> RowDecoder? { try RowDecoder.fetchOne(statement(db, single: true)) }
+    public func fetchCursor(_ db: Database) throws -> RecordCursor<RowDecoder> { try fetching(db) { try RowDecoder.fetchCursor($0, adapter: $1) } }
+    public func fetchAll(_ db: Database) throws -> [RowDecoder] { try fetching(db) { try RowDecoder.fetchAll($0, adapter: $1) } }
+    public func fetchOne(_ db: Database) throws -> RowDecoder? { try fetching(db, single: true) { try RowDecoder.fetchOne($0, adapter: $1) } }
 }
 
 extension FetchRequest where RowDecoder: FetchableRecord & Hashable {
@@ -99,52 +107,85 @@ extension FetchRequest where RowDecoder: FetchableRecord & Hashable {
 }
 
 extension FetchRequest where RowDecoder: DatabaseValueConvertible {
-    public func fetchCursor(_ db: Database) throws -> DatabaseValueCursor<RowDecoder> { try RowDecoder.fetchCursor(statement(db)) }
-    public func fetchAll(_ db: Database) throws -> [RowDecoder] { try RowDecoder.fetchAll(statement(db)) }
-    public func fetchOne(_ db: Database) throws -> RowDecoder? { try RowDecoder.fetchOne(statement(db, single: true)) }
+    public func fetchCursor(_ db: Database) throws -> DatabaseValueCursor<RowDecoder> { try fetching(db) { try RowDecoder.fetchCursor($0, adapter: $1) } }
+    public func fetchAll(_ db: Database) throws -> [RowDecoder] { try fetching(db) { try RowDecoder.fetchAll($0, adapter: $1) } }
+    public func fetchOne(_ db: Database) throws -> RowDecoder? { try fetching(db, single: true) { try RowDecoder.fetchOne($0, adapter: $1) } }
 }
 
 extension FetchRequest where RowDecoder: DatabaseValueConvertible & StatementColumnConvertible {
-    public func fetchCursor(_ db: Database) throws -> FastDatabaseValueCursor<RowDecoder> { try RowDecoder.fetchCursor(statement(db)) }
-    public func fetchAll(_ db: Database) throws -> [RowDecoder] { try RowDecoder.fetchAll(statement(db)) }
-    public func fetchOne(_ db: Database) throws -> RowDecoder? { try RowDecoder.fetchOne(statement(db, single: true)) }
+    public func fetchCursor(_ db: Database) throws -> FastDatabaseValueCursor<RowDecoder> { try fetching(db) { try RowDecoder.fetchCursor($0, adapter: $1) } }
+    public func fetchAll(_ db: Database) throws -> [RowDecoder] { try fetching(db) { try RowDecoder.fetchAll($0, adapter: $1) } }
+    public func fetchOne(_ db: Database) throws -> RowDecoder? { try fetching(db, single: true) { try RowDecoder.fetchOne($0, adapter: $1) } }
 }
 
 extension FetchRequest where RowDecoder: DatabaseValueConvertible & Hashable {
-    public func fetchSet(_ db: Database) throws -> Set<RowDecoder> { try RowDecoder.fetchSet(statement(db)) }
+    public func fetchSet(_ db: Database) throws -> Set<RowDecoder> { try fetching(db) { try RowDecoder.fetchSet($0, adapter: $1) } }
 }
 
 // MARK: - Fetching a request from a type: `Player.fetchAll(db, request)`
 
 extension Row {
     public static func fetchCursor(_ db: Database, _ request: some FetchRequest) throws -> RowCursor {
-        try fetchCursor(request.statement(db))
+        try request.fetching(db) { try fetchCursor($0, adapter: $1) }
     }
     public static func fetchAll(_ db: Database, _ request: some FetchRequest) throws -> [Row] {
-        try fetchAll(request.statement(db))
+        try request.fetching(db) { try fetchAll($0, adapter: $1) }
     }
     public static func fetchOne(_ db: Database, _ request: some FetchRequest) throws -> Row? {
-        try fetchOne(request.statement(db, single: true))
+        try request.fetching(db, single: true) { try fetchOne($0, adapter: $1) }
     }
 }
 
 extension FetchableRecord {
     public static func fetchCursor(_ db: Database, _ request: some FetchRequest) throws -> RecordCursor<Self> {
-        try fetchCursor(request.statement(db))
+        try request.fetching(db) { try fetchCursor($0, adapter: $1) }
     }
     public static func fetchAll(_ db: Database, _ request: some FetchRequest) throws -> [Self] {
-        try fetchAll(request.statement(db))
+        try request.fetching(db) { try fetchAll($0, adapter: $1) }
     }
     public static func fetchOne(_ db: Database, _ request: some FetchRequest) throws -> Self? {
-        try fetchOne(request.statement(db, single: true))
+        try request.fetching(db, single: true) { try fetchOne($0, adapter: $1) }
     }
 }
 
 extension DatabaseValueConvertible {
     public static func fetchAll(_ db: Database, _ request: some FetchRequest) throws -> [Self] {
-        try fetchAll(request.statement(db))
+        try request.fetching(db) { try fetchAll($0, adapter: $1) }
     }
     public static func fetchOne(_ db: Database, _ request: some FetchRequest) throws -> Self? {
-        try fetchOne(request.statement(db, single: true))
+        try request.fetching(db, single: true) { try fetchOne($0, adapter: $1) }
+    }
+}
+
+// MARK: - Adapted requests
+
+/// A request whose rows go through an adapter; see ``FetchRequest/adapted(_:)``.
+public struct AdaptedFetchRequest<Base: FetchRequest>: FetchRequest {
+    public typealias RowDecoder = Base.RowDecoder
+
+    let base: Base
+    let adapter: @Sendable (Database) throws -> any RowAdapter
+
+    public func makePreparedRequest(_ db: Database, forSingleResult singleResult: Bool = false) throws -> PreparedRequest {
+        var prepared = try base.makePreparedRequest(db, forSingleResult: singleResult)
+        prepared.adapter = try adapter(db)
+        return prepared
+    }
+
+    public func fetchCount(_ db: Database) throws -> Int {
+        try base.fetchCount(db)
+    }
+}
+
+extension FetchRequest {
+    /// The same request, its rows shown through the adapter (which
+    /// replaces any adapter the request had).
+    ///
+    /// ```swift
+    /// let request = SQLRequest<Row>(sql: "SELECT player.*, team.* FROM ...")
+    ///     .adapted { db in ScopeAdapter(["team": SuffixRowAdapter(fromIndex: 3)]) }
+    /// ```
+    public func adapted(_ adapter: @escaping @Sendable (Database) throws -> any RowAdapter) -> AdaptedFetchRequest<Self> {
+        AdaptedFetchRequest(base: self, adapter: adapter)
     }
 }

@@ -20,11 +20,14 @@ public final class RowCursor: DatabaseCursor {
     /// The row the cursor updates at each step.
     public let row: Row
     private var isDone = false
+    /// Set with an adapter: each step then returns an adapted copy.
+    private let layout: RowLayout?
 
-    init(statement: Statement, arguments: StatementArguments?) throws {
+    init(statement: Statement, arguments: StatementArguments?, adapter: (any RowAdapter)? = nil) throws {
         self.statement = statement
         row = Row(statement: statement)
         try statement.prepareForFetch(arguments: arguments)
+        layout = try adapter.map { try $0._layout(columns: statement.columnNames) }
     }
 
     deinit {
@@ -33,7 +36,10 @@ public final class RowCursor: DatabaseCursor {
 
     public func next() throws -> Row? {
         if isDone { return nil }
-        if try statement.step() { return row }
+        if try statement.step() {
+            if let layout { return Row(adapting: row.copy(), layout: layout) }
+            return row
+        }
         isDone = true
         statement.reset()
         return nil
@@ -45,11 +51,14 @@ public final class DatabaseValueCursor<Value: DatabaseValueConvertible>: Databas
     public let statement: Statement
     private let sqliteStatement: SQLiteStatement
     private var isDone = false
+    /// The column read: 0, or the first column of the adapted row.
+    private let column: Int
 
-    init(statement: Statement, arguments: StatementArguments?) throws {
+    init(statement: Statement, arguments: StatementArguments?, adapter: (any RowAdapter)? = nil) throws {
         self.statement = statement
         sqliteStatement = statement.sqliteStatement
         try statement.prepareForValueFetch(arguments: arguments)
+        column = try statement.valueColumn(adapter: adapter)
     }
 
     deinit {
@@ -63,9 +72,9 @@ public final class DatabaseValueCursor<Value: DatabaseValueConvertible>: Databas
             statement.reset()
             return nil
         }
-        let dbValue = DatabaseValue(sqliteStatement: sqliteStatement, index: 0)
+        let dbValue = DatabaseValue(sqliteStatement: sqliteStatement, index: CInt(column))
         guard let value = Value.fromDatabaseValue(dbValue) else {
-            throw RowDecodingError.valueMismatch(Value.self, value: dbValue, column: statement.columnNames[0], sql: statement.sql)
+            throw RowDecodingError.valueMismatch(Value.self, value: dbValue, column: statement.columnNames[column], sql: statement.sql)
         }
         return value
     }
@@ -76,11 +85,14 @@ public final class FastDatabaseValueCursor<Value: DatabaseValueConvertible & Sta
     public let statement: Statement
     private let sqliteStatement: SQLiteStatement
     private var isDone = false
+    /// The column read: 0, or the first column of the adapted row.
+    private let column: Int
 
-    init(statement: Statement, arguments: StatementArguments?) throws {
+    init(statement: Statement, arguments: StatementArguments?, adapter: (any RowAdapter)? = nil) throws {
         self.statement = statement
         sqliteStatement = statement.sqliteStatement
         try statement.prepareForValueFetch(arguments: arguments)
+        column = try statement.valueColumn(adapter: adapter)
     }
 
     deinit {
@@ -94,7 +106,7 @@ public final class FastDatabaseValueCursor<Value: DatabaseValueConvertible & Sta
             statement.reset()
             return nil
         }
-        return try decodeFirstColumn(Value.self, statement)
+        return try decodeFirstColumn(Value.self, statement, column: column)
     }
 }
 
@@ -103,18 +115,30 @@ public final class FastDatabaseValueCursor<Value: DatabaseValueConvertible & Sta
 /// nil and other types a thrown error.
 @inlinable @inline(__always)
 func decodeFirstColumn<Value: DatabaseValueConvertible & StatementColumnConvertible>(
-    _ type: Value.Type, _ statement: Statement
+    _ type: Value.Type, _ statement: Statement, column: Int = 0
 ) throws -> Value {
     let sqliteStatement = statement.sqliteStatement
-    if Value.self is any ColumnDecodingHandlesNull.Type || sqlite3_column_type(sqliteStatement, 0) != SQLITE_NULL,
-       let value = Value(sqliteStatement: sqliteStatement, index: 0) {
+    let index = CInt(column)
+    if Value.self is any ColumnDecodingHandlesNull.Type || sqlite3_column_type(sqliteStatement, index) != SQLITE_NULL,
+       let value = Value(sqliteStatement: sqliteStatement, index: index) {
         return value
     }
-    let dbValue = DatabaseValue(sqliteStatement: sqliteStatement, index: 0)
+    let dbValue = DatabaseValue(sqliteStatement: sqliteStatement, index: index)
     guard let value = Value.fromDatabaseValue(dbValue) else {
-        throw RowDecodingError.valueMismatch(Value.self, value: dbValue, column: statement.columnNames[0], sql: statement.sql)
+        throw RowDecodingError.valueMismatch(Value.self, value: dbValue, column: statement.columnNames[column], sql: statement.sql)
     }
     return value
+}
+
+extension Statement {
+    /// The column a value fetch reads: 0, or the adapted row's first column.
+    func valueColumn(adapter: (any RowAdapter)?) throws -> Int {
+        guard let adapter else { return 0 }
+        guard let first = try adapter._layout(columns: columnNames).columns.first else {
+            throw DatabaseError(resultCode: .SQLITE_MISUSE, message: "the adapted row has no column to read a value from", sql: sql)
+        }
+        return first.index
+    }
 }
 
 // MARK: - Row fetching
@@ -122,26 +146,26 @@ func decodeFirstColumn<Value: DatabaseValueConvertible & StatementColumnConverti
 extension Row {
     /// A cursor of the rows of a query.
     public static func fetchCursor(
-        _ db: Database, sql: String, arguments: StatementArguments = StatementArguments()
+        _ db: Database, sql: String, arguments: StatementArguments = StatementArguments(), adapter: (any RowAdapter)? = nil
     ) throws -> RowCursor {
-        try RowCursor(statement: db.makeStatement(sql: sql), arguments: arguments)
+        try RowCursor(statement: db.makeStatement(sql: sql), arguments: arguments, adapter: adapter)
     }
 
     /// A cursor of the rows of a prepared statement.
-    public static func fetchCursor(_ statement: Statement, arguments: StatementArguments? = nil) throws -> RowCursor {
-        try RowCursor(statement: statement, arguments: arguments)
+    public static func fetchCursor(_ statement: Statement, arguments: StatementArguments? = nil, adapter: (any RowAdapter)? = nil) throws -> RowCursor {
+        try RowCursor(statement: statement, arguments: arguments, adapter: adapter)
     }
 
     /// All rows of a query.
     public static func fetchAll(
-        _ db: Database, sql: String, arguments: StatementArguments = StatementArguments()
+        _ db: Database, sql: String, arguments: StatementArguments = StatementArguments(), adapter: (any RowAdapter)? = nil
     ) throws -> [Row] {
-        try fetchAll(db.makeStatement(sql: sql), arguments: arguments)
+        try fetchAll(db.makeStatement(sql: sql), arguments: arguments, adapter: adapter)
     }
 
     /// All rows of a prepared statement.
-    public static func fetchAll(_ statement: Statement, arguments: StatementArguments? = nil) throws -> [Row] {
-        let cursor = try RowCursor(statement: statement, arguments: arguments)
+    public static func fetchAll(_ statement: Statement, arguments: StatementArguments? = nil, adapter: (any RowAdapter)? = nil) throws -> [Row] {
+        let cursor = try RowCursor(statement: statement, arguments: arguments, adapter: adapter)
         var rows: [Row] = []
         while let row = try cursor.next() { rows.append(row.copy()) }
         return rows
@@ -149,14 +173,14 @@ extension Row {
 
     /// The set of distinct rows of a query.
     public static func fetchSet(
-        _ db: Database, sql: String, arguments: StatementArguments = StatementArguments()
+        _ db: Database, sql: String, arguments: StatementArguments = StatementArguments(), adapter: (any RowAdapter)? = nil
     ) throws -> Set<Row> {
-        try fetchSet(db.makeStatement(sql: sql), arguments: arguments)
+        try fetchSet(db.makeStatement(sql: sql), arguments: arguments, adapter: adapter)
     }
 
     /// The set of distinct rows of a prepared statement.
-    public static func fetchSet(_ statement: Statement, arguments: StatementArguments? = nil) throws -> Set<Row> {
-        let cursor = try RowCursor(statement: statement, arguments: arguments)
+    public static func fetchSet(_ statement: Statement, arguments: StatementArguments? = nil, adapter: (any RowAdapter)? = nil) throws -> Set<Row> {
+        let cursor = try RowCursor(statement: statement, arguments: arguments, adapter: adapter)
         var rows = Set<Row>()
         while let row = try cursor.next() { rows.insert(row.copy()) }
         return rows
@@ -164,14 +188,14 @@ extension Row {
 
     /// The first row of a query, or nil.
     public static func fetchOne(
-        _ db: Database, sql: String, arguments: StatementArguments = StatementArguments()
+        _ db: Database, sql: String, arguments: StatementArguments = StatementArguments(), adapter: (any RowAdapter)? = nil
     ) throws -> Row? {
-        try fetchOne(db.makeStatement(sql: sql), arguments: arguments)
+        try fetchOne(db.makeStatement(sql: sql), arguments: arguments, adapter: adapter)
     }
 
     /// The first row of a prepared statement, or nil.
-    public static func fetchOne(_ statement: Statement, arguments: StatementArguments? = nil) throws -> Row? {
-        let cursor = try RowCursor(statement: statement, arguments: arguments)
+    public static func fetchOne(_ statement: Statement, arguments: StatementArguments? = nil, adapter: (any RowAdapter)? = nil) throws -> Row? {
+        let cursor = try RowCursor(statement: statement, arguments: arguments, adapter: adapter)
         return try cursor.next()?.copy()
     }
 }
@@ -181,43 +205,44 @@ extension Row {
 extension DatabaseValueConvertible {
     /// A cursor of the values of the first column.
     public static func fetchCursor(
-        _ db: Database, sql: String, arguments: StatementArguments = StatementArguments()
+        _ db: Database, sql: String, arguments: StatementArguments = StatementArguments(), adapter: (any RowAdapter)? = nil
     ) throws -> DatabaseValueCursor<Self> {
-        try DatabaseValueCursor(statement: db.makeStatement(sql: sql), arguments: arguments)
+        try DatabaseValueCursor(statement: db.makeStatement(sql: sql), arguments: arguments, adapter: adapter)
     }
 
-    public static func fetchCursor(_ statement: Statement, arguments: StatementArguments? = nil) throws -> DatabaseValueCursor<Self> {
-        try DatabaseValueCursor(statement: statement, arguments: arguments)
+    public static func fetchCursor(_ statement: Statement, arguments: StatementArguments? = nil, adapter: (any RowAdapter)? = nil) throws -> DatabaseValueCursor<Self> {
+        try DatabaseValueCursor(statement: statement, arguments: arguments, adapter: adapter)
     }
 
     /// All values of the first column. A value that cannot be converted
     /// (NULL included, for non-optional types) throws ``RowDecodingError``.
     public static func fetchAll(
-        _ db: Database, sql: String, arguments: StatementArguments = StatementArguments()
+        _ db: Database, sql: String, arguments: StatementArguments = StatementArguments(), adapter: (any RowAdapter)? = nil
     ) throws -> [Self] {
-        try Array(fetchCursor(db, sql: sql, arguments: arguments))
+        try Array(fetchCursor(db, sql: sql, arguments: arguments, adapter: adapter))
     }
 
-    public static func fetchAll(_ statement: Statement, arguments: StatementArguments? = nil) throws -> [Self] {
-        try Array(fetchCursor(statement, arguments: arguments))
+    public static func fetchAll(_ statement: Statement, arguments: StatementArguments? = nil, adapter: (any RowAdapter)? = nil) throws -> [Self] {
+        try Array(fetchCursor(statement, arguments: arguments, adapter: adapter))
     }
 
     /// The value of the first column of the first row; nil when there is no
     /// row or the value is NULL.
     public static func fetchOne(
-        _ db: Database, sql: String, arguments: StatementArguments = StatementArguments()
+        _ db: Database, sql: String, arguments: StatementArguments = StatementArguments(), adapter: (any RowAdapter)? = nil
     ) throws -> Self? {
-        try fetchOne(db.makeStatement(sql: sql), arguments: arguments)
+        try fetchOne(db.makeStatement(sql: sql), arguments: arguments, adapter: adapter)
     }
 
-    public static func fetchOne(_ statement: Statement, arguments: StatementArguments? = nil) throws -> Self? {
+    public static func fetchOne(_ statement: Statement, arguments: StatementArguments? = nil, adapter: (any RowAdapter)? = nil) throws -> Self? {
         try statement.prepareForValueFetch(arguments: arguments)
         defer { statement.reset() }
+        let column = try statement.valueColumn(adapter: adapter)
         guard try statement.step() else { return nil }
-        let dbValue = DatabaseValue(sqliteStatement: statement.sqliteStatement, index: 0)
+        let dbValue = DatabaseValue(sqliteStatement: statement.sqliteStatement, index: CInt(column))
         if dbValue.isNull { return nil }
         guard let value = Self.fromDatabaseValue(dbValue) else {
-            throw RowDecodingError.valueMismatch(Self.self, value: dbValue, column: statement.columnNames[0], sql: statement.sql)
+            throw RowDecodingError.valueMismatch(Self.self, value: dbValue, column: statement.columnNames[column], sql: statement.sql)
         }
         return value
     }
@@ -226,38 +251,39 @@ extension DatabaseValueConvertible {
 extension DatabaseValueConvertible where Self: Hashable {
     /// The distinct values of the first column.
     public static func fetchSet(
-        _ db: Database, sql: String, arguments: StatementArguments = StatementArguments()
+        _ db: Database, sql: String, arguments: StatementArguments = StatementArguments(), adapter: (any RowAdapter)? = nil
     ) throws -> Set<Self> {
-        try Set(fetchCursor(db, sql: sql, arguments: arguments))
+        try Set(fetchCursor(db, sql: sql, arguments: arguments, adapter: adapter))
     }
 
-    public static func fetchSet(_ statement: Statement, arguments: StatementArguments? = nil) throws -> Set<Self> {
-        try Set(fetchCursor(statement, arguments: arguments))
+    public static func fetchSet(_ statement: Statement, arguments: StatementArguments? = nil, adapter: (any RowAdapter)? = nil) throws -> Set<Self> {
+        try Set(fetchCursor(statement, arguments: arguments, adapter: adapter))
     }
 }
 
 extension DatabaseValueConvertible where Self: StatementColumnConvertible {
     /// A cursor of the values of the first column, read straight from SQLite.
     public static func fetchCursor(
-        _ db: Database, sql: String, arguments: StatementArguments = StatementArguments()
+        _ db: Database, sql: String, arguments: StatementArguments = StatementArguments(), adapter: (any RowAdapter)? = nil
     ) throws -> FastDatabaseValueCursor<Self> {
-        try FastDatabaseValueCursor(statement: db.makeStatement(sql: sql), arguments: arguments)
+        try FastDatabaseValueCursor(statement: db.makeStatement(sql: sql), arguments: arguments, adapter: adapter)
     }
 
-    public static func fetchCursor(_ statement: Statement, arguments: StatementArguments? = nil) throws -> FastDatabaseValueCursor<Self> {
-        try FastDatabaseValueCursor(statement: statement, arguments: arguments)
+    public static func fetchCursor(_ statement: Statement, arguments: StatementArguments? = nil, adapter: (any RowAdapter)? = nil) throws -> FastDatabaseValueCursor<Self> {
+        try FastDatabaseValueCursor(statement: statement, arguments: arguments, adapter: adapter)
     }
 
     /// All values of the first column, read straight from SQLite.
     @inlinable
     public static func fetchAll(
-        _ db: Database, sql: String, arguments: StatementArguments = StatementArguments()
+        _ db: Database, sql: String, arguments: StatementArguments = StatementArguments(), adapter: (any RowAdapter)? = nil
     ) throws -> [Self] {
-        try fetchAll(db.makeStatement(sql: sql), arguments: arguments)
+        try fetchAll(db.makeStatement(sql: sql), arguments: arguments, adapter: adapter)
     }
 
     @inlinable
-    public static func fetchAll(_ statement: Statement, arguments: StatementArguments? = nil) throws -> [Self] {
+    public static func fetchAll(_ statement: Statement, arguments: StatementArguments? = nil, adapter: (any RowAdapter)? = nil) throws -> [Self] {
+        if adapter != nil { return try Array(fetchCursor(statement, arguments: arguments, adapter: adapter)) }
         try statement.prepareForValueFetch(arguments: arguments)
         defer { statement.reset() }
         var values: [Self] = []
@@ -268,28 +294,29 @@ extension DatabaseValueConvertible where Self: StatementColumnConvertible {
     }
 
     public static func fetchOne(
-        _ db: Database, sql: String, arguments: StatementArguments = StatementArguments()
+        _ db: Database, sql: String, arguments: StatementArguments = StatementArguments(), adapter: (any RowAdapter)? = nil
     ) throws -> Self? {
-        try fetchOne(db.makeStatement(sql: sql), arguments: arguments)
+        try fetchOne(db.makeStatement(sql: sql), arguments: arguments, adapter: adapter)
     }
 
-    public static func fetchOne(_ statement: Statement, arguments: StatementArguments? = nil) throws -> Self? {
+    public static func fetchOne(_ statement: Statement, arguments: StatementArguments? = nil, adapter: (any RowAdapter)? = nil) throws -> Self? {
         try statement.prepareForValueFetch(arguments: arguments)
         defer { statement.reset() }
+        let column = try statement.valueColumn(adapter: adapter)
         guard try statement.step() else { return nil }
-        if sqlite3_column_type(statement.sqliteStatement, 0) == SQLITE_NULL { return nil }
-        return try decodeFirstColumn(Self.self, statement)
+        if sqlite3_column_type(statement.sqliteStatement, CInt(column)) == SQLITE_NULL { return nil }
+        return try decodeFirstColumn(Self.self, statement, column: column)
     }
 }
 
 extension DatabaseValueConvertible where Self: StatementColumnConvertible & Hashable {
     public static func fetchSet(
-        _ db: Database, sql: String, arguments: StatementArguments = StatementArguments()
+        _ db: Database, sql: String, arguments: StatementArguments = StatementArguments(), adapter: (any RowAdapter)? = nil
     ) throws -> Set<Self> {
-        try Set(fetchCursor(db, sql: sql, arguments: arguments))
+        try Set(fetchCursor(db, sql: sql, arguments: arguments, adapter: adapter))
     }
 
-    public static func fetchSet(_ statement: Statement, arguments: StatementArguments? = nil) throws -> Set<Self> {
-        try Set(fetchCursor(statement, arguments: arguments))
+    public static func fetchSet(_ statement: Statement, arguments: StatementArguments? = nil, adapter: (any RowAdapter)? = nil) throws -> Set<Self> {
+        try Set(fetchCursor(statement, arguments: arguments, adapter: adapter))
     }
 }

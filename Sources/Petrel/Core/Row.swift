@@ -27,6 +27,10 @@ public final class Row {
     /// Set for rows that own their values.
     let storedColumnNames: [String]
     @usableFromInline let storedValues: [DatabaseValue]
+    /// Named sub-rows, from a ``ScopeAdapter``.
+    let scopeRows: [String: Row]
+    /// The row an adapter was applied to.
+    let unadaptedRow: Row?
 
     /// The number of columns.
     public let count: Int
@@ -54,13 +58,15 @@ public final class Row {
         self.init(columnNames: names, values: values)
     }
 
-    init(columnNames: [String], values: [DatabaseValue]) {
+    init(columnNames: [String], values: [DatabaseValue], scopes: [String: Row] = [:], unadapted: Row? = nil) {
         precondition(columnNames.count == values.count)
         sqliteStatement = nil
         statement = nil
         storedColumnNames = columnNames
         storedValues = values
         count = values.count
+        scopeRows = scopes
+        unadaptedRow = unadapted
     }
 
     /// A live view on the current row of a statement.
@@ -70,6 +76,8 @@ public final class Row {
         storedColumnNames = []
         storedValues = []
         count = statement.columnCount
+        scopeRows = [:]
+        unadaptedRow = nil
     }
 
     /// A row that owns a copy of the current values.
@@ -310,6 +318,7 @@ extension Row: Hashable {
     public static func == (lhs: Row, rhs: Row) -> Bool {
         if lhs === rhs { return true }
         return lhs.count == rhs.count && lhs.columnNames == rhs.columnNames && lhs.databaseValues == rhs.databaseValues
+            && lhs.scopeRows == rhs.scopeRows
     }
 
     public func hash(into hasher: inout Hasher) {

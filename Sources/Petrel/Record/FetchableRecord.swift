@@ -60,8 +60,8 @@ public final class RecordCursor<Record: FetchableRecord>: DatabaseCursor {
     private let rows: RowCursor
     public var statement: Statement { rows.statement }
 
-    init(statement: Statement, arguments: StatementArguments?) throws {
-        rows = try RowCursor(statement: statement, arguments: arguments)
+    init(statement: Statement, arguments: StatementArguments?, adapter: (any RowAdapter)? = nil) throws {
+        rows = try RowCursor(statement: statement, arguments: arguments, adapter: adapter)
     }
 
     public func next() throws -> Record? {
@@ -73,44 +73,44 @@ public final class RecordCursor<Record: FetchableRecord>: DatabaseCursor {
 extension FetchableRecord {
     /// A cursor of the records of a query.
     public static func fetchCursor(
-        _ db: Database, sql: String, arguments: StatementArguments = StatementArguments()
+        _ db: Database, sql: String, arguments: StatementArguments = StatementArguments(), adapter: (any RowAdapter)? = nil
     ) throws -> RecordCursor<Self> {
-        try RecordCursor(statement: db.makeStatement(sql: sql), arguments: arguments)
+        try RecordCursor(statement: db.makeStatement(sql: sql), arguments: arguments, adapter: adapter)
     }
 
-    public static func fetchCursor(_ statement: Statement, arguments: StatementArguments? = nil) throws -> RecordCursor<Self> {
-        try RecordCursor(statement: statement, arguments: arguments)
+    public static func fetchCursor(_ statement: Statement, arguments: StatementArguments? = nil, adapter: (any RowAdapter)? = nil) throws -> RecordCursor<Self> {
+        try RecordCursor(statement: statement, arguments: arguments, adapter: adapter)
     }
 
     /// All records of a query.
     public static func fetchAll(
-        _ db: Database, sql: String, arguments: StatementArguments = StatementArguments()
+        _ db: Database, sql: String, arguments: StatementArguments = StatementArguments(), adapter: (any RowAdapter)? = nil
     ) throws -> [Self] {
-        try Array(fetchCursor(db, sql: sql, arguments: arguments))
+        try Array(fetchCursor(db, sql: sql, arguments: arguments, adapter: adapter))
     }
 
-    public static func fetchAll(_ statement: Statement, arguments: StatementArguments? = nil) throws -> [Self] {
-        try Array(fetchCursor(statement, arguments: arguments))
+    public static func fetchAll(_ statement: Statement, arguments: StatementArguments? = nil, adapter: (any RowAdapter)? = nil) throws -> [Self] {
+        try Array(fetchCursor(statement, arguments: arguments, adapter: adapter))
     }
 
     /// The first record of a query, or nil.
     public static func fetchOne(
-        _ db: Database, sql: String, arguments: StatementArguments = StatementArguments()
+        _ db: Database, sql: String, arguments: StatementArguments = StatementArguments(), adapter: (any RowAdapter)? = nil
     ) throws -> Self? {
-        try fetchCursor(db, sql: sql, arguments: arguments).next()
+        try fetchCursor(db, sql: sql, arguments: arguments, adapter: adapter).next()
     }
 
-    public static func fetchOne(_ statement: Statement, arguments: StatementArguments? = nil) throws -> Self? {
-        try fetchCursor(statement, arguments: arguments).next()
+    public static func fetchOne(_ statement: Statement, arguments: StatementArguments? = nil, adapter: (any RowAdapter)? = nil) throws -> Self? {
+        try fetchCursor(statement, arguments: arguments, adapter: adapter).next()
     }
 }
 
 extension FetchableRecord where Self: Hashable {
     /// The distinct records of a query.
     public static func fetchSet(
-        _ db: Database, sql: String, arguments: StatementArguments = StatementArguments()
+        _ db: Database, sql: String, arguments: StatementArguments = StatementArguments(), adapter: (any RowAdapter)? = nil
     ) throws -> Set<Self> {
-        try Set(fetchCursor(db, sql: sql, arguments: arguments))
+        try Set(fetchCursor(db, sql: sql, arguments: arguments, adapter: adapter))
     }
 }
 

@@ -41,12 +41,32 @@ struct RowDecoder<Record: FetchableRecord>: Decoder {
         }
 
         func contains(_ key: Key) -> Bool {
-            row.hasColumn(column(for: key))
+            row.hasColumn(column(for: key)) || scope(for: key) != nil
         }
 
         func decodeNil(forKey key: Key) throws -> Bool {
-            guard let index = row.index(forColumn: column(for: key)) else { return true }
+            guard let index = row.index(forColumn: column(for: key)) else {
+                // A scope of NULLs (an outer join that found nothing) is nil.
+                if let scope = scope(for: key) { return !scope.containsNonNullValue }
+                return true
+            }
             return row.hasNull(atIndex: index)
+        }
+
+        /// The scope (named sub-row) a key decodes from, when the row has
+        /// no column of that name: the shallowest of that name.
+        func scope(for key: Key) -> Row? {
+            guard !row.scopeRows.isEmpty else { return nil }
+            return row.scopes[key.stringValue] ?? row.scopesTree[key.stringValue]
+        }
+
+        /// A nested record from a scope: through its own `init(row:)` when
+        /// it is a FetchableRecord.
+        private func decode<T: Decodable>(_ type: T.Type, fromScope scope: Row, key: Key) throws -> T {
+            if let recordType = T.self as? any FetchableRecord.Type, let record = try makeRecord(recordType, scope) as? T {
+                return record
+            }
+            return try T(from: RowDecoder(row: scope, codingPath: codingPath + [key]))
         }
 
         func decode<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T {
@@ -55,6 +75,9 @@ struct RowDecoder<Record: FetchableRecord>: Decoder {
 
         private func decodeAny<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T {
             let column = column(for: key)
+            if !row.scopeRows.isEmpty, row.index(forColumn: column) == nil, let scope = scope(for: key) {
+                return try decode(T.self, fromScope: scope, key: key)
+            }
             if let convertible = T.self as? any DatabaseValueConvertible.Type {
                 guard let index = row.index(forColumn: column) else {
                     if let missing = convertible.fromMissingColumn() as? T { return missing }
@@ -152,4 +175,9 @@ func snakeCased(_ key: String) -> String {
         }
     }
     return result
+}
+
+/// `R(row:)` for a record type known only at run time.
+private func makeRecord<R: FetchableRecord>(_ type: R.Type, _ row: Row) throws -> R {
+    try R(row: row)
 }

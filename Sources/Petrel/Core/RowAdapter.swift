@@ -1,0 +1,271 @@
+/// How a row adapter lays out over the columns of a statement: which
+/// columns the adapted row shows, under which names, and its scopes.
+///
+/// Indexes always refer to the columns of the statement (the unadapted
+/// row), scopes included.
+public struct RowLayout: Sendable {
+    /// The columns of the adapted row: index in the statement, name.
+    let columns: [(index: Int, name: String)]
+    /// Named sub-rows.
+    let scopes: [String: RowLayout]
+
+    init(columns: [(index: Int, name: String)], scopes: [String: RowLayout] = [:]) {
+        self.columns = columns
+        self.scopes = scopes
+    }
+
+    func addingScopes(_ more: [String: RowLayout]) -> RowLayout {
+        RowLayout(columns: columns, scopes: scopes.merging(more) { _, new in new })
+    }
+}
+
+/// Changes how the rows of a request look: hides, renames or reorders
+/// columns, and defines scopes (named sub-rows, used to decode joined
+/// records).
+///
+/// ```swift
+/// // SELECT player.*, team.* ... : the team's columns in a "team" scope.
+/// let adapter = ScopeAdapter(["team": SuffixRowAdapter(fromIndex: playerColumnCount)])
+/// let row = try Row.fetchOne(db, sql: sql, adapter: adapter)!
+/// let team = row.scopes["team"]
+/// ```
+public protocol RowAdapter: Sendable {
+    /// The layout of the adapter over a statement's column names.
+    func _layout(columns: [String]) throws -> RowLayout
+}
+
+extension RowAdapter {
+    /// This adapter, with more scopes.
+    public func addingScopes(_ scopes: [String: any RowAdapter]) -> any RowAdapter {
+        scopes.isEmpty ? self : ScopeAdapter(base: self, scopes: scopes)
+    }
+}
+
+/// No columns at all.
+public struct EmptyRowAdapter: RowAdapter {
+    public init() {}
+
+    public func _layout(columns: [String]) throws -> RowLayout {
+        RowLayout(columns: [])
+    }
+}
+
+/// Columns renamed: each key is a name of the adapted row, its value the
+/// column of the statement it shows (case-insensitive). Columns appear in
+/// the statement's order.
+///
+/// ```swift
+/// let adapter = ColumnMapping(["id": "player_id", "name": "player_name"])
+/// ```
+public struct ColumnMapping: RowAdapter {
+    let mapping: [String: String]
+
+    public init(_ mapping: [String: String]) {
+        self.mapping = mapping
+    }
+
+    public func _layout(columns: [String]) throws -> RowLayout {
+        let lowered = columns.map { $0.lowercased() }
+        let mapped = try mapping.map { name, column -> (index: Int, name: String) in
+            guard let index = lowered.firstIndex(of: column.lowercased()) else {
+                throw DatabaseError(resultCode: .SQLITE_MISUSE, message: "ColumnMapping: no column \(column) in the row (columns: \(columns.joined(separator: ", ")))")
+            }
+            return (index, name)
+        }
+        return RowLayout(columns: mapped.sorted { ($0.index, $0.name) < ($1.index, $1.name) })
+    }
+}
+
+/// The columns from an index to the end.
+public struct SuffixRowAdapter: RowAdapter {
+    let index: Int
+
+    public init(fromIndex index: Int) {
+        precondition(index >= 0, "negative index")
+        self.index = index
+    }
+
+    public func _layout(columns: [String]) throws -> RowLayout {
+        guard index <= columns.count else {
+            throw DatabaseError(resultCode: .SQLITE_MISUSE, message: "SuffixRowAdapter: index \(index) is past the \(columns.count) columns of the row")
+        }
+        return RowLayout(columns: (index..<columns.count).map { ($0, columns[$0]) })
+    }
+}
+
+/// The columns in a range of indexes.
+public struct RangeRowAdapter: RowAdapter {
+    let range: Range<Int>
+
+    public init(_ range: Range<Int>) {
+        precondition(range.lowerBound >= 0, "negative index")
+        self.range = range
+    }
+
+    public init(_ range: ClosedRange<Int>) {
+        self.init(range.lowerBound..<(range.upperBound + 1))
+    }
+
+    public func _layout(columns: [String]) throws -> RowLayout {
+        guard range.upperBound <= columns.count else {
+            throw DatabaseError(resultCode: .SQLITE_MISUSE, message: "RangeRowAdapter: range \(range) is past the \(columns.count) columns of the row")
+        }
+        return RowLayout(columns: range.map { ($0, columns[$0]) })
+    }
+}
+
+/// Scopes (named sub-rows) over the columns of a base adapter (all the
+/// columns by default).
+///
+/// ```swift
+/// let adapter = ScopeAdapter([
+///     "player": RangeRowAdapter(0..<3),
+///     "team": SuffixRowAdapter(fromIndex: 3)])
+/// ```
+public struct ScopeAdapter: RowAdapter {
+    let base: (any RowAdapter)?
+    let scopes: [String: any RowAdapter]
+
+    public init(_ scopes: [String: any RowAdapter]) {
+        base = nil
+        self.scopes = scopes
+    }
+
+    public init(base: some RowAdapter, scopes: [String: any RowAdapter]) {
+        self.base = base
+        self.scopes = scopes
+    }
+
+    public func _layout(columns: [String]) throws -> RowLayout {
+        let baseLayout = try base?._layout(columns: columns) ?? RowLayout(columns: columns.enumerated().map { ($0.offset, $0.element) })
+        var scopeLayouts: [String: RowLayout] = [:]
+        for (name, adapter) in scopes {
+            scopeLayouts[name] = try adapter._layout(columns: columns)
+        }
+        return baseLayout.addingScopes(scopeLayouts)
+    }
+}
+
+/// Every column, renamed.
+///
+/// ```swift
+/// let adapter = RenameColumnAdapter { $0.replacingOccurrences(of: "player_", with: "") }
+/// ```
+public struct RenameColumnAdapter: RowAdapter {
+    let transform: @Sendable (String) -> String
+
+    public init(_ transform: @escaping @Sendable (String) -> String) {
+        self.transform = transform
+    }
+
+    public func _layout(columns: [String]) throws -> RowLayout {
+        RowLayout(columns: columns.enumerated().map { ($0.offset, transform($0.element)) })
+    }
+}
+
+/// Adapters that cut a row into consecutive parts of the given sizes,
+/// for example the columns of several joined tables.
+///
+/// ```swift
+/// // SELECT player.*, team.* with 3 player columns and 2 team columns
+/// let adapters = splittingRowAdapters(columnCounts: [3, 2])
+/// let adapter = ScopeAdapter(["player": adapters[0], "team": adapters[1]])
+/// ```
+public func splittingRowAdapters(columnCounts: [Int]) -> [any RowAdapter] {
+    guard !columnCounts.isEmpty else { return [] }
+    var start = 0
+    var adapters: [any RowAdapter] = []
+    for count in columnCounts.dropLast() {
+        adapters.append(RangeRowAdapter(start..<(start + count)))
+        start += count
+    }
+    adapters.append(SuffixRowAdapter(fromIndex: start))
+    return adapters
+}
+
+extension Row {
+    /// A row shown through an adapter: a copy with the adapter's columns
+    /// and scopes, which remembers the row it comes from (``unadapted``).
+    public convenience init(_ row: Row, adapter: some RowAdapter) throws {
+        let base = row.copy()
+        self.init(adapting: base, layout: try adapter._layout(columns: base.columnNames))
+    }
+
+    /// The adapted copy of a row (usually a statement's current row).
+    convenience init(adapting base: Row, layout: RowLayout) {
+        self.init(adaptingValues: base.databaseValues, layout: layout, base: base)
+    }
+
+    private convenience init(adaptingValues values: [DatabaseValue], layout: RowLayout, base: Row) {
+        self.init(
+            columnNames: layout.columns.map(\.name),
+            values: layout.columns.map { $0.index < values.count ? values[$0.index] : .null },
+            scopes: layout.scopes.mapValues { Row(adaptingValues: values, layout: $0, base: base) },
+            unadapted: base)
+    }
+
+    /// The named sub-rows of the row, defined by a ``ScopeAdapter``.
+    public var scopes: ScopesView { ScopesView(scopes: scopeRows) }
+
+    /// The scopes of the row and of its scopes, found by name at any depth
+    /// (the shallowest first).
+    public var scopesTree: ScopesTreeView { ScopesTreeView(row: self) }
+
+    /// The row without its scopes.
+    public var unscoped: Row {
+        scopeRows.isEmpty ? self : Row(columnNames: columnNames, values: databaseValues, scopes: [:], unadapted: unadaptedRow)
+    }
+
+    /// The row before any adapter: all the columns of the statement.
+    public var unadapted: Row { unadaptedRow ?? self }
+
+    /// The scopes of a row.
+    public struct ScopesView: Collection {
+        let scopes: [String: Row]
+        public typealias Index = Dictionary<String, Row>.Index
+
+        public var startIndex: Index { scopes.startIndex }
+        public var endIndex: Index { scopes.endIndex }
+        public func index(after index: Index) -> Index { scopes.index(after: index) }
+        public subscript(position: Index) -> (name: String, row: Row) {
+            let element = scopes[position]
+            return (element.key, element.value)
+        }
+
+        /// The names of the scopes.
+        public var names: Set<String> { Set(scopes.keys) }
+
+        /// The scope of that name, if any.
+        public subscript(_ name: String) -> Row? { scopes[name] }
+    }
+
+    /// Scopes at any depth; see ``Row/scopesTree``.
+    public struct ScopesTreeView {
+        let row: Row
+
+        /// Every scope name, at any depth.
+        public var names: Set<String> {
+            var names: Set<String> = []
+            var rows = [row]
+            while let next = rows.popLast() {
+                for (name, scope) in next.scopeRows {
+                    names.insert(name)
+                    rows.append(scope)
+                }
+            }
+            return names
+        }
+
+        /// The shallowest scope of that name.
+        public subscript(_ name: String) -> Row? {
+            var level = [row]
+            while !level.isEmpty {
+                for candidate in level {
+                    if let scope = candidate.scopeRows[name] { return scope }
+                }
+                level = level.flatMap { $0.scopeRows.values }
+            }
+            return nil
+        }
+    }
+}

@@ -18,6 +18,15 @@ public protocol EncodableRecord {
 
     /// The user info given to Encodable `encode(to:)` methods.
     static var databaseEncodingUserInfo: [CodingUserInfoKey: Any] { get }
+
+    /// How `Data` properties are stored, column by column.
+    static func databaseDataEncodingStrategy(for column: String) -> DatabaseDataEncodingStrategy
+
+    /// How `Date` properties are stored, column by column.
+    static func databaseDateEncodingStrategy(for column: String) -> DatabaseDateEncodingStrategy
+
+    /// How `UUID` properties are stored, column by column.
+    static func databaseUUIDEncodingStrategy(for column: String) -> DatabaseUUIDEncodingStrategy
 }
 
 /// How an Encodable record maps coding keys to column names.
@@ -43,6 +52,12 @@ extension EncodableRecord {
     }
 
     public static var databaseEncodingUserInfo: [CodingUserInfoKey: Any] { [:] }
+
+    public static func databaseDataEncodingStrategy(for column: String) -> DatabaseDataEncodingStrategy { .deferredToData }
+
+    public static func databaseDateEncodingStrategy(for column: String) -> DatabaseDateEncodingStrategy { .deferredToDate }
+
+    public static func databaseUUIDEncodingStrategy(for column: String) -> DatabaseUUIDEncodingStrategy { .deferredToUUID }
 
     /// The record's columns and values.
     public var databaseDictionary: [String: DatabaseValue] {
@@ -122,7 +137,13 @@ final class RecordEncoder<Record: EncodableRecord>: Encoder {
 
         mutating func encode<T: Encodable>(_ value: T, forKey key: Key) throws {
             let column = RecordEncoder.column(for: key)
-            if let convertible = value as? any DatabaseValueConvertible {
+            if let date = value as? Date {
+                storage.container[column] = Record.databaseDateEncodingStrategy(for: column).encode(date)
+            } else if let data = value as? Data {
+                storage.container[column] = Record.databaseDataEncodingStrategy(for: column).encode(data)
+            } else if let uuid = value as? UUID {
+                storage.container[column] = Record.databaseUUIDEncodingStrategy(for: column).encode(uuid)
+            } else if let convertible = value as? any DatabaseValueConvertible {
                 storage.container[column] = convertible.databaseValue
             } else {
                 let encoder = Record.databaseJSONEncoder(for: column)

@@ -23,6 +23,12 @@ public protocol FetchableRecord {
 
     /// The user info given to Decodable initializers.
     static var databaseDecodingUserInfo: [CodingUserInfoKey: Any] { get }
+
+    /// How `Data` properties are read, column by column.
+    static func databaseDataDecodingStrategy(for column: String) -> DatabaseDataDecodingStrategy
+
+    /// How `Date` properties are read, column by column.
+    static func databaseDateDecodingStrategy(for column: String) -> DatabaseDateDecodingStrategy
 }
 
 /// How a Decodable record maps coding keys to column names.
@@ -47,6 +53,10 @@ extension FetchableRecord {
     }
 
     public static var databaseDecodingUserInfo: [CodingUserInfoKey: Any] { [:] }
+
+    public static func databaseDataDecodingStrategy(for column: String) -> DatabaseDataDecodingStrategy { .deferredToData }
+
+    public static func databaseDateDecodingStrategy(for column: String) -> DatabaseDateDecodingStrategy { .deferredToDate }
 }
 
 extension FetchableRecord where Self: Decodable {

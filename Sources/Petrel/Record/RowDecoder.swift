@@ -78,6 +78,18 @@ struct RowDecoder<Record: FetchableRecord>: Decoder {
             if !row.scopeRows.isEmpty, row.index(forColumn: column) == nil, let scope = scope(for: key) {
                 return try decode(T.self, fromScope: scope, key: key)
             }
+            if T.self == Date.self || T.self == Data.self, let index = row.index(forColumn: column) {
+                let dbValue = row.databaseValue(atUncheckedIndex: index)
+                let decoded: Any? = T.self == Date.self
+                    ? Record.databaseDateDecodingStrategy(for: column).decode(dbValue)
+                    : Record.databaseDataDecodingStrategy(for: column).decode(dbValue)
+                if let value = decoded as? T { return value }
+                if dbValue.isNull {
+                    throw DecodingError.valueNotFound(T.self, .init(codingPath: codingPath + [key], debugDescription: "column \(column) is NULL"))
+                }
+                throw DecodingError.typeMismatch(T.self, .init(
+                    codingPath: codingPath + [key], debugDescription: "could not decode \(T.self) from \(dbValue) in column \(column)"))
+            }
             if let convertible = T.self as? any DatabaseValueConvertible.Type {
                 guard let index = row.index(forColumn: column) else {
                     if let missing = convertible.fromMissingColumn() as? T { return missing }

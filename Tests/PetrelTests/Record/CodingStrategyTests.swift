@@ -1,0 +1,92 @@
+import Foundation
+import Petrel
+import PetrelTestSupport
+import Testing
+
+@Suite("Date, data and UUID coding strategies")
+struct CodingStrategyTests {
+    struct Event: Codable, FetchableRecord, PersistableRecord, Equatable {
+        var id: Int64
+        var plain: Date
+        var seconds: Date
+        var millis: Date
+        var iso: Date
+        var reference: Date
+        var json: Data
+        var blob: Data
+        var token: UUID
+        var lowerToken: UUID
+
+        static func databaseDateEncodingStrategy(for column: String) -> DatabaseDateEncodingStrategy {
+            switch column {
+            case "seconds": .secondsSince1970
+            case "millis": .millisecondsSince1970
+            case "iso": .iso8601
+            case "reference": .timeIntervalSinceReferenceDate
+            default: .deferredToDate
+            }
+        }
+
+        static func databaseDateDecodingStrategy(for column: String) -> DatabaseDateDecodingStrategy {
+            switch column {
+            case "seconds": .timeIntervalSince1970
+            case "millis": .millisecondsSince1970
+            case "iso": .iso8601
+            case "reference": .timeIntervalSinceReferenceDate
+            default: .deferredToDate
+            }
+        }
+
+        static func databaseDataEncodingStrategy(for column: String) -> DatabaseDataEncodingStrategy {
+            column == "json" ? .text : .deferredToData
+        }
+
+        static func databaseUUIDEncodingStrategy(for column: String) -> DatabaseUUIDEncodingStrategy {
+            column == "token" ? .uppercaseString : column == "lowerToken" ? .lowercaseString : .deferredToUUID
+        }
+    }
+
+    @Test(arguments: StorageKind.allCases)
+    func strategiesRoundTrip(kind: StorageKind) throws {
+        let database = try TestDatabase(kind)
+        let date = Date(timeIntervalSince1970: 1_700_000_000)  // whole seconds: every format keeps it
+        let token = try #require(UUID(uuidString: "E621E1F8-C36C-495A-93FC-0C247A3E6E5F"))
+        let event = Event(
+            id: 1, plain: date, seconds: date, millis: date, iso: date, reference: date,
+            json: Data(#"{"a":1}"#.utf8), blob: Data([0, 1, 2]), token: token, lowerToken: token)
+        try database.queue.write { db in
+            try db.execute(sql: """
+                CREATE TABLE event (id INTEGER PRIMARY KEY, plain, seconds, millis, iso, reference, json, blob, token, lowerToken)
+                """)
+            try event.insert(db)
+            let row = try #require(try Row.fetchOne(db, sql: "SELECT * FROM event"))
+            #expect(row["plain"] as String == "2023-11-14 22:13:20.000")
+            #expect(row["seconds"] as Int64 == 1_700_000_000)
+            #expect(row["millis"] as Int64 == 1_700_000_000_000)
+            #expect(row["iso"] as String == "2023-11-14T22:13:20Z")
+            #expect(row["reference"] as Double == date.timeIntervalSinceReferenceDate)
+            #expect(try String.fetchOne(db, sql: "SELECT typeof(json) || ':' || json_extract(json, '$.a') FROM event") == "text:1")
+            #expect(try String.fetchOne(db, sql: "SELECT typeof(blob) FROM event") == "blob")
+            #expect(row["token"] as String == "E621E1F8-C36C-495A-93FC-0C247A3E6E5F")
+            #expect(row["lowerToken"] as String == "e621e1f8-c36c-495a-93fc-0c247a3e6e5f")
+            #expect(try Event.fetchOne(db) == event)
+        }
+    }
+
+    @Test func customStrategiesAndErrors() throws {
+        struct Stamp: Decodable, FetchableRecord {
+            var at: Date
+            static func databaseDateDecodingStrategy(for column: String) -> DatabaseDateDecodingStrategy {
+                .custom { dbValue in String.fromDatabaseValue(dbValue).flatMap { $0 == "epoch" ? Date(timeIntervalSince1970: 0) : nil } }
+            }
+        }
+        let dbQueue = try DatabaseQueue()
+        try dbQueue.read { db in
+            let epoch = try Stamp.fetchOne(db, sql: "SELECT 'epoch' AS at")
+            #expect(epoch?.at == Date(timeIntervalSince1970: 0))
+            // What the strategy cannot read is a decoding error, not a crash.
+            #expect(throws: (any Error).self) { try Stamp.fetchOne(db, sql: "SELECT 'tomorrow' AS at") }
+            #expect(throws: (any Error).self) { try Stamp.fetchOne(db, sql: "SELECT NULL AS at") }
+        }
+    }
+}

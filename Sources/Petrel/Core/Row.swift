@@ -31,6 +31,9 @@ public final class Row {
     let scopeRows: [String: Row]
     /// The row an adapter was applied to.
     let unadaptedRow: Row?
+    /// True for rows read from the database (and their copies), false for
+    /// rows built in Swift.
+    let isFetched: Bool
 
     /// The number of columns.
     public let count: Int
@@ -58,7 +61,7 @@ public final class Row {
         self.init(columnNames: names, values: values)
     }
 
-    init(columnNames: [String], values: [DatabaseValue], scopes: [String: Row] = [:], unadapted: Row? = nil) {
+    init(columnNames: [String], values: [DatabaseValue], scopes: [String: Row] = [:], unadapted: Row? = nil, fetched: Bool = false) {
         precondition(columnNames.count == values.count)
         sqliteStatement = nil
         statement = nil
@@ -67,6 +70,7 @@ public final class Row {
         count = values.count
         scopeRows = scopes
         unadaptedRow = unadapted
+        isFetched = fetched
     }
 
     /// A live view on the current row of a statement.
@@ -78,12 +82,13 @@ public final class Row {
         count = statement.columnCount
         scopeRows = [:]
         unadaptedRow = nil
+        isFetched = true
     }
 
     /// A row that owns a copy of the current values.
     public func copy() -> Row {
         guard sqliteStatement != nil else { return self }
-        return Row(columnNames: columnNames, values: databaseValues)
+        return Row(columnNames: columnNames, values: databaseValues, fetched: true)
     }
 
     /// The column names, in order.

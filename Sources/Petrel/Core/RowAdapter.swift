@@ -201,7 +201,8 @@ extension Row {
             columnNames: layout.columns.map(\.name),
             values: layout.columns.map { $0.index < values.count ? values[$0.index] : .null },
             scopes: layout.scopes.mapValues { Row(adaptingValues: values, layout: $0, base: base) },
-            unadapted: base)
+            unadapted: base,
+            fetched: base.isFetched)
     }
 
     /// The named sub-rows of the row, defined by a ``ScopeAdapter``.

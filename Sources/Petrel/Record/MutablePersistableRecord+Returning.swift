@@ -32,7 +32,7 @@ extension MutablePersistableRecord {
     mutating func insertAndFetchWithCallbacks<T: FetchableRecord & TableRecord>(
         _ db: Database, onConflict conflictResolution: Database.ConflictResolution?, as returnedType: T.Type
     ) throws -> T {
-        let resolution = conflictResolution ?? Self.persistenceConflictPolicy.conflictResolutionForInsert
+        let resolution = conflictResolution ?? type(of: self).persistenceConflictPolicy.conflictResolutionForInsert
         return try insertReturning(db, resolution: resolution, upsert: nil, as: returnedType)
     }
 
@@ -105,7 +105,7 @@ extension MutablePersistableRecord {
         selection: [any SQLSelectable]
     ) throws -> (InsertionSuccess, Row) {
         let container = try PersistenceContainer(self)
-        let table = Self.databaseTableName
+        let table = type(of: self).databaseTableName
         let primaryKey = try db.primaryKey(table)
         // An upsert that updates the existing row leaves lastInsertedRowID
         // alone: read the rowid from the statement, when the table has one.
@@ -116,7 +116,7 @@ extension MutablePersistableRecord {
             throw DatabaseError(
                 resultCode: .SQLITE_MISUSE, message: "\(Self.self) encodes no column: it cannot be upserted into \(table)")
         }
-        var sql = Self.insertSQL(columns: container.columns, resolution: resolution)
+        var sql = type(of: self).insertSQL(columns: container.columns, resolution: resolution)
         if let upsert {
             sql += " ON CONFLICT"
             if !upsert.target.isEmpty {

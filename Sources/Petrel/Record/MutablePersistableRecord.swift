@@ -30,8 +30,18 @@ public struct InsertionSuccess: Sendable {
     public var rowID: Int64
     /// The column that aliases the rowid, if any.
     public var rowIDColumn: String?
-    /// The inserted values.
+    /// The inserted values, the rowid column holding the new rowid.
     public var persistenceContainer: PersistenceContainer
+
+    public init(rowID: Int64, rowIDColumn: String?, persistenceContainer: PersistenceContainer) {
+        self.rowID = rowID
+        self.rowIDColumn = rowIDColumn
+        var container = persistenceContainer
+        if let rowIDColumn, container.databaseValue(forColumn: rowIDColumn)?.isNull ?? true {
+            container[rowIDColumn] = rowID
+        }
+        self.persistenceContainer = container
+    }
 }
 
 /// The result of an update or save.
@@ -138,20 +148,20 @@ extension MutablePersistableRecord {
 
     private func performInsert(_ db: Database, onConflict conflictResolution: Database.ConflictResolution?) throws -> InsertionSuccess {
         let container = try PersistenceContainer(self)
-        let resolution = conflictResolution ?? Self.persistenceConflictPolicy.conflictResolutionForInsert
+        let resolution = conflictResolution ?? type(of: self).persistenceConflictPolicy.conflictResolutionForInsert
         // Records of a type encode the same columns: reuse the statement
         // built for them instead of rebuilding the SQL for every row.
-        let key = Database.RecordStatementKey(type: ObjectIdentifier(Self.self), table: Self.databaseTableName, resolution: resolution.rawValue)
+        let key = Database.RecordStatementKey(type: ObjectIdentifier(type(of: self)), table: type(of: self).databaseTableName, resolution: resolution.rawValue)
         let statement: Statement
         if let cached = db.recordInsertStatements[key], container.hasColumns(cached.columns) {
             statement = cached.statement
         } else {
             let columnNames = container.columns
-            statement = try db.makeStatement(sql: Self.insertSQL(columns: columnNames, resolution: resolution))
+            statement = try db.makeStatement(sql: type(of: self).insertSQL(columns: columnNames, resolution: resolution))
             db.recordInsertStatements[key] = (columnNames, statement)
         }
         try statement.execute(databaseValues: container.lazyValues)
-        let rowIDColumn = try? db.primaryKey(Self.databaseTableName).rowIDColumn
+        let rowIDColumn = try? db.primaryKey(type(of: self).databaseTableName).rowIDColumn
         return InsertionSuccess(rowID: db.lastInsertedRowID, rowIDColumn: rowIDColumn ?? nil, persistenceContainer: container)
     }
 
@@ -211,16 +221,16 @@ extension MutablePersistableRecord {
         // A record made of its key only: update the key to itself, so that
         // a missing row is still detected.
         if assigned.isEmpty { assigned = key.map(\.column) }
-        let resolution = conflictResolution ?? Self.persistenceConflictPolicy.conflictResolutionForUpdate
+        let resolution = conflictResolution ?? type(of: self).persistenceConflictPolicy.conflictResolutionForUpdate
         let or = resolution == .abort ? "" : " OR \(resolution.rawValue)"
         let assignments = assigned.map { "\($0.quotedDatabaseIdentifier)=?" }.joined(separator: ", ")
         let condition = key.map { "\($0.column.quotedDatabaseIdentifier)=?" }.joined(separator: " AND ")
         let values = assigned.map { container.databaseValue(forColumn: $0) ?? .null } + key.map(\.value)
-        try db.cachedStatement(sql: "UPDATE\(or) \(Self.table) SET \(assignments) WHERE \(condition)")
+        try db.cachedStatement(sql: "UPDATE\(or) \(type(of: self).table) SET \(assignments) WHERE \(condition)")
             .execute(arguments: StatementArguments(values))
         guard db.changesCount > 0 else {
             throw RecordError.recordNotFound(
-                databaseTableName: Self.databaseTableName,
+                databaseTableName: type(of: self).databaseTableName,
                 key: Dictionary(key.map { ($0.column, $0.value) }, uniquingKeysWith: { $1 }))
         }
         return PersistenceSuccess(persistenceContainer: container)
@@ -285,7 +295,7 @@ extension MutablePersistableRecord {
             let container = try PersistenceContainer(self)
             let key = try primaryKeyValues(db, container)
             let condition = key.map { "\($0.column.quotedDatabaseIdentifier)=?" }.joined(separator: " AND ")
-            try db.cachedStatement(sql: "DELETE FROM \(Self.table) WHERE \(condition)").execute(arguments: StatementArguments(key.map(\.value)))
+            try db.cachedStatement(sql: "DELETE FROM \(type(of: self).table) WHERE \(condition)").execute(arguments: StatementArguments(key.map(\.value)))
             deleted = db.changesCount > 0
             return deleted.unsafelyUnwrapped
         }
@@ -300,17 +310,17 @@ extension MutablePersistableRecord {
         let key = try primaryKeyValues(db, container)
         let condition = key.map { "\($0.column.quotedDatabaseIdentifier)=?" }.joined(separator: " AND ")
         return try Bool.fetchOne(
-            db, sql: "SELECT EXISTS (SELECT 1 FROM \(Self.table) WHERE \(condition))", arguments: StatementArguments(key.map(\.value))) ?? false
+            db, sql: "SELECT EXISTS (SELECT 1 FROM \(type(of: self).table) WHERE \(condition))", arguments: StatementArguments(key.map(\.value))) ?? false
     }
 
     /// The primary key columns and the record's values for them.
     func primaryKeyValues(_ db: Database, _ container: PersistenceContainer) throws -> [(column: String, value: DatabaseValue)] {
-        let info = try db.primaryKey(Self.databaseTableName)
+        let info = try db.primaryKey(type(of: self).databaseTableName)
         return try info.columns.map { column in
             guard let value = container.databaseValue(forColumn: column) else {
                 throw DatabaseError(
                     resultCode: .SQLITE_MISUSE,
-                    message: "\(Self.self) does not encode the primary key column \(column) of table \(Self.databaseTableName)")
+                    message: "\(Self.self) does not encode the primary key column \(column) of table \(type(of: self).databaseTableName)")
             }
             return (column, value)
         }

@@ -14,6 +14,22 @@ public struct SQL: ExpressibleByStringInterpolation, Sendable, Hashable, CustomS
     enum Element: Hashable, Sendable {
         case sql(String, StatementArguments)
         case value(DatabaseValue)
+        /// A column, qualified with a table alias once a request with joins
+        /// knows which table it belongs to.
+        case column(String, qualifier: String?)
+        /// `*`, or `"alias".*`.
+        case allColumns(qualifier: String?)
+    }
+
+    /// The same SQL, its unqualified columns qualified with `alias`.
+    func qualified(with alias: String) -> SQL {
+        SQL(elements: elements.map { element in
+            switch element {
+            case .column(let name, nil): .column(name, qualifier: alias)
+            case .allColumns(nil): .allColumns(qualifier: alias)
+            default: element
+            }
+        })
     }
 
     var elements: [Element]
@@ -55,6 +71,12 @@ public struct SQL: ExpressibleByStringInterpolation, Sendable, Hashable, CustomS
             case let .value(value):
                 sql += "?"
                 arguments.values.append(value)
+            case let .column(name, qualifier):
+                if let qualifier { sql += qualifier.quotedDatabaseIdentifier + "." }
+                sql += name.quotedDatabaseIdentifier
+            case let .allColumns(qualifier):
+                if let qualifier { sql += qualifier.quotedDatabaseIdentifier + "." }
+                sql += "*"
             }
         }
         return (sql, arguments)

@@ -20,7 +20,7 @@ public protocol ColumnExpression: SQLSpecificExpressible, SQLSelectable, SQLOrde
 
 extension ColumnExpression {
     public var sqlExpression: SQLExpression {
-        var expression = SQLExpression(sql: SQL(sql: name.quotedDatabaseIdentifier), isTerm: true)
+        var expression = SQLExpression(sql: SQL(elements: [.column(name, qualifier: nil)]), isTerm: true)
         expression.columnName = name
         return expression
     }

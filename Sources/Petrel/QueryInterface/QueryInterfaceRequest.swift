@@ -244,7 +244,7 @@ public struct QueryInterfaceRequest<RowDecoder>: Sendable {
         var sql = SQL(sql: isDistinct ? "SELECT DISTINCT " : "SELECT ")
         var selection = self.selection
         if selectsPrimaryKey {
-            let keyColumns = try db.primaryKey(table).columns.map { SQLSelection(sql: SQL(sql: $0.quotedDatabaseIdentifier)) }
+            let keyColumns = try db.primaryKey(table).columns.map { SQLSelection(sql: Column($0).sqlExpression.sql) }
             selection = keyColumns + selection
         }
         sql += selection.map(\.sql).joined(separator: ", ")
@@ -257,7 +257,7 @@ public struct QueryInterfaceRequest<RowDecoder>: Sendable {
         var orderings = self.orderings
         if ordersByPrimaryKey {
             orderings = try db.primaryKey(table).columns.map { column in
-                let term = SQL(sql: column.quotedDatabaseIdentifier)
+                let term = Column(column).sqlExpression.sql
                 return SQLOrdering(sql: term, reversedSQL: term + SQL(sql: " DESC"))
             }
         }

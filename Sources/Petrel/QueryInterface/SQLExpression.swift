@@ -199,7 +199,7 @@ extension SQLExpression: SQLSelectable {
 
 extension SQLSelectable where Self == SQLSelection {
     /// All columns: `*`.
-    public static var allColumns: SQLSelection { SQLSelection(sql: "*") }
+    public static var allColumns: SQLSelection { SQLSelection(sql: SQL(elements: [.allColumns(qualifier: nil)])) }
 }
 
 /// `*` in a selection.

@@ -63,6 +63,8 @@ extension SQL {
                 }
             case .value(let value):
                 result += value.sqlLiteral
+            case .column, .allColumns:
+                result += SQL(elements: [element]).build().sql
             }
         }
         return result

@@ -22,12 +22,20 @@ public final class RowCursor: DatabaseCursor {
     private var isDone = false
     /// Set with an adapter: each step then returns an adapted copy.
     private let layout: RowLayout?
+    /// Set when associated rows are prefetched: every row is read first.
+    private var preloaded: IndexingIterator<[Row]>?
 
     init(statement: Statement, arguments: StatementArguments?, adapter: (any RowAdapter)? = nil) throws {
         self.statement = statement
         row = Row(statement: statement)
         try statement.prepareForFetch(arguments: arguments)
         layout = try adapter.map { try $0._layout(columns: statement.columnNames) }
+        if let prefetching = adapter as? PrefetchingAdapter {
+            var rows: [Row] = []
+            while let row = try next() { rows.append(row.copy()) }
+            try prefetching.fetch(statement.database, rows)
+            preloaded = rows.makeIterator()
+        }
     }
 
     deinit {
@@ -35,6 +43,7 @@ public final class RowCursor: DatabaseCursor {
     }
 
     public func next() throws -> Row? {
+        if preloaded != nil { return preloaded?.next() }
         if isDone { return nil }
         if try statement.step() {
             if let layout { return Row(adapting: row.copy(), layout: layout) }

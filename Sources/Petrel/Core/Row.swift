@@ -34,6 +34,8 @@ public final class Row {
     /// True for rows read from the database (and their copies), false for
     /// rows built in Swift.
     let isFetched: Bool
+    /// Rows of to-many associations fetched by `including(all:)`, by key.
+    var prefetchedRowsStorage: [String: [Row]] = [:]
 
     /// The number of columns.
     public let count: Int

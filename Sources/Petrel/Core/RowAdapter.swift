@@ -270,3 +270,35 @@ extension Row {
         }
     }
 }
+
+/// The adapter of a request that prefetches associated rows: lays out as
+/// its base, and tells the cursor to read every row first, then run the
+/// prefetching queries on them.
+struct PrefetchingAdapter: RowAdapter {
+    let base: (any RowAdapter)?
+    let fetch: @Sendable (Database, [Row]) throws -> Void
+
+    func _layout(columns: [String]) throws -> RowLayout {
+        try base?._layout(columns: columns) ?? RowLayout(columns: columns.enumerated().map { ($0.offset, $0.element) })
+    }
+}
+
+extension Row {
+    /// The rows of to-many associations fetched with `including(all:)`,
+    /// by association key.
+    public var prefetchedRows: PrefetchedRowsView { PrefetchedRowsView(rows: prefetchedRowsStorage) }
+
+    /// Prefetched rows by association key.
+    public struct PrefetchedRowsView {
+        let rows: [String: [Row]]
+
+        /// The keys of the prefetched associations.
+        public var keys: Set<String> { Set(rows.keys) }
+
+        /// True when nothing was prefetched.
+        public var isEmpty: Bool { rows.isEmpty }
+
+        /// The rows of an association key, if it was prefetched.
+        public subscript(_ key: String) -> [Row]? { rows[key] }
+    }
+}

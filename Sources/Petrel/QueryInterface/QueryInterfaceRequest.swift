@@ -24,6 +24,12 @@ public struct QueryInterfaceRequest<RowDecoder>: Sendable {
     /// Set by `selectPrimaryKey(as:)`: the primary key columns come first in
     /// the selection, resolved against the schema when the SQL is built.
     var selectsPrimaryKey = false
+    /// Associations joined with `including(required:)`, `joining(optional:)`...
+    var joins: [JoinSpec] = []
+    /// To-many associations fetched by `including(all:)`.
+    var prefetches: [_AssociationCore] = []
+    /// Association aggregates selected by `annotated(with:)`.
+    var aggregateSelections: [ErasedAggregate] = []
 
     init(table: String, selection: [SQLSelection]) {
         self.table = table
@@ -198,6 +204,9 @@ public struct QueryInterfaceRequest<RowDecoder>: Sendable {
         request.isReversed = isReversed
         request.isDistinct = isDistinct
         request.limitClause = limitClause
+        request.joins = joins
+        request.prefetches = prefetches
+        request.aggregateSelections = aggregateSelections
         return request
     }
 
@@ -220,7 +229,7 @@ public struct QueryInterfaceRequest<RowDecoder>: Sendable {
 
     // MARK: SQL
 
-    private func whereSQL(_ db: Database) throws -> SQL? {
+    func whereSQL(_ db: Database) throws -> SQL? {
         var conditions: [SQLExpression] = []
         for filter in filters {
             switch filter {
@@ -232,6 +241,15 @@ public struct QueryInterfaceRequest<RowDecoder>: Sendable {
                     throw DatabaseError(resultCode: .SQLITE_MISUSE, message: "table \(table) has a composite primary key")
                 }
                 conditions.append(keys.map(\.sqlExpression).contains(Column(column)))
+            case .aggregate(let aggregate):
+                conditions.append(try aggregate.build(db, table))
+            case .associatedWith(let core, let origin):
+                for pair in try core.joinColumns(db) {
+                    guard let value = origin.databaseValue(forColumn: pair.origin) else {
+                        throw DatabaseError(resultCode: .SQLITE_MISUSE, message: "association \(core.key): the record does not encode column \(pair.origin)")
+                    }
+                    conditions.append(Column(pair.destination) == value)
+                }
             }
         }
         guard !conditions.isEmpty else { return nil }
@@ -241,18 +259,51 @@ public struct QueryInterfaceRequest<RowDecoder>: Sendable {
 
     /// The SELECT statement of the request.
     func selectSQL(_ db: Database) throws -> SQL {
+        try compile(db).sql
+    }
+
+    /// What a compiled request needs besides its SQL: how its rows split
+    /// into the scopes of included associations.
+    struct Compiled {
+        var sql: SQL
+        var adapter: (any RowAdapter)?
+    }
+
+    /// The SELECT statement, with the adapter of included associations.
+    /// Without joins the SQL is the plain single-table form; with joins
+    /// every column is qualified with its table's alias.
+    func compile(_ db: Database) throws -> Compiled {
+        let qualifier: String? = joins.isEmpty ? nil : table
+        func qualify(_ sql: SQL) -> SQL { qualifier.map { sql.qualified(with: $0) } ?? sql }
+
         var sql = SQL(sql: isDistinct ? "SELECT DISTINCT " : "SELECT ")
         var selection = self.selection
         if selectsPrimaryKey {
             let keyColumns = try db.primaryKey(table).columns.map { SQLSelection(sql: Column($0).sqlExpression.sql) }
             selection = keyColumns + selection
         }
-        sql += selection.map(\.sql).joined(separator: ", ")
+        var selected = selection.map { qualify($0.sql) }
+        for aggregate in aggregateSelections {
+            selected.append(try aggregate.build(db, table).sql + SQL(sql: " AS \(aggregate.key.quotedDatabaseIdentifier)"))
+        }
+        // Joins: clauses, selections, orderings and scopes, depth first.
+        var plan = JoinPlan(usedAliases: [table.lowercased()])
+        let rootNode = ScopeNode(key: "", start: 0)
+        plan.nodes = [rootNode]
+        var rootCount = 0
+        if !joins.isEmpty {
+            rootCount = try Self.columnCount(selection, table: table, db) + aggregateSelections.count
+            plan.nodes[0].count = rootCount
+            plan.columnCount = rootCount
+            try plan.add(joins, parentAlias: table, parentIsOptional: false, parentNode: 0, db)
+        }
+        sql += (selected + plan.selections).joined(separator: ", ")
         sql += SQL(sql: " FROM \(table.quotedDatabaseIdentifier)")
-        if let condition = try whereSQL(db) { sql += " WHERE " + condition }
-        if !groups.isEmpty { sql += " GROUP BY " + groups.map(\.sql).joined(separator: ", ") }
+        for clause in plan.clauses { sql += " " + clause }
+        if let condition = try whereSQL(db) { sql += " WHERE " + qualify(condition) }
+        if !groups.isEmpty { sql += " GROUP BY " + groups.map { qualify($0.sql) }.joined(separator: ", ") }
         if !havings.isEmpty {
-            sql += " HAVING " + (havings.count == 1 ? havings[0].sql : havings.map(\.operandSQL).joined(separator: " AND "))
+            sql += " HAVING " + qualify(havings.count == 1 ? havings[0].sql : havings.map(\.operandSQL).joined(separator: " AND "))
         }
         var orderings = self.orderings
         if ordersByPrimaryKey {
@@ -261,7 +312,7 @@ public struct QueryInterfaceRequest<RowDecoder>: Sendable {
                 return SQLOrdering(sql: term, reversedSQL: term + SQL(sql: " DESC"))
             }
         }
-        var orderSQL = orderings.map(\.sql)
+        var orderSQL = orderings.map { qualify($0.sql) }
         if isReversed {
             orderSQL = orderings.isEmpty
                 ? [SQL(sql: "\(table.quotedDatabaseIdentifier).rowid DESC")]
@@ -269,15 +320,30 @@ public struct QueryInterfaceRequest<RowDecoder>: Sendable {
                     guard let reversed = ordering.reversedSQL else {
                         throw DatabaseError(resultCode: .SQLITE_MISUSE, message: "cannot reverse a raw SQL ordering")
                     }
-                    return reversed
+                    return qualify(reversed)
                 }
         }
+        orderSQL += plan.orderings
         if !orderSQL.isEmpty { sql += " ORDER BY " + orderSQL.joined(separator: ", ") }
         if let limitClause {
             sql += SQL(sql: " LIMIT \(limitClause.limit)")
             if let offset = limitClause.offset { sql += SQL(sql: " OFFSET \(offset)") }
         }
-        return sql
+        let adapter: (any RowAdapter)? = plan.nodes[0].children.isEmpty ? nil : plan.adapter(for: 0)
+        return Compiled(sql: sql, adapter: adapter)
+    }
+
+    /// The number of columns a selection yields (`*` counts the table's).
+    static func columnCount(_ selection: [SQLSelection], table: String, _ db: Database) throws -> Int {
+        var count = 0
+        for item in selection {
+            if item.sql.elements.count == 1, case .allColumns = item.sql.elements[0] {
+                count += try db.columns(in: table).count
+            } else {
+                count += 1
+            }
+        }
+        return count
     }
 
     /// A compiled statement for the request, with its arguments bound.
@@ -296,7 +362,8 @@ public struct QueryInterfaceRequest<RowDecoder>: Sendable {
         counted.orderings = []
         counted.isReversed = false
         counted.ordersByPrimaryKey = false
-        let simple = !isDistinct && groups.isEmpty && limitClause == nil && selection.map(\.sql) == [SQLSelection.allColumns.sql]
+        let simple = !isDistinct && groups.isEmpty && limitClause == nil && joins.isEmpty && aggregateSelections.isEmpty
+            && selection.map(\.sql) == [SQLSelection.allColumns.sql]
         let sql: SQL
         if simple {
             counted.selection = [SQLSelection(sql: "COUNT(*)")]
@@ -362,6 +429,10 @@ enum QueryFilter: Sendable {
     case expression(SQLExpression)
     /// Rows whose primary key is one of the values, resolved against the schema.
     case keys([DatabaseValue])
+    /// A comparison of an association aggregate (correlated subquery).
+    case aggregate(ErasedAggregate)
+    /// The rows associated with one record (`record.request(for:)`).
+    case associatedWith(core: _AssociationCore, origin: PersistenceContainer)
 }
 
 // MARK: - Fetching (see FetchRequest)
@@ -370,10 +441,17 @@ extension QueryInterfaceRequest: FetchRequest {
     /// For a single result (`fetchOne`), adds `LIMIT 1` unless the request
     /// already has a limit or cannot return more than one row, as GRDB does.
     public func makePreparedRequest(_ db: Database, forSingleResult singleResult: Bool = false) throws -> PreparedRequest {
-        if singleResult, limitClause == nil, !returnsAtMostOneRow(db) {
-            return PreparedRequest(statement: try limit(1).makeStatement(db))
+        let request = singleResult && limitClause == nil && !returnsAtMostOneRow(db) ? limit(1) : self
+        let compiled = try request.compile(db)
+        let (sql, arguments) = compiled.sql.build()
+        let statement = try db.cachedStatement(sql: sql)
+        try statement.setArguments(arguments)
+        guard !prefetches.isEmpty else { return PreparedRequest(statement: statement, adapter: compiled.adapter) }
+        let prefetches = self.prefetches
+        let adapter = PrefetchingAdapter(base: compiled.adapter) { db, rows in
+            try Self.prefetch(prefetches, db, into: rows)
         }
-        return PreparedRequest(statement: try makeStatement(db))
+        return PreparedRequest(statement: statement, adapter: adapter)
     }
 
     /// True for an aggregate without GROUP BY, or a filter that pins a
@@ -387,6 +465,8 @@ extension QueryInterfaceRequest: FetchRequest {
                 if keys.count <= 1 { return true }
             case .expression(let expression):
                 pinned.formUnion(expression.identifyingColumns ?? [])
+            case .aggregate, .associatedWith:
+                break
             }
         }
         guard !pinned.isEmpty else { return false }

@@ -41,7 +41,7 @@ struct RowDecoder<Record: FetchableRecord>: Decoder {
         }
 
         func contains(_ key: Key) -> Bool {
-            row.hasColumn(column(for: key)) || scope(for: key) != nil
+            row.hasColumn(column(for: key)) || scope(for: key) != nil || row.prefetchedRowsStorage[key.stringValue] != nil
         }
 
         func decodeNil(forKey key: Key) throws -> Bool {
@@ -75,41 +75,24 @@ struct RowDecoder<Record: FetchableRecord>: Decoder {
 
         private func decodeAny<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T {
             let column = column(for: key)
-            if !row.scopeRows.isEmpty, row.index(forColumn: column) == nil, let scope = scope(for: key) {
-                return try decode(T.self, fromScope: scope, key: key)
+            guard let index = row.index(forColumn: column) else {
+                return try decodeMissingColumn(T.self, forKey: key, column: column)
             }
-            if T.self == Date.self || T.self == Data.self, let index = row.index(forColumn: column) {
-                let dbValue = row.databaseValue(atUncheckedIndex: index)
+            let dbValue = row.databaseValue(atUncheckedIndex: index)
+            if T.self == Date.self || T.self == Data.self {
                 let decoded: Any? = T.self == Date.self
                     ? Record.databaseDateDecodingStrategy(for: column).decode(dbValue)
                     : Record.databaseDataDecodingStrategy(for: column).decode(dbValue)
                 if let value = decoded as? T { return value }
-                if dbValue.isNull {
-                    throw DecodingError.valueNotFound(T.self, .init(codingPath: codingPath + [key], debugDescription: "column \(column) is NULL"))
-                }
-                throw DecodingError.typeMismatch(T.self, .init(
-                    codingPath: codingPath + [key], debugDescription: "could not decode \(T.self) from \(dbValue) in column \(column)"))
+                throw valueError(T.self, dbValue, key: key, column: column)
             }
             if let convertible = T.self as? any DatabaseValueConvertible.Type {
-                guard let index = row.index(forColumn: column) else {
-                    if let missing = convertible.fromMissingColumn() as? T { return missing }
-                    throw DecodingError.keyNotFound(key, .init(codingPath: codingPath, debugDescription: "no such column: \(column)"))
-                }
-                let dbValue = row.databaseValue(atUncheckedIndex: index)
                 if let value = convertible.fromDatabaseValue(dbValue) as? T { return value }
-                if dbValue.isNull {
-                    throw DecodingError.valueNotFound(T.self, .init(
-                        codingPath: codingPath + [key], debugDescription: "column \(column) is NULL"))
-                }
-                throw DecodingError.typeMismatch(T.self, .init(
-                    codingPath: codingPath + [key], debugDescription: "could not decode \(T.self) from \(dbValue) in column \(column)"))
+                throw valueError(T.self, dbValue, key: key, column: column)
             }
             // A nested value: JSON in the column.
-            guard let index = row.index(forColumn: column) else {
-                throw DecodingError.keyNotFound(key, .init(codingPath: codingPath, debugDescription: "no such column: \(column)"))
-            }
             let data: Data
-            switch row.databaseValue(atUncheckedIndex: index).storage {
+            switch dbValue.storage {
             case .string(let text): data = Data(text.utf8)
             case .blob(let blob): data = blob
             case .null:
@@ -119,6 +102,34 @@ struct RowDecoder<Record: FetchableRecord>: Decoder {
             }
             let jsonDecoder = Record.databaseJSONDecoder(for: column)
             return try jsonDecoder.decode(T.self, from: data)
+        }
+
+        private func valueError<T>(_ type: T.Type, _ dbValue: DatabaseValue, key: Key, column: String) -> DecodingError {
+            if dbValue.isNull {
+                return DecodingError.valueNotFound(T.self, .init(codingPath: codingPath + [key], debugDescription: "column \(column) is NULL"))
+            }
+            return DecodingError.typeMismatch(T.self, .init(
+                codingPath: codingPath + [key], debugDescription: "could not decode \(T.self) from \(dbValue) in column \(column)"))
+        }
+
+        /// A key with no column: a scope, prefetched rows, the row itself
+        /// for a nested record, or a missing value.
+        private func decodeMissingColumn<T: Decodable>(_ type: T.Type, forKey key: Key, column: String) throws -> T {
+            if let scope = scope(for: key) {
+                return try decode(T.self, fromScope: scope, key: key)
+            }
+            if let rows = row.prefetchedRowsStorage[key.stringValue] {
+                // An array (or set) of the rows of `including(all:)`.
+                return try T(from: PrefetchedRowsDecoder<Record>(rows: rows, codingPath: codingPath + [key]))
+            }
+            if let convertible = T.self as? any DatabaseValueConvertible.Type {
+                if let missing = convertible.fromMissingColumn() as? T { return missing }
+            } else if let recordType = T.self as? any FetchableRecord.Type, let record = try makeRecord(recordType, row) as? T {
+                // A record with no column, scope or prefetch of its name is
+                // the row itself: `var book: Book` beside its scopes.
+                return record
+            }
+            throw DecodingError.keyNotFound(key, .init(codingPath: codingPath, debugDescription: "no such column: \(column)"))
         }
 
         // Concrete types read straight from the statement, skipping the
@@ -192,4 +203,57 @@ func snakeCased(_ key: String) -> String {
 /// `R(row:)` for a record type known only at run time.
 private func makeRecord<R: FetchableRecord>(_ type: R.Type, _ row: Row) throws -> R {
     try R(row: row)
+}
+
+/// Decodes the rows of a to-many association as an array or a set.
+struct PrefetchedRowsDecoder<Record: FetchableRecord>: Decoder {
+    let rows: [Row]
+    let codingPath: [any CodingKey]
+    var userInfo: [CodingUserInfoKey: Any] { Record.databaseDecodingUserInfo }
+
+    func container<Key: CodingKey>(keyedBy type: Key.Type) throws -> KeyedDecodingContainer<Key> {
+        throw DecodingError.typeMismatch([Row].self, .init(codingPath: codingPath, debugDescription: "prefetched rows decode as an array or a set"))
+    }
+
+    func unkeyedContainer() throws -> any UnkeyedDecodingContainer {
+        RowsContainer(rows: rows, codingPath: codingPath)
+    }
+
+    func singleValueContainer() throws -> any SingleValueDecodingContainer {
+        throw DecodingError.typeMismatch([Row].self, .init(codingPath: codingPath, debugDescription: "prefetched rows decode as an array or a set"))
+    }
+
+    struct RowsContainer: UnkeyedDecodingContainer {
+        let rows: [Row]
+        let codingPath: [any CodingKey]
+        var currentIndex = 0
+        var count: Int? { rows.count }
+        var isAtEnd: Bool { currentIndex >= rows.count }
+
+        mutating func decodeNil() throws -> Bool { false }
+
+        mutating func decode<T: Decodable>(_ type: T.Type) throws -> T {
+            guard !isAtEnd else {
+                throw DecodingError.valueNotFound(T.self, .init(codingPath: codingPath, debugDescription: "no more prefetched rows"))
+            }
+            let row = rows[currentIndex]
+            currentIndex += 1
+            if let recordType = T.self as? any FetchableRecord.Type, let record = try makeRecord(recordType, row) as? T {
+                return record
+            }
+            return try T(from: RowDecoder<Record>(row: row, codingPath: codingPath))
+        }
+
+        mutating func nestedContainer<NestedKey: CodingKey>(keyedBy type: NestedKey.Type) throws -> KeyedDecodingContainer<NestedKey> {
+            throw DecodingError.typeMismatch(Row.self, .init(codingPath: codingPath, debugDescription: "prefetched rows hold records"))
+        }
+
+        mutating func nestedUnkeyedContainer() throws -> any UnkeyedDecodingContainer {
+            throw DecodingError.typeMismatch(Row.self, .init(codingPath: codingPath, debugDescription: "prefetched rows hold records"))
+        }
+
+        mutating func superDecoder() throws -> any Decoder {
+            throw DecodingError.typeMismatch(Row.self, .init(codingPath: codingPath, debugDescription: "prefetched rows hold records"))
+        }
+    }
 }

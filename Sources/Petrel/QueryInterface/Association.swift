@@ -1,0 +1,667 @@
+import Foundation
+
+/// The columns that link two tables, for associations whose foreign key
+/// the schema does not declare (or declares several times).
+///
+/// ```swift
+/// static let author = belongsTo(Author.self, using: ForeignKey(["authorId"]))
+/// ```
+public struct ForeignKey: Sendable, Equatable {
+    /// Columns of the table that holds the foreign key.
+    let originColumns: [String]
+    /// Columns it references (nil: the referenced table's primary key).
+    let destinationColumns: [String]?
+
+    public init(_ originColumns: [String], to destinationColumns: [String]? = nil) {
+        self.originColumns = originColumns
+        self.destinationColumns = destinationColumns
+    }
+
+    public init(_ originColumns: [any ColumnExpression], to destinationColumns: [any ColumnExpression]? = nil) {
+        self.init(originColumns.map(\.name), to: destinationColumns?.map(\.name))
+    }
+}
+
+/// What an association is made of; opaque.
+public struct _AssociationCore: Sendable {
+    enum Kind: Sendable { case belongsTo, hasOne, hasMany }
+
+    let kind: Kind
+    /// The name of the association in decoded rows: its scope, or the key
+    /// of its prefetched rows.
+    var key: String
+    let originTable: String
+    let destinationTable: String
+    let foreignKey: ForeignKey?
+    /// The associated rows' request: filters, ordering, selection, and the
+    /// associations it includes in turn.
+    var request: QueryInterfaceRequest<Row>
+
+    var isToMany: Bool { kind == .hasMany }
+
+    /// Pairs of (origin column, destination column) that join the two
+    /// tables, from the given foreign key or the schema.
+    func joinColumns(_ db: Database) throws -> [(origin: String, destination: String)] {
+        switch kind {
+        case .belongsTo:
+            // The origin holds the foreign key.
+            if let foreignKey {
+                let destination = try foreignKey.destinationColumns ?? db.primaryKey(destinationTable).columns
+                return try pairs(foreignKey.originColumns, destination)
+            }
+            let key = try schemaForeignKey(db, in: originTable, to: destinationTable)
+            return key.mapping.map { ($0.origin, $0.destination) }
+        case .hasOne, .hasMany:
+            // The destination holds the foreign key.
+            if let foreignKey {
+                let origin = try foreignKey.destinationColumns ?? db.primaryKey(originTable).columns
+                return try pairs(origin, foreignKey.originColumns)
+            }
+            let key = try schemaForeignKey(db, in: destinationTable, to: originTable)
+            return key.mapping.map { ($0.destination, $0.origin) }
+        }
+    }
+
+    private func pairs(_ origin: [String], _ destination: [String]) throws -> [(origin: String, destination: String)] {
+        guard origin.count == destination.count, !origin.isEmpty else {
+            throw DatabaseError(resultCode: .SQLITE_MISUSE, message: "association \(key): the foreign key columns do not match the referenced columns")
+        }
+        return Array(zip(origin, destination))
+    }
+
+    private func schemaForeignKey(_ db: Database, in table: String, to referenced: String) throws -> ForeignKeyInfo {
+        let candidates = try db.foreignKeys(on: table).filter { $0.destinationTable.lowercased() == referenced.lowercased() }
+        guard let first = candidates.first else {
+            throw DatabaseError(resultCode: .SQLITE_MISUSE, message: "association \(key): table \(table) has no foreign key to \(referenced); declare one in the schema or pass `using: ForeignKey([...])`")
+        }
+        guard candidates.count == 1 else {
+            throw DatabaseError(resultCode: .SQLITE_MISUSE, message: "association \(key): table \(table) has several foreign keys to \(referenced); choose one with `using: ForeignKey([...])`")
+        }
+        return first
+    }
+}
+
+/// A link from the rows of one table to the rows of another, for
+/// `including`, `joining` and aggregates.
+public protocol Association: Sendable {
+    associatedtype OriginRowDecoder
+    associatedtype RowDecoder
+    var _core: _AssociationCore { get set }
+}
+
+/// An association to one row at most: `belongsTo`, `hasOne`.
+public protocol AssociationToOne: Association {}
+
+/// An association to any number of rows: `hasMany`.
+public protocol AssociationToMany: Association {}
+
+/// The record that holds the foreign key points to one row: a book
+/// belongs to its author.
+public struct BelongsToAssociation<Origin, Destination>: AssociationToOne {
+    public typealias OriginRowDecoder = Origin
+    public typealias RowDecoder = Destination
+    public var _core: _AssociationCore
+}
+
+/// One row of another table points to this one: a country has one
+/// demographic profile.
+public struct HasOneAssociation<Origin, Destination>: AssociationToOne {
+    public typealias OriginRowDecoder = Origin
+    public typealias RowDecoder = Destination
+    public var _core: _AssociationCore
+}
+
+/// Rows of another table point to this one: an author has many books.
+public struct HasManyAssociation<Origin, Destination>: AssociationToMany {
+    public typealias OriginRowDecoder = Origin
+    public typealias RowDecoder = Destination
+    public var _core: _AssociationCore
+}
+
+extension Association {
+    private func refined(_ transform: (inout QueryInterfaceRequest<Row>) -> Void) -> Self {
+        var association = self
+        transform(&association._core.request)
+        return association
+    }
+
+    /// The same association under another name (scope or prefetch key).
+    public func forKey(_ key: String) -> Self {
+        var association = self
+        association._core.key = key
+        return association
+    }
+
+    /// The same association under the name of a coding key.
+    public func forKey(_ codingKey: some CodingKey) -> Self {
+        forKey(codingKey.stringValue)
+    }
+
+    /// Only the associated rows that satisfy the predicate.
+    public func filter(_ predicate: some SQLExpressible) -> Self {
+        refined { $0 = $0.filter(predicate) }
+    }
+
+    /// Only the associated rows that satisfy a raw SQL predicate.
+    public func filter(sql: String, arguments: StatementArguments = StatementArguments()) -> Self {
+        refined { $0 = $0.filter(sql: sql, arguments: arguments) }
+    }
+
+    /// Orders the associated rows (after the ordering of the request).
+    public func order(_ orderings: any SQLOrderingTerm...) -> Self {
+        refined { $0 = $0.order(orderings) }
+    }
+
+    /// Selects these columns of the associated rows.
+    public func select(_ selection: any SQLSelectable...) -> Self {
+        refined { $0 = $0.select(selection) }
+    }
+
+    /// Appends selected values to the associated rows.
+    public func annotated(with selection: any SQLSelectable...) -> Self {
+        refined { $0.selection += selection.map(\.sqlSelection) }
+    }
+
+    /// The associated rows include another association's row.
+    public func including<A: AssociationToOne>(required association: A) -> Self where A.OriginRowDecoder == RowDecoder {
+        refined { $0.joins.append(JoinSpec(core: association._core, isRequired: true, includesColumns: true)) }
+    }
+
+    /// The associated rows include another association's row, when there is one.
+    public func including<A: AssociationToOne>(optional association: A) -> Self where A.OriginRowDecoder == RowDecoder {
+        refined { $0.joins.append(JoinSpec(core: association._core, isRequired: false, includesColumns: true)) }
+    }
+
+    /// The associated rows must have a row in another association.
+    public func joining<A: Association>(required association: A) -> Self where A.OriginRowDecoder == RowDecoder {
+        refined { $0.joins.append(JoinSpec(core: association._core, isRequired: true, includesColumns: false)) }
+    }
+
+    /// The associated rows are joined to another association, when possible.
+    public func joining<A: Association>(optional association: A) -> Self where A.OriginRowDecoder == RowDecoder {
+        refined { $0.joins.append(JoinSpec(core: association._core, isRequired: false, includesColumns: false)) }
+    }
+
+    /// The associated rows fetch all rows of another to-many association.
+    public func including<A: AssociationToMany>(all association: A) -> Self where A.OriginRowDecoder == RowDecoder {
+        refined { $0.prefetches.append(association._core) }
+    }
+}
+
+/// A join of a request: its association, and whether it is required
+/// (INNER JOIN) and selected (`including`) or not (`joining`).
+struct JoinSpec: Sendable {
+    var core: _AssociationCore
+    var isRequired: Bool
+    var includesColumns: Bool
+}
+
+// MARK: - Declaring associations
+
+extension TableRecord {
+    /// This record's table holds a foreign key to `Destination`'s: a book
+    /// belongs to an author. The key (the scope of decoded rows) is the
+    /// destination table's name.
+    ///
+    /// ```swift
+    /// struct Book: TableRecord { static let author = belongsTo(Author.self) }
+    /// ```
+    public static func belongsTo<Destination: TableRecord>(
+        _ destination: Destination.Type, key: String? = nil, using foreignKey: ForeignKey? = nil
+    ) -> BelongsToAssociation<Self, Destination> {
+        BelongsToAssociation(_core: makeCore(.belongsTo, Destination.databaseTableName, Destination.databaseSelection, key: key ?? Destination.databaseTableName, foreignKey))
+    }
+
+    /// `Destination`'s table holds a foreign key to this record's table,
+    /// with at most one row per record.
+    public static func hasOne<Destination: TableRecord>(
+        _ destination: Destination.Type, key: String? = nil, using foreignKey: ForeignKey? = nil
+    ) -> HasOneAssociation<Self, Destination> {
+        HasOneAssociation(_core: makeCore(.hasOne, Destination.databaseTableName, Destination.databaseSelection, key: key ?? Destination.databaseTableName, foreignKey))
+    }
+
+    /// `Destination`'s table holds a foreign key to this record's table: an
+    /// author has many books. The key is the destination table's name in
+    /// the plural (`books`).
+    public static func hasMany<Destination: TableRecord>(
+        _ destination: Destination.Type, key: String? = nil, using foreignKey: ForeignKey? = nil
+    ) -> HasManyAssociation<Self, Destination> {
+        HasManyAssociation(_core: makeCore(.hasMany, Destination.databaseTableName, Destination.databaseSelection, key: key ?? Inflection.plural(Destination.databaseTableName), foreignKey))
+    }
+
+    /// The same, for a table without a record type.
+    public static func belongsTo<Destination>(_ destination: Table<Destination>, key: String? = nil, using foreignKey: ForeignKey? = nil) -> BelongsToAssociation<Self, Destination> {
+        BelongsToAssociation(_core: makeCore(.belongsTo, destination.tableName, [.allColumns], key: key ?? destination.tableName, foreignKey))
+    }
+
+    /// The same, for a table without a record type.
+    public static func hasOne<Destination>(_ destination: Table<Destination>, key: String? = nil, using foreignKey: ForeignKey? = nil) -> HasOneAssociation<Self, Destination> {
+        HasOneAssociation(_core: makeCore(.hasOne, destination.tableName, [.allColumns], key: key ?? destination.tableName, foreignKey))
+    }
+
+    /// The same, for a table without a record type.
+    public static func hasMany<Destination>(_ destination: Table<Destination>, key: String? = nil, using foreignKey: ForeignKey? = nil) -> HasManyAssociation<Self, Destination> {
+        HasManyAssociation(_core: makeCore(.hasMany, destination.tableName, [.allColumns], key: key ?? Inflection.plural(destination.tableName), foreignKey))
+    }
+
+    private static func makeCore(
+        _ kind: _AssociationCore.Kind, _ table: String, _ selection: [any SQLSelectable], key: String, _ foreignKey: ForeignKey?
+    ) -> _AssociationCore {
+        _AssociationCore(
+            kind: kind, key: key, originTable: databaseTableName, destinationTable: table, foreignKey: foreignKey,
+            request: QueryInterfaceRequest<Row>(table: table, selection: selection.map(\.sqlSelection)))
+    }
+}
+
+// MARK: - Using associations in requests
+
+extension QueryInterfaceRequest {
+    /// Fetches each row with its associated row, in the association's
+    /// scope; rows without one are left out.
+    ///
+    /// ```swift
+    /// struct BookInfo: Decodable, FetchableRecord { var book: Book; var author: Author }
+    /// let infos = try Book.including(required: Book.author).asRequest(of: BookInfo.self).fetchAll(db)
+    /// ```
+    public func including<A: AssociationToOne>(required association: A) -> Self where A.OriginRowDecoder == RowDecoder {
+        var request = self
+        request.joins.append(JoinSpec(core: association._core, isRequired: true, includesColumns: true))
+        return request
+    }
+
+    /// Fetches each row with its associated row when there is one (the
+    /// scope holds NULLs otherwise, which decode as nil).
+    public func including<A: AssociationToOne>(optional association: A) -> Self where A.OriginRowDecoder == RowDecoder {
+        var request = self
+        request.joins.append(JoinSpec(core: association._core, isRequired: false, includesColumns: true))
+        return request
+    }
+
+    /// Keeps the rows that have an associated row, without selecting it.
+    public func joining<A: Association>(required association: A) -> Self where A.OriginRowDecoder == RowDecoder {
+        var request = self
+        request.joins.append(JoinSpec(core: association._core, isRequired: true, includesColumns: false))
+        return request
+    }
+
+    /// Joins the associated rows (to filter or order on them) without
+    /// leaving out the rows that have none.
+    public func joining<A: Association>(optional association: A) -> Self where A.OriginRowDecoder == RowDecoder {
+        var request = self
+        request.joins.append(JoinSpec(core: association._core, isRequired: false, includesColumns: false))
+        return request
+    }
+
+    /// Fetches each row with all its associated rows, fetched by one more
+    /// query and decoded into an array property named after the key.
+    ///
+    /// ```swift
+    /// struct AuthorInfo: Decodable, FetchableRecord { var author: Author; var books: [Book] }
+    /// let infos = try Author.including(all: Author.books).asRequest(of: AuthorInfo.self).fetchAll(db)
+    /// ```
+    public func including<A: AssociationToMany>(all association: A) -> Self where A.OriginRowDecoder == RowDecoder {
+        var request = self
+        request.prefetches.append(association._core)
+        return request
+    }
+}
+
+extension TableRecord {
+    public static func including<A: AssociationToOne>(required association: A) -> QueryInterfaceRequest<Self> where A.OriginRowDecoder == Self {
+        all().including(required: association)
+    }
+
+    public static func including<A: AssociationToOne>(optional association: A) -> QueryInterfaceRequest<Self> where A.OriginRowDecoder == Self {
+        all().including(optional: association)
+    }
+
+    public static func joining<A: Association>(required association: A) -> QueryInterfaceRequest<Self> where A.OriginRowDecoder == Self {
+        all().joining(required: association)
+    }
+
+    public static func joining<A: Association>(optional association: A) -> QueryInterfaceRequest<Self> where A.OriginRowDecoder == Self {
+        all().joining(optional: association)
+    }
+
+    public static func including<A: AssociationToMany>(all association: A) -> QueryInterfaceRequest<Self> where A.OriginRowDecoder == Self {
+        all().including(all: association)
+    }
+
+    /// The rows associated with this record: `author.request(for: Author.books)`.
+    public func request<A: Association>(for association: A) -> QueryInterfaceRequest<A.RowDecoder> where A.OriginRowDecoder == Self, Self: EncodableRecord {
+        var request = association._core.request.asRequest(of: A.RowDecoder.self)
+        request.filters.append(.associatedWith(core: association._core, origin: (try? PersistenceContainer(self)) ?? PersistenceContainer()))
+        return request
+    }
+}
+
+// MARK: - Aggregates
+
+/// A value computed over the rows of a to-many association, for
+/// `annotated(with:)` and filters: `Author.books.count`.
+public struct AssociationAggregate<Origin>: Sendable {
+    var spec: AggregateSpec
+
+    /// The aggregate under another name.
+    public func forKey(_ key: String) -> Self {
+        var aggregate = self
+        aggregate.spec.key = key
+        return aggregate
+    }
+
+    func compared(_ op: String, _ value: some DatabaseValueConvertible) -> Self {
+        var aggregate = self
+        aggregate.spec.comparison = Comparison(op: op, value: value.databaseValue)
+        return aggregate
+    }
+}
+
+/// `op value` after an aggregate.
+struct Comparison: Sendable {
+    let op: String
+    let value: DatabaseValue
+}
+
+/// An aggregate, whatever its origin type.
+struct AggregateSpec: Sendable {
+    let core: _AssociationCore
+    let function: String
+    let column: String?
+    var key: String
+    var comparison: Comparison?
+    var isNegated = false
+
+    /// The correlated subquery that computes the aggregate for the row of
+    /// `originAlias`, with its comparison and negation.
+    func build(_ db: Database, _ originAlias: String) throws -> SQLExpression {
+        let pairs = try core.joinColumns(db)
+        let inner = "petrel_aggregate"
+        var conditions: [SQL] = pairs.map { pair in
+            SQL(elements: [.column(pair.destination, qualifier: inner)]) + " = " + SQL(elements: [.column(pair.origin, qualifier: originAlias)])
+        }
+        if let filter = try core.request.whereSQL(db) { conditions.append("(" + filter.qualified(with: inner) + ")") }
+        let value = column.map { SQL(elements: [.column($0, qualifier: inner)]) } ?? "*"
+        var sql: SQL = "(SELECT " + SQL(sql: function) + "(" + value + ") FROM " + SQL(sql: core.destinationTable.quotedDatabaseIdentifier) + " "
+            + SQL(sql: inner.quotedDatabaseIdentifier) + " WHERE " + conditions.joined(separator: " AND ") + ")"
+        var isTerm = true
+        if let comparison {
+            sql = sql + SQL(sql: " \(comparison.op) ") + SQL(elements: [.value(comparison.value)])
+            isTerm = false
+        }
+        if isNegated {
+            sql = "NOT (" + sql + ")"
+            isTerm = true
+        }
+        return SQLExpression(sql: sql, isTerm: isTerm)
+    }
+}
+
+typealias ErasedAggregate = AggregateSpec
+
+extension AssociationToMany {
+    private func aggregate(_ function: String, _ column: String?, key: String) -> AssociationAggregate<OriginRowDecoder> {
+        AssociationAggregate(spec: AggregateSpec(core: _core, function: function, column: column, key: key))
+    }
+
+    private var singularKey: String { Inflection.singular(_core.key) }
+
+    /// The number of associated rows: `bookCount`.
+    public var count: AssociationAggregate<OriginRowDecoder> {
+        aggregate("COUNT", nil, key: singularKey + "Count")
+    }
+
+    /// True when there is no associated row: for filters.
+    public var isEmpty: AssociationAggregate<OriginRowDecoder> {
+        aggregate("COUNT", nil, key: "has" + Inflection.capitalized(singularKey)).compared("=", 0)
+    }
+
+    /// The smallest value of a column of the associated rows: `minBookYear`.
+    public func min(_ column: some ColumnExpression) -> AssociationAggregate<OriginRowDecoder> {
+        aggregate("MIN", column.name, key: "min" + Inflection.capitalized(singularKey) + Inflection.capitalized(column.name))
+    }
+
+    /// The largest value: `maxBookYear`.
+    public func max(_ column: some ColumnExpression) -> AssociationAggregate<OriginRowDecoder> {
+        aggregate("MAX", column.name, key: "max" + Inflection.capitalized(singularKey) + Inflection.capitalized(column.name))
+    }
+
+    /// The sum: `bookPriceSum`.
+    public func sum(_ column: some ColumnExpression) -> AssociationAggregate<OriginRowDecoder> {
+        aggregate("SUM", column.name, key: singularKey + Inflection.capitalized(column.name) + "Sum")
+    }
+
+    /// The average: `averageBookPrice`.
+    public func average(_ column: some ColumnExpression) -> AssociationAggregate<OriginRowDecoder> {
+        aggregate("AVG", column.name, key: "average" + Inflection.capitalized(singularKey) + Inflection.capitalized(column.name))
+    }
+}
+
+/// Comparisons of aggregates, for `filter` and `having`: `Author.books.count > 2`.
+public func > <Origin>(lhs: AssociationAggregate<Origin>, rhs: some DatabaseValueConvertible) -> AssociationAggregate<Origin> { lhs.compared(">", rhs) }
+public func >= <Origin>(lhs: AssociationAggregate<Origin>, rhs: some DatabaseValueConvertible) -> AssociationAggregate<Origin> { lhs.compared(">=", rhs) }
+public func < <Origin>(lhs: AssociationAggregate<Origin>, rhs: some DatabaseValueConvertible) -> AssociationAggregate<Origin> { lhs.compared("<", rhs) }
+public func <= <Origin>(lhs: AssociationAggregate<Origin>, rhs: some DatabaseValueConvertible) -> AssociationAggregate<Origin> { lhs.compared("<=", rhs) }
+public func == <Origin>(lhs: AssociationAggregate<Origin>, rhs: some DatabaseValueConvertible) -> AssociationAggregate<Origin> { lhs.compared("=", rhs) }
+public func != <Origin>(lhs: AssociationAggregate<Origin>, rhs: some DatabaseValueConvertible) -> AssociationAggregate<Origin> { lhs.compared("<>", rhs) }
+public prefix func ! <Origin>(aggregate: AssociationAggregate<Origin>) -> AssociationAggregate<Origin> {
+    var negated = aggregate
+    negated.spec.isNegated.toggle()
+    return negated
+}
+
+extension QueryInterfaceRequest {
+    /// Appends aggregates of associations to the selection, under their keys.
+    ///
+    /// ```swift
+    /// struct AuthorInfo: Decodable, FetchableRecord { var author: Author; var bookCount: Int }
+    /// let infos = try Author.annotated(with: Author.books.count).asRequest(of: AuthorInfo.self).fetchAll(db)
+    /// ```
+    public func annotated(with aggregates: AssociationAggregate<RowDecoder>...) -> Self {
+        var request = self
+        request.aggregateSelections += aggregates.map(\.spec)
+        return request
+    }
+
+    /// Keeps the rows whose aggregate satisfies the comparison:
+    /// `Author.having(Author.books.count > 2)`.
+    public func having(_ aggregate: AssociationAggregate<RowDecoder>) -> Self {
+        var request = self
+        request.filters.append(.aggregate(aggregate.spec))
+        return request
+    }
+
+    /// The same as ``having(_:)``.
+    public func filter(_ aggregate: AssociationAggregate<RowDecoder>) -> Self {
+        having(aggregate)
+    }
+}
+
+extension TableRecord {
+    public static func annotated(with aggregates: AssociationAggregate<Self>...) -> QueryInterfaceRequest<Self> {
+        var request = all()
+        request.aggregateSelections += aggregates.map(\.spec)
+        return request
+    }
+
+    public static func having(_ aggregate: AssociationAggregate<Self>) -> QueryInterfaceRequest<Self> {
+        all().having(aggregate)
+    }
+}
+
+// MARK: - Inflection
+
+/// English plurals and singulars for association keys (`book` ↔ `books`).
+enum Inflection {
+    private static let irregular: [(String, String)] = [
+        ("person", "people"), ("child", "children"), ("man", "men"), ("woman", "women"), ("mouse", "mice"),
+        ("foot", "feet"), ("tooth", "teeth"), ("goose", "geese"), ("ox", "oxen"), ("leaf", "leaves"),
+    ]
+
+    static func plural(_ word: String) -> String {
+        let lower = word.lowercased()
+        for (singular, plural) in irregular where lower.hasSuffix(singular) {
+            return String(word.dropLast(singular.count)) + matchCase(plural, of: String(word.suffix(singular.count)))
+        }
+        if lower.hasSuffix("s") || lower.hasSuffix("x") || lower.hasSuffix("z") || lower.hasSuffix("ch") || lower.hasSuffix("sh") {
+            return word + "es"
+        }
+        if lower.hasSuffix("y"), let before = lower.dropLast().last, !"aeiou".contains(before) {
+            return word.dropLast() + "ies"
+        }
+        return word + "s"
+    }
+
+    static func singular(_ word: String) -> String {
+        let lower = word.lowercased()
+        for (singular, plural) in irregular where lower.hasSuffix(plural) {
+            return String(word.dropLast(plural.count)) + matchCase(singular, of: String(word.suffix(plural.count)))
+        }
+        if lower.hasSuffix("ies"), lower.count > 3 { return word.dropLast(3) + "y" }
+        for ending in ["sses", "xes", "zes", "ches", "shes"] where lower.hasSuffix(ending) { return String(word.dropLast(2)) }
+        if lower.hasSuffix("s"), !lower.hasSuffix("ss") { return String(word.dropLast()) }
+        return word
+    }
+
+    static func capitalized(_ word: String) -> String {
+        guard let first = word.first else { return word }
+        return first.uppercased() + word.dropFirst()
+    }
+
+    private static func matchCase(_ replacement: String, of original: String) -> String {
+        original.first?.isUppercase == true ? capitalized(replacement) : replacement
+    }
+}
+
+// MARK: - Compiling joins
+
+/// A scope of the adapter of a joined request: a range of columns and the
+/// scopes of the associations included inside it.
+struct ScopeNode {
+    var key: String
+    var start: Int
+    var count = 0
+    var children: [Int] = []
+}
+
+/// The joins of a request, compiled depth first.
+struct JoinPlan {
+    var usedAliases: Set<String>
+    var clauses: [SQL] = []
+    var selections: [SQL] = []
+    var orderings: [SQL] = []
+    var nodes: [ScopeNode] = []
+    var columnCount = 0
+
+    /// A fresh alias for a table: its name, then name2, name3...
+    mutating func alias(for table: String) -> String {
+        var candidate = table
+        var number = 1
+        while usedAliases.contains(candidate.lowercased()) {
+            number += 1
+            candidate = table + String(number)
+        }
+        usedAliases.insert(candidate.lowercased())
+        return candidate
+    }
+
+    mutating func add(_ joins: [JoinSpec], parentAlias: String, parentIsOptional: Bool, parentNode: Int, _ db: Database) throws {
+        for join in joins {
+            let core = join.core
+            guard !core.isToMany || !join.includesColumns else {
+                throw DatabaseError(resultCode: .SQLITE_MISUSE, message: "association \(core.key) is to-many: include it with including(all:)")
+            }
+            guard core.request.prefetches.isEmpty else {
+                throw DatabaseError(resultCode: .SQLITE_MISUSE, message: "including(all:) inside a joined association (\(core.key)) is not supported")
+            }
+            let alias = alias(for: core.destinationTable)
+            var conditions: [SQL] = try core.joinColumns(db).map { pair in
+                SQL(elements: [.column(pair.destination, qualifier: alias)]) + " = " + SQL(elements: [.column(pair.origin, qualifier: parentAlias)])
+            }
+            if let filter = try core.request.whereSQL(db) { conditions.append("(" + filter.qualified(with: alias) + ")") }
+            let isOptional = parentIsOptional || !join.isRequired
+            let tableSQL = alias == core.destinationTable
+                ? core.destinationTable.quotedDatabaseIdentifier
+                : core.destinationTable.quotedDatabaseIdentifier + " " + alias.quotedDatabaseIdentifier
+            clauses.append(SQL(sql: (isOptional ? "LEFT JOIN " : "JOIN ") + tableSQL + " ON ") + conditions.joined(separator: " AND "))
+            orderings += core.request.orderings.map { $0.sql.qualified(with: alias) }
+            var node = parentNode
+            if join.includesColumns {
+                let count = try QueryInterfaceRequest<Row>.columnCount(core.request.selection, table: core.destinationTable, db)
+                selections += core.request.selection.map { $0.sql.qualified(with: alias) }
+                nodes.append(ScopeNode(key: core.key, start: columnCount, count: count))
+                node = nodes.count - 1
+                nodes[parentNode].children.append(node)
+                columnCount += count
+            }
+            try add(core.request.joins, parentAlias: alias, parentIsOptional: isOptional, parentNode: node, db)
+        }
+    }
+
+    /// The adapter of a node: its columns, and its children as scopes.
+    func adapter(for index: Int) -> any RowAdapter {
+        let node = nodes[index]
+        let base = RangeRowAdapter(node.start..<(node.start + node.count))
+        var scopes: [String: any RowAdapter] = [:]
+        for child in node.children { scopes[nodes[child].key] = adapter(for: child) }
+        return base.addingScopes(scopes)
+    }
+}
+
+// MARK: - Prefetching to-many associations
+
+extension QueryInterfaceRequest {
+    /// Runs one query per prefetched association (in chunks for many
+    /// rows) and attaches the associated rows to each origin row.
+    static func prefetch(_ prefetches: [_AssociationCore], _ db: Database, into rows: [Row]) throws {
+        for core in prefetches {
+            let pairs = try core.joinColumns(db)
+            var keys: [[DatabaseValue]] = []
+            keys.reserveCapacity(rows.count)
+            for row in rows {
+                keys.append(try pairs.map { pair in
+                    guard let index = row.index(forColumn: pair.origin) else {
+                        throw DatabaseError(resultCode: .SQLITE_MISUSE, message: "including(all: \(core.key)) needs column \(pair.origin) in the selection")
+                    }
+                    return row.databaseValue(atUncheckedIndex: index)
+                })
+            }
+            var groups: [[DatabaseValue]: [Row]] = [:]
+            let distinct = Array(Set(keys.filter { !$0.contains(where: \.isNull) }))
+            // Pivot columns carry the foreign key of each associated row,
+            // whatever the association selects.
+            let pivots = pairs.indices.map { "petrel_pivot_\($0)" }
+            var child = core.request
+            child.selection += zip(pairs, pivots).map { pair, pivot in
+                SQLSelection(sql: Column(pair.destination).sqlExpression.sql + SQL(sql: " AS \(pivot.quotedDatabaseIdentifier)"))
+            }
+            let chunkSize = 5000
+            var start = 0
+            while start < distinct.count {
+                let chunk = distinct[start..<min(start + chunkSize, distinct.count)]
+                start += chunkSize
+                var request = child
+                if pairs.count == 1 {
+                    request = request.filter(chunk.map { $0[0] }.contains(Column(pairs[0].destination)))
+                } else {
+                    let alternatives = chunk.map { values in
+                        zip(pairs, values).map { Column($0.destination) == $1 }.joined(operator: .and)
+                    }
+                    request = request.filter(alternatives.joined(operator: .or))
+                }
+                for row in try Row.fetchAll(db, request) {
+                    let key = pivots.map { pivot in row.databaseValue(forPivot: pivot) }
+                    groups[key, default: []].append(row)
+                }
+            }
+            for (row, key) in zip(rows, keys) {
+                row.prefetchedRowsStorage[core.key] = groups[key] ?? []
+            }
+        }
+    }
+}
+
+extension Row {
+    fileprivate func databaseValue(forPivot pivot: String) -> DatabaseValue {
+        index(forColumn: pivot).map { databaseValue(atUncheckedIndex: $0) } ?? .null
+    }
+}

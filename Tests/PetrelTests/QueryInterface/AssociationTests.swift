@@ -1,0 +1,199 @@
+import Foundation
+import Petrel
+import PetrelTestSupport
+import Testing
+
+@Suite("Associations")
+struct AssociationTests {
+    struct Country: Codable, FetchableRecord, PersistableRecord, Equatable {
+        var code: String
+        var name: String
+    }
+
+    struct Author: Codable, FetchableRecord, PersistableRecord, Equatable {
+        var id: Int64
+        var name: String
+        var countryCode: String?
+        static let books = hasMany(Book.self)
+        static let country = belongsTo(Country.self)
+    }
+
+    struct Book: Codable, FetchableRecord, PersistableRecord, Equatable {
+        var id: Int64
+        var authorId: Int64?
+        var title: String
+        var year: Int
+        static let author = belongsTo(Author.self)
+    }
+
+    private func makeDatabase(_ kind: StorageKind) throws -> TestDatabase {
+        let database = try TestDatabase(kind)
+        try database.queue.write { db in
+            try db.execute(sql: """
+                CREATE TABLE country (code TEXT PRIMARY KEY, name TEXT NOT NULL);
+                CREATE TABLE author (id INTEGER PRIMARY KEY, name TEXT NOT NULL, countryCode TEXT REFERENCES country(code));
+                CREATE TABLE book (id INTEGER PRIMARY KEY, authorId INTEGER REFERENCES author(id), title TEXT NOT NULL, year INTEGER NOT NULL);
+                INSERT INTO country VALUES ('DE', 'Germany'), ('FR', 'France');
+                INSERT INTO author VALUES (1, 'Goethe', 'DE'), (2, 'Hugo', 'FR'), (3, 'Anonymous', NULL);
+                INSERT INTO book VALUES (1, 1, 'Faust', 1808), (2, 1, 'Werther', 1774), (3, 2, 'Les Misérables', 1862), (4, NULL, 'Beowulf', 1000);
+                CREATE TABLE employee (id INTEGER PRIMARY KEY, name TEXT, managerId INTEGER REFERENCES employee(id));
+                INSERT INTO employee VALUES (1, 'Boss', NULL), (2, 'Worker', 1);
+                """)
+        }
+        return database
+    }
+
+    struct BookInfo: Decodable, FetchableRecord, Equatable {
+        var book: Book
+        var author: Author
+    }
+
+    struct OptionalBookInfo: Decodable, FetchableRecord, Equatable {
+        var book: Book
+        var author: Author?
+    }
+
+    @Test(arguments: StorageKind.allCases)
+    func toOneAssociations(kind: StorageKind) throws {
+        let database = try makeDatabase(kind)
+        try database.queue.read { db in
+            let required = Book.including(required: Book.author).order(Column("id"))
+            #expect(try required.makePreparedRequest(db).statement.sql == """
+                SELECT "book".*, "author".* FROM "book" JOIN "author" ON "author"."id" = "book"."authorId" ORDER BY "book"."id"
+                """)
+            let infos = try required.asRequest(of: BookInfo.self).fetchAll(db)
+            #expect(infos.map(\.book.title) == ["Faust", "Werther", "Les Misérables"])
+            #expect(infos.map(\.author.name) == ["Goethe", "Goethe", "Hugo"])
+
+            let optional = try Book.including(optional: Book.author).order(Column("id")).asRequest(of: OptionalBookInfo.self).fetchAll(db)
+            #expect(optional.count == 4)
+            #expect(optional[3].book.title == "Beowulf")
+            #expect(optional[3].author == nil)
+
+            // Rows carry the scope.
+            let row = try #require(try Row.fetchOne(db, Book.including(required: Book.author).filter(Column("title") == "Faust")))
+            #expect(row.scopes["author"]?["name"] == "Goethe")
+            #expect(row["title"] == "Faust")
+        }
+    }
+
+    @Test(arguments: StorageKind.allCases)
+    func joiningFiltersAndNestedIncludes(kind: StorageKind) throws {
+        let database = try makeDatabase(kind)
+        try database.queue.read { db in
+            // Books by German authors, without selecting the author.
+            let german = try Book
+                .joining(required: Book.author.filter(Column("countryCode") == "DE"))
+                .order(Column("title"))
+                .fetchAll(db)
+            #expect(german.map(\.title) == ["Faust", "Werther"])
+            // Ordering by an associated column through the association.
+            let byAuthor = try Book.joining(required: Book.author.order(Column("name").desc)).order(Column("year")).fetchAll(db)
+            #expect(byAuthor.map(\.title) == ["Werther", "Faust", "Les Misérables"])
+
+            // Book → author → country, two levels of scopes.
+            struct Full: Decodable, FetchableRecord {
+                struct AuthorWithCountry: Decodable { var name: String; var country: Country }
+                var book: Book
+                var author: AuthorWithCountry
+            }
+            let full = try Book
+                .including(required: Book.author.including(required: Author.country))
+                .order(Column("id"))
+                .asRequest(of: Full.self)
+                .fetchAll(db)
+            #expect(full.map(\.author.country.name) == ["Germany", "Germany", "France"])
+
+            // A self-join needs a second alias: the same table twice.
+            struct Employee: Codable, FetchableRecord, TableRecord {
+                var id: Int64; var name: String; var managerId: Int64?
+                static let manager = belongsTo(Employee.self, key: "manager")
+            }
+            struct WithManager: Decodable, FetchableRecord { var employee: Employee; var manager: Employee? }
+            let staff = try Employee.including(optional: Employee.manager).order(Column("id")).asRequest(of: WithManager.self).fetchAll(db)
+            #expect(staff.map(\.manager?.name) == [nil, "Boss"])
+        }
+    }
+
+    struct AuthorInfo: Decodable, FetchableRecord {
+        var author: Author
+        var bookCount: Int
+    }
+
+    struct LiteraryCareer: Codable, FetchableRecord {
+        var author: Author
+        var books: [Book]
+    }
+
+    @Test(arguments: StorageKind.allCases)
+    func toManyAssociationsAndAggregates(kind: StorageKind) throws {
+        let database = try makeDatabase(kind)
+        try database.queue.read { db in
+            // The documentation's example (Ex26).
+            let infos = try Author.annotated(with: Author.books.count).order(Column("id")).asRequest(of: AuthorInfo.self).fetchAll(db)
+            #expect(infos.map(\.bookCount) == [2, 1, 0])
+            #expect(infos.map(\.author.name) == ["Goethe", "Hugo", "Anonymous"])
+
+            let careers = try Author
+                .filter(Column("countryCode") != nil)
+                .order(Column("name"))
+                .including(all: Author.books.order(Column("year")))
+                .asRequest(of: LiteraryCareer.self)
+                .fetchAll(db)
+            #expect(careers.map(\.author.name) == ["Goethe", "Hugo"])
+            #expect(careers[0].books.map(\.title) == ["Werther", "Faust"])
+            #expect(careers[1].books.map(\.title) == ["Les Misérables"])
+            // An author without books gets an empty array.
+            let anonymous = try Author.filter(key: 3).including(all: Author.books).asRequest(of: LiteraryCareer.self).fetchOne(db)
+            #expect(anonymous?.books == [])
+            // Prefetched rows are on the rows too.
+            let row = try #require(try Row.fetchOne(db, Author.filter(key: 1).including(all: Author.books)))
+            #expect(row.prefetchedRows["books"]?.count == 2)
+
+            // Aggregates as filters, and other aggregates.
+            #expect(try Author.having(Author.books.count >= 2).fetchAll(db).map(\.name) == ["Goethe"])
+            #expect(try Author.having(Author.books.isEmpty).fetchAll(db).map(\.name) == ["Anonymous"])
+            #expect(try Author.having(!Author.books.isEmpty).order(Column("id")).fetchAll(db).map(\.name) == ["Goethe", "Hugo"])
+            let years = try Row.fetchOne(db, Author.filter(key: 1).annotated(with: Author.books.min(Column("year")), Author.books.max(Column("year")).forKey("latest")))
+            #expect(years?["minBookYear"] == 1774)
+            #expect(years?["latest"] == 1808)
+
+            // The books of one author.
+            let goethe = try #require(try Author.fetchOne(db, key: 1))
+            #expect(try goethe.request(for: Author.books).order(Column("year")).fetchAll(db).map(\.title) == ["Werther", "Faust"])
+            let faust = try #require(try Book.fetchOne(db, key: 1))
+            #expect(try faust.request(for: Book.author).fetchOne(db) == goethe)
+            #expect(try Book.including(required: Book.author).fetchCount(db) == 3)
+        }
+    }
+
+    @Test func foreignKeysFromArgumentsAndClearErrors() throws {
+        let dbQueue = try DatabaseQueue()
+        try dbQueue.write { db in
+            // No foreign key in the schema: `using:` says which columns link the tables.
+            try db.execute(sql: """
+                CREATE TABLE parent (id INTEGER PRIMARY KEY, name TEXT);
+                CREATE TABLE child (id INTEGER PRIMARY KEY, parentRef INTEGER, name TEXT);
+                INSERT INTO parent VALUES (1, 'p');
+                INSERT INTO child VALUES (1, 1, 'a'), (2, 1, 'b');
+                """)
+        }
+        struct Parent: Codable, FetchableRecord, TableRecord {
+            var id: Int64; var name: String
+            static let children = hasMany(Child.self, using: ForeignKey(["parentRef"]))
+            static let guessed = hasMany(Child.self, key: "guessed")
+        }
+        struct Child: Codable, FetchableRecord, TableRecord {
+            var id: Int64; var parentRef: Int64; var name: String
+            static let parent = belongsTo(Parent.self, using: ForeignKey(["parentRef"], to: ["id"]))
+        }
+        struct Family: Decodable, FetchableRecord { var parent: Parent; var children: [Child] }
+        try dbQueue.read { db in
+            let family = try Parent.including(all: Parent.children).asRequest(of: Family.self).fetchOne(db)
+            #expect(family?.children.map(\.name) == ["a", "b"])
+            #expect(try Child.including(required: Child.parent).fetchCount(db) == 2)
+            let error = #expect(throws: DatabaseError.self) { try Parent.including(all: Parent.guessed).fetchAll(db) }
+            #expect(error?.message?.contains("no foreign key") == true)
+        }
+    }
+}

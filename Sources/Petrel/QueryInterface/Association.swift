@@ -142,23 +142,18 @@ extension Association {
         refined { $0 = $0.filter(predicate) }
     }
 
-    /// Only the associated rows that satisfy a raw SQL predicate.
-    public func filter(sql: String, arguments: StatementArguments = StatementArguments()) -> Self {
-        refined { $0 = $0.filter(sql: sql, arguments: arguments) }
-    }
-
     /// Orders the associated rows (after the ordering of the request).
-    public func order(_ orderings: any SQLOrderingTerm...) -> Self {
+    public func order(_ orderings: [any SQLOrderingTerm]) -> Self {
         refined { $0 = $0.order(orderings) }
     }
 
     /// Selects these columns of the associated rows.
-    public func select(_ selection: any SQLSelectable...) -> Self {
+    public func select(_ selection: [any SQLSelectable]) -> Self {
         refined { $0 = $0.select(selection) }
     }
 
     /// Appends selected values to the associated rows.
-    public func annotated(with selection: any SQLSelectable...) -> Self {
+    public func annotated(with selection: [any SQLSelectable]) -> Self {
         refined { $0.selection += selection.map(\.sqlSelection) }
     }
 
@@ -665,3 +660,7 @@ extension Row {
         index(forColumn: pivot).map { databaseValue(atUncheckedIndex: $0) } ?? .null
     }
 }
+
+extension BelongsToAssociation: DerivableRequest {}
+extension HasOneAssociation: DerivableRequest {}
+extension HasManyAssociation: DerivableRequest {}

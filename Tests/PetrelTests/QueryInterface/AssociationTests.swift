@@ -167,6 +167,16 @@ struct AssociationTests {
         }
     }
 
+    @Test func derivableRequestExtensionsServeRequestsAndAssociations() throws {
+        let database = try makeDatabase(.memory)
+        try database.queue.read { db in
+            #expect(try Author.all().filter(countryCode: "DE").orderByName().fetchAll(db).map(\.name) == ["Goethe"])
+            let french = try Book.joining(required: Book.author.filter(countryCode: "FR")).fetchAll(db)
+            #expect(french.map(\.title) == ["Les Misérables"])
+            #expect(try Author.all().orderByName().fetchAll(db).map(\.name) == ["Anonymous", "Goethe", "Hugo"])
+        }
+    }
+
     @Test func foreignKeysFromArgumentsAndClearErrors() throws {
         let dbQueue = try DatabaseQueue()
         try dbQueue.write { db in
@@ -195,5 +205,15 @@ struct AssociationTests {
             let error = #expect(throws: DatabaseError.self) { try Parent.including(all: Parent.guessed).fetchAll(db) }
             #expect(error?.message?.contains("no foreign key") == true)
         }
+    }
+}
+
+extension DerivableRequest<AssociationTests.Author> {
+    func filter(countryCode: String) -> Self {
+        filter(Column("countryCode") == countryCode)
+    }
+
+    func orderByName() -> Self {
+        order(Column("name"))
     }
 }

@@ -219,7 +219,7 @@ public final class Database {
 
     /// Compiles a single statement from a literal and binds its arguments.
     public func makeStatement(literal sqlLiteral: SQL) throws -> Statement {
-        let (sql, arguments) = sqlLiteral.build()
+        let (sql, arguments) = try sqlLiteral.resolved(self).build()
         let statement = try makeStatement(sql: sql)
         try statement.setArguments(arguments)
         return statement
@@ -239,7 +239,7 @@ public final class Database {
 
     /// A cached statement from a literal, with its arguments bound.
     public func cachedStatement(literal sqlLiteral: SQL) throws -> Statement {
-        let (sql, arguments) = sqlLiteral.build()
+        let (sql, arguments) = try sqlLiteral.resolved(self).build()
         let statement = try cachedStatement(sql: sql)
         try statement.setArguments(arguments)
         return statement
@@ -316,7 +316,7 @@ public final class Database {
 
     /// Executes the statements of an SQL literal.
     public func execute(literal sqlLiteral: SQL) throws {
-        let (sql, arguments) = sqlLiteral.build()
+        let (sql, arguments) = try sqlLiteral.resolved(self).build()
         try execute(sql: sql, arguments: arguments)
     }
 
@@ -329,7 +329,7 @@ public final class Database {
 
     /// A cursor of the statements of an SQL literal.
     public func allStatements(literal sqlLiteral: SQL) throws -> SQLStatementCursor {
-        let (sql, arguments) = sqlLiteral.build()
+        let (sql, arguments) = try sqlLiteral.resolved(self).build()
         return try allStatements(sql: sql, arguments: arguments)
     }
 

@@ -57,14 +57,14 @@ public struct SQLRequest<RowDecoder>: FetchRequest, Sendable {
     }
 
     public func makePreparedRequest(_ db: Database, forSingleResult singleResult: Bool = false) throws -> PreparedRequest {
-        let (sql, arguments) = sqlLiteral.build()
+        let (sql, arguments) = try sqlLiteral.resolved(db).build()
         let statement = try isCached ? db.cachedStatement(sql: sql) : db.makeStatement(sql: sql)
         try statement.setArguments(arguments)
         return PreparedRequest(statement: statement, adapter: adapter)
     }
 
     public func fetchCount(_ db: Database) throws -> Int {
-        let (sql, arguments) = sqlLiteral.build()
+        let (sql, arguments) = try sqlLiteral.resolved(db).build()
         return try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM (\(sql))", arguments: arguments) ?? 0
     }
 }

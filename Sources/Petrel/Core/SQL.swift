@@ -19,6 +19,25 @@ public struct SQL: ExpressibleByStringInterpolation, Sendable, Hashable, CustomS
         case column(String, qualifier: String?)
         /// `*`, or `"alias".*`.
         case allColumns(qualifier: String?)
+        /// A request embedded in the SQL, compiled once a database is at
+        /// hand (see ``SQL/resolved(_:)``).
+        case subquery(DeferredSQL)
+    }
+
+    /// The same SQL with its embedded requests compiled.
+    func resolved(_ db: Database) throws -> SQL {
+        guard elements.contains(where: { if case .subquery = $0 { true } else { false } }) else { return self }
+        var result: [Element] = []
+        for element in elements {
+            if case .subquery(let deferred) = element {
+                result.append(.sql("(", StatementArguments()))
+                result += try deferred.make(db).resolved(db).elements
+                result.append(.sql(")", StatementArguments()))
+            } else {
+                result.append(element)
+            }
+        }
+        return SQL(elements: result)
     }
 
     /// The same SQL, its unqualified columns qualified with `alias`.
@@ -77,6 +96,10 @@ public struct SQL: ExpressibleByStringInterpolation, Sendable, Hashable, CustomS
             case let .allColumns(qualifier):
                 if let qualifier { sql += qualifier.quotedDatabaseIdentifier + "." }
                 sql += "*"
+            case .subquery:
+                // Only reached when SQL is built without a database: an
+                // SQL error at prepare time names the problem.
+                sql += "(/* a subquery needs a database to compile */)"
             }
         }
         return (sql, arguments)
@@ -203,4 +226,13 @@ extension String {
         guard utf8.contains(UInt8(ascii: "'")) else { return "'" + self + "'" }
         return "'" + split(separator: "'", omittingEmptySubsequences: false).joined(separator: "''") + "'"
     }
+}
+
+/// SQL produced later, from a database: a request used as a subquery.
+struct DeferredSQL: Hashable, Sendable {
+    let id = UUID()
+    let make: @Sendable (Database) throws -> SQL
+
+    static func == (lhs: DeferredSQL, rhs: DeferredSQL) -> Bool { lhs.id == rhs.id }
+    func hash(into hasher: inout Hasher) { hasher.combine(id) }
 }

@@ -330,7 +330,7 @@ public struct QueryInterfaceRequest<RowDecoder>: Sendable {
             if let offset = limitClause.offset { sql += SQL(sql: " OFFSET \(offset)") }
         }
         let adapter: (any RowAdapter)? = plan.nodes[0].children.isEmpty ? nil : plan.adapter(for: 0)
-        return Compiled(sql: sql, adapter: adapter)
+        return Compiled(sql: try sql.resolved(db), adapter: adapter)
     }
 
     /// The number of columns a selection yields (`*` counts the table's).
@@ -371,7 +371,7 @@ public struct QueryInterfaceRequest<RowDecoder>: Sendable {
         } else {
             sql = "SELECT COUNT(*) FROM (" + (try counted.selectSQL(db)) + ")"
         }
-        let (text, arguments) = sql.build()
+        let (text, arguments) = try sql.resolved(db).build()
         return try Int.fetchOne(db, sql: text, arguments: arguments) ?? 0
     }
 
@@ -391,7 +391,7 @@ public struct QueryInterfaceRequest<RowDecoder>: Sendable {
     public func deleteAll(_ db: Database) throws -> Int {
         var sql = SQL(sql: "DELETE FROM \(table.quotedDatabaseIdentifier)")
         if let condition = try whereSQL(db) { sql += " WHERE " + condition }
-        let (text, arguments) = sql.build()
+        let (text, arguments) = try sql.resolved(db).build()
         try db.execute(sql: text, arguments: arguments)
         return db.changesCount
     }
@@ -418,7 +418,7 @@ public struct QueryInterfaceRequest<RowDecoder>: Sendable {
         var sql = SQL(sql: "UPDATE\(or) \(table.quotedDatabaseIdentifier) SET ")
         sql += assignments.map { SQL(sql: $0.column.name.quotedDatabaseIdentifier + " = ") + $0.value.sql }.joined(separator: ", ")
         if let condition = try whereSQL(db) { sql += " WHERE " + condition }
-        let (text, arguments) = sql.build()
+        let (text, arguments) = try sql.resolved(db).build()
         try db.execute(sql: text, arguments: arguments)
         return db.changesCount
     }

@@ -177,6 +177,26 @@ struct AssociationTests {
         }
     }
 
+    @Test(arguments: StorageKind.allCases)
+    func subqueries(kind: StorageKind) throws {
+        let database = try makeDatabase(kind)
+        try database.queue.write { db in
+            let germanIDs = Author.select(Column("id")).filter(Column("countryCode") == "DE")
+            #expect(try Book.filter(germanIDs.contains(Column("authorId"))).order(Column("id")).fetchAll(db).map(\.title) == ["Faust", "Werther"])
+            let withBooks = try Author.filter(Book.filter(sql: "book.authorId = author.id").exists()).order(Column("id")).fetchAll(db)
+            #expect(withBooks.map(\.name) == ["Goethe", "Hugo"])
+            let latest = try Book.filter(Column("year") == Book.select(max(Column("year")))).fetchOne(db)
+            #expect(latest?.title == "Les Misérables")
+            let hugo = SQLRequest<Int64>(sql: "SELECT id FROM author WHERE name = ?", arguments: ["Hugo"])
+            #expect(try Book.filter(hugo.contains(Column("authorId"))).fetchAll(db).map(\.title) == ["Les Misérables"])
+            // Subqueries work in batch updates and deletes too.
+            let updated = try Book.filter(germanIDs.contains(Column("authorId"))).updateAll(db, Column("year").set(to: 2000))
+            #expect(updated == 2)
+            #expect(try Book.filter(hugo.contains(Column("authorId"))).deleteAll(db) == 1)
+            #expect(try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM book WHERE year = 2000") == 2)
+        }
+    }
+
     @Test func foreignKeysFromArgumentsAndClearErrors() throws {
         let dbQueue = try DatabaseQueue()
         try dbQueue.write { db in

@@ -63,7 +63,7 @@ extension SQL {
                 }
             case .value(let value):
                 result += value.sqlLiteral
-            case .column, .allColumns:
+            case .column, .allColumns, .subquery:
                 result += SQL(elements: [element]).build().sql
             }
         }

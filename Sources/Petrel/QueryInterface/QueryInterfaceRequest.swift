@@ -30,6 +30,8 @@ public struct QueryInterfaceRequest<RowDecoder>: Sendable {
     var prefetches: [_AssociationCore] = []
     /// Association aggregates selected by `annotated(with:)`.
     var aggregateSelections: [ErasedAggregate] = []
+    /// Common table expressions declared with `with(_:)`.
+    var ctes: [CTEClause] = []
 
     init(table: String, selection: [SQLSelection]) {
         self.table = table
@@ -207,6 +209,7 @@ public struct QueryInterfaceRequest<RowDecoder>: Sendable {
         request.joins = joins
         request.prefetches = prefetches
         request.aggregateSelections = aggregateSelections
+        request.ctes = ctes
         return request
     }
 
@@ -276,7 +279,11 @@ public struct QueryInterfaceRequest<RowDecoder>: Sendable {
         let qualifier: String? = joins.isEmpty ? nil : table
         func qualify(_ sql: SQL) -> SQL { qualifier.map { sql.qualified(with: $0) } ?? sql }
 
-        var sql = SQL(sql: isDistinct ? "SELECT DISTINCT " : "SELECT ")
+        var sql = SQL(elements: [])
+        if !ctes.isEmpty {
+            sql += SQL(sql: ctes.contains(where: \.isRecursive) ? "WITH RECURSIVE " : "WITH ") + ctes.map(\.clause).joined(separator: ", ") + " "
+        }
+        sql += SQL(sql: isDistinct ? "SELECT DISTINCT " : "SELECT ")
         var selection = self.selection
         if selectsPrimaryKey {
             let keyColumns = try db.primaryKey(table).columns.map { SQLSelection(sql: Column($0).sqlExpression.sql) }

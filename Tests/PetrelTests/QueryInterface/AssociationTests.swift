@@ -197,6 +197,27 @@ struct AssociationTests {
         }
     }
 
+    @Test func commonTableExpressions() throws {
+        let database = try makeDatabase(.memory)
+        try database.queue.read { db in
+            let counter = CommonTableExpression(
+                recursive: true, named: "counter", columns: ["x"],
+                sql: "SELECT 1 UNION ALL SELECT x + 1 FROM counter WHERE x < ?", arguments: [5])
+            let request = counter.all().with(counter).select(Column("x"), as: Int.self)
+            #expect(try request.fetchAll(db) == [1, 2, 3, 4, 5])
+            #expect(try request.fetchCount(db) == 5)
+            #expect(try request.makePreparedRequest(db).statement.sql == """
+                WITH RECURSIVE "counter"("x") AS (SELECT 1 UNION ALL SELECT x + 1 FROM counter WHERE x < ?) SELECT "x" FROM "counter"
+                """)
+            // From a request, used by another table's request.
+            let old = CommonTableExpression(named: "oldBook", request: Book.filter(Column("year") < 1800).select(Column("authorId")))
+            let authors = try Author.with(old).filter(old.all().select(Column("authorId")).contains(Column("id"))).fetchAll(db)
+            #expect(authors.map(\.name) == ["Goethe"])
+            let typed = CommonTableExpression(named: "t", request: Book.filter(key: 1), as: Book.self)
+            #expect(try typed.all().with(typed).fetchOne(db)?.title == "Faust")
+        }
+    }
+
     @Test func foreignKeysFromArgumentsAndClearErrors() throws {
         let dbQueue = try DatabaseQueue()
         try dbQueue.write { db in

@@ -36,8 +36,24 @@ public struct _AssociationCore: Sendable {
     /// The associated rows' request: filters, ordering, selection, and the
     /// associations it includes in turn.
     var request: QueryInterfaceRequest<Row>
+    /// For `hasMany(_:through:using:)` and `hasOne(_:through:using:)`: the
+    /// pivot association, then the target association from the pivot.
+    var through: [_AssociationCore] = []
 
     var isToMany: Bool { kind == .hasMany }
+
+    /// A through association as joins: the pivot (not selected), and
+    /// inside it the target under this association's key, with this
+    /// association's refinements.
+    func throughJoin(isRequired: Bool, includesColumns: Bool) -> JoinSpec? {
+        guard through.count == 2 else { return nil }
+        var pivot = through[0]
+        var target = through[1]
+        target.key = key
+        target.request = request
+        pivot.request.joins.append(JoinSpec(core: target, isRequired: isRequired, includesColumns: includesColumns))
+        return JoinSpec(core: pivot, isRequired: isRequired, includesColumns: false)
+    }
 
     /// Pairs of (origin column, destination column) that join the two
     /// tables, from the given foreign key or the schema.
@@ -369,6 +385,9 @@ struct AggregateSpec: Sendable {
     /// The correlated subquery that computes the aggregate for the row of
     /// `originAlias`, with its comparison and negation.
     func build(_ db: Database, _ originAlias: String) throws -> SQLExpression {
+        guard core.through.isEmpty else {
+            throw DatabaseError(resultCode: .SQLITE_MISUSE, message: "aggregates of through associations (\(core.key)) are not supported yet")
+        }
         let pairs = try core.joinColumns(db)
         let inner = "petrel_aggregate"
         var conditions: [SQL] = pairs.map { pair in
@@ -561,6 +580,10 @@ struct JoinPlan {
 
     mutating func add(_ joins: [JoinSpec], parentAlias: String, parentIsOptional: Bool, parentNode: Int, _ db: Database) throws {
         for join in joins {
+            if let expanded = join.core.throughJoin(isRequired: join.isRequired, includesColumns: join.includesColumns) {
+                try add([expanded], parentAlias: parentAlias, parentIsOptional: parentIsOptional, parentNode: parentNode, db)
+                continue
+            }
             let core = join.core
             guard !core.isToMany || !join.includesColumns else {
                 throw DatabaseError(resultCode: .SQLITE_MISUSE, message: "association \(core.key) is to-many: include it with including(all:)")
@@ -609,7 +632,7 @@ extension QueryInterfaceRequest {
     /// rows) and attaches the associated rows to each origin row.
     static func prefetch(_ prefetches: [_AssociationCore], _ db: Database, into rows: [Row]) throws {
         for core in prefetches {
-            let pairs = try core.joinColumns(db)
+            let pairs = try (core.through.first ?? core).joinColumns(db)
             var keys: [[DatabaseValue]] = []
             keys.reserveCapacity(rows.count)
             for row in rows {
@@ -625,9 +648,24 @@ extension QueryInterfaceRequest {
             // Pivot columns carry the foreign key of each associated row,
             // whatever the association selects.
             let pivots = pairs.indices.map { "petrel_pivot_\($0)" }
-            var child = core.request
-            child.selection += zip(pairs, pivots).map { pair, pivot in
+            let pivotSelections = zip(pairs, pivots).map { pair, pivot in
                 SQLSelection(sql: Column(pair.destination).sqlExpression.sql + SQL(sql: " AS \(pivot.quotedDatabaseIdentifier)"))
+            }
+            // A through association reads the pivot table, its target rows
+            // joined in a scope.
+            let targetScope = "petrel_target"
+            var child: QueryInterfaceRequest<Row>
+            if core.through.count == 2 {
+                child = core.through[0].request
+                child.selection = pivotSelections
+                child.orderings = []
+                var target = core.through[1]
+                target.key = targetScope
+                target.request = core.request
+                child.joins = [JoinSpec(core: target, isRequired: true, includesColumns: true)]
+            } else {
+                child = core.request
+                child.selection += pivotSelections
             }
             let chunkSize = 5000
             var start = 0
@@ -645,7 +683,7 @@ extension QueryInterfaceRequest {
                 }
                 for row in try Row.fetchAll(db, request) {
                     let key = pivots.map { pivot in row.databaseValue(forPivot: pivot) }
-                    groups[key, default: []].append(row)
+                    groups[key, default: []].append(core.through.isEmpty ? row : (row.scopes[targetScope] ?? row))
                 }
             }
             for (row, key) in zip(rows, keys) {
@@ -664,3 +702,49 @@ extension Row {
 extension BelongsToAssociation: DerivableRequest {}
 extension HasOneAssociation: DerivableRequest {}
 extension HasManyAssociation: DerivableRequest {}
+
+// MARK: - Through associations
+
+/// A to-many association through another: an author has many publishers
+/// through her books.
+public struct HasManyThroughAssociation<Origin, Destination>: AssociationToMany {
+    public typealias OriginRowDecoder = Origin
+    public typealias RowDecoder = Destination
+    public var _core: _AssociationCore
+}
+
+/// A to-one association through another: a book has one country through
+/// its author.
+public struct HasOneThroughAssociation<Origin, Destination>: AssociationToOne {
+    public typealias OriginRowDecoder = Origin
+    public typealias RowDecoder = Destination
+    public var _core: _AssociationCore
+}
+
+extension HasManyThroughAssociation: DerivableRequest {}
+extension HasOneThroughAssociation: DerivableRequest {}
+
+extension TableRecord {
+    /// Rows reached through another association: `Author.hasMany(Publisher.self, through: books, using: Book.publisher)`.
+    /// The key defaults to the target association's key, in the plural.
+    public static func hasMany<Pivot: Association, Target: Association>(
+        _ destination: Target.RowDecoder.Type, through pivot: Pivot, using target: Target, key: String? = nil
+    ) -> HasManyThroughAssociation<Self, Target.RowDecoder> where Pivot.OriginRowDecoder == Self, Pivot.RowDecoder == Target.OriginRowDecoder {
+        HasManyThroughAssociation(_core: throughCore(.hasMany, pivot._core, target._core, key: key ?? (target._core.isToMany ? target._core.key : Inflection.plural(target._core.key))))
+    }
+
+    /// The row reached through two to-one associations: `Book.hasOne(Country.self, through: author, using: Author.country)`.
+    public static func hasOne<Pivot: AssociationToOne, Target: AssociationToOne>(
+        _ destination: Target.RowDecoder.Type, through pivot: Pivot, using target: Target, key: String? = nil
+    ) -> HasOneThroughAssociation<Self, Target.RowDecoder> where Pivot.OriginRowDecoder == Self, Pivot.RowDecoder == Target.OriginRowDecoder {
+        HasOneThroughAssociation(_core: throughCore(.hasOne, pivot._core, target._core, key: key ?? target._core.key))
+    }
+
+    private static func throughCore(_ kind: _AssociationCore.Kind, _ pivot: _AssociationCore, _ target: _AssociationCore, key: String) -> _AssociationCore {
+        var core = _AssociationCore(
+            kind: kind, key: key, originTable: pivot.originTable, destinationTable: target.destinationTable,
+            foreignKey: nil, request: target.request)
+        core.through = [pivot, target]
+        return core
+    }
+}

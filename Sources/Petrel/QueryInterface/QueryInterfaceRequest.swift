@@ -247,6 +247,9 @@ public struct QueryInterfaceRequest<RowDecoder>: Sendable {
             case .aggregate(let aggregate):
                 conditions.append(try aggregate.build(db, table))
             case .associatedWith(let core, let origin):
+                guard core.through.isEmpty else {
+                    throw DatabaseError(resultCode: .SQLITE_MISUSE, message: "request(for:) of a through association (\(core.key)) is not supported yet: use including(all:) or joins")
+                }
                 for pair in try core.joinColumns(db) {
                     guard let value = origin.databaseValue(forColumn: pair.origin) else {
                         throw DatabaseError(resultCode: .SQLITE_MISUSE, message: "association \(core.key): the record does not encode column \(pair.origin)")

@@ -197,6 +197,38 @@ struct AssociationTests {
         }
     }
 
+    @Test func throughAssociations() throws {
+        let database = try makeDatabase(.memory)
+        try database.queue.write { db in
+            try db.execute(sql: """
+                CREATE TABLE publisher (id INTEGER PRIMARY KEY, name TEXT NOT NULL);
+                CREATE TABLE edition (id INTEGER PRIMARY KEY, bookId INTEGER REFERENCES book(id), publisherId INTEGER REFERENCES publisher(id));
+                INSERT INTO publisher VALUES (1, 'Cotta'), (2, 'Gallimard');
+                INSERT INTO edition VALUES (1, 1, 1), (2, 2, 1), (3, 3, 2);
+                """)
+        }
+        struct Publisher: Codable, FetchableRecord, TableRecord, Equatable { var id: Int64; var name: String }
+        struct Edition: Codable, FetchableRecord, TableRecord {
+            var id: Int64; var bookId: Int64; var publisherId: Int64
+            static let publisher = belongsTo(Publisher.self)
+        }
+        struct BookWithCountry: Decodable, FetchableRecord { var book: Book; var country: Country }
+        struct BookWithPublishers: Decodable, FetchableRecord { var book: Book; var publishers: [Publisher] }
+        try database.queue.read { db in
+            let country = Book.hasOne(Country.self, through: Book.author, using: Author.country)
+            let withCountry = try Book.including(required: country).order(Column("id")).asRequest(of: BookWithCountry.self).fetchAll(db)
+            #expect(withCountry.map(\.country.name) == ["Germany", "Germany", "France"])
+            #expect(try Book.joining(required: country.filter(Column("code") == "FR")).fetchAll(db).map(\.title) == ["Les Misérables"])
+
+            let editions = Book.hasMany(Edition.self)
+            let publishers = Book.hasMany(Publisher.self, through: editions, using: Edition.publisher)
+            let books = try Book.filter(Column("id") <= 3).including(all: publishers.order(Column("name"))).order(Column("id"))
+                .asRequest(of: BookWithPublishers.self).fetchAll(db)
+            #expect(books.map { $0.publishers.map(\.name) } == [["Cotta"], ["Cotta"], ["Gallimard"]])
+            #expect(try Book.joining(required: publishers.filter(Column("name") == "Gallimard")).fetchAll(db).map(\.title) == ["Les Misérables"])
+        }
+    }
+
     @Test func commonTableExpressions() throws {
         let database = try makeDatabase(.memory)
         try database.queue.read { db in

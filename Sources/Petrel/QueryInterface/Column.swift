@@ -28,6 +28,12 @@ extension ColumnExpression {
     public var sqlSelection: SQLSelection { sqlExpression.sqlSelection }
     public var sqlOrdering: SQLOrdering { sqlExpression.sqlOrdering }
 
+    /// For `upsert ... doUpdate:`: the conflicting row keeps its value of
+    /// this column.
+    public var noOverwrite: ColumnAssignment {
+        ColumnAssignment(column: Column(name), value: .value(.null), isNoOverwrite: true)
+    }
+
     /// An assignment for `updateAll`: `column = value`.
     public func set(to value: (any SQLExpressible)?) -> ColumnAssignment {
         ColumnAssignment(column: Column(name), value: value?.sqlExpression ?? .value(.null))
@@ -64,6 +70,8 @@ public struct Column: ColumnExpression, Sendable, Hashable {
 public struct ColumnAssignment: Sendable {
     let column: Column
     let value: SQLExpression
+    /// For upserts: keep the existing value of the column.
+    var isNoOverwrite = false
 }
 
 // MARK: - Operators

@@ -40,7 +40,7 @@ extension MutablePersistableRecord {
     private mutating func insertReturning<T: FetchableRecord & TableRecord>(
         _ db: Database,
         resolution: Database.ConflictResolution,
-        upsert: (target: [String], strategy: UpsertUpdateStrategy)?,
+        upsert: UpsertSpec?,
         as returnedType: T.Type
     ) throws -> T {
         var fetched: Row?
@@ -67,7 +67,7 @@ extension MutablePersistableRecord {
     mutating func upsertWithCallbacks(_ db: Database) throws {
         try insertWithSaveCallbacks(db) { record in
             try record.performInsertReturning(
-                db, resolution: .abort, upsert: ([], .allColumns), selection: []).0
+                db, resolution: .abort, upsert: UpsertSpec(target: [], strategy: .allColumns, assignments: []), selection: []).0
         }
     }
 
@@ -77,23 +77,28 @@ extension MutablePersistableRecord {
     ///   that triggers the update; empty for any constraint.
     /// - parameter strategy: which columns the update overwrites.
     public mutating func upsertAndFetch(
-        _ db: Database, onConflict conflictTarget: [String] = [], updating strategy: UpsertUpdateStrategy = .allColumns
+        _ db: Database, onConflict conflictTarget: [String] = [], updating strategy: UpsertUpdateStrategy = .allColumns,
+        doUpdate assignments: ((_ excluded: TableAlias<Self>) -> [ColumnAssignment])? = nil
     ) throws -> Self where Self: FetchableRecord {
-        try upsertAndFetch(db, as: Self.self, onConflict: conflictTarget, updating: strategy)
+        try upsertAndFetch(db, as: Self.self, onConflict: conflictTarget, updating: strategy, doUpdate: assignments)
     }
 
     /// Upserts the record and returns the stored row decoded as `T`.
     public mutating func upsertAndFetch<T: FetchableRecord & TableRecord>(
         _ db: Database, as returnedType: T.Type, onConflict conflictTarget: [String] = [],
-        updating strategy: UpsertUpdateStrategy = .allColumns
+        updating strategy: UpsertUpdateStrategy = .allColumns,
+        doUpdate assignments: ((_ excluded: TableAlias<Self>) -> [ColumnAssignment])? = nil
     ) throws -> T {
-        try upsertAndFetchWithCallbacks(db, as: returnedType, onConflict: conflictTarget, updating: strategy)
+        try upsertAndFetchWithCallbacks(
+            db, as: returnedType, onConflict: conflictTarget, updating: strategy,
+            assignments: assignments?(TableAlias(name: "excluded")) ?? [])
     }
 
     mutating func upsertAndFetchWithCallbacks<T: FetchableRecord & TableRecord>(
-        _ db: Database, as returnedType: T.Type, onConflict conflictTarget: [String], updating strategy: UpsertUpdateStrategy
+        _ db: Database, as returnedType: T.Type, onConflict conflictTarget: [String], updating strategy: UpsertUpdateStrategy,
+        assignments: [ColumnAssignment] = []
     ) throws -> T {
-        try insertReturning(db, resolution: .abort, upsert: (conflictTarget, strategy), as: returnedType)
+        try insertReturning(db, resolution: .abort, upsert: UpsertSpec(target: conflictTarget, strategy: strategy, assignments: assignments), as: returnedType)
     }
 
     /// Runs `INSERT ... [ON CONFLICT ... DO UPDATE] RETURNING rowid, selection`
@@ -101,7 +106,7 @@ extension MutablePersistableRecord {
     private func performInsertReturning(
         _ db: Database,
         resolution: Database.ConflictResolution,
-        upsert: (target: [String], strategy: UpsertUpdateStrategy)?,
+        upsert: UpsertSpec?,
         selection: [any SQLSelectable]
     ) throws -> (InsertionSuccess, Row) {
         let container = try PersistenceContainer(self)
@@ -117,17 +122,27 @@ extension MutablePersistableRecord {
                 resultCode: .SQLITE_MISUSE, message: "\(Self.self) encodes no column: it cannot be upserted into \(table)")
         }
         var sql = type(of: self).insertSQL(columns: container.columns, resolution: resolution)
+        var upsertArguments = StatementArguments()
         if let upsert {
             sql += " ON CONFLICT"
             if !upsert.target.isEmpty {
                 sql += " (" + upsert.target.map(\.quotedDatabaseIdentifier).joined(separator: ", ") + ")"
             }
-            let keyColumns = Set(primaryKey.columns.map { $0.lowercased() })
+            // The given assignments, then (with .allColumns) every other
+            // inserted column but the key and the conflict target.
+            let kept = Set((primaryKey.columns + upsert.target).map { $0.lowercased() })
+            var assigned = Set(upsert.assignments.map { $0.column.name.lowercased() })
             var assignments: [String] = []
+            for assignment in upsert.assignments where !assignment.isNoOverwrite {
+                let (valueSQL, arguments) = assignment.value.sql.build()
+                upsertArguments += arguments
+                assignments.append("\(assignment.column.name.quotedDatabaseIdentifier) = \(valueSQL)")
+            }
             if upsert.strategy == .allColumns {
-                assignments = container.columns
-                    .filter { !keyColumns.contains($0.lowercased()) }
-                    .map { "\($0.quotedDatabaseIdentifier) = excluded.\($0.quotedDatabaseIdentifier)" }
+                for column in container.columns where !kept.contains(column.lowercased()) && !assigned.contains(column.lowercased()) {
+                    assigned.insert(column.lowercased())
+                    assignments.append("\(column.quotedDatabaseIdentifier) = excluded.\(column.quotedDatabaseIdentifier)")
+                }
             }
             // Assigning a column to itself keeps the row unchanged but still
             // returns it (DO NOTHING would return no row).
@@ -148,6 +163,7 @@ extension MutablePersistableRecord {
 
         let statement = try db.makeStatement(sql: sql)
         var arguments = StatementArguments(container.values)
+        arguments += upsertArguments
         arguments += selectionArguments
         guard let row = try Row.fetchOne(statement, arguments: arguments) else {
             // Only OR IGNORE skips the row without an error.
@@ -187,18 +203,31 @@ extension PersistableRecord {
 
     /// Upserts the record and returns the stored row.
     public func upsertAndFetch(
-        _ db: Database, onConflict conflictTarget: [String] = [], updating strategy: UpsertUpdateStrategy = .allColumns
+        _ db: Database, onConflict conflictTarget: [String] = [], updating strategy: UpsertUpdateStrategy = .allColumns,
+        doUpdate assignments: ((_ excluded: TableAlias<Self>) -> [ColumnAssignment])? = nil
     ) throws -> Self where Self: FetchableRecord {
         var record = self
-        return try record.upsertAndFetchWithCallbacks(db, as: Self.self, onConflict: conflictTarget, updating: strategy)
+        return try record.upsertAndFetchWithCallbacks(
+            db, as: Self.self, onConflict: conflictTarget, updating: strategy,
+            assignments: assignments?(TableAlias(name: "excluded")) ?? [])
     }
 
     /// Upserts the record and returns the stored row decoded as `T`.
     public func upsertAndFetch<T: FetchableRecord & TableRecord>(
         _ db: Database, as returnedType: T.Type, onConflict conflictTarget: [String] = [],
-        updating strategy: UpsertUpdateStrategy = .allColumns
+        updating strategy: UpsertUpdateStrategy = .allColumns,
+        doUpdate assignments: ((_ excluded: TableAlias<Self>) -> [ColumnAssignment])? = nil
     ) throws -> T {
         var record = self
-        return try record.upsertAndFetchWithCallbacks(db, as: returnedType, onConflict: conflictTarget, updating: strategy)
+        return try record.upsertAndFetchWithCallbacks(
+            db, as: returnedType, onConflict: conflictTarget, updating: strategy,
+            assignments: assignments?(TableAlias(name: "excluded")) ?? [])
     }
+}
+
+/// What an upsert does on conflict.
+struct UpsertSpec {
+    let target: [String]
+    let strategy: UpsertUpdateStrategy
+    let assignments: [ColumnAssignment]
 }

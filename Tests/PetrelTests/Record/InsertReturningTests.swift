@@ -129,6 +129,30 @@ struct InsertReturningTests {
         }
     }
 
+    @Test func upsertAssignmentsWithTheExcludedRow() throws {
+        let database = try makeDatabase(.memory)
+        try database.queue.write { db in
+            _ = try Item(name: "pen", stock: 1).inserted(db)
+            // Add to the stock instead of replacing it.
+            var more = Item(name: "pen", stock: 5)
+            let summed = try more.upsertAndFetch(db, onConflict: ["name"]) { excluded in
+                [Column("stock").set(to: Column("stock") + excluded[Column("stock")])]
+            }
+            #expect(summed.stock == 6 && summed.id == 1)
+            // noOverwrite keeps a column the default strategy would overwrite.
+            var kept = Item(name: "pen", stock: 100)
+            let unchanged = try kept.upsertAndFetch(db, onConflict: ["name"]) { _ in [Column("stock").noOverwrite] }
+            #expect(unchanged.stock == 6)
+            // Only what is assigned changes with .noColumnUnlessSpecified.
+            var doubled = Item(name: "pen", stock: 3)
+            let result = try doubled.upsertAndFetch(db, onConflict: ["name"], updating: .noColumnUnlessSpecified) { excluded in
+                [Column("stock").set(to: excluded[Column("stock")] * 2)]
+            }
+            #expect(result.stock == 6)
+            #expect(try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM item") == 1)
+        }
+    }
+
     @Test(arguments: StorageKind.allCases)
     func upsertWorksOnWithoutRowIDTables(_ kind: StorageKind) throws {
         let database = try makeDatabase(kind)

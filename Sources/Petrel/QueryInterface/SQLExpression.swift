@@ -30,6 +30,18 @@ public struct SQLExpression: SQLSpecificExpressible, Sendable {
     var identifyingColumns: Set<String>?
     /// True for aggregate functions (and expressions built on them).
     var isAggregate = false
+    /// How JSON builders (`JSON_ARRAY`, `JSON_OBJECT`...) take the value.
+    var jsonInterpretation = JSONInterpretation.plain
+
+    enum JSONInterpretation: Sendable {
+        /// A plain SQL value: text is a JSON string.
+        case plain
+        /// JSON text stored in a column or given as text: wrapped in
+        /// `JSON(...)` so builders embed it as JSON.
+        case jsonText
+        /// The result of a JSON function: SQLite already knows it is JSON.
+        case jsonResult
+    }
 
     init(sql: SQL, isTerm: Bool) {
         self.sql = sql

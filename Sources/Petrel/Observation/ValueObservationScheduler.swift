@@ -55,8 +55,13 @@ public struct ImmediateValueObservationScheduler: ValueObservationMainActorSched
     public func immediateInitialValue() -> Bool { true }
 
     public func scheduleOnMainActor(_ action: @escaping @MainActor () -> Void) {
-        DispatchQueue.main.async { MainActor.assumeIsolated(action) }
+        runOnMainQueue(action)
     }
+}
+
+/// Runs `action` asynchronously on the main queue, which is the main actor.
+private func runOnMainQueue(_ action: @escaping @MainActor () -> Void) {
+    DispatchQueue.main.async { MainActor.assumeIsolated(action) }
 }
 
 extension ValueObservationScheduler where Self == ImmediateValueObservationScheduler {
@@ -75,7 +80,7 @@ public struct DelayedMainActorValueObservationScheduler: ValueObservationMainAct
     public func immediateInitialValue() -> Bool { false }
 
     public func scheduleOnMainActor(_ action: @escaping @MainActor () -> Void) {
-        DispatchQueue.main.async { MainActor.assumeIsolated(action) }
+        runOnMainQueue(action)
     }
 }
 

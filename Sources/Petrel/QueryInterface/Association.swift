@@ -560,6 +560,8 @@ struct ScopeNode {
 /// The joins of a request, compiled depth first.
 struct JoinPlan {
     var usedAliases: Set<String>
+    /// Alias placeholders (and names) of `aliased(_:)`, and the aliases chosen.
+    var aliasNames: [String: String] = [:]
     var clauses: [SQL] = []
     var selections: [SQL] = []
     var orderings: [SQL] = []
@@ -591,7 +593,8 @@ struct JoinPlan {
             guard core.request.prefetches.isEmpty else {
                 throw DatabaseError(resultCode: .SQLITE_MISUSE, message: "including(all:) inside a joined association (\(core.key)) is not supported")
             }
-            let alias = alias(for: core.destinationTable)
+            let alias = alias(for: core.request.alias?.name ?? core.destinationTable)
+            if let token = core.request.alias?.token { aliasNames[token] = alias }
             var conditions: [SQL] = try core.joinColumns(db).map { pair in
                 SQL(elements: [.column(pair.destination, qualifier: alias)]) + " = " + SQL(elements: [.column(pair.origin, qualifier: parentAlias)])
             }

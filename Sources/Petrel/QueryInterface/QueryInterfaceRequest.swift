@@ -32,6 +32,8 @@ public struct QueryInterfaceRequest<RowDecoder>: Sendable {
     var aggregateSelections: [ErasedAggregate] = []
     /// Common table expressions declared with `with(_:)`.
     var ctes: [CTEClause] = []
+    /// The alias of `aliased(_:)`: its token and its name, if any.
+    var alias: (token: String, name: String?)?
 
     init(table: String, selection: [SQLSelection]) {
         self.table = table
@@ -210,6 +212,7 @@ public struct QueryInterfaceRequest<RowDecoder>: Sendable {
         request.prefetches = prefetches
         request.aggregateSelections = aggregateSelections
         request.ctes = ctes
+        request.alias = alias
         return request
     }
 
@@ -279,7 +282,8 @@ public struct QueryInterfaceRequest<RowDecoder>: Sendable {
     /// Without joins the SQL is the plain single-table form; with joins
     /// every column is qualified with its table's alias.
     func compile(_ db: Database) throws -> Compiled {
-        let qualifier: String? = joins.isEmpty ? nil : table
+        let rootAlias = alias?.name ?? table
+        let qualifier: String? = joins.isEmpty && alias?.name == nil ? nil : rootAlias
         func qualify(_ sql: SQL) -> SQL { qualifier.map { sql.qualified(with: $0) } ?? sql }
 
         var sql = SQL(elements: [])
@@ -297,7 +301,8 @@ public struct QueryInterfaceRequest<RowDecoder>: Sendable {
             selected.append(try aggregate.build(db, table).sql + SQL(sql: " AS \(aggregate.key.quotedDatabaseIdentifier)"))
         }
         // Joins: clauses, selections, orderings and scopes, depth first.
-        var plan = JoinPlan(usedAliases: [table.lowercased()])
+        var plan = JoinPlan(usedAliases: [rootAlias.lowercased()])
+        if let alias { plan.aliasNames[alias.token] = rootAlias }
         let rootNode = ScopeNode(key: "", start: 0)
         plan.nodes = [rootNode]
         var rootCount = 0
@@ -305,10 +310,11 @@ public struct QueryInterfaceRequest<RowDecoder>: Sendable {
             rootCount = try Self.columnCount(selection, table: table, db) + aggregateSelections.count
             plan.nodes[0].count = rootCount
             plan.columnCount = rootCount
-            try plan.add(joins, parentAlias: table, parentIsOptional: false, parentNode: 0, db)
+            try plan.add(joins, parentAlias: rootAlias, parentIsOptional: false, parentNode: 0, db)
         }
         sql += (selected + plan.selections).joined(separator: ", ")
         sql += SQL(sql: " FROM \(table.quotedDatabaseIdentifier)")
+        if rootAlias != table { sql += SQL(sql: " " + rootAlias.quotedDatabaseIdentifier) }
         for clause in plan.clauses { sql += " " + clause }
         if let condition = try whereSQL(db) { sql += " WHERE " + qualify(condition) }
         if !groups.isEmpty { sql += " GROUP BY " + groups.map { qualify($0.sql) }.joined(separator: ", ") }
@@ -340,7 +346,7 @@ public struct QueryInterfaceRequest<RowDecoder>: Sendable {
             if let offset = limitClause.offset { sql += SQL(sql: " OFFSET \(offset)") }
         }
         let adapter: (any RowAdapter)? = plan.nodes[0].children.isEmpty ? nil : plan.adapter(for: 0)
-        return Compiled(sql: try sql.resolved(db), adapter: adapter)
+        return Compiled(sql: try sql.resolved(db).renamingQualifiers(plan.aliasNames), adapter: adapter)
     }
 
     /// The number of columns a selection yields (`*` counts the table's).

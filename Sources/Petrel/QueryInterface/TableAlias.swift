@@ -1,3 +1,5 @@
+import Foundation
+
 /// A name for a table in a statement, to refer to its columns: the
 /// `excluded` row of an upsert, or a table of your own SQL.
 ///
@@ -7,16 +9,26 @@
 /// }
 /// ```
 public final class TableAlias<RowDecoder>: Sendable {
-    /// The alias; nil for an alias that only qualifies nothing.
+    /// The alias; nil lets the request choose one (the table name when
+    /// it is free).
     public let name: String?
+    /// What columns of the alias are qualified with until the request
+    /// that uses the alias compiles: the name, or a placeholder.
+    let token: String
 
     public init(name: String? = nil) {
         self.name = name
+        token = name ?? AliasToken.make()
+    }
+
+    /// An alias for a type's table (the type only documents the code).
+    public convenience init(name: String? = nil, for type: RowDecoder.Type) {
+        self.init(name: name)
     }
 
     /// A column of the aliased table: `"alias"."column"`.
     public subscript(_ column: String) -> SQLExpression {
-        var expression = SQLExpression(sql: SQL(elements: [.column(column, qualifier: name)]), isTerm: true)
+        var expression = SQLExpression(sql: SQL(elements: [.column(column, qualifier: token)]), isTerm: true)
         expression.columnName = column
         return expression
     }
@@ -24,5 +36,67 @@ public final class TableAlias<RowDecoder>: Sendable {
     /// A column of the aliased table: `"alias"."column"`.
     public subscript(_ column: some ColumnExpression) -> SQLExpression {
         self[column.name]
+    }
+}
+
+/// Placeholders for unnamed aliases: replaced by the alias the request
+/// chooses when it compiles.
+enum AliasToken {
+    static let prefix = "\u{1}petrel-alias-"
+
+    static func make() -> String {
+        prefix + UUID().uuidString
+    }
+}
+
+extension SQL {
+    /// The same SQL with alias placeholders (and names) replaced.
+    func renamingQualifiers(_ names: [String: String]) -> SQL {
+        guard !names.isEmpty else { return self }
+        return SQL(elements: elements.map { element in
+            switch element {
+            case .column(let column, let qualifier?):
+                return .column(column, qualifier: names[qualifier] ?? qualifier)
+            case .allColumns(let qualifier?):
+                return .allColumns(qualifier: names[qualifier] ?? qualifier)
+            default:
+                return element
+            }
+        })
+    }
+}
+
+extension QueryInterfaceRequest {
+    /// Names the request's table with an alias, to refer to its columns
+    /// from associations and subqueries.
+    public func aliased(_ alias: TableAlias<RowDecoder>) -> Self {
+        var request = self
+        request.alias = (alias.token, alias.name)
+        return request
+    }
+}
+
+extension TableRecord {
+    /// All records, their table named with an alias.
+    public static func aliased(_ alias: TableAlias<Self>) -> QueryInterfaceRequest<Self> {
+        all().aliased(alias)
+    }
+}
+
+extension Association {
+    /// Names the associated table with an alias, so that the request can
+    /// filter or order on its columns:
+    ///
+    /// ```swift
+    /// let authorAlias = TableAlias<Author>()
+    /// let books = try Book
+    ///     .joining(required: Book.author.aliased(authorAlias))
+    ///     .filter(authorAlias[Column("name")] == "Hugo")
+    ///     .fetchAll(db)
+    /// ```
+    public func aliased(_ alias: TableAlias<RowDecoder>) -> Self {
+        var association = self
+        association._core.request.alias = (alias.token, alias.name)
+        return association
     }
 }

@@ -229,6 +229,28 @@ struct AssociationTests {
         }
     }
 
+    @Test func tableAliases() throws {
+        let database = try makeDatabase(.memory)
+        try database.queue.read { db in
+            let authorAlias = TableAlias<Author>()
+            let hugo = try Book
+                .joining(required: Book.author.aliased(authorAlias))
+                .filter(authorAlias[Column("name")] == "Hugo")
+                .fetchAll(db)
+            #expect(hugo.map(\.title) == ["Les Misérables"])
+            // Ordering by an aliased column, with a named alias for the root.
+            let bookAlias = TableAlias<Book>(name: "b")
+            let request = Book.aliased(bookAlias)
+                .including(required: Book.author.aliased(authorAlias))
+                .order(authorAlias[Column("name")], bookAlias[Column("year")])
+            #expect(try request.asRequest(of: BookInfo.self).fetchAll(db).map(\.book.title) == ["Werther", "Faust", "Les Misérables"])
+            #expect(try request.makePreparedRequest(db).statement.sql.hasPrefix(#"SELECT "b".*, "author".* FROM "book" "b" JOIN "author" ON "author"."id" = "b"."authorId""#))
+            // An alias without joins qualifies with the table name.
+            let plain = TableAlias<Book>()
+            #expect(try Book.aliased(plain).filter(plain[Column("year")] > 1850).fetchCount(db) == 1)
+        }
+    }
+
     @Test func commonTableExpressions() throws {
         let database = try makeDatabase(.memory)
         try database.queue.read { db in

@@ -104,6 +104,11 @@ public struct DatabaseMigrator: Sendable {
         if disableForeignKeys { try db.execute(sql: "PRAGMA foreign_keys = OFF") }
         defer { if disableForeignKeys { try? db.execute(sql: "PRAGMA foreign_keys = ON") } }
         try db.inTransaction(.immediate) {
+            // Another process may have applied it since we looked: the
+            // IMMEDIATE transaction holds the write lock, so this answer holds.
+            if try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM grdb_migrations WHERE identifier = ?)", arguments: [migration.identifier]) == true {
+                return .commit
+            }
             try migration.migrate(db)
             if disableForeignKeys && defersForeignKeyChecksFor(migration) {
                 try checkForeignKeys(db, after: migration.identifier)

@@ -70,7 +70,7 @@ public final class Database {
     /// with `primaryKeyCache`.
     var uniqueKeysCache: [String: [Set<String>]] = [:]
     /// INSERT statements of record types, with the columns they were built for.
-    var recordInsertStatements: [RecordStatementKey: (columns: [String], statement: Statement)] = [:]
+    var recordInsertStatements: [RecordStatementKey: RecordInsertStatement] = [:]
 
     /// The version of the SQLite library, as `sqlite3_libversion_number()` returns it (3040001 for 3.40.1).
     public static var sqliteLibVersionNumber: CInt { sqlite3_libversion_number() }
@@ -358,6 +358,13 @@ public final class Database {
         uniqueKeysCache.removeAll()
     }
 
+    /// After DDL of this connection: the schema caches, and the record
+    /// INSERT statements (which remember their table's rowid column).
+    func schemaDidChange() {
+        forgetSchemaInformation()
+        recordInsertStatements.removeAll()
+    }
+
     /// Rebuilds the database file (`VACUUM`).
     public func vacuum() throws {
         try execute(sql: "VACUUM")
@@ -458,4 +465,12 @@ public final class SQLStatementCursor: Cursor {
         }
         return true
     }
+}
+
+/// The INSERT statement of a record type, for the columns it encodes.
+struct RecordInsertStatement {
+    let template: ContainerTemplate
+    let statement: Statement
+    /// The column that aliases the rowid, if any.
+    let rowIDColumn: String?
 }

@@ -219,7 +219,7 @@ public final class Statement {
             if code != SQLITE_OK { throw bindFailure(code) }
             index += 1
         }
-        if changesSchema { database.forgetSchemaInformation() }
+        if changesSchema { database.schemaDidChange() }
         try stepToCompletion()
     }
 
@@ -264,7 +264,7 @@ public final class Statement {
         } else {
             reset()
         }
-        if changesSchema { database.forgetSchemaInformation() }
+        if changesSchema { database.schemaDidChange() }
         try stepToCompletion()
     }
 

@@ -87,9 +87,14 @@ extension EncodableRecord {
 
 extension EncodableRecord where Self: Encodable {
     public func encode(to container: inout PersistenceContainer) throws {
-        let encoder = RecordEncoder<Self>()
+        // Starts from the given container, which may carry the column
+        // template of the record type's last insert.
+        let storage = RecordEncoder<Self>.Storage()
+        storage.container = container
+        container = PersistenceContainer()
+        let encoder = RecordEncoder<Self>(storage: storage)
         try encode(to: encoder)
-        container = encoder.storage.container
+        container = storage.container
     }
 }
 

@@ -147,22 +147,26 @@ extension MutablePersistableRecord {
     }
 
     private func performInsert(_ db: Database, onConflict conflictResolution: Database.ConflictResolution?) throws -> InsertionSuccess {
-        let container = try PersistenceContainer(self)
-        let resolution = conflictResolution ?? type(of: self).persistenceConflictPolicy.conflictResolutionForInsert
+        let recordType = type(of: self)
+        let resolution = conflictResolution ?? recordType.persistenceConflictPolicy.conflictResolutionForInsert
         // Records of a type encode the same columns: reuse the statement
-        // built for them instead of rebuilding the SQL for every row.
-        let key = Database.RecordStatementKey(type: ObjectIdentifier(type(of: self)), table: type(of: self).databaseTableName, resolution: resolution.rawValue)
-        let statement: Statement
-        if let cached = db.recordInsertStatements[key], container.hasColumns(cached.columns) {
-            statement = cached.statement
+        // built for them instead of rebuilding the SQL for every row, and
+        // let the container follow the columns' order.
+        let key = Database.RecordStatementKey(type: ObjectIdentifier(recordType), table: recordType.databaseTableName, resolution: resolution.rawValue)
+        let cached = db.recordInsertStatements[key]
+        let container = try cached.map { try PersistenceContainer(self, template: $0.template) } ?? PersistenceContainer(self)
+        let insert: RecordInsertStatement
+        if let cached, container.hasColumns(of: cached.template) {
+            insert = cached
         } else {
             let columnNames = container.columns
-            statement = try db.makeStatement(sql: type(of: self).insertSQL(columns: columnNames, resolution: resolution))
-            db.recordInsertStatements[key] = (columnNames, statement)
+            let statement = try db.makeStatement(sql: recordType.insertSQL(columns: columnNames, resolution: resolution))
+            let rowIDColumn = (try? db.primaryKey(recordType.databaseTableName).rowIDColumn) ?? nil
+            insert = RecordInsertStatement(template: ContainerTemplate(columns: columnNames), statement: statement, rowIDColumn: rowIDColumn)
+            db.recordInsertStatements[key] = insert
         }
-        try statement.execute(databaseValues: container.lazyValues)
-        let rowIDColumn = try? db.primaryKey(type(of: self).databaseTableName).rowIDColumn
-        return InsertionSuccess(rowID: db.lastInsertedRowID, rowIDColumn: rowIDColumn ?? nil, persistenceContainer: container)
+        try insert.statement.execute(databaseValues: container.lazyValues)
+        return InsertionSuccess(rowID: db.lastInsertedRowID, rowIDColumn: insert.rowIDColumn, persistenceContainer: container)
     }
 
     /// `INSERT [OR resolution] INTO table (columns) VALUES (?, ...)`; a

@@ -65,3 +65,46 @@ private final class PricedItem: BaseItem, PersistableRecord, @unchecked Sendable
         }
     }
 }
+
+/// Records whose encoded columns change from one insert to the next: the
+/// cached INSERT statement and its column template must follow.
+@Suite("Records that change their columns")
+struct ChangingColumnsTests {
+    struct Note: MutablePersistableRecord {
+        static let databaseTableName = "note"
+        var id: Int64?
+        var text: String
+        var tag: String?
+        var order: [String]
+
+        func encode(to container: inout PersistenceContainer) throws {
+            for column in order {
+                switch column {
+                case "id": container["id"] = id
+                case "text": container["text"] = text
+                case "TEXT": container["TEXT"] = text.uppercased()  // same column, other case: overwrites
+                case "tag": if let tag { container["tag"] = tag }
+                default: break
+                }
+            }
+        }
+
+        mutating func didInsert(_ inserted: InsertionSuccess) { id = inserted.rowID }
+    }
+
+    @Test func insertsFollowWhateverTheRecordEncodes() throws {
+        let dbQueue = try DatabaseQueue()
+        try dbQueue.write { db in
+            try db.execute(sql: "CREATE TABLE note (id INTEGER PRIMARY KEY, text TEXT, tag TEXT DEFAULT 'none')")
+            let orders: [[String]] = [["id", "text", "tag"], ["id", "text", "tag"], ["tag", "id", "text"], ["id", "text", "TEXT"], ["id", "text"], ["id", "text", "tag"]]
+            for (index, order) in orders.enumerated() {
+                var note = Note(id: nil, text: "n\(index)", tag: index % 2 == 0 ? "t\(index)" : nil, order: order)
+                try note.insert(db)
+                #expect(note.id == Int64(index + 1))
+            }
+            let rows = try Row.fetchAll(db, sql: "SELECT text, tag FROM note ORDER BY id")
+            #expect(rows.map { $0["text"] as String } == ["n0", "n1", "n2", "N3", "n4", "n5"])
+            #expect(rows.map { $0["tag"] as String } == ["t0", "none", "t2", "none", "none", "none"])
+        }
+    }
+}

@@ -76,6 +76,7 @@ public final class Row {
     }
 
     /// A live view on the current row of a statement.
+    @usableFromInline
     init(statement: Statement) {
         sqliteStatement = statement.sqliteStatement
         self.statement = statement

@@ -93,14 +93,26 @@ extension FetchableRecord {
     }
 
     /// All records of a query.
+    @inlinable
     public static func fetchAll(
         _ db: Database, sql: String, arguments: StatementArguments = StatementArguments(), adapter: (any RowAdapter)? = nil
     ) throws -> [Self] {
-        try Array(fetchCursor(db, sql: sql, arguments: arguments, adapter: adapter))
+        try fetchAll(db.makeStatement(sql: sql), arguments: arguments, adapter: adapter)
     }
 
+    /// Without an adapter, one loop over the statement's live row, which
+    /// specializes for the record type in the caller's module.
+    @inlinable
     public static func fetchAll(_ statement: Statement, arguments: StatementArguments? = nil, adapter: (any RowAdapter)? = nil) throws -> [Self] {
-        try Array(fetchCursor(statement, arguments: arguments, adapter: adapter))
+        guard adapter == nil else { return try Array(fetchCursor(statement, arguments: arguments, adapter: adapter)) }
+        try statement.prepareForFetch(arguments: arguments)
+        defer { statement.reset() }
+        let row = Row(statement: statement)
+        var records: [Self] = []
+        while try statement.step() {
+            records.append(try Self(row: row))
+        }
+        return records
     }
 
     /// The first record of a query, or nil.

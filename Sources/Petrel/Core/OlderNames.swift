@@ -22,3 +22,34 @@ extension DatabaseFunction {
         SQLExpression.function(name, arguments.map(\.sqlExpression))
     }
 }
+
+// MARK: - Observation (GRDB 4 and 5 names)
+
+extension Database {
+    @available(*, deprecated, renamed: "afterNextTransaction(onCommit:onRollback:)")
+    public func afterNextTransactionCommit(_ closure: @escaping @Sendable (Database) -> Void) {
+        afterNextTransaction(onCommit: closure)
+    }
+}
+
+// `ValueObservation.tracking(value:)` is left out: next to `tracking(_:)` it
+// would make every `ValueObservation.tracking { ... }` ambiguous.
+
+extension FetchRequest where Self: Sendable {
+    @available(*, deprecated, message: "Use ValueObservation.tracking { db in try request.fetchCount(db) }")
+    public func observationForCount() -> ValueObservation<ValueReducers.Fetch<Int>> {
+        ValueObservation.tracking { db in try self.fetchCount(db) }
+    }
+}
+
+extension QueryInterfaceRequest where RowDecoder: FetchableRecord & Sendable {
+    @available(*, deprecated, message: "Use ValueObservation.tracking { db in try request.fetchAll(db) }")
+    public func observationForAll() -> ValueObservation<ValueReducers.Fetch<[RowDecoder]>> {
+        ValueObservation.tracking { db in try self.fetchAll(db) }
+    }
+
+    @available(*, deprecated, message: "Use ValueObservation.tracking { db in try request.fetchOne(db) }")
+    public func observationForFirst() -> ValueObservation<ValueReducers.Fetch<RowDecoder?>> {
+        ValueObservation.tracking { db in try self.fetchOne(db) }
+    }
+}

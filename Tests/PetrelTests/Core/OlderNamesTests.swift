@@ -37,3 +37,36 @@ struct OlderNamesTests {
         #expect(results == [21, 21, 42])
     }
 }
+
+private protocol OldObservationCode: Sendable {
+    func run(_ db: Database, _ log: Log) -> ValueObservation<ValueReducers.Fetch<Int>>
+}
+
+private struct ObservationNames: OldObservationCode {
+    @available(*, deprecated)
+    func run(_ db: Database, _ log: Log) -> ValueObservation<ValueReducers.Fetch<Int>> {
+        db.afterNextTransactionCommit { _ in log.append("committed") }
+        return Table("t").all().observationForCount()
+    }
+}
+
+@Suite("Older observation names")
+struct OlderObservationNamesTests {
+    @Test func forwardToTheCurrentAPI() async throws {
+        let dbQueue = try DatabaseQueue()
+        try await dbQueue.write { db in try db.execute(sql: "CREATE TABLE t (a)") }
+        let log = Log()
+        let code: any OldObservationCode = ObservationNames()
+        let observation = try await dbQueue.write { db in
+            let observation = code.run(db, log)
+            try db.execute(sql: "INSERT INTO t VALUES (1)")
+            return observation
+        }
+        #expect(log.lines == ["committed"])
+        let count = try await withTimeout(30) { () -> Int in
+            for try await count in observation.values(in: dbQueue) { return count }
+            return -1
+        }
+        #expect(count == 1)
+    }
+}

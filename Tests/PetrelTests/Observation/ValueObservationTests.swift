@@ -336,3 +336,32 @@ struct RegionAndSharedObservationTests {
         #expect(fetches.all.count == 2)
     }
 }
+
+@Suite("ValueObservation on the main actor")
+struct MainActorObservationTests {
+    /// GRDB's default scheduling from the main actor: values arrive on the
+    /// main actor (the main queue, which Swift Testing runs).
+    @MainActor @Test func defaultSchedulingDeliversOnTheMainActor() async throws {
+        let dbQueue = try DatabaseQueue()
+        try await dbQueue.write { db in try db.execute(sql: "CREATE TABLE t (a); INSERT INTO t VALUES (1)") }
+        let count = try await withTimeout(30) { @MainActor () -> Int in
+            try await withCheckedThrowingContinuation { continuation in
+                let box = CancellableBox()
+                box.cancellable = ValueObservationTests.count.start(in: dbQueue) { error in
+                    continuation.resume(throwing: error)
+                } onChange: { value in
+                    MainActor.preconditionIsolated()
+                    box.cancellable?.cancel()
+                    box.cancellable = nil
+                    continuation.resume(returning: value)
+                }
+            }
+        }
+        #expect(count == 1)
+    }
+}
+
+@MainActor
+private final class CancellableBox {
+    var cancellable: AnyDatabaseCancellable?
+}

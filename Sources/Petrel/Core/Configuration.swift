@@ -63,6 +63,29 @@ public struct Configuration: Sendable {
     /// The quality of service of the dispatch queues. Default `.userInitiated`.
     public var qos: DispatchQoS = .userInitiated
 
+    /// The quality of service of reads (pool readers, read-only queues);
+    /// `qos` unless set.
+    public var readQoS: DispatchQoS {
+        get { explicitReadQoS ?? qos }
+        set { explicitReadQoS = newValue }
+    }
+
+    /// The quality of service of writes (the writer of a pool, a queue);
+    /// `qos` unless set.
+    public var writeQoS: DispatchQoS {
+        get { explicitWriteQoS ?? qos }
+        set { explicitWriteQoS = newValue }
+    }
+
+    private var explicitReadQoS: DispatchQoS?
+    private var explicitWriteQoS: DispatchQoS?
+
+    /// The target of the connections' dispatch queues, if any.
+    public var targetQueue: DispatchQueue? = nil
+
+    /// The target of the writer's dispatch queue; `targetQueue` unless set.
+    public var writeTargetQueue: DispatchQueue? = nil
+
     var prepareDatabaseFunctions: [@Sendable (Database) throws -> Void] = []
 
     public init() {}

@@ -122,7 +122,7 @@ public final class DatabasePool: DatabaseWriter, @unchecked Sendable {
     }
 
     public func asyncRead(_ value: @escaping @Sendable (Result<Database, any Error>) -> Void) {
-        DispatchQueue.global(qos: configuration.qos.qosClass).async {
+        DispatchQueue.global(qos: configuration.readQoS.qosClass).async {
             do {
                 let reader = try self.takeReader()
                 reader.asyncRead { result in
@@ -144,7 +144,7 @@ public final class DatabasePool: DatabaseWriter, @unchecked Sendable {
     /// on a Dispatch queue, so no thread of Swift's cooperative pool blocks.
     private func offCooperativePool<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
         try await withCheckedThrowingContinuation { continuation in
-            DispatchQueue.global(qos: configuration.qos.qosClass).async {
+            DispatchQueue.global(qos: configuration.readQoS.qosClass).async {
                 continuation.resume(with: Result { try work() })
             }
         }
@@ -226,6 +226,16 @@ public final class DatabasePool: DatabaseWriter, @unchecked Sendable {
     }
 
     /// Frees as much memory as possible on every idle connection.
+    /// Releases memory in the background, without waiting for busy readers.
+    public func releaseMemoryEventually() {
+        DispatchQueue.global(qos: .utility).async { self.releaseMemory() }
+    }
+
+    /// The same as ``asyncConcurrentRead(_:)``.
+    public func spawnConcurrentRead(_ value: @escaping @Sendable (Result<Database, any Error>) -> Void) {
+        asyncConcurrentRead(value)
+    }
+
     public func releaseMemory() {
         writer.releaseMemory()
         condition.lock()

@@ -56,7 +56,10 @@ public final class DatabaseQueue: DatabaseWriter, @unchecked Sendable {
     private init(openPath: String, label: String, configuration: Configuration, flags: CInt) throws {
         self.configuration = configuration
         path = openPath
-        queue = DispatchQueue(label: label, qos: configuration.qos)
+        // Read-only connections (pool readers) take the read settings.
+        queue = configuration.readonly
+            ? DispatchQueue(label: label, qos: configuration.readQoS, target: configuration.targetQueue)
+            : DispatchQueue(label: label, qos: configuration.writeQoS, target: configuration.writeTargetQueue ?? configuration.targetQueue)
         db = try Database(path: openPath, description: label, configuration: configuration, extraFlags: flags)
         interruptHandle = InterruptHandle(db.sqliteConnection)
         queue.setSpecific(key: queueKey, value: ())

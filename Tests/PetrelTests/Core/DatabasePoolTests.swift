@@ -289,3 +289,36 @@ struct DatabaseSnapshotTests {
         #expect(values == [1])
     }
 }
+
+@Suite("Dispatch configuration")
+struct DispatchConfigurationTests {
+    @Test func accessesRunOnTheTargetQueues() throws {
+        let key = DispatchSpecificKey<String>()
+        let readTarget = DispatchQueue(label: "read-target")
+        readTarget.setSpecific(key: key, value: "read")
+        let writeTarget = DispatchQueue(label: "write-target")
+        writeTarget.setSpecific(key: key, value: "write")
+        var configuration = Configuration()
+        configuration.targetQueue = readTarget
+        configuration.writeTargetQueue = writeTarget
+        configuration.readQoS = .utility
+        configuration.writeQoS = .userInitiated
+        #expect(configuration.readQoS == .utility && configuration.qos == .userInitiated)
+        let directory = try TemporaryDirectory()
+        let pool = try DatabasePool(path: directory.path("db.sqlite"), configuration: configuration)
+        // Specifics are inherited along the target hierarchy.
+        #expect(try pool.write { _ in DispatchQueue.getSpecific(key: key) } == "write")
+        #expect(try pool.read { _ in DispatchQueue.getSpecific(key: key) } == "read")
+        let done = DispatchSemaphore(value: 0)
+        let seen = Collected<String>()
+        pool.writeWithoutTransaction { _ in
+            pool.spawnConcurrentRead { _ in
+                seen.append(DispatchQueue.getSpecific(key: key) ?? "none")
+                done.signal()
+            }
+        }
+        #expect(done.wait(timeout: .now() + 30) == .success)
+        #expect(seen.all == ["read"])
+        pool.releaseMemoryEventually()
+    }
+}

@@ -197,6 +197,30 @@ struct ValueObservationTests {
     }
 
     @Test(arguments: WriterKind.allCases)
+    func cancellingTheIteratingTaskStopsTheObservation(kind: WriterKind) async throws {
+        let database = try ObservedDatabase(kind)
+        let writer = database.writer
+        let cancelled = AsyncStream<Void>.makeStream()
+        let fetches = Collected<Int>()
+        let observation = Self.count.handleEvents(willFetch: { fetches.append(1) }, didCancel: { cancelled.continuation.yield() })
+        let firstValue = AsyncStream<Void>.makeStream()
+        let task = Task {
+            for try await _ in observation.values(in: writer) { firstValue.continuation.yield() }
+        }
+        var values = firstValue.stream.makeAsyncIterator()
+        await values.next()
+        task.cancel()
+        var cancellations = cancelled.stream.makeAsyncIterator()
+        await cancellations.next()
+        _ = try? await task.value
+        let fetchCount = fetches.all.count
+        for _ in 0..<3 { try await writer.write { db in try db.execute(sql: "INSERT INTO t (a) VALUES (1)") } }
+        // The writer removes the observer asynchronously: one more write flushes it.
+        try await writer.write { _ in }
+        #expect(fetches.all.count == fetchCount, "no fetch after cancellation")
+    }
+
+    @Test(arguments: WriterKind.allCases)
     func aFailingFetchEndsTheObservationWithItsError(kind: WriterKind) async throws {
         struct TooMany: Error {}
         let database = try ObservedDatabase(kind)

@@ -120,7 +120,7 @@ public final class Database {
         for collation in DatabaseCollation.builtIns { add(collation: collation) }
         for function in DatabaseFunction.builtIns { add(function: function) }
         if case .wal = configuration.journalMode, !configuration.readonly {
-            let mode = try String.fetchOne(self, sql: "PRAGMA journal_mode = WAL")
+            let mode = try activateWAL()
             // In-memory and temporary databases keep their own mode.
             if mode?.lowercased() != "wal" && !path.isEmpty && !path.hasPrefix(":memory:") && !path.hasPrefix("file:") {
                 throw DatabaseError(resultCode: .SQLITE_ERROR, message: "could not activate WAL mode (journal_mode is \(mode ?? "unknown"))")
@@ -128,6 +128,31 @@ public final class Database {
         }
         for prepare in configuration.prepareDatabaseFunctions {
             try prepare(self)
+        }
+    }
+
+    /// Turns WAL mode on, unless another connection (maybe in another
+    /// process) already did. Switching needs an exclusive lock that a
+    /// process already in WAL mode never releases, so the mode is read
+    /// first, and a busy switch is checked again rather than failed.
+    private func activateWAL() throws -> String? {
+        let current = try String.fetchOne(self, sql: "PRAGMA journal_mode")
+        if current?.lowercased() == "wal" { return current }
+        // Try in one-second slices, up to the configured busy timeout, and
+        // look again after each: the other process may have switched.
+        var patience: Double = 0
+        if case .timeout(let seconds) = configuration.busyMode { patience = seconds }
+        let deadline = Date().addingTimeInterval(patience)
+        if let connection = sqliteConnection, patience > 0 { sqlite3_busy_timeout(connection, 1000) }
+        defer { setBusyMode(configuration.busyMode) }
+        while true {
+            do {
+                return try String.fetchOne(self, sql: "PRAGMA journal_mode = WAL")
+            } catch let error as DatabaseError where error.resultCode == .SQLITE_BUSY || error.resultCode == .SQLITE_LOCKED {
+                let mode = try String.fetchOne(self, sql: "PRAGMA journal_mode")
+                if mode?.lowercased() == "wal" { return mode }
+                if Date() >= deadline { throw error }
+            }
         }
     }
 

@@ -78,6 +78,17 @@ public struct _AssociationCore: Sendable {
         }
     }
 
+    /// What links an associated row (under `alias`) to its origin row
+    /// (under `originAlias`): the foreign key pairs, then the
+    /// association's own filters. For JOIN ... ON and correlated subqueries.
+    func joinCondition(_ db: Database, alias: String, originAlias: String) throws -> SQL {
+        var conditions: [SQL] = try joinColumns(db).map { pair in
+            SQL(elements: [.column(pair.destination, qualifier: alias)]) + " = " + SQL(elements: [.column(pair.origin, qualifier: originAlias)])
+        }
+        if let filter = try request.whereSQL(db) { conditions.append("(" + filter.qualified(with: alias) + ")") }
+        return conditions.joined(separator: " AND ")
+    }
+
     private func pairs(_ origin: [String], _ destination: [String]) throws -> [(origin: String, destination: String)] {
         guard origin.count == destination.count, !origin.isEmpty else {
             throw DatabaseError(resultCode: .SQLITE_MISUSE, message: "association \(key): the foreign key columns do not match the referenced columns")
@@ -175,22 +186,22 @@ extension Association {
 
     /// The associated rows include another association's row.
     public func including<A: AssociationToOne>(required association: A) -> Self where A.OriginRowDecoder == RowDecoder {
-        refined { $0.joins.append(JoinSpec(core: association._core, isRequired: true, includesColumns: true)) }
+        refined { $0 = $0.adding(association._core, isRequired: true, includesColumns: true) }
     }
 
     /// The associated rows include another association's row, when there is one.
     public func including<A: AssociationToOne>(optional association: A) -> Self where A.OriginRowDecoder == RowDecoder {
-        refined { $0.joins.append(JoinSpec(core: association._core, isRequired: false, includesColumns: true)) }
+        refined { $0 = $0.adding(association._core, isRequired: false, includesColumns: true) }
     }
 
     /// The associated rows must have a row in another association.
     public func joining<A: Association>(required association: A) -> Self where A.OriginRowDecoder == RowDecoder {
-        refined { $0.joins.append(JoinSpec(core: association._core, isRequired: true, includesColumns: false)) }
+        refined { $0 = $0.adding(association._core, isRequired: true, includesColumns: false) }
     }
 
     /// The associated rows are joined to another association, when possible.
     public func joining<A: Association>(optional association: A) -> Self where A.OriginRowDecoder == RowDecoder {
-        refined { $0.joins.append(JoinSpec(core: association._core, isRequired: false, includesColumns: false)) }
+        refined { $0 = $0.adding(association._core, isRequired: false, includesColumns: false) }
     }
 
     /// The associated rows fetch all rows of another to-many association.
@@ -275,32 +286,24 @@ extension QueryInterfaceRequest {
     /// let infos = try Book.including(required: Book.author).asRequest(of: BookInfo.self).fetchAll(db)
     /// ```
     public func including<A: AssociationToOne>(required association: A) -> Self where A.OriginRowDecoder == RowDecoder {
-        var request = self
-        request.joins.append(JoinSpec(core: association._core, isRequired: true, includesColumns: true))
-        return request
+        adding(association._core, isRequired: true, includesColumns: true)
     }
 
     /// Fetches each row with its associated row when there is one (the
     /// scope holds NULLs otherwise, which decode as nil).
     public func including<A: AssociationToOne>(optional association: A) -> Self where A.OriginRowDecoder == RowDecoder {
-        var request = self
-        request.joins.append(JoinSpec(core: association._core, isRequired: false, includesColumns: true))
-        return request
+        adding(association._core, isRequired: false, includesColumns: true)
     }
 
     /// Keeps the rows that have an associated row, without selecting it.
     public func joining<A: Association>(required association: A) -> Self where A.OriginRowDecoder == RowDecoder {
-        var request = self
-        request.joins.append(JoinSpec(core: association._core, isRequired: true, includesColumns: false))
-        return request
+        adding(association._core, isRequired: true, includesColumns: false)
     }
 
     /// Joins the associated rows (to filter or order on them) without
     /// leaving out the rows that have none.
     public func joining<A: Association>(optional association: A) -> Self where A.OriginRowDecoder == RowDecoder {
-        var request = self
-        request.joins.append(JoinSpec(core: association._core, isRequired: false, includesColumns: false))
-        return request
+        adding(association._core, isRequired: false, includesColumns: false)
     }
 
     /// Fetches each row with all its associated rows, fetched by one more
@@ -313,6 +316,14 @@ extension QueryInterfaceRequest {
     public func including<A: AssociationToMany>(all association: A) -> Self where A.OriginRowDecoder == RowDecoder {
         var request = self
         request.prefetches.append(association._core)
+        return request
+    }
+
+    /// The request with one more join: what every `including` and
+    /// `joining` method, of requests and of associations, does.
+    func adding(_ core: _AssociationCore, isRequired: Bool, includesColumns: Bool) -> Self {
+        var request = self
+        request.joins.append(JoinSpec(core: core, isRequired: isRequired, includesColumns: includesColumns))
         return request
     }
 }
@@ -388,15 +399,11 @@ struct AggregateSpec: Sendable {
         guard core.through.isEmpty else {
             throw DatabaseError(resultCode: .SQLITE_MISUSE, message: "aggregates of through associations (\(core.key)) are not supported yet")
         }
-        let pairs = try core.joinColumns(db)
         let inner = "petrel_aggregate"
-        var conditions: [SQL] = pairs.map { pair in
-            SQL(elements: [.column(pair.destination, qualifier: inner)]) + " = " + SQL(elements: [.column(pair.origin, qualifier: originAlias)])
-        }
-        if let filter = try core.request.whereSQL(db) { conditions.append("(" + filter.qualified(with: inner) + ")") }
+        let condition = try core.joinCondition(db, alias: inner, originAlias: originAlias)
         let value = column.map { SQL(elements: [.column($0, qualifier: inner)]) } ?? "*"
         var sql: SQL = "(SELECT " + SQL(sql: function) + "(" + value + ") FROM " + SQL(sql: core.destinationTable.quotedDatabaseIdentifier) + " "
-            + SQL(sql: inner.quotedDatabaseIdentifier) + " WHERE " + conditions.joined(separator: " AND ") + ")"
+            + SQL(sql: inner.quotedDatabaseIdentifier) + " WHERE " + condition + ")"
         var isTerm = true
         if let comparison {
             sql = sql + SQL(sql: " \(comparison.op) ") + SQL(elements: [.value(comparison.value)])
@@ -595,15 +602,12 @@ struct JoinPlan {
             }
             let alias = alias(for: core.request.alias?.name ?? core.destinationTable)
             if let token = core.request.alias?.token { aliasNames[token] = alias }
-            var conditions: [SQL] = try core.joinColumns(db).map { pair in
-                SQL(elements: [.column(pair.destination, qualifier: alias)]) + " = " + SQL(elements: [.column(pair.origin, qualifier: parentAlias)])
-            }
-            if let filter = try core.request.whereSQL(db) { conditions.append("(" + filter.qualified(with: alias) + ")") }
+            let condition = try core.joinCondition(db, alias: alias, originAlias: parentAlias)
             let isOptional = parentIsOptional || !join.isRequired
             let tableSQL = alias == core.destinationTable
                 ? core.destinationTable.quotedDatabaseIdentifier
                 : core.destinationTable.quotedDatabaseIdentifier + " " + alias.quotedDatabaseIdentifier
-            clauses.append(SQL(sql: (isOptional ? "LEFT JOIN " : "JOIN ") + tableSQL + " ON ") + conditions.joined(separator: " AND "))
+            clauses.append(SQL(sql: (isOptional ? "LEFT JOIN " : "JOIN ") + tableSQL + " ON ") + condition)
             orderings += core.request.orderings.map { $0.sql.qualified(with: alias) }
             var node = parentNode
             if join.includesColumns {

@@ -60,14 +60,6 @@ struct RowDecoder<Record: FetchableRecord>: Decoder {
             return row.scopes[key.stringValue] ?? row.scopesTree[key.stringValue]
         }
 
-        /// A nested record from a scope: through its own `init(row:)` when
-        /// it is a FetchableRecord.
-        private func decode<T: Decodable>(_ type: T.Type, fromScope scope: Row, key: Key) throws -> T {
-            if let recordType = T.self as? any FetchableRecord.Type, let record = try makeRecord(recordType, scope) as? T {
-                return record
-            }
-            return try T(from: RowDecoder(row: scope, codingPath: codingPath + [key]))
-        }
 
         func decode<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T {
             try decodeAny(type, forKey: key)
@@ -116,7 +108,7 @@ struct RowDecoder<Record: FetchableRecord>: Decoder {
         /// for a nested record, or a missing value.
         private func decodeMissingColumn<T: Decodable>(_ type: T.Type, forKey key: Key, column: String) throws -> T {
             if let scope = scope(for: key) {
-                return try decode(T.self, fromScope: scope, key: key)
+                return try RowDecoder.decodeNested(T.self, from: scope, codingPath: codingPath + [key])
             }
             if let rows = row.prefetchedRowsStorage[key.stringValue] {
                 // An array (or set) of the rows of `including(all:)`.
@@ -200,6 +192,18 @@ func snakeCased(_ key: String) -> String {
     return result
 }
 
+extension RowDecoder {
+    /// A value decoded from a whole row (a scope, a prefetched row):
+    /// through its own `init(row:)` when it is a FetchableRecord, else as a
+    /// Decodable value with this record's strategies.
+    static func decodeNested<T: Decodable>(_ type: T.Type, from row: Row, codingPath: [any CodingKey]) throws -> T {
+        if let recordType = T.self as? any FetchableRecord.Type, let record = try makeRecord(recordType, row) as? T {
+            return record
+        }
+        return try T(from: RowDecoder(row: row, codingPath: codingPath))
+    }
+}
+
 /// `R(row:)` for a record type known only at run time.
 private func makeRecord<R: FetchableRecord>(_ type: R.Type, _ row: Row) throws -> R {
     try R(row: row)
@@ -238,10 +242,7 @@ struct PrefetchedRowsDecoder<Record: FetchableRecord>: Decoder {
             }
             let row = rows[currentIndex]
             currentIndex += 1
-            if let recordType = T.self as? any FetchableRecord.Type, let record = try makeRecord(recordType, row) as? T {
-                return record
-            }
-            return try T(from: RowDecoder<Record>(row: row, codingPath: codingPath))
+            return try RowDecoder<Record>.decodeNested(T.self, from: row, codingPath: codingPath)
         }
 
         mutating func nestedContainer<NestedKey: CodingKey>(keyedBy type: NestedKey.Type) throws -> KeyedDecodingContainer<NestedKey> {

@@ -242,17 +242,23 @@ final class ObservationBroker {
             completion = .commit
             return true
         }
-        savepoints = []
-        deliverBuffer()
         do {
-            for observation in observations {
-                try observation.observer?.databaseWillCommit()
-            }
+            try prepareCommit()
             completion = .commit
             return true
         } catch {
             completion = .cancelledCommit(error)
             return false
+        }
+    }
+
+    /// Before a commit: held changes reach the observers, then each one
+    /// may refuse the commit by throwing.
+    private func prepareCommit() throws {
+        savepoints = []
+        deliverBuffer()
+        for observation in observations {
+            try observation.observer?.databaseWillCommit()
         }
     }
 
@@ -265,12 +271,8 @@ final class ObservationBroker {
 
     private func emptyTransactionDidCommit() throws {
         database.transactionDateState.date = nil
-        savepoints = []
-        deliverBuffer()
         do {
-            for observation in observations {
-                try observation.observer?.databaseWillCommit()
-            }
+            try prepareCommit()
         } catch {
             transactionDidEndWithRollback(notify: true)
             throw error

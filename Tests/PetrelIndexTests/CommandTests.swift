@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import PetrelIndex
+import PetrelTestSupport
 
 /// The built petrel-index, run as a user runs it.
 @Suite("petrel-index command")
@@ -193,7 +194,7 @@ struct TwoWritersTests {
             }
         }
         let index = trees[0].directory.path("shared.sqlite")
-        let results = Collected()
+        let results = Collected<String>()
         let group = DispatchGroup()
         for tree in trees {
             group.enter()
@@ -213,13 +214,4 @@ struct TwoWritersTests {
         try opened.expectSound()
         #expect(try opened.dbQueue.read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM documents") } == 1200)
     }
-}
-
-/// Lines collected from several threads.
-final class Collected: @unchecked Sendable {
-    // Sendable invariant: `lines` is only accessed under `lock`.
-    private let lock = NSLock()
-    private var lines: [String] = []
-    func append(_ line: String) { lock.withLock { lines.append(line) } }
-    var all: [String] { lock.withLock { lines } }
 }

@@ -202,7 +202,7 @@ struct UpdateTests {
     @Test func asyncUpdateReportsProgress() async throws {
         let tree = try Tree(["a.txt": "alpha", "b.txt": "beta"])
         let index = try DocumentIndex(path: tree.directory.path("i.sqlite"), tokenizer: .unicode61)
-        let phases = PhaseLog()
+        let phases = Collected<IndexProgress.Phase>()
         let report = try await index.update(roots: [tree.root], progress: { phases.append($0.phase) })
         #expect(report.added == 2)
         #expect(phases.all.first == .walking)
@@ -215,14 +215,6 @@ final class Counter: @unchecked Sendable {
     private let lock = NSLock()
     private var value = 0
     func increment() -> Int { lock.lock(); defer { lock.unlock() }; value += 1; return value }
-}
-
-// @unchecked Sendable: `phases` is guarded by `lock`.
-final class PhaseLog: @unchecked Sendable {
-    private let lock = NSLock()
-    private var phases: [IndexProgress.Phase] = []
-    func append(_ phase: IndexProgress.Phase) { lock.lock(); phases.append(phase); lock.unlock() }
-    var all: [IndexProgress.Phase] { lock.lock(); defer { lock.unlock() }; return phases }
 }
 
 @Suite("Bundled corpus")

@@ -89,3 +89,16 @@ public final class SQLRecorder: @unchecked Sendable {
 public func checkIntegrity(_ db: Database, _ table: String) throws {
     try db.execute(sql: "INSERT INTO \(table.quotedDatabaseIdentifier)(\(table.quotedDatabaseIdentifier)) VALUES('integrity-check')")
 }
+
+/// A thread-safe list, for what callbacks on other threads collect.
+public final class Collected<T: Sendable>: @unchecked Sendable {
+    // Sendable invariant: `items` is only accessed under `lock`.
+    private let lock = NSLock()
+    private var items: [T] = []
+
+    public init() {}
+
+    public func append(_ item: T) { lock.withLock { items.append(item) } }
+
+    public var all: [T] { lock.withLock { items } }
+}

@@ -322,7 +322,7 @@ struct DatabaseQueueTests {
 
     @Test func traceReportsStatementsAndDurations() throws {
         let dbQueue = try DatabaseQueue()
-        let log = Log()
+        let log = Collected<String>()
         try dbQueue.write { db in
             db.trace { log.append($0.description) }
             try db.execute(sql: "CREATE TABLE t (a)")
@@ -336,21 +336,21 @@ struct DatabaseQueueTests {
             db.trace(options: .statement, nil)
             try db.execute(sql: "DELETE FROM t")
         }
-        #expect(log.lines.contains("CREATE TABLE t (a)"))
-        #expect(log.lines.contains("INSERT INTO t VALUES (?)"))
-        #expect(!log.lines.joined().contains("secret"))
-        #expect(log.lines.contains("profile SELECT COUNT(*) FROM t true"))
-        #expect(!log.lines.contains("DELETE FROM t"))
+        #expect(log.all.contains("CREATE TABLE t (a)"))
+        #expect(log.all.contains("INSERT INTO t VALUES (?)"))
+        #expect(!log.all.joined().contains("secret"))
+        #expect(log.all.contains("profile SELECT COUNT(*) FROM t true"))
+        #expect(!log.all.contains("DELETE FROM t"))
 
         var config = Configuration()
         config.publicStatementArguments = true
         let publicQueue = try DatabaseQueue(configuration: config)
-        let publicLog = Log()
+        let publicLog = Collected<String>()
         try publicQueue.read { db in
             db.trace { publicLog.append($0.description) }
             _ = try String.fetchOne(db, sql: "SELECT ?", arguments: ["visible"])
         }
-        #expect(publicLog.lines.contains("SELECT 'visible'"))
+        #expect(publicLog.all.contains("SELECT 'visible'"))
     }
 }
 
@@ -361,13 +361,4 @@ final class Counter: @unchecked Sendable {
     private var count = 0
     func increment() { lock.withLock { count += 1 } }
     var value: Int { lock.withLock { count } }
-}
-
-/// A thread-safe list of lines.
-final class Log: @unchecked Sendable {
-    // Sendable invariant: `storage` is only accessed under `lock`.
-    private let lock = NSLock()
-    private var storage: [String] = []
-    func append(_ line: String) { lock.withLock { storage.append(line) } }
-    var lines: [String] { lock.withLock { storage } }
 }

@@ -39,12 +39,12 @@ struct OlderNamesTests {
 }
 
 private protocol OldObservationCode: Sendable {
-    func run(_ db: Database, _ log: Log) -> ValueObservation<ValueReducers.Fetch<Int>>
+    func run(_ db: Database, _ log: Collected<String>) -> ValueObservation<ValueReducers.Fetch<Int>>
 }
 
 private struct ObservationNames: OldObservationCode {
     @available(*, deprecated)
-    func run(_ db: Database, _ log: Log) -> ValueObservation<ValueReducers.Fetch<Int>> {
+    func run(_ db: Database, _ log: Collected<String>) -> ValueObservation<ValueReducers.Fetch<Int>> {
         db.afterNextTransactionCommit { _ in log.append("committed") }
         return Table("t").all().observationForCount()
     }
@@ -55,14 +55,14 @@ struct OlderObservationNamesTests {
     @Test func forwardToTheCurrentAPI() async throws {
         let dbQueue = try DatabaseQueue()
         try await dbQueue.write { db in try db.execute(sql: "CREATE TABLE t (a)") }
-        let log = Log()
+        let log = Collected<String>()
         let code: any OldObservationCode = ObservationNames()
         let observation = try await dbQueue.write { db in
             let observation = code.run(db, log)
             try db.execute(sql: "INSERT INTO t VALUES (1)")
             return observation
         }
-        #expect(log.lines == ["committed"])
+        #expect(log.all == ["committed"])
         let count = try await withTimeout(30) { () -> Int in
             for try await count in observation.values(in: dbQueue) { return count }
             return -1

@@ -212,7 +212,7 @@ struct TransactionObserverTests {
 
     @Test func afterNextTransactionRunsOnceAndMayWrite() throws {
         let database = try makeDatabase(.memory)
-        let outcomes = Log()
+        let outcomes = Collected<String>()
         try database.queue.write { db in
             try db.execute(sql: "INSERT INTO t (a) VALUES (1)")
             db.afterNextTransaction { db in
@@ -226,7 +226,7 @@ struct TransactionObserverTests {
             return .rollback
         }
         try database.queue.write { db in try db.execute(sql: "INSERT INTO t (a) VALUES (2)") }
-        #expect(outcomes.lines == ["commit", "rollback 2"])
+        #expect(outcomes.all == ["commit", "rollback 2"])
         #expect(try database.queue.read { db in try String.fetchAll(db, sql: "SELECT x FROM u") } == ["after"])
     }
 

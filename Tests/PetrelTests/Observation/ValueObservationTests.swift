@@ -19,14 +19,6 @@ func withTimeout<T: Sendable>(_ seconds: Double, _ body: @escaping @Sendable () 
 
 struct TimedOut: Error {}
 
-/// A thread-safe list of values, for callbacks.
-final class Collected<T: Sendable>: @unchecked Sendable {
-    // Sendable invariant: `items` is only accessed under `lock`.
-    private let lock = NSLock()
-    private var items: [T] = []
-    func append(_ item: T) { lock.withLock { items.append(item) } }
-    var all: [T] { lock.withLock { items } }
-}
 
 /// Both writers, so every test runs on a queue and on a pool.
 enum WriterKind: String, CaseIterable, CustomTestStringConvertible, Sendable {

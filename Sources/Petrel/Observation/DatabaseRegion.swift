@@ -35,8 +35,11 @@ public struct DatabaseRegion: Sendable {
         tables = [:]
     }
 
-    /// The region of a whole table, or of some of its columns.
+    /// The region of a whole table, or of some of its columns (at least
+    /// one: no table is ever stored without columns, so emptiness and
+    /// equality need no filtering).
     init(table: String, columns: Set<String>? = nil) {
+        precondition(columns?.isEmpty != true, "a table region needs at least one column")
         tables = [table.lowercased(): TableRegion(name: table, columns: columns.map { Set($0.map { $0.lowercased() }) })]
     }
 
@@ -46,7 +49,7 @@ public struct DatabaseRegion: Sendable {
     /// True when the region holds nothing.
     public var isEmpty: Bool {
         guard let tables else { return false }
-        return tables.values.allSatisfy { $0.columns?.isEmpty == true }
+        return tables.isEmpty
     }
 
     /// True for ``fullDatabase``.
@@ -123,17 +126,8 @@ public struct DatabaseRegion: Sendable {
 
 extension DatabaseRegion: Equatable {
     public static func == (lhs: DatabaseRegion, rhs: DatabaseRegion) -> Bool {
-        switch (lhs.tables, rhs.tables) {
-        case (nil, nil):
-            return true
-        case let (left?, right?):
-            let keptLeft = left.filter { $0.value.columns?.isEmpty != true }
-            let keptRight = right.filter { $0.value.columns?.isEmpty != true }
-            guard Set(keptLeft.keys) == Set(keptRight.keys) else { return false }
-            return keptLeft.allSatisfy { keptRight[$0.key]?.columns == $0.value.columns }
-        default:
-            return false
-        }
+        // Table names compare by their lowercased keys, not as first seen.
+        lhs.tables?.mapValues(\.columns) == rhs.tables?.mapValues(\.columns)
     }
 }
 
@@ -142,9 +136,8 @@ extension DatabaseRegion: CustomStringConvertible {
     /// `player(id,name),team(*)`.
     public var description: String {
         guard let tables else { return "full database" }
-        let kept = tables.filter { $0.value.columns?.isEmpty != true }
-        if kept.isEmpty { return "empty" }
-        return kept.sorted { $0.key < $1.key }.map { key, table in
+        if tables.isEmpty { return "empty" }
+        return tables.sorted { $0.key < $1.key }.map { key, table in
             key + "(" + (table.columns.map { $0.sorted().joined(separator: ",") } ?? "*") + ")"
         }.joined(separator: ",")
     }

@@ -77,16 +77,6 @@ public enum DatabaseEventKind: Sendable, Hashable {
         case .insert(let tableName), .delete(let tableName), .update(let tableName, _): tableName
         }
     }
-
-    /// The region the change can modify.
-    var modifiedRegion: DatabaseRegion {
-        switch self {
-        case .insert(let tableName), .delete(let tableName):
-            DatabaseRegion(table: tableName)
-        case .update(let tableName, let columnNames):
-            DatabaseRegion(table: tableName, columns: columnNames)
-        }
-    }
 }
 
 /// One row inserted, updated or deleted.

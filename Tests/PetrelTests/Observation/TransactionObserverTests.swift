@@ -292,3 +292,27 @@ final class UpdatesOnly: TransactionObserver {
     func databaseDidCommit(_ db: Database) {}
     func databaseDidRollback(_ db: Database) {}
 }
+
+@Suite("DatabaseRegion")
+struct DatabaseRegionTests {
+    @Test func regionsFromStatementsUnionAndCompare() throws {
+        let dbQueue = try DatabaseQueue()
+        try dbQueue.write { db in
+            try db.execute(sql: "CREATE TABLE player (id INTEGER PRIMARY KEY, name, score); CREATE TABLE team (id, color)")
+            let names = try db.makeStatement(sql: "SELECT name FROM player").databaseRegion
+            let count = try db.makeStatement(sql: "SELECT COUNT(*) FROM team").databaseRegion
+            #expect(names.description == "player(name)")
+            #expect(count.description == "team(*)")
+            #expect(names.union(count).description == "player(name),team(*)")
+            #expect(try Table("PLAYER").databaseRegion(db) == Table("player").databaseRegion(db), "table names compare without case")
+            #expect(names != (try Table("player").databaseRegion(db)))
+            #expect(DatabaseRegion().isEmpty && DatabaseRegion().description == "empty")
+            #expect(!DatabaseRegion.fullDatabase.isEmpty && DatabaseRegion.fullDatabase.isFullDatabase)
+            #expect(names.union(.fullDatabase) == .fullDatabase)
+            #expect(names.isModified(byEventsOfKind: .update(tableName: "Player", columnNames: ["NAME"])))
+            #expect(!names.isModified(byEventsOfKind: .update(tableName: "player", columnNames: ["score"])))
+            #expect(names.isModified(byEventsOfKind: .insert(tableName: "player")))
+            #expect(!names.isModified(byEventsOfKind: .delete(tableName: "team")))
+        }
+    }
+}

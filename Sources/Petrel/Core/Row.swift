@@ -130,6 +130,11 @@ public final class Row {
         return storedIndex(forColumn: name)
     }
 
+    /// The value of a column (case-insensitive), nil for a missing column.
+    func databaseValue(forColumn name: String) -> DatabaseValue? {
+        index(forColumn: name).map { databaseValue(atUncheckedIndex: $0) }
+    }
+
     @usableFromInline
     func storedIndex(forColumn name: String) -> Int? {
         let lowered = name.lowercased()

@@ -644,10 +644,10 @@ extension QueryInterfaceRequest {
             keys.reserveCapacity(rows.count)
             for row in rows {
                 keys.append(try pairs.map { pair in
-                    guard let index = row.index(forColumn: pair.origin) else {
+                    guard let value = row.databaseValue(forColumn: pair.origin) else {
                         throw DatabaseError(resultCode: .SQLITE_MISUSE, message: "including(all: \(core.key)) needs column \(pair.origin) in the selection")
                     }
-                    return row.databaseValue(atUncheckedIndex: index)
+                    return value
                 })
             }
             var groups: [[DatabaseValue]: [Row]] = [:]
@@ -689,7 +689,7 @@ extension QueryInterfaceRequest {
                     request = request.filter(alternatives.joined(operator: .or))
                 }
                 for row in try Row.fetchAll(db, request) {
-                    let key = pivots.map { pivot in row.databaseValue(forPivot: pivot) }
+                    let key = pivots.map { pivot in row.databaseValue(forColumn: pivot) ?? .null }
                     groups[key, default: []].append(core.through.isEmpty ? row : (row.scopes[targetScope] ?? row))
                 }
             }
@@ -700,11 +700,6 @@ extension QueryInterfaceRequest {
     }
 }
 
-extension Row {
-    fileprivate func databaseValue(forPivot pivot: String) -> DatabaseValue {
-        index(forColumn: pivot).map { databaseValue(atUncheckedIndex: $0) } ?? .null
-    }
-}
 
 extension BelongsToAssociation: DerivableRequest {}
 extension HasOneAssociation: DerivableRequest {}

@@ -34,7 +34,7 @@ public final class Database {
     struct RecordStatementKey: Hashable {
         let type: ObjectIdentifier
         let table: String
-        let resolution: String
+        let resolution: ConflictResolution
     }
     private var internalStatements: [String: Statement] = [:]
     var traceBox: TraceBox?
@@ -70,7 +70,7 @@ public final class Database {
     /// with `primaryKeyCache`.
     var uniqueKeysCache: [String: [Set<String>]] = [:]
     /// INSERT statements of record types, with the columns they were built for.
-    var recordInsertStatements: [RecordStatementKey: RecordInsertStatement] = [:]
+    var recordInsertStatements = RecordInsertStatementCache()
 
     /// The version of the SQLite library, as `sqlite3_libversion_number()` returns it (3040001 for 3.40.1).
     public static var sqliteLibVersionNumber: CInt { sqlite3_libversion_number() }
@@ -489,6 +489,32 @@ public final class SQLStatementCursor: Cursor {
             }
         }
         return true
+    }
+}
+
+/// The INSERT statements of record types, by type, table and conflict
+/// resolution. Records are usually inserted in runs of one type, so the
+/// last statement used is compared before hashing the key.
+struct RecordInsertStatementCache {
+    private var statements: [Database.RecordStatementKey: RecordInsertStatement] = [:]
+    private var last: (key: Database.RecordStatementKey, statement: RecordInsertStatement)?
+
+    subscript(key: Database.RecordStatementKey) -> RecordInsertStatement? {
+        mutating get {
+            if let last, last.key == key { return last.statement }
+            guard let statement = statements[key] else { return nil }
+            last = (key, statement)
+            return statement
+        }
+        set {
+            statements[key] = newValue
+            last = newValue.map { (key, $0) }
+        }
+    }
+
+    mutating func removeAll() {
+        statements.removeAll()
+        last = nil
     }
 }
 

@@ -88,32 +88,33 @@ extension EncodableRecord {
 extension EncodableRecord where Self: Encodable {
     public func encode(to container: inout PersistenceContainer) throws {
         // Starts from the given container, which may carry the column
-        // template of the record type's last insert.
-        let storage = RecordEncoder<Self>.Storage()
-        storage.container = container
+        // template of the record type's last insert; moving it into the
+        // encoder and back keeps its buffers uniquely referenced.
+        let encoder = RecordEncoder<Self>(container: container)
         container = PersistenceContainer()
-        let encoder = RecordEncoder<Self>(storage: storage)
         try encode(to: encoder)
-        container = storage.container
+        container = encoder.container
     }
 }
 
 /// Encodes an Encodable record into a ``PersistenceContainer``.
+///
+/// Standard-library values (`Int`, `String`, `Double`...) go straight to the
+/// container through the container protocol's concrete overloads; only other
+/// types pay for the dynamic casts that pick a Date, Data, UUID or JSON
+/// encoding.
 final class RecordEncoder<Record: EncodableRecord>: Encoder {
-    final class Storage {
-        var container = PersistenceContainer()
-    }
-
-    let storage: Storage
+    let storage: RecordEncodingStorage
+    var container: PersistenceContainer { storage.container }
     var codingPath: [any CodingKey] { [] }
 
-    init(storage: Storage = Storage()) {
-        self.storage = storage
+    init(container: PersistenceContainer = PersistenceContainer()) {
+        storage = RecordEncodingStorage(container: container, columnStrategy: Record.databaseColumnEncodingStrategy)
     }
     var userInfo: [CodingUserInfoKey: Any] { Record.databaseEncodingUserInfo }
 
     func container<Key: CodingKey>(keyedBy type: Key.Type) -> KeyedEncodingContainer<Key> {
-        KeyedEncodingContainer(KeyedContainer<Key>(storage: storage))
+        KeyedEncodingContainer(KeyedContainer<Key>(encoder: self, storage: storage))
     }
 
     func unkeyedContainer() -> any UnkeyedEncodingContainer {
@@ -124,60 +125,68 @@ final class RecordEncoder<Record: EncodableRecord>: Encoder {
         preconditionFailure("\(Record.self) must encode into a keyed container (one key per column)")
     }
 
-    static func column(for key: some CodingKey) -> String {
-        switch Record.databaseColumnEncodingStrategy {
-        case .useDefaultKeys: key.stringValue
-        case .convertToSnakeCase: snakeCased(key.stringValue)
-        case .custom(let transform): transform(key)
-        }
-    }
-
     struct KeyedContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
-        let storage: Storage
+        let encoder: RecordEncoder
+        let storage: RecordEncodingStorage
         var codingPath: [any CodingKey] { [] }
 
-        mutating func encodeNil(forKey key: Key) throws {
-            storage.container[RecordEncoder.column(for: key)] = nil
+        private func set(_ value: DatabaseValue, _ key: Key) {
+            storage.set(value, key)
         }
 
+        mutating func encodeNil(forKey key: Key) throws { set(.null, key) }
+
+        mutating func encode(_ value: Bool, forKey key: Key) throws { set(value.databaseValue, key) }
+        mutating func encode(_ value: String, forKey key: Key) throws { set(value.databaseValue, key) }
+        mutating func encode(_ value: Double, forKey key: Key) throws { set(value.databaseValue, key) }
+        mutating func encode(_ value: Float, forKey key: Key) throws { set(value.databaseValue, key) }
+        mutating func encode(_ value: Int, forKey key: Key) throws { set(value.databaseValue, key) }
+        mutating func encode(_ value: Int8, forKey key: Key) throws { set(value.databaseValue, key) }
+        mutating func encode(_ value: Int16, forKey key: Key) throws { set(value.databaseValue, key) }
+        mutating func encode(_ value: Int32, forKey key: Key) throws { set(value.databaseValue, key) }
+        mutating func encode(_ value: Int64, forKey key: Key) throws { set(value.databaseValue, key) }
+        mutating func encode(_ value: UInt, forKey key: Key) throws { set(value.databaseValue, key) }
+        mutating func encode(_ value: UInt8, forKey key: Key) throws { set(value.databaseValue, key) }
+        mutating func encode(_ value: UInt16, forKey key: Key) throws { set(value.databaseValue, key) }
+        mutating func encode(_ value: UInt32, forKey key: Key) throws { set(value.databaseValue, key) }
+        mutating func encode(_ value: UInt64, forKey key: Key) throws { set(value.databaseValue, key) }
+
         mutating func encode<T: Encodable>(_ value: T, forKey key: Key) throws {
-            let column = RecordEncoder.column(for: key)
+            let column = storage.column(for: key)
+            let dbValue: DatabaseValue
             if let date = value as? Date {
-                storage.container[column] = Record.databaseDateEncodingStrategy(for: column).encode(date)
+                dbValue = Record.databaseDateEncodingStrategy(for: column).encode(date)
             } else if let data = value as? Data {
-                storage.container[column] = Record.databaseDataEncodingStrategy(for: column).encode(data)
+                dbValue = Record.databaseDataEncodingStrategy(for: column).encode(data)
             } else if let uuid = value as? UUID {
-                storage.container[column] = Record.databaseUUIDEncodingStrategy(for: column).encode(uuid)
+                dbValue = Record.databaseUUIDEncodingStrategy(for: column).encode(uuid)
             } else if let convertible = value as? any DatabaseValueConvertible {
-                storage.container[column] = convertible.databaseValue
+                dbValue = convertible.databaseValue
             } else {
                 let encoder = Record.databaseJSONEncoder(for: column)
-                storage.container[column] = String(decoding: try encoder.encode(value), as: UTF8.self)
+                dbValue = String(decoding: try encoder.encode(value), as: UTF8.self).databaseValue
             }
+            storage.container.set(dbValue, forColumn: column)
         }
 
         // nil optionals must still write NULL, or an UPDATE would keep stale values.
         mutating func encodeIfPresent<T: Encodable>(_ value: T?, forKey key: Key) throws {
             if let value { try encode(value, forKey: key) } else { try encodeNil(forKey: key) }
         }
-        mutating func encodeIfPresent(_ value: Bool?, forKey key: Key) throws { try encodeOptional(value, key) }
-        mutating func encodeIfPresent(_ value: String?, forKey key: Key) throws { try encodeOptional(value, key) }
-        mutating func encodeIfPresent(_ value: Double?, forKey key: Key) throws { try encodeOptional(value, key) }
-        mutating func encodeIfPresent(_ value: Float?, forKey key: Key) throws { try encodeOptional(value, key) }
-        mutating func encodeIfPresent(_ value: Int?, forKey key: Key) throws { try encodeOptional(value, key) }
-        mutating func encodeIfPresent(_ value: Int8?, forKey key: Key) throws { try encodeOptional(value, key) }
-        mutating func encodeIfPresent(_ value: Int16?, forKey key: Key) throws { try encodeOptional(value, key) }
-        mutating func encodeIfPresent(_ value: Int32?, forKey key: Key) throws { try encodeOptional(value, key) }
-        mutating func encodeIfPresent(_ value: Int64?, forKey key: Key) throws { try encodeOptional(value, key) }
-        mutating func encodeIfPresent(_ value: UInt?, forKey key: Key) throws { try encodeOptional(value, key) }
-        mutating func encodeIfPresent(_ value: UInt8?, forKey key: Key) throws { try encodeOptional(value, key) }
-        mutating func encodeIfPresent(_ value: UInt16?, forKey key: Key) throws { try encodeOptional(value, key) }
-        mutating func encodeIfPresent(_ value: UInt32?, forKey key: Key) throws { try encodeOptional(value, key) }
-        mutating func encodeIfPresent(_ value: UInt64?, forKey key: Key) throws { try encodeOptional(value, key) }
-
-        private mutating func encodeOptional(_ value: (some Encodable)?, _ key: Key) throws {
-            if let value { try encode(value, forKey: key) } else { try encodeNil(forKey: key) }
-        }
+        mutating func encodeIfPresent(_ value: Bool?, forKey key: Key) throws { set(value?.databaseValue ?? .null, key) }
+        mutating func encodeIfPresent(_ value: String?, forKey key: Key) throws { set(value?.databaseValue ?? .null, key) }
+        mutating func encodeIfPresent(_ value: Double?, forKey key: Key) throws { set(value?.databaseValue ?? .null, key) }
+        mutating func encodeIfPresent(_ value: Float?, forKey key: Key) throws { set(value?.databaseValue ?? .null, key) }
+        mutating func encodeIfPresent(_ value: Int?, forKey key: Key) throws { set(value?.databaseValue ?? .null, key) }
+        mutating func encodeIfPresent(_ value: Int8?, forKey key: Key) throws { set(value?.databaseValue ?? .null, key) }
+        mutating func encodeIfPresent(_ value: Int16?, forKey key: Key) throws { set(value?.databaseValue ?? .null, key) }
+        mutating func encodeIfPresent(_ value: Int32?, forKey key: Key) throws { set(value?.databaseValue ?? .null, key) }
+        mutating func encodeIfPresent(_ value: Int64?, forKey key: Key) throws { set(value?.databaseValue ?? .null, key) }
+        mutating func encodeIfPresent(_ value: UInt?, forKey key: Key) throws { set(value?.databaseValue ?? .null, key) }
+        mutating func encodeIfPresent(_ value: UInt8?, forKey key: Key) throws { set(value?.databaseValue ?? .null, key) }
+        mutating func encodeIfPresent(_ value: UInt16?, forKey key: Key) throws { set(value?.databaseValue ?? .null, key) }
+        mutating func encodeIfPresent(_ value: UInt32?, forKey key: Key) throws { set(value?.databaseValue ?? .null, key) }
+        mutating func encodeIfPresent(_ value: UInt64?, forKey key: Key) throws { set(value?.databaseValue ?? .null, key) }
 
         mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type, forKey key: Key) -> KeyedEncodingContainer<NestedKey> {
             preconditionFailure("nested containers are not columns: encode a Codable value instead (stored as JSON)")
@@ -188,7 +197,34 @@ final class RecordEncoder<Record: EncodableRecord>: Encoder {
         }
 
         // A superclass encodes its columns into the same row.
-        mutating func superEncoder() -> any Encoder { RecordEncoder(storage: storage) }
-        mutating func superEncoder(forKey key: Key) -> any Encoder { RecordEncoder(storage: storage) }
+        mutating func superEncoder() -> any Encoder { encoder }
+        mutating func superEncoder(forKey key: Key) -> any Encoder { encoder }
+    }
+}
+
+/// The columns a ``RecordEncoder`` encodes. Not generic, so that setting a
+/// column of a standard type needs no metadata of the record type.
+final class RecordEncodingStorage {
+    // Only the encoding thread touches the container, one access at a
+    // time: the dynamic exclusivity checks would cost more than the
+    // writes they guard.
+    @exclusivity(unchecked) var container: PersistenceContainer
+    let columnStrategy: DatabaseColumnEncodingStrategy
+
+    init(container: PersistenceContainer, columnStrategy: DatabaseColumnEncodingStrategy) {
+        self.container = container
+        self.columnStrategy = columnStrategy
+    }
+
+    func column(for key: some CodingKey) -> String {
+        switch columnStrategy {
+        case .useDefaultKeys: key.stringValue
+        case .convertToSnakeCase: snakeCased(key.stringValue)
+        case .custom(let transform): transform(key)
+        }
+    }
+
+    func set(_ value: DatabaseValue, _ key: some CodingKey) {
+        container.set(value, forColumn: column(for: key))
     }
 }

@@ -51,7 +51,7 @@ extension MutablePersistableRecord {
             return success
         }
         guard let fetched else {
-            throw DatabaseError(resultCode: .SQLITE_MISUSE, message: "aroundSave did not call save")
+            throw DatabaseError.callbackNotCalled("aroundSave", "save")
         }
         return try T(row: fetched)
     }

@@ -48,6 +48,11 @@ public struct InsertionSuccess: Sendable {
 public struct PersistenceSuccess: Sendable {
     /// The persisted values.
     public var persistenceContainer: PersistenceContainer
+
+    @usableFromInline
+    init(persistenceContainer: PersistenceContainer) {
+        self.persistenceContainer = persistenceContainer
+    }
 }
 
 /// A record that can be inserted, updated and deleted, and whose insertion
@@ -83,15 +88,18 @@ public protocol MutablePersistableRecord: EncodableRecord, TableRecord {
 extension MutablePersistableRecord {
     public static var persistenceConflictPolicy: PersistenceConflictPolicy { PersistenceConflictPolicy() }
 
-    public mutating func willInsert(_ db: Database) throws {}
-    public func aroundInsert(_ db: Database, insert: () throws -> InsertionSuccess) throws { _ = try insert() }
-    public mutating func didInsert(_ inserted: InsertionSuccess) {}
+    // The default callbacks are inlinable, like the insert methods below,
+    // so that an insert specialized for a record type that keeps them
+    // compiles down to the insert itself, with no closure in between.
+    @inlinable public mutating func willInsert(_ db: Database) throws {}
+    @inlinable public func aroundInsert(_ db: Database, insert: () throws -> InsertionSuccess) throws { _ = try insert() }
+    @inlinable public mutating func didInsert(_ inserted: InsertionSuccess) {}
     public func willUpdate(_ db: Database, columns: Set<String>) throws {}
     public func aroundUpdate(_ db: Database, columns: Set<String>, update: () throws -> PersistenceSuccess) throws { _ = try update() }
     public func didUpdate(_ updated: PersistenceSuccess) {}
-    public func willSave(_ db: Database) throws {}
-    public func aroundSave(_ db: Database, save: () throws -> PersistenceSuccess) throws { _ = try save() }
-    public func didSave(_ saved: PersistenceSuccess) {}
+    @inlinable public func willSave(_ db: Database) throws {}
+    @inlinable public func aroundSave(_ db: Database, save: () throws -> PersistenceSuccess) throws { _ = try save() }
+    @inlinable public func didSave(_ saved: PersistenceSuccess) {}
     public func willDelete(_ db: Database) throws {}
     public func aroundDelete(_ db: Database, delete: () throws -> Bool) throws { _ = try delete() }
     public func didDelete(deleted: Bool) {}
@@ -102,16 +110,19 @@ extension MutablePersistableRecord {
 
     /// Inserts the record (`INSERT [OR resolution] INTO ...`), running the
     /// insertion callbacks.
+    @inlinable
     public mutating func insert(_ db: Database, onConflict conflictResolution: Database.ConflictResolution? = nil) throws {
         try insertWithSaveCallbacks(db, onConflict: conflictResolution)
     }
 
+    @inlinable
     mutating func insertWithSaveCallbacks(_ db: Database, onConflict conflictResolution: Database.ConflictResolution?) throws {
         try insertWithSaveCallbacks(db) { try $0.performInsert(db, onConflict: conflictResolution) }
     }
 
     /// Runs the save and insert callbacks around `perform`, which inserts
     /// the record it is given.
+    @inlinable
     mutating func insertWithSaveCallbacks(_ db: Database, performing perform: (Self) throws -> InsertionSuccess) throws {
         try willSave(db)
         var saved: PersistenceSuccess?
@@ -130,7 +141,8 @@ extension MutablePersistableRecord {
         return record
     }
 
-    private mutating func insertWithCallbacks(_ db: Database, performing perform: (Self) throws -> InsertionSuccess) throws -> InsertionSuccess {
+    @inlinable
+    mutating func insertWithCallbacks(_ db: Database, performing perform: (Self) throws -> InsertionSuccess) throws -> InsertionSuccess {
         try willInsert(db)
         var inserted: InsertionSuccess?
         let record = self
@@ -139,20 +151,19 @@ extension MutablePersistableRecord {
             inserted = success
             return success
         }
-        guard let inserted else {
-            throw DatabaseError(resultCode: .SQLITE_MISUSE, message: "aroundInsert did not call insert")
-        }
+        guard let inserted else { throw DatabaseError.callbackNotCalled("aroundInsert", "insert") }
         didInsert(inserted)
         return inserted
     }
 
-    private func performInsert(_ db: Database, onConflict conflictResolution: Database.ConflictResolution?) throws -> InsertionSuccess {
+    @usableFromInline
+    func performInsert(_ db: Database, onConflict conflictResolution: Database.ConflictResolution?) throws -> InsertionSuccess {
         let recordType = type(of: self)
         let resolution = conflictResolution ?? recordType.persistenceConflictPolicy.conflictResolutionForInsert
         // Records of a type encode the same columns: reuse the statement
         // built for them instead of rebuilding the SQL for every row, and
         // let the container follow the columns' order.
-        let key = Database.RecordStatementKey(type: ObjectIdentifier(recordType), table: recordType.databaseTableName, resolution: resolution.rawValue)
+        let key = Database.RecordStatementKey(type: ObjectIdentifier(recordType), table: recordType.databaseTableName, resolution: resolution)
         let cached = db.recordInsertStatements[key]
         let container = try cached.map { try PersistenceContainer(self, template: $0.template) } ?? PersistenceContainer(self)
         let insert: RecordInsertStatement
@@ -165,7 +176,7 @@ extension MutablePersistableRecord {
             insert = RecordInsertStatement(template: ContainerTemplate(columns: columnNames), statement: statement, rowIDColumn: rowIDColumn)
             db.recordInsertStatements[key] = insert
         }
-        try insert.statement.execute(databaseValues: container.lazyValues)
+        try insert.statement.execute(databaseValues: container.values)
         return InsertionSuccess(rowID: db.lastInsertedRowID, rowIDColumn: insert.rowIDColumn, persistenceContainer: container)
     }
 
@@ -210,7 +221,7 @@ extension MutablePersistableRecord {
             return success
         }
         guard let updated else {
-            throw DatabaseError(resultCode: .SQLITE_MISUSE, message: "aroundUpdate did not call update")
+            throw DatabaseError.callbackNotCalled("aroundUpdate", "update")
         }
         didUpdate(updated)
         return updated
@@ -339,10 +350,11 @@ public protocol PersistableRecord: MutablePersistableRecord {
 }
 
 extension PersistableRecord {
-    public func willInsert(_ db: Database) throws {}
-    public func didInsert(_ inserted: InsertionSuccess) {}
+    @inlinable public func willInsert(_ db: Database) throws {}
+    @inlinable public func didInsert(_ inserted: InsertionSuccess) {}
 
     /// Inserts the record.
+    @inlinable
     public func insert(_ db: Database, onConflict conflictResolution: Database.ConflictResolution? = nil) throws {
         var record = self
         try record.insertWithSaveCallbacks(db, onConflict: conflictResolution)
@@ -352,5 +364,14 @@ extension PersistableRecord {
     public func save(_ db: Database, onConflict conflictResolution: Database.ConflictResolution? = nil) throws {
         var record = self
         try record.saveWithCallbacks(db, onConflict: conflictResolution)
+    }
+}
+
+extension DatabaseError {
+    /// A persistence callback such as `aroundInsert` returned without
+    /// running the operation it wraps.
+    @usableFromInline
+    static func callbackNotCalled(_ callback: String, _ operation: String) -> DatabaseError {
+        DatabaseError(resultCode: .SQLITE_MISUSE, message: "\(callback) did not call \(operation)")
     }
 }

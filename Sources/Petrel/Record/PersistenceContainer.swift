@@ -1,16 +1,25 @@
 /// The column values of a record, in order, as ``EncodableRecord/encode(to:)``
 /// writes them. Column lookup is case-insensitive.
+///
+/// A container made for an insert may follow a template: the columns the
+/// record type encoded last time. While the record sets exactly those
+/// columns in that order, the container only appends values; it builds its
+/// own column lists (and their lowercased forms, for lookups) the first time
+/// the record departs from the template.
 public struct PersistenceContainer: RandomAccessCollection, Sendable {
-    private(set) var storage: [(column: String, value: DatabaseValue)] = []
-    /// The lowercased column names, for case-insensitive lookups without
-    /// lowercasing every stored name at each lookup.
-    private var loweredColumns: [String] = []
-    /// The columns the record encoded last time, in order: while the
-    /// record sets them in the same order, each one is appended without
-    /// lowercasing or searching.
-    private var template: ContainerTemplate?
-    /// True while `storage` is exactly a prefix of `template`.
-    private var followsTemplate = true
+    /// The values, in column order.
+    public private(set) var values: [DatabaseValue] = []
+    /// Where the column names come from. One reference besides `values`:
+    /// the insert callbacks copy the container several times per record.
+    private var columnSource: ColumnSource = .own([])
+
+    private enum ColumnSource {
+        /// The column of `values[i]` is `template.columns[i]`.
+        case template(ContainerTemplate)
+        /// The columns, with their lowercased forms for case-insensitive
+        /// lookups.
+        case own([(name: String, lowered: String)])
+    }
 
     public init() {}
 
@@ -22,86 +31,113 @@ public struct PersistenceContainer: RandomAccessCollection, Sendable {
     /// A container with the values of a record that probably encodes the
     /// template's columns, in its order.
     init(_ record: some EncodableRecord, template: ContainerTemplate) throws {
-        self.template = template
-        storage.reserveCapacity(template.columns.count)
-        loweredColumns.reserveCapacity(template.columns.count)
+        columnSource = .template(template)
+        values.reserveCapacity(template.columns.count)
         try record.encode(to: &self)
     }
 
-    public var startIndex: Int { storage.startIndex }
-    public var endIndex: Int { storage.endIndex }
+    public var startIndex: Int { values.startIndex }
+    public var endIndex: Int { values.endIndex }
 
     public subscript(position: Int) -> (String, DatabaseValue) {
-        (storage[position].column, storage[position].value)
+        (column(at: position), values[position])
     }
 
-    /// Stored names never differ only by case (the setter merges them), so
-    /// the lowercased lookup finds the same index an exact one would.
-    private func index(of column: String) -> Int? {
-        loweredColumns.firstIndex(of: column.fastLowercased)
+    private func column(at position: Int) -> String {
+        switch columnSource {
+        case .template(let template): template.columns[position]
+        case .own(let columns): columns[position].name
+        }
     }
 
     /// The value of a column; setting appends new columns, keeping order.
+    @_disfavoredOverload
     public subscript(_ column: String) -> (any DatabaseValueConvertible)? {
         get { databaseValue(forColumn: column) }
         set { set(newValue?.databaseValue ?? .null, forColumn: column) }
     }
 
-    /// The value of a column, typed: setting a concrete type skips the
-    /// boxing of the untyped subscript (`container["score"] = score`).
-    public subscript<Value: DatabaseValueConvertible>(_ column: String) -> Value? {
-        get { databaseValue(forColumn: column).flatMap(Value.fromDatabaseValue) }
-        set { set(newValue?.databaseValue ?? .null, forColumn: column) }
+    /// The value of a column; setting appends new columns, keeping order.
+    @_disfavoredOverload
+    public subscript(_ column: some ColumnExpression) -> (any DatabaseValueConvertible)? {
+        get { databaseValue(forColumn: column.name) }
+        set { set(newValue?.databaseValue ?? .null, forColumn: column.name) }
     }
 
-    private mutating func set(_ value: DatabaseValue, forColumn column: String) {
-        if followsTemplate, let template {
-            let position = storage.count
+    /// The value of a column, typed: setting a value of a concrete type
+    /// (`container["score"] = score`) skips the boxing of the untyped
+    /// subscript, which is chosen for `nil` and existential values.
+    @inlinable
+    public subscript<Value: DatabaseValueConvertible>(_ column: String) -> Value? {
+        get { databaseValue(forColumn: column).flatMap(Value.fromDatabaseValue) }
+        set {
+            if let newValue {
+                set(newValue.databaseValue, forColumn: column)
+            } else {
+                set(.null, forColumn: column)
+            }
+        }
+    }
+
+    @usableFromInline
+    mutating func set(_ value: DatabaseValue, forColumn column: String) {
+        if case .template(let template) = columnSource {
+            let position = values.count
             if position < template.columns.count, template.columns[position] == column {
-                storage.append((column, value))
-                loweredColumns.append(template.loweredColumns[position])
+                values.append(value)
                 return
             }
-            followsTemplate = false
+            // Leaves the template: the columns filled so far become the
+            // container's own, which all later columns join.
+            columnSource = .own(Array(zip(template.columns, template.loweredColumns).prefix(position)))
         }
+        guard case .own(var columns) = columnSource else { return }
+        columnSource = .own([])  // keeps `columns` uniquely referenced
         let lowered = column.fastLowercased
-        if let index = loweredColumns.firstIndex(of: lowered) {
-            storage[index].value = value
+        if let index = columns.firstIndex(where: { $0.lowered == lowered }) {
+            values[index] = value
         } else {
-            if storage.isEmpty {
+            if values.isEmpty {
                 // Records usually have a handful of columns: grow once.
-                storage.reserveCapacity(8)
-                loweredColumns.reserveCapacity(8)
+                values.reserveCapacity(8)
+                columns.reserveCapacity(8)
             }
-            storage.append((column, value))
-            loweredColumns.append(lowered)
+            values.append(value)
+            columns.append((column, lowered))
         }
+        columnSource = .own(columns)
     }
 
     /// True when the container holds exactly the template's columns, in order.
     func hasColumns(of template: ContainerTemplate) -> Bool {
-        if followsTemplate, self.template === template { return storage.count == template.columns.count }
+        if case .template(let followed) = columnSource, followed === template {
+            return values.count == template.columns.count
+        }
         return hasColumns(template.columns)
     }
 
     /// True when the container's columns are exactly `columns`, in order.
     func hasColumns(_ columns: [String]) -> Bool {
-        columns.count == storage.count && zip(columns, storage).allSatisfy { $0 == $1.column }
-    }
-
-    /// The values, in order, without copying them into a new array.
-    var lazyValues: LazyMapSequence<[(column: String, value: DatabaseValue)], DatabaseValue> {
-        storage.lazy.map(\.value)
+        columns.count == values.count && columns.indices.allSatisfy { columns[$0] == column(at: $0) }
     }
 
     /// The column names, in order.
-    public var columns: [String] { storage.map(\.column) }
+    public var columns: [String] {
+        switch columnSource {
+        case .template(let template): Array(template.columns[..<values.count])
+        case .own(let columns): columns.map(\.name)
+        }
+    }
 
-    /// The values, in order.
-    public var values: [DatabaseValue] { storage.map(\.value) }
-
+    @usableFromInline
     func databaseValue(forColumn column: String) -> DatabaseValue? {
-        index(of: column).map { storage[$0].value }
+        let lowered = column.fastLowercased
+        switch columnSource {
+        case .template(let template):
+            return template.loweredColumns[..<values.count].firstIndex(of: lowered).map { values[$0] }
+        case .own(let columns):
+            return columns.firstIndex { $0.lowered == lowered }.map { values[$0] }
+        }
     }
 }
 

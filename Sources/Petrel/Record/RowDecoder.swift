@@ -26,10 +26,21 @@ struct RowDecoder<Record: FetchableRecord>: Decoder {
     /// Reads columns through `row` and `column(for:)`, which need no
     /// metadata of the generic decoder: in unspecialized code, every call
     /// into `RowDecoder<Record>` would look its metadata up again.
+    ///
+    /// The standard library copies the container for every decoded value,
+    /// so it holds one reference: the coding path of a top-level record,
+    /// which is empty, is not stored.
     struct KeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
         let row: Row
-        let codingPath: [any CodingKey]
+        private let nestedCodingPath: [any CodingKey]?
         let snakeCase: Bool
+        var codingPath: [any CodingKey] { nestedCodingPath ?? [] }
+
+        init(row: Row, codingPath: [any CodingKey], snakeCase: Bool) {
+            self.row = row
+            nestedCodingPath = codingPath.isEmpty ? nil : codingPath
+            self.snakeCase = snakeCase
+        }
         var decoder: RowDecoder { RowDecoder(row: row, codingPath: codingPath) }
 
         func column(for key: Key) -> String {

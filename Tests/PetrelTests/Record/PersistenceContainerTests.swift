@@ -1,4 +1,5 @@
 import Petrel
+import PetrelTestSupport
 import Testing
 
 @Suite struct PersistenceContainerTests {
@@ -105,6 +106,85 @@ struct ChangingColumnsTests {
             let rows = try Row.fetchAll(db, sql: "SELECT text, tag FROM note ORDER BY id")
             #expect(rows.map { $0["text"] as String } == ["n0", "n1", "n2", "N3", "n4", "n5"])
             #expect(rows.map { $0["tag"] as String } == ["t0", "none", "t2", "none", "none", "none"])
+        }
+    }
+}
+
+/// The second insert of a record type fills a container that follows the
+/// columns of the first: it must look and behave like any other container.
+@Suite("Containers that follow the previous insert's columns")
+struct TemplateContainerTests {
+    struct Item: MutablePersistableRecord {
+        static let databaseTableName = "item"
+        var id: Int64?
+        var name: String
+        var seen: [[String]] = []
+        var lookups: [DatabaseValue?] = []
+
+        func encode(to container: inout PersistenceContainer) throws {
+            container["id"] = id
+            container[Column("name")] = name
+        }
+
+        mutating func didInsert(_ inserted: InsertionSuccess) {
+            id = inserted.rowID
+            seen.append(inserted.persistenceContainer.columns)
+            lookups.append(inserted.persistenceContainer["ID"]?.databaseValue)
+            lookups.append(inserted.persistenceContainer["Name"]?.databaseValue)
+        }
+    }
+
+    @Test(arguments: StorageKind.allCases)
+    func containersOfLaterInsertsKeepColumnsLookupsAndTheNewRowID(_ kind: StorageKind) throws {
+        let database = try TestDatabase(kind)
+        try database.queue.write { db in
+            try db.execute(sql: "CREATE TABLE item (id INTEGER PRIMARY KEY, name TEXT)")
+            for name in ["a", "b", "c"] {
+                var item = Item(id: nil, name: name)
+                try item.insert(db)
+                #expect(item.seen == [["id", "name"]])
+                #expect(item.lookups == [item.id.databaseValue, name.databaseValue])
+                let container = try PersistenceContainer(item)
+                #expect(container.count == 2)
+                #expect(container[1].0 == "name")
+            }
+            #expect(try String.fetchAll(db, sql: "SELECT name FROM item ORDER BY id") == ["a", "b", "c"])
+        }
+    }
+}
+
+/// Every standard type an Encodable record may hold, present and absent:
+/// the encoder's fast paths must store what the generic path stored.
+@Suite("Encodable records of standard types")
+struct EncodableStandardTypesTests {
+    struct AllTypes: Codable, FetchableRecord, PersistableRecord, Equatable {
+        static let databaseTableName = "allTypes"
+        var bool: Bool?, string: String?, double: Double?, float: Float?
+        var int: Int?, int8: Int8?, int16: Int16?, int32: Int32?, int64: Int64?
+        var uint: UInt?, uint8: UInt8?, uint16: UInt16?, uint32: UInt32?, uint64: UInt64?
+    }
+
+    @Test func standardTypesRoundTripAndNilsAreNull() throws {
+        let full = AllTypes(
+            bool: true, string: "é", double: 1.5, float: 2.5, int: -1, int8: -8, int16: -16, int32: -32, int64: .min,
+            uint: 1, uint8: 8, uint16: 16, uint32: 32, uint64: 64)
+        let empty = AllTypes()
+        let dbQueue = try DatabaseQueue()
+        try dbQueue.write { db in
+            try db.create(table: "allTypes") { t in
+                t.autoIncrementedPrimaryKey("id")
+                for column in ["bool", "string", "double", "float", "int", "int8", "int16", "int32", "int64",
+                               "uint", "uint8", "uint16", "uint32", "uint64"] {
+                    t.column(column)
+                }
+            }
+            // Alternate full and empty records: both go through the same
+            // cached statement and column template.
+            for record in [full, empty, full, empty] { try record.insert(db) }
+            #expect(try AllTypes.fetchAll(db) == [full, empty, full, empty])
+            let nulls = try Int.fetchOne(db, sql: "SELECT count(*) FROM allTypes WHERE coalesce(bool, string, double, float, int, int8, int16, int32, int64, uint, uint8, uint16, uint32, uint64) IS NULL")
+            #expect(nulls == 2)
+            #expect(try Int64.fetchOne(db, sql: "SELECT int64 FROM allTypes WHERE id = 1") == .min)
         }
     }
 }

@@ -204,7 +204,9 @@ public struct ICUWordTokenizer: TextTokenizer {
         var index = range.lowerBound
         while index < range.upperBound {
             let isASCIIApostrophe = utf8[index] == 0x27
-            let isRightQuote = index + 2 < range.upperBound && utf8[index] == 0xE2 && utf8[index + 1] == 0x80 && utf8[index + 2] == 0x99
+            // U+2019 is E2 80 99 in UTF-8.
+            let isRightQuote: Bool = index + 2 < range.upperBound
+                && utf8[index] == UInt8(0xE2) && utf8[index + 1] == UInt8(0x80) && utf8[index + 2] == UInt8(0x99)
             if isASCIIApostrophe || isRightQuote {
                 if start < index { parts.append(start..<index) }
                 index += isASCIIApostrophe ? 1 : 3

@@ -45,14 +45,17 @@ public struct _AssociationCore: Sendable {
     /// A through association as joins: the pivot (not selected), and
     /// inside it the target under this association's key, with this
     /// association's refinements.
-    func throughJoin(isRequired: Bool, includesColumns: Bool) -> JoinSpec? {
+    func throughJoin(isRequired: Bool, includesColumns: Bool, annotatesParent: Bool = false) -> JoinSpec? {
         guard through.count == 2 else { return nil }
         var pivot = through[0]
         var target = through[1]
         target.key = key
         target.request = request
-        pivot.request.joins.append(JoinSpec(core: target, isRequired: isRequired, includesColumns: includesColumns))
-        return JoinSpec(core: pivot, isRequired: isRequired, includesColumns: false)
+        pivot.request.joins.append(JoinSpec(
+            core: target, isRequired: isRequired, includesColumns: includesColumns, annotatesParent: annotatesParent))
+        // The pivot annotates too, so that the target's columns reach the
+        // row that asked for them.
+        return JoinSpec(core: pivot, isRequired: isRequired, includesColumns: false, annotatesParent: annotatesParent)
     }
 
     /// Pairs of (origin column, destination column) that join the two
@@ -208,6 +211,16 @@ extension Association {
     public func including<A: AssociationToMany>(all association: A) -> Self where A.OriginRowDecoder == RowDecoder {
         refined { $0.prefetches.append(association._core) }
     }
+
+    /// The associated rows gain the columns another association selects.
+    public func annotated<A: Association>(withRequired association: A) -> Self where A.OriginRowDecoder == RowDecoder {
+        refined { $0 = $0.adding(association._core, isRequired: true, includesColumns: true, annotatesParent: true) }
+    }
+
+    /// The same, with NULLs when the other association has no row.
+    public func annotated<A: Association>(withOptional association: A) -> Self where A.OriginRowDecoder == RowDecoder {
+        refined { $0 = $0.adding(association._core, isRequired: false, includesColumns: true, annotatesParent: true) }
+    }
 }
 
 /// A join of a request: its association, and whether it is required
@@ -216,6 +229,9 @@ struct JoinSpec: Sendable {
     var core: _AssociationCore
     var isRequired: Bool
     var includesColumns: Bool
+    /// For `annotated(withRequired:)`: the columns join the selection of
+    /// the parent, with no scope of their own.
+    var annotatesParent = false
 }
 
 // MARK: - Declaring associations
@@ -269,9 +285,33 @@ extension TableRecord {
     private static func makeCore(
         _ kind: _AssociationCore.Kind, _ table: String, _ selection: [any SQLSelectable], key: String, _ foreignKey: ForeignKey?
     ) -> _AssociationCore {
-        _AssociationCore(
-            kind: kind, key: key, originTable: databaseTableName, destinationTable: table, foreignKey: foreignKey,
-            request: QueryInterfaceRequest<Row>(table: table, selection: selection.map(\.sqlSelection)))
+        _AssociationCore(kind, from: databaseTableName, to: table, selection: selection, key: key, foreignKey)
+    }
+}
+
+extension _AssociationCore {
+    /// A direct association between two tables.
+    init(
+        _ kind: Kind, from originTable: String, to destinationTable: String, selection: [any SQLSelectable], key: String,
+        _ foreignKey: ForeignKey?
+    ) {
+        self.init(
+            kind: kind, key: key, originTable: originTable, destinationTable: destinationTable, foreignKey: foreignKey,
+            request: QueryInterfaceRequest<Row>(table: destinationTable, selection: selection.map(\.sqlSelection)))
+    }
+
+    /// An association through a pivot association.
+    init(_ kind: Kind, through pivot: _AssociationCore, using target: _AssociationCore, key: String) {
+        self.init(
+            kind: kind, key: key, originTable: pivot.originTable, destinationTable: target.destinationTable,
+            foreignKey: nil, request: target.request)
+        through = [pivot, target]
+    }
+
+    /// The default key of a to-many through association: the target's key,
+    /// in the plural.
+    static func pluralKey(of target: _AssociationCore) -> String {
+        target.isToMany ? target.key : Inflection.plural(target.key)
     }
 }
 
@@ -321,10 +361,23 @@ extension QueryInterfaceRequest {
 
     /// The request with one more join: what every `including` and
     /// `joining` method, of requests and of associations, does.
-    func adding(_ core: _AssociationCore, isRequired: Bool, includesColumns: Bool) -> Self {
+    func adding(_ core: _AssociationCore, isRequired: Bool, includesColumns: Bool, annotatesParent: Bool = false) -> Self {
         var request = self
-        request.joins.append(JoinSpec(core: core, isRequired: isRequired, includesColumns: includesColumns))
+        request.joins.append(JoinSpec(core: core, isRequired: isRequired, includesColumns: includesColumns, annotatesParent: annotatesParent))
         return request
+    }
+
+    /// Appends the columns the association selects to the selection, with
+    /// no scope: `Player.annotated(withRequired: Player.team.select(Column("color")))`
+    /// fetches `player.*, team.color`. Rows without an associated row are
+    /// left out.
+    public func annotated<A: Association>(withRequired association: A) -> Self where A.OriginRowDecoder == RowDecoder {
+        adding(association._core, isRequired: true, includesColumns: true, annotatesParent: true)
+    }
+
+    /// The same, keeping rows without an associated row (NULL columns).
+    public func annotated<A: Association>(withOptional association: A) -> Self where A.OriginRowDecoder == RowDecoder {
+        adding(association._core, isRequired: false, includesColumns: true, annotatesParent: true)
     }
 }
 
@@ -349,163 +402,19 @@ extension TableRecord {
         all().including(all: association)
     }
 
+    public static func annotated<A: Association>(withRequired association: A) -> QueryInterfaceRequest<Self> where A.OriginRowDecoder == Self {
+        all().annotated(withRequired: association)
+    }
+
+    public static func annotated<A: Association>(withOptional association: A) -> QueryInterfaceRequest<Self> where A.OriginRowDecoder == Self {
+        all().annotated(withOptional: association)
+    }
+
     /// The rows associated with this record: `author.request(for: Author.books)`.
     public func request<A: Association>(for association: A) -> QueryInterfaceRequest<A.RowDecoder> where A.OriginRowDecoder == Self, Self: EncodableRecord {
         var request = association._core.request.asRequest(of: A.RowDecoder.self)
         request.filters.append(.associatedWith(core: association._core, origin: (try? PersistenceContainer(self)) ?? PersistenceContainer()))
         return request
-    }
-}
-
-// MARK: - Aggregates
-
-/// A value computed over the rows of a to-many association, for
-/// `annotated(with:)` and filters: `Author.books.count`.
-public struct AssociationAggregate<Origin>: Sendable {
-    var spec: AggregateSpec
-
-    /// The aggregate under another name.
-    public func forKey(_ key: String) -> Self {
-        var aggregate = self
-        aggregate.spec.key = key
-        return aggregate
-    }
-
-    func compared(_ op: String, _ value: some DatabaseValueConvertible) -> Self {
-        var aggregate = self
-        aggregate.spec.comparison = Comparison(op: op, value: value.databaseValue)
-        return aggregate
-    }
-}
-
-/// `op value` after an aggregate.
-struct Comparison: Sendable {
-    let op: String
-    let value: DatabaseValue
-}
-
-/// An aggregate, whatever its origin type.
-struct AggregateSpec: Sendable {
-    let core: _AssociationCore
-    let function: String
-    let column: String?
-    var key: String
-    var comparison: Comparison?
-    var isNegated = false
-
-    /// The correlated subquery that computes the aggregate for the row of
-    /// `originAlias`, with its comparison and negation.
-    func build(_ db: Database, _ originAlias: String) throws -> SQLExpression {
-        guard core.through.isEmpty else {
-            throw DatabaseError(resultCode: .SQLITE_MISUSE, message: "aggregates of through associations (\(core.key)) are not supported yet")
-        }
-        let inner = "petrel_aggregate"
-        let condition = try core.joinCondition(db, alias: inner, originAlias: originAlias)
-        let value = column.map { SQL(elements: [.column($0, qualifier: inner)]) } ?? "*"
-        var sql: SQL = "(SELECT " + SQL(sql: function) + "(" + value + ") FROM " + SQL(sql: core.destinationTable.quotedDatabaseIdentifier) + " "
-            + SQL(sql: inner.quotedDatabaseIdentifier) + " WHERE " + condition + ")"
-        var isTerm = true
-        if let comparison {
-            sql = sql + SQL(sql: " \(comparison.op) ") + SQL(elements: [.value(comparison.value)])
-            isTerm = false
-        }
-        if isNegated {
-            sql = "NOT (" + sql + ")"
-            isTerm = true
-        }
-        return SQLExpression(sql: sql, isTerm: isTerm)
-    }
-}
-
-typealias ErasedAggregate = AggregateSpec
-
-extension AssociationToMany {
-    private func aggregate(_ function: String, _ column: String?, key: String) -> AssociationAggregate<OriginRowDecoder> {
-        AssociationAggregate(spec: AggregateSpec(core: _core, function: function, column: column, key: key))
-    }
-
-    private var singularKey: String { Inflection.singular(_core.key) }
-
-    /// The number of associated rows: `bookCount`.
-    public var count: AssociationAggregate<OriginRowDecoder> {
-        aggregate("COUNT", nil, key: singularKey + "Count")
-    }
-
-    /// True when there is no associated row: for filters.
-    public var isEmpty: AssociationAggregate<OriginRowDecoder> {
-        aggregate("COUNT", nil, key: "has" + Inflection.capitalized(singularKey)).compared("=", 0)
-    }
-
-    /// The smallest value of a column of the associated rows: `minBookYear`.
-    public func min(_ column: some ColumnExpression) -> AssociationAggregate<OriginRowDecoder> {
-        aggregate("MIN", column.name, key: "min" + Inflection.capitalized(singularKey) + Inflection.capitalized(column.name))
-    }
-
-    /// The largest value: `maxBookYear`.
-    public func max(_ column: some ColumnExpression) -> AssociationAggregate<OriginRowDecoder> {
-        aggregate("MAX", column.name, key: "max" + Inflection.capitalized(singularKey) + Inflection.capitalized(column.name))
-    }
-
-    /// The sum: `bookPriceSum`.
-    public func sum(_ column: some ColumnExpression) -> AssociationAggregate<OriginRowDecoder> {
-        aggregate("SUM", column.name, key: singularKey + Inflection.capitalized(column.name) + "Sum")
-    }
-
-    /// The average: `averageBookPrice`.
-    public func average(_ column: some ColumnExpression) -> AssociationAggregate<OriginRowDecoder> {
-        aggregate("AVG", column.name, key: "average" + Inflection.capitalized(singularKey) + Inflection.capitalized(column.name))
-    }
-}
-
-/// Comparisons of aggregates, for `filter` and `having`: `Author.books.count > 2`.
-public func > <Origin>(lhs: AssociationAggregate<Origin>, rhs: some DatabaseValueConvertible) -> AssociationAggregate<Origin> { lhs.compared(">", rhs) }
-public func >= <Origin>(lhs: AssociationAggregate<Origin>, rhs: some DatabaseValueConvertible) -> AssociationAggregate<Origin> { lhs.compared(">=", rhs) }
-public func < <Origin>(lhs: AssociationAggregate<Origin>, rhs: some DatabaseValueConvertible) -> AssociationAggregate<Origin> { lhs.compared("<", rhs) }
-public func <= <Origin>(lhs: AssociationAggregate<Origin>, rhs: some DatabaseValueConvertible) -> AssociationAggregate<Origin> { lhs.compared("<=", rhs) }
-public func == <Origin>(lhs: AssociationAggregate<Origin>, rhs: some DatabaseValueConvertible) -> AssociationAggregate<Origin> { lhs.compared("=", rhs) }
-public func != <Origin>(lhs: AssociationAggregate<Origin>, rhs: some DatabaseValueConvertible) -> AssociationAggregate<Origin> { lhs.compared("<>", rhs) }
-public prefix func ! <Origin>(aggregate: AssociationAggregate<Origin>) -> AssociationAggregate<Origin> {
-    var negated = aggregate
-    negated.spec.isNegated.toggle()
-    return negated
-}
-
-extension QueryInterfaceRequest {
-    /// Appends aggregates of associations to the selection, under their keys.
-    ///
-    /// ```swift
-    /// struct AuthorInfo: Decodable, FetchableRecord { var author: Author; var bookCount: Int }
-    /// let infos = try Author.annotated(with: Author.books.count).asRequest(of: AuthorInfo.self).fetchAll(db)
-    /// ```
-    public func annotated(with aggregates: AssociationAggregate<RowDecoder>...) -> Self {
-        var request = self
-        request.aggregateSelections += aggregates.map(\.spec)
-        return request
-    }
-
-    /// Keeps the rows whose aggregate satisfies the comparison:
-    /// `Author.having(Author.books.count > 2)`.
-    public func having(_ aggregate: AssociationAggregate<RowDecoder>) -> Self {
-        var request = self
-        request.filters.append(.aggregate(aggregate.spec))
-        return request
-    }
-
-    /// The same as ``having(_:)``.
-    public func filter(_ aggregate: AssociationAggregate<RowDecoder>) -> Self {
-        having(aggregate)
-    }
-}
-
-extension TableRecord {
-    public static func annotated(with aggregates: AssociationAggregate<Self>...) -> QueryInterfaceRequest<Self> {
-        var request = all()
-        request.aggregateSelections += aggregates.map(\.spec)
-        return request
-    }
-
-    public static func having(_ aggregate: AssociationAggregate<Self>) -> QueryInterfaceRequest<Self> {
-        all().having(aggregate)
     }
 }
 
@@ -559,9 +468,12 @@ enum Inflection {
 /// scopes of the associations included inside it.
 struct ScopeNode {
     var key: String
-    var start: Int
+    /// The node's own columns: a table's, plus annotations.
+    var selections: [SQL] = []
     var count = 0
     var children: [Int] = []
+    /// Set by `JoinPlan.layout()`.
+    var start = 0
 }
 
 /// The joins of a request, compiled depth first.
@@ -570,10 +482,10 @@ struct JoinPlan {
     /// Alias placeholders (and names) of `aliased(_:)`, and the aliases chosen.
     var aliasNames: [String: String] = [:]
     var clauses: [SQL] = []
-    var selections: [SQL] = []
     var orderings: [SQL] = []
+    /// The root (the request's own columns) first, then one node per
+    /// included association.
     var nodes: [ScopeNode] = []
-    var columnCount = 0
 
     /// A fresh alias for a table: its name, then name2, name3...
     mutating func alias(for table: String) -> String {
@@ -589,12 +501,14 @@ struct JoinPlan {
 
     mutating func add(_ joins: [JoinSpec], parentAlias: String, parentIsOptional: Bool, parentNode: Int, _ db: Database) throws {
         for join in joins {
-            if let expanded = join.core.throughJoin(isRequired: join.isRequired, includesColumns: join.includesColumns) {
+            if let expanded = join.core.throughJoin(
+                isRequired: join.isRequired, includesColumns: join.includesColumns, annotatesParent: join.annotatesParent
+            ) {
                 try add([expanded], parentAlias: parentAlias, parentIsOptional: parentIsOptional, parentNode: parentNode, db)
                 continue
             }
             let core = join.core
-            guard !core.isToMany || !join.includesColumns else {
+            guard !core.isToMany || !join.includesColumns || join.annotatesParent else {
                 throw DatabaseError(resultCode: .SQLITE_MISUSE, message: "association \(core.key) is to-many: include it with including(all:)")
             }
             guard core.request.prefetches.isEmpty else {
@@ -612,14 +526,33 @@ struct JoinPlan {
             var node = parentNode
             if join.includesColumns {
                 let count = try QueryInterfaceRequest<Row>.columnCount(core.request.selection, table: core.destinationTable, db)
-                selections += core.request.selection.map { $0.sql.qualified(with: alias) }
-                nodes.append(ScopeNode(key: core.key, start: columnCount, count: count))
-                node = nodes.count - 1
-                nodes[parentNode].children.append(node)
-                columnCount += count
+                let selections = core.request.selection.map { $0.sql.qualified(with: alias) }
+                if join.annotatesParent {
+                    nodes[parentNode].selections += selections
+                    nodes[parentNode].count += count
+                } else {
+                    nodes.append(ScopeNode(key: core.key, selections: selections, count: count))
+                    node = nodes.count - 1
+                    nodes[parentNode].children.append(node)
+                }
             }
             try add(core.request.joins, parentAlias: alias, parentIsOptional: isOptional, parentNode: node, db)
         }
+    }
+
+    /// Sets the start of every node, depth first, and returns the selected
+    /// columns in that order: each scope's columns are contiguous.
+    mutating func layout() -> [SQL] {
+        var selections: [SQL] = []
+        var columnCount = 0  // `*` selects several columns
+        func visit(_ index: Int) {
+            nodes[index].start = columnCount
+            columnCount += nodes[index].count
+            selections += nodes[index].selections
+            for child in nodes[index].children { visit(child) }
+        }
+        visit(0)
+        return selections
     }
 
     /// The adapter of a node: its columns, and its children as scopes.
@@ -732,21 +665,13 @@ extension TableRecord {
     public static func hasMany<Pivot: Association, Target: Association>(
         _ destination: Target.RowDecoder.Type, through pivot: Pivot, using target: Target, key: String? = nil
     ) -> HasManyThroughAssociation<Self, Target.RowDecoder> where Pivot.OriginRowDecoder == Self, Pivot.RowDecoder == Target.OriginRowDecoder {
-        HasManyThroughAssociation(_core: throughCore(.hasMany, pivot._core, target._core, key: key ?? (target._core.isToMany ? target._core.key : Inflection.plural(target._core.key))))
+        HasManyThroughAssociation(_core: _AssociationCore(.hasMany, through: pivot._core, using: target._core, key: key ?? _AssociationCore.pluralKey(of: target._core)))
     }
 
     /// The row reached through two to-one associations: `Book.hasOne(Country.self, through: author, using: Author.country)`.
     public static func hasOne<Pivot: AssociationToOne, Target: AssociationToOne>(
         _ destination: Target.RowDecoder.Type, through pivot: Pivot, using target: Target, key: String? = nil
     ) -> HasOneThroughAssociation<Self, Target.RowDecoder> where Pivot.OriginRowDecoder == Self, Pivot.RowDecoder == Target.OriginRowDecoder {
-        HasOneThroughAssociation(_core: throughCore(.hasOne, pivot._core, target._core, key: key ?? target._core.key))
-    }
-
-    private static func throughCore(_ kind: _AssociationCore.Kind, _ pivot: _AssociationCore, _ target: _AssociationCore, key: String) -> _AssociationCore {
-        var core = _AssociationCore(
-            kind: kind, key: key, originTable: pivot.originTable, destinationTable: target.destinationTable,
-            foreignKey: nil, request: target.request)
-        core.through = [pivot, target]
-        return core
+        HasOneThroughAssociation(_core: _AssociationCore(.hasOne, through: pivot._core, using: target._core, key: key ?? target._core.key))
     }
 }

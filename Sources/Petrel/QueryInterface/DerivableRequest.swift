@@ -29,6 +29,8 @@ public protocol DerivableRequest<RowDecoder> {
     func joining<A: Association>(required association: A) -> Self where A.OriginRowDecoder == RowDecoder
     func joining<A: Association>(optional association: A) -> Self where A.OriginRowDecoder == RowDecoder
     func including<A: AssociationToMany>(all association: A) -> Self where A.OriginRowDecoder == RowDecoder
+    func annotated<A: Association>(withRequired association: A) -> Self where A.OriginRowDecoder == RowDecoder
+    func annotated<A: Association>(withOptional association: A) -> Self where A.OriginRowDecoder == RowDecoder
 }
 
 extension DerivableRequest {

@@ -298,21 +298,19 @@ public struct QueryInterfaceRequest<RowDecoder>: Sendable {
         }
         var selected = selection.map { qualify($0.sql) }
         for aggregate in aggregateSelections {
-            selected.append(try aggregate.build(db, table).sql + SQL(sql: " AS \(aggregate.key.quotedDatabaseIdentifier)"))
+            let value = try aggregate.build(db, table).sql
+            selected.append(aggregate.key.map { value + SQL(sql: " AS \($0.quotedDatabaseIdentifier)") } ?? value)
         }
         // Joins: clauses, selections, orderings and scopes, depth first.
         var plan = JoinPlan(usedAliases: [rootAlias.lowercased()])
         if let alias { plan.aliasNames[alias.token] = rootAlias }
-        let rootNode = ScopeNode(key: "", start: 0)
-        plan.nodes = [rootNode]
-        var rootCount = 0
+        plan.nodes = [ScopeNode(key: "", selections: selected)]
         if !joins.isEmpty {
-            rootCount = try Self.columnCount(selection, table: table, db) + aggregateSelections.count
-            plan.nodes[0].count = rootCount
-            plan.columnCount = rootCount
+            plan.nodes[0].count = try Self.columnCount(selection, table: table, db) + aggregateSelections.count
             try plan.add(joins, parentAlias: rootAlias, parentIsOptional: false, parentNode: 0, db)
+            selected = plan.layout()
         }
-        sql += (selected + plan.selections).joined(separator: ", ")
+        sql += selected.joined(separator: ", ")
         sql += SQL(sql: " FROM \(table.quotedDatabaseIdentifier)")
         if rootAlias != table { sql += SQL(sql: " " + rootAlias.quotedDatabaseIdentifier) }
         for clause in plan.clauses { sql += " " + clause }
@@ -589,40 +587,4 @@ extension TableRecord where Self: Identifiable {
 extension TableRecord where Self: Identifiable, ID: DatabaseValueConvertible {
     public static func filter(id: ID) -> QueryInterfaceRequest<Self> { all().filter(key: id) }
     public static func filter(ids: some Collection<ID>) -> QueryInterfaceRequest<Self> { all().filter(keys: ids) }
-}
-
-/// A table without a record type: `Table("player").filter(...).fetchAll(db)` fetches rows.
-public struct Table<RowDecoder>: Sendable {
-    /// The table name.
-    public let tableName: String
-
-    public init(_ tableName: String) where RowDecoder == Row {
-        self.tableName = tableName
-    }
-
-    public init(_ tableName: String, as type: RowDecoder.Type = RowDecoder.self) {
-        self.tableName = tableName
-    }
-
-    /// A request of all rows.
-    public func all() -> QueryInterfaceRequest<RowDecoder> {
-        QueryInterfaceRequest(table: tableName, selection: [.allColumns])
-    }
-
-    public func filter(_ predicate: some SQLExpressible) -> QueryInterfaceRequest<RowDecoder> { all().filter(predicate) }
-    public func filter(key: some DatabaseValueConvertible) -> QueryInterfaceRequest<RowDecoder> { all().filter(key: key) }
-    public func order(_ orderings: any SQLOrderingTerm...) -> QueryInterfaceRequest<RowDecoder> { all().order(orderings) }
-    public func orderByPrimaryKey() -> QueryInterfaceRequest<RowDecoder> { all().orderByPrimaryKey() }
-    public func selectPrimaryKey<T>(as type: T.Type) -> QueryInterfaceRequest<T> { all().selectPrimaryKey(as: type) }
-    public func select(_ selection: any SQLSelectable...) -> QueryInterfaceRequest<RowDecoder> { all().select(selection) }
-    public func select<T>(_ selection: any SQLSelectable..., as type: T.Type) -> QueryInterfaceRequest<T> { all().select(selection).asRequest(of: T.self) }
-    public func limit(_ limit: Int, offset: Int? = nil) -> QueryInterfaceRequest<RowDecoder> { all().limit(limit, offset: offset) }
-    public func matching(_ pattern: FTS5Pattern?) -> QueryInterfaceRequest<RowDecoder> { all().matching(pattern) }
-
-    /// The number of rows.
-    public func fetchCount(_ db: Database) throws -> Int { try all().fetchCount(db) }
-
-    /// Deletes every row.
-    @discardableResult
-    public func deleteAll(_ db: Database) throws -> Int { try all().deleteAll(db) }
 }

@@ -8,7 +8,13 @@ public protocol SQLExpressible {
 
 /// An expression that is more than a plain value: a column, an expression
 /// built with operators or functions. Query-interface operators need one.
-public protocol SQLSpecificExpressible: SQLExpressible {}
+/// It can be selected and ordered by as it is.
+public protocol SQLSpecificExpressible: SQLExpressible, SQLSelectable, SQLOrderingTerm {}
+
+extension SQLSpecificExpressible {
+    public var sqlSelection: SQLSelection { sqlExpression.sqlSelection }
+    public var sqlOrdering: SQLOrdering { sqlExpression.sqlOrdering }
+}
 
 /// A fragment of SQL that denotes a value, built with columns, values,
 /// operators and functions. Values are always bound as arguments.

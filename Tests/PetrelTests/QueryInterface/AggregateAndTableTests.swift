@@ -1,0 +1,279 @@
+import Foundation
+import Petrel
+import PetrelTestSupport
+import Testing
+
+/// Authors, books, and libraries that hold books (a many-to-many pivot).
+enum AggregateLibrary {
+    struct Author: Codable, FetchableRecord, PersistableRecord, Equatable {
+        var id: Int64
+        var name: String
+        static let books = hasMany(Book.self)
+        static let shelves = hasMany(Shelf.self, through: books, using: Book.shelves)
+        static let libraries = hasMany(Branch.self, through: shelves, using: Shelf.branch)
+    }
+
+    struct Book: Codable, FetchableRecord, PersistableRecord, Equatable {
+        var id: Int64
+        var authorId: Int64
+        var title: String
+        var price: Double?
+        enum Columns {
+            static let price = Column("price")
+            static let title = Column("title")
+        }
+        static let author = belongsTo(Author.self)
+        static let shelves = hasMany(Shelf.self)
+    }
+
+    /// The pivot: a copy of a book in a branch.
+    struct Shelf: Codable, FetchableRecord, TableRecord {
+        var id: Int64
+        var bookId: Int64
+        var branchId: Int64
+        static let branch = belongsTo(Branch.self)
+    }
+
+    struct Branch: Codable, FetchableRecord, TableRecord, Equatable {
+        static let databaseTableName = "branch"
+        var id: Int64
+        var city: String
+    }
+
+    static func makeDatabase(_ kind: StorageKind) throws -> TestDatabase {
+        let database = try TestDatabase(kind)
+        try database.queue.write { db in
+            try db.execute(sql: """
+                CREATE TABLE author (id INTEGER PRIMARY KEY, name TEXT NOT NULL);
+                CREATE TABLE book (id INTEGER PRIMARY KEY, authorId INTEGER NOT NULL REFERENCES author(id), title TEXT NOT NULL, price REAL);
+                CREATE TABLE branch (id INTEGER PRIMARY KEY, city TEXT NOT NULL);
+                CREATE TABLE shelf (id INTEGER PRIMARY KEY, bookId INTEGER NOT NULL REFERENCES book(id), branchId INTEGER NOT NULL REFERENCES branch(id));
+                INSERT INTO author VALUES (1, 'Austen'), (2, 'Brontë'), (3, 'Nobody');
+                INSERT INTO book VALUES (1, 1, 'Emma', 10), (2, 1, 'Persuasion', 20), (3, 2, 'Villette', NULL);
+                INSERT INTO branch VALUES (1, 'Bath'), (2, 'Leeds');
+                -- Emma is in both branches, twice in Bath; Persuasion in Bath; Villette nowhere.
+                INSERT INTO shelf VALUES (1, 1, 1), (2, 1, 1), (3, 1, 2), (4, 2, 1);
+                """)
+        }
+        return database
+    }
+}
+
+@Suite("Association aggregates")
+struct AssociationAggregateTests {
+    typealias Author = AggregateLibrary.Author
+    typealias Book = AggregateLibrary.Book
+
+    struct AuthorInfo: Decodable, FetchableRecord, Equatable {
+        var name: String
+        var bookCount: Int
+        var bookPriceSum: Double?
+        var hasNoBook: Bool
+    }
+
+    @Test(arguments: StorageKind.allCases)
+    func aggregatesHaveTheirDocumentedKeys(_ kind: StorageKind) throws {
+        let database = try AggregateLibrary.makeDatabase(kind)
+        try database.queue.read { db in
+            let infos = try Author
+                .annotated(with: Author.books.count, Author.books.sum(Book.Columns.price), Author.books.isEmpty)
+                .order(Column("id"))
+                .asRequest(of: AuthorInfo.self)
+                .fetchAll(db)
+            #expect(infos == [
+                AuthorInfo(name: "Austen", bookCount: 2, bookPriceSum: 30, hasNoBook: false),
+                AuthorInfo(name: "Brontë", bookCount: 1, bookPriceSum: nil, hasNoBook: false),
+                AuthorInfo(name: "Nobody", bookCount: 0, bookPriceSum: nil, hasNoBook: true),
+            ])
+            let row = try Author.annotated(with: Author.books.total(\.price), Author.books.average { $0.price },
+                                           Author.books.min(Column("title")), Author.books.max(Column("title")))
+                .filter(key: 2).asRequest(of: Row.self).fetchOne(db)
+            #expect(row?["bookPriceSum"] == 0.0)  // TOTAL: 0.0 without values
+            #expect(row?.hasColumn("averageBookPrice") == true)
+            #expect(row?["minBookTitle"] == "Villette")
+            #expect(row?["maxBookTitle"] == "Villette")
+        }
+    }
+
+    @Test(arguments: StorageKind.allCases)
+    func aggregatesCombineWithOperatorsAndValues(_ kind: StorageKind) throws {
+        let database = try AggregateLibrary.makeDatabase(kind)
+        try database.queue.read { db in
+            let count = Author.books.count
+            func names(_ aggregate: AssociationAggregate<Author>) throws -> [String] {
+                try Author.having(aggregate).order(Column("id")).fetchAll(db).map(\.name)
+            }
+            #expect(try names(count > 1) == ["Austen"])
+            #expect(try names(count >= 1 && count < 2) == ["Brontë"])
+            #expect(try names(count == 0 || count == 2) == ["Austen", "Nobody"])
+            #expect(try names(!Author.books.isEmpty) == ["Austen", "Brontë"])
+            #expect(try names(count * 10 + 1 == 21) == ["Austen"])
+            #expect(try names(Author.books.sum(Book.Columns.price) ?? 0 == 0) == ["Brontë", "Nobody"])
+            #expect(try names(Author.books.max(Book.Columns.price) === nil) == ["Brontë", "Nobody"])
+            #expect(try names(count == Author.shelves.count) == ["Nobody"])
+
+            // A combination has no key until it is given one.
+            let row = try Author.annotated(with: (count * 2).forKey("double"), cast(count, as: .text), -count)
+                .filter(key: 1).asRequest(of: Row.self).fetchOne(db)
+            #expect(row?["double"] == 4)
+            #expect(row?["bookCount"] == "2")  // CAST keeps the key
+            #expect(row?.count == 2 + 3)
+        }
+    }
+
+    @Test(arguments: StorageKind.allCases)
+    func aggregatesOfThroughAssociationsCountDistinctRows(_ kind: StorageKind) throws {
+        let database = try AggregateLibrary.makeDatabase(kind)
+        try database.queue.read { db in
+            struct Counts: Decodable, FetchableRecord, Equatable {
+                var shelfCount: Int
+                var branchCount: Int
+            }
+            let counts = try Author.annotated(with: Author.shelves.count, Author.libraries.count.forKey("branchCount"))
+                .order(Column("id")).asRequest(of: Counts.self).fetchAll(db)
+            // Austen: 4 shelves, in 2 branches (Bath reached three times).
+            #expect(counts == [Counts(shelfCount: 4, branchCount: 2), Counts(shelfCount: 0, branchCount: 0), Counts(shelfCount: 0, branchCount: 0)])
+            let inLeeds = Author.libraries.filter(Column("city") == "Leeds")
+            #expect(try Author.having(inLeeds.count > 0).fetchAll(db).map(\.name) == ["Austen"])
+            #expect(try Author.having(Author.libraries.isEmpty).order(Column("id")).fetchAll(db).map(\.name) == ["Brontë", "Nobody"])
+        }
+    }
+
+    @Test func annotatedWithAssociationColumnsAddsThemWithoutScope() throws {
+        let database = try AggregateLibrary.makeDatabase(.memory)
+        try database.queue.read { db in
+            struct BookWithAuthorName: Decodable, FetchableRecord, Equatable {
+                var title: String
+                var name: String
+            }
+            let request = Book.annotated(withRequired: Book.author.select(Column("name"))).order(Column("id"))
+            #expect(try request.asRequest(of: BookWithAuthorName.self).fetchAll(db) == [
+                BookWithAuthorName(title: "Emma", name: "Austen"),
+                BookWithAuthorName(title: "Persuasion", name: "Austen"),
+                BookWithAuthorName(title: "Villette", name: "Brontë"),
+            ])
+            let sql = try request.makePreparedRequest(db).statement.sql
+            #expect(sql == #"SELECT "book".*, "author"."name" FROM "book" JOIN "author" ON "author"."id" = "book"."authorId" ORDER BY "book"."id""#)
+
+            // With an included scope too: the annotation stays in the root row.
+            struct Full: Decodable, FetchableRecord { var book: Book; var name: String; var author: Author }
+            let full = try Book.annotated(withOptional: Book.author.select(Column("name")))
+                .including(required: Book.author).filter(key: 3).asRequest(of: Full.self).fetchOne(db)
+            #expect(full?.name == "Brontë")
+            #expect(full?.author.id == 2)
+            #expect(full?.book.title == "Villette")
+        }
+    }
+}
+
+@Suite("Table")
+struct TableTests {
+    @Test(arguments: StorageKind.allCases)
+    func tablesFetchRowsValuesAndRecords(_ kind: StorageKind) throws {
+        let database = try AggregateLibrary.makeDatabase(kind)
+        try database.queue.write { db in
+            let books = Table("book")
+            #expect(try books.fetchCount(db) == 3)
+            #expect(try books.filter(Column("price") != nil).order(Column("title")).fetchAll(db).map { $0["title"] as String } == ["Emma", "Persuasion"])
+            #expect(try books.select(Column("title"), as: String.self).order(Column("id").desc).fetchAll(db) == ["Villette", "Persuasion", "Emma"])
+            #expect(try books.select(sql: "max(price)", as: Double.self).fetchOne(db) == 20)
+            #expect(try books.none().fetchAll(db).isEmpty)
+            #expect(try books.fetchOne(db)?["id"] == 1)
+            #expect(try Table<AggregateLibrary.Book>("book").filter(key: 2).fetchOne(db)?.title == "Persuasion")
+            #expect(try Table<String>("book").select(Column("title")).fetchSet(db) == ["Emma", "Persuasion", "Villette"])
+
+            #expect(try books.exists(db, key: 3))
+            #expect(try books.exists(db, key: ["title": "Emma", "authorId": 1]))
+            #expect(try !books.exists(db, key: ["title": "Emma", "authorId": 2]))
+            #expect(try books.updateAll(db, Column("price").set(to: 5)) == 3)
+            #expect(try books.deleteOne(db, key: ["title": "Villette"]))
+            #expect(try !books.deleteOne(db, key: 3))
+            try db.execute(sql: "DELETE FROM shelf")
+            #expect(try books.deleteAll(db, keys: [1, 2]) == 2)
+            #expect(try String.fetchOne(db, sql: "PRAGMA integrity_check") == "ok")
+        }
+    }
+
+    @Test(arguments: StorageKind.allCases)
+    func tablesDeclareAndUseAssociations(_ kind: StorageKind) throws {
+        let database = try AggregateLibrary.makeDatabase(kind)
+        try database.queue.read { db in
+            let authors = Table("author")
+            let books = authors.hasMany(Table("book"))
+            let counts = try authors.annotated(with: books.count).order(Column("id")).fetchAll(db).map { $0["bookCount"] as Int }
+            #expect(counts == [2, 1, 0])
+            #expect(try authors.having(books.isEmpty).fetchAll(db).map { $0["name"] as String } == ["Nobody"])
+            #expect(try authors.joining(required: books.filter(Column("title") == "Villette")).fetchAll(db).map { $0["name"] as String } == ["Brontë"])
+
+            let author = Table("book").belongsTo(Table("author"))
+            let rows = try Table("book").including(required: author).order(Column("id")).fetchAll(db)
+            #expect(rows.map { $0.scopes["author"]?["name"] as String? } == ["Austen", "Austen", "Brontë"])
+
+            let withBooks = try authors.including(all: books.order(Column("title"))).filter(key: 1).fetchOne(db)
+            #expect(withBooks?.prefetchedRows["books"]?.map { $0["title"] as String } == ["Emma", "Persuasion"])
+
+            let records = Table<AggregateLibrary.Author>("author")
+            let shelves = records.hasMany(AggregateLibrary.Shelf.self, through: records.hasMany(AggregateLibrary.Book.self), using: AggregateLibrary.Book.shelves)
+            #expect(try records.having(shelves.count >= 4).fetchAll(db).map(\.name) == ["Austen"])
+        }
+    }
+
+    @Test func keyDictionariesWorkForRecordTypes() throws {
+        let database = try AggregateLibrary.makeDatabase(.memory)
+        try database.queue.write { db in
+            typealias Book = AggregateLibrary.Book
+            #expect(try Book.filter(key: ["title": "Emma"]).fetchOne(db)?.id == 1)
+            #expect(try Book.filter(key: nil).fetchAll(db).isEmpty)
+            #expect(try Book.filter(keys: [["title": "Emma"], ["title": "Villette"]]).order(Column("id")).fetchAll(db).map(\.id) == [1, 3])
+            #expect(try Book.fetchAll(db, keys: [["id": 2]]).map(\.title) == ["Persuasion"])
+            #expect(try Book.exists(db, key: ["title": "Villette", "price": nil]))
+            #expect(try Book.find(db, key: ["title": "Emma"]).id == 1)
+            #expect(throws: RecordError.self) { try Book.find(db, key: ["title": "Ulysses"]) }
+            #expect(try Book.updateAll(db) { _ in Column("price").set(to: 1) } == 3)
+            #expect(try Book.updateAll(db, Column("price").set(to: Column("price") + 1)) == 3)
+            #expect(try Double.fetchAll(db, sql: "SELECT price FROM book") == [2, 2, 2])
+            try db.execute(sql: "DELETE FROM shelf")
+            #expect(try Book.deleteOne(db, key: ["title": "Emma"]))
+            #expect(try Book.deleteAll(db, keys: [["id": 2], ["id": 3]]) == 2)
+            #expect(try String.fetchOne(db, sql: "PRAGMA integrity_check") == "ok")
+        }
+    }
+}
+
+@Suite("More SQL operators and functions")
+struct MoreSQLFunctionsTests {
+    @Test func operatorsAndFunctionsGiveTheirSQLAndValues() throws {
+        let dbQueue = try DatabaseQueue()
+        try dbQueue.write { db in
+            try db.execute(sql: "CREATE TABLE t (a INTEGER, b INTEGER, s TEXT, d TEXT)")
+            try db.execute(sql: "INSERT INTO t VALUES (6, 3, 'hello world', '2024-02-29 10:00:00'), (NULL, 1, NULL, NULL)")
+            let a = Column("a"), b = Column("b"), s = Column("s"), d = Column("d")
+            func value<T: DatabaseValueConvertible>(_ expression: some SQLSpecificExpressible, _ type: T.Type, id: Int = 1) throws -> T? {
+                try Table("t").filter(Column.rowID == id).select(expression, as: T.self).fetchOne(db)
+            }
+            #expect(try value(a & b, Int.self) == 2)
+            #expect(try value(a | b, Int.self) == 7)
+            #expect(try value(a << 1, Int.self) == 12)
+            #expect(try value(a >> 1, Int.self) == 3)
+            #expect(try value(~a, Int.self) == -7)
+            #expect(try value(cast(a, as: .text), String.self) == "6")
+            #expect(try value(coalesce([a, b]), Int.self, id: 2) == 1)
+            #expect(try value(max(a, b, 10), Int.self) == 10)
+            #expect(try value(min(a, b), Int.self) == 3)
+            #expect(try value(s.capitalized, String.self) == "Hello World")
+            #expect(try value(s.localizedUppercased, String.self) == "HELLO WORLD")
+            #expect(try value(dateTime(d, .startOfMonth, .day(1)), String.self) == "2024-02-02 00:00:00")
+            #expect(try value(julianDay(d, .startOfDay), Double.self) == 2460369.5)
+            #expect(try Table("t").filter(a === nil).fetchCount(db) == 1)
+            #expect(try Table("t").filter(a !== 6).fetchCount(db) == 1)
+            #expect(try Table("t").filter(s === "hello world").fetchCount(db) == 1)
+            #expect(try Table("t").select(sum(b, filter: a > 0), as: Int.self).fetchOne(db) == 3)
+            #expect(try Table("t").select(total(a, filter: a > 100), as: Double.self).fetchOne(db) == 0)
+            #expect(try Table("t").select(average(b, filter: nil), as: Double.self).fetchOne(db) == 2)
+            #expect(try Table("t").select(max(b, filter: b < 3), as: Int.self).fetchOne(db) == 1)
+
+            let sql = try Table("t").filter(a === b && a !== 1).select(cast(b, as: .real)).makePreparedRequest(db).statement.sql
+            #expect(sql == #"SELECT CAST("b" AS REAL) FROM "t" WHERE ("a" IS "b") AND ("a" IS NOT ?)"#)
+        }
+    }
+}

@@ -250,20 +250,45 @@ public struct QueryInterfaceRequest<RowDecoder>: Sendable {
             case .aggregate(let aggregate):
                 conditions.append(try aggregate.build(db, table))
             case .associatedWith(let core, let origin):
-                guard core.through.isEmpty else {
-                    throw DatabaseError(resultCode: .SQLITE_MISUSE, message: "request(for:) of a through association (\(core.key)) is not supported yet: use including(all:) or joins")
-                }
-                for pair in try core.joinColumns(db) {
-                    guard let value = origin.databaseValue(forColumn: pair.origin) else {
-                        throw DatabaseError(resultCode: .SQLITE_MISUSE, message: "association \(core.key): the record does not encode column \(pair.origin)")
-                    }
-                    conditions.append(Column(pair.destination) == value)
-                }
+                conditions += try Self.associationConditions(core, origin: origin, destinationAlias: alias?.name ?? table, db)
             }
         }
         guard !conditions.isEmpty else { return nil }
         if conditions.count == 1 { return conditions[0].sql }
         return conditions.map(\.operandSQL).joined(separator: " AND ")
+    }
+
+    /// What links the rows of a request to one origin record
+    /// (`record.request(for:)`): its key values in the foreign key columns,
+    /// or, through pivots, an EXISTS subquery that walks them.
+    static func associationConditions(
+        _ core: _AssociationCore, origin: PersistenceContainer, destinationAlias: String, _ db: Database
+    ) throws -> [SQLExpression] {
+        let path = core.path
+        func originValues(_ first: _AssociationCore, qualifier: String?) throws -> [SQLExpression] {
+            try first.joinColumns(db).map { pair in
+                guard let value = origin.databaseValue(forColumn: pair.origin) else {
+                    throw DatabaseError(resultCode: .SQLITE_MISUSE, message: "association \(core.key): the record does not encode column \(pair.origin)")
+                }
+                let column = SQLExpression(sql: SQL(elements: [.column(pair.destination, qualifier: qualifier)]), isTerm: true)
+                return column == value
+            }
+        }
+        guard path.count > 1, let last = path.last else {
+            return try originValues(core, qualifier: nil)
+        }
+        // EXISTS (SELECT 1 FROM pivot1 JOIN pivot2 ON ... WHERE pivot1 is
+        // the record's AND the destination row is the last pivot's).
+        let aliases = path.indices.dropLast().map { "petrel_pivot\($0 + 1)" }
+        var sql: SQL = SQL(sql: "EXISTS (SELECT 1 FROM " + path[0].destinationTable.quotedDatabaseIdentifier + " " + aliases[0].quotedDatabaseIdentifier)
+        for index in aliases.indices.dropFirst() {
+            sql += " JOIN " + SQL(sql: path[index].destinationTable.quotedDatabaseIdentifier + " " + aliases[index].quotedDatabaseIdentifier)
+                + " ON " + (try path[index].joinCondition(db, alias: aliases[index], originAlias: aliases[index - 1]))
+        }
+        var inner = try originValues(path[0], qualifier: aliases[0]).map(\.operandSQL)
+        inner.append("(" + (try last.joinCondition(db, alias: destinationAlias, originAlias: aliases[aliases.count - 1])) + ")")
+        sql += " WHERE " + inner.joined(separator: " AND ") + ")"
+        return [SQLExpression(sql: sql, isTerm: true)]
     }
 
     /// The SELECT statement of the request.

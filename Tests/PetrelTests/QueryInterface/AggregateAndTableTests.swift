@@ -139,6 +139,20 @@ struct AssociationAggregateTests {
         }
     }
 
+    @Test(arguments: StorageKind.allCases)
+    func requestsForThroughAssociationsOfOneRecord(_ kind: StorageKind) throws {
+        let database = try AggregateLibrary.makeDatabase(kind)
+        try database.queue.read { db in
+            let austen = try Author.find(db, key: 1)
+            #expect(try austen.request(for: Author.libraries).order(Column("city")).fetchAll(db).map(\.city) == ["Bath", "Leeds"])
+            #expect(try austen.request(for: Author.shelves).fetchCount(db) == 4)
+            #expect(try austen.request(for: Author.libraries.filter(Column("city") == "Leeds")).fetchCount(db) == 1)
+            let brontë = try Author.find(db, key: 2)
+            #expect(try brontë.request(for: Author.libraries).fetchAll(db).isEmpty)
+            #expect(try brontë.request(for: Author.books).fetchAll(db).map(\.title) == ["Villette"])
+        }
+    }
+
     @Test func annotatedWithAssociationColumnsAddsThemWithoutScope() throws {
         let database = try AggregateLibrary.makeDatabase(.memory)
         try database.queue.read { db in

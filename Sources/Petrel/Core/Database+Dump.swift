@@ -1,0 +1,488 @@
+import Foundation
+
+// Printing database content, for debugging and for tests that compare
+// whole databases. The methods write to the given stream; without one they
+// write to standard output, which is what a caller of a dump method asks
+// for (the library prints nothing on its own).
+
+/// A way to print rows: one of the built-in formats (`.debug()`, `.list()`,
+/// `.line()`, `.quote()`, `.json()`) or your own.
+public protocol DumpFormat {
+    /// Prints the current row of the statement.
+    mutating func writeRow(_ db: Database, statement: Statement, to stream: inout DumpStream) throws
+
+    /// Called once all rows of the statement are printed (also when there
+    /// was none).
+    mutating func finalize(_ db: Database, statement: Statement, to stream: inout DumpStream)
+}
+
+/// The text stream dump formats write to. ``margin()`` asks for an empty
+/// line before the next output, which separates the results of several
+/// statements or tables.
+public struct DumpStream: TextOutputStream {
+    private var base: any TextOutputStream
+    private var needsMargin = false
+
+    init(_ base: (any TextOutputStream)?) {
+        self.base = base ?? StandardOutput()
+    }
+
+    /// Writes an empty line before the next non-empty output.
+    public mutating func margin() {
+        needsMargin = true
+    }
+
+    public mutating func write(_ string: String) {
+        guard !string.isEmpty else { return }
+        if needsMargin {
+            needsMargin = false
+            if string.first != "\n" { base.write("\n") }
+        }
+        base.write(string)
+    }
+
+    mutating func writeLine(_ string: String) {
+        write(string + "\n")
+    }
+}
+
+/// Standard output, for dumps without a stream.
+private struct StandardOutput: TextOutputStream {
+    func write(_ string: String) {
+        FileHandle.standardOutput.write(Data(string.utf8))
+    }
+}
+
+/// When `dumpTables` prints table names.
+public enum DumpTableHeaderOptions: Sendable {
+    /// When several tables are printed.
+    case automatic
+    /// Always.
+    case always
+}
+
+extension Database {
+    /// Runs every statement of the SQL and prints the rows of those that
+    /// return some.
+    ///
+    /// ```swift
+    /// try db.dumpSQL("SELECT * FROM player ORDER BY id")
+    /// // 1|Arthur|500
+    /// // 2|Barbara|1000
+    /// ```
+    public func dumpSQL(_ sql: SQL, format: some DumpFormat = .debug(), to stream: (any TextOutputStream)? = nil) throws {
+        var output = DumpStream(stream)
+        let statements = try allStatements(literal: sql)
+        var format = format
+        while let statement = try statements.next() {
+            try dump(statement, format: &format, to: &output)
+        }
+    }
+
+    /// Prints the rows of a request.
+    public func dumpRequest(_ request: some FetchRequest, format: some DumpFormat = .debug(), to stream: (any TextOutputStream)? = nil) throws {
+        var output = DumpStream(stream)
+        var format = format
+        try dump(request.makePreparedRequest(self, forSingleResult: false).statement, format: &format, to: &output)
+    }
+
+    /// Prints the rows of tables and views, each table's name first when
+    /// several are printed (or always, with `tableHeader: .always`).
+    ///
+    /// Table rows are printed in primary key order. View rows are printed
+    /// in the view's order, or, with `stableOrder`, sorted by all columns.
+    public func dumpTables(
+        _ tables: [String], format: some DumpFormat = .debug(), tableHeader: DumpTableHeaderOptions = .automatic,
+        stableOrder: Bool = false, to stream: (any TextOutputStream)? = nil
+    ) throws {
+        var output = DumpStream(stream)
+        try dumpTables(tables, format: format, tableHeader: tableHeader, stableOrder: stableOrder, to: &output)
+    }
+
+    /// Prints the schema, then the rows of every table, in a stable order:
+    /// a database's content in a form tests can compare. Internal objects
+    /// (`sqlite_*`, `grdb_*`) and the shadow tables of virtual tables are
+    /// left out.
+    public func dumpContent(format: some DumpFormat = .debug(), to stream: (any TextOutputStream)? = nil) throws {
+        var output = DumpStream(stream)
+        try dumpSchema(to: &output)
+        let tables = try dumpedObjects().filter { $0.type == "table" }.map(\.name)
+        guard !tables.isEmpty else { return }
+        output.margin()
+        try dumpTables(tables, format: format, tableHeader: .always, stableOrder: true, to: &output)
+    }
+
+    /// Prints the SQL of the tables, indexes, views and triggers, under a
+    /// `sqlite_master` line, without internal objects.
+    public func dumpSchema(to stream: (any TextOutputStream)? = nil) throws {
+        var output = DumpStream(stream)
+        try dumpSchema(to: &output)
+    }
+
+    // MARK: Internals
+
+    private func dump(_ statement: Statement, format: inout some DumpFormat, to output: inout DumpStream) throws {
+        guard statement.columnCount > 0 else {
+            try statement.execute()
+            return
+        }
+        try statement.prepareForFetch(arguments: nil)
+        defer { statement.reset() }
+        while try statement.step() {
+            try format.writeRow(self, statement: statement, to: &output)
+        }
+        format.finalize(self, statement: statement, to: &output)
+        output.margin()
+    }
+
+    private func dumpTables(
+        _ tables: [String], format: some DumpFormat, tableHeader: DumpTableHeaderOptions, stableOrder: Bool,
+        to output: inout DumpStream
+    ) throws {
+        let printsNames = tableHeader == .always || tables.count > 1
+        for table in tables {
+            var format = format
+            if printsNames { output.writeLine(table) }
+            let quoted = table.quotedDatabaseIdentifier
+            let ordering: String
+            if try tableExists(table) {
+                ordering = try primaryKey(table).columns.map(\.quotedDatabaseIdentifier).joined(separator: ", ")
+            } else if try viewExists(table) {
+                ordering = stableOrder ? try columns(in: table).indices.map { String($0 + 1) }.joined(separator: ", ") : ""
+            } else {
+                throw DatabaseError(resultCode: .SQLITE_ERROR, message: "no such table: \(table)")
+            }
+            let sql = "SELECT * FROM \(quoted)" + (ordering.isEmpty ? "" : " ORDER BY \(ordering)")
+            try dump(makeStatement(sql: sql), format: &format, to: &output)
+        }
+    }
+
+    private func dumpSchema(to output: inout DumpStream) throws {
+        output.writeLine("sqlite_master")
+        for object in try dumpedObjects() {
+            output.writeLine(object.sql)
+        }
+        output.margin()
+    }
+
+    /// The schema objects a dump shows, tables first, in name order.
+    private func dumpedObjects() throws -> [(type: String, name: String, sql: String)] {
+        var shadowTables: Set<String> = []
+        if sqlite3LibVersionSupportsTableList {
+            for row in try Row.fetchAll(self, sql: "PRAGMA main.table_list") where row["type"] == "shadow" {
+                shadowTables.insert((row["name"] as String).lowercased())
+            }
+        }
+        let rows = try Row.fetchAll(self, sql: """
+            SELECT type, name, sql FROM sqlite_master WHERE sql IS NOT NULL
+            ORDER BY CASE type WHEN 'table' THEN 0 WHEN 'index' THEN 1 WHEN 'view' THEN 2 ELSE 3 END, name COLLATE NOCASE
+            """)
+        return rows.compactMap { row in
+            let name: String = row["name"]
+            let lowered = name.lowercased()
+            guard !lowered.hasPrefix("sqlite_"), !lowered.hasPrefix("grdb_"), !shadowTables.contains(lowered) else { return nil }
+            return (row["type"], name, row["sql"])
+        }
+    }
+
+    /// `PRAGMA table_list` (which knows shadow tables) exists since 3.37.
+    private var sqlite3LibVersionSupportsTableList: Bool { Database.sqliteLibVersionNumber >= 3_037_000 }
+}
+
+extension DatabaseReader {
+    /// See ``Database/dumpSQL(_:format:to:)``.
+    public func dumpSQL(_ sql: SQL, format: some DumpFormat = .debug(), to stream: (any TextOutputStream)? = nil) throws {
+        try unsafeReentrantRead { try $0.dumpSQL(sql, format: format, to: stream) }
+    }
+
+    /// See ``Database/dumpRequest(_:format:to:)``.
+    public func dumpRequest(_ request: some FetchRequest, format: some DumpFormat = .debug(), to stream: (any TextOutputStream)? = nil) throws {
+        try unsafeReentrantRead { try $0.dumpRequest(request, format: format, to: stream) }
+    }
+
+    /// See ``Database/dumpTables(_:format:tableHeader:stableOrder:to:)``.
+    public func dumpTables(
+        _ tables: [String], format: some DumpFormat = .debug(), tableHeader: DumpTableHeaderOptions = .automatic,
+        stableOrder: Bool = false, to stream: (any TextOutputStream)? = nil
+    ) throws {
+        try unsafeReentrantRead { try $0.dumpTables(tables, format: format, tableHeader: tableHeader, stableOrder: stableOrder, to: stream) }
+    }
+
+    /// See ``Database/dumpContent(format:to:)``.
+    public func dumpContent(format: some DumpFormat = .debug(), to stream: (any TextOutputStream)? = nil) throws {
+        try unsafeReentrantRead { try $0.dumpContent(format: format, to: stream) }
+    }
+
+    /// See ``Database/dumpSchema(to:)``.
+    public func dumpSchema(to stream: (any TextOutputStream)? = nil) throws {
+        try unsafeReentrantRead { try $0.dumpSchema(to: stream) }
+    }
+}
+
+// MARK: - Formats
+
+extension Statement {
+    /// The value of a column of the current row, for dump formats.
+    fileprivate func dumpValue(at index: Int) -> DatabaseValue {
+        DatabaseValue(sqliteStatement: sqliteStatement, index: CInt(index))
+    }
+}
+
+/// Text for a blob: its UTF-8 text when it is some, else its bytes in hex.
+private func blobText(_ data: Data, utf8Only: Bool) -> String {
+    if let text = String(data: data, encoding: .utf8) { return text }
+    if utf8Only { return String(decoding: data, as: UTF8.self) }
+    if data.count == 16 {
+        let bytes = Array(data)
+        return NSUUID(uuidBytes: bytes).uuidString
+    }
+    return data.map { String(format: "%02X", $0) }.joined()
+}
+
+/// A number as SQLite's shell prints it: integers without a fraction.
+private func numberText(_ value: Double) -> String {
+    if value.isFinite, value == value.rounded(), abs(value) < 1e15 { return String(format: "%.1f", value) }
+    return "\(value)"
+}
+
+/// One line per row, values separated by `|`: the default, for reading.
+/// Blobs print as text when they are UTF-8, as UUIDs when they have 16
+/// bytes, in hex otherwise.
+public struct DebugDumpFormat: DumpFormat, Sendable {
+    public var header: Bool
+    public var separator: String
+    public var nullValue: String
+    private var wroteHeader = false
+
+    public init(header: Bool = false, separator: String = "|", nullValue: String = "") {
+        self.header = header
+        self.separator = separator
+        self.nullValue = nullValue
+    }
+
+    public mutating func writeRow(_ db: Database, statement: Statement, to stream: inout DumpStream) throws {
+        if header, !wroteHeader {
+            stream.writeLine(statement.columnNames.joined(separator: separator))
+            wroteHeader = true
+        }
+        let values = (0..<statement.columnCount).map { index -> String in
+            switch statement.dumpValue(at: index).storage {
+            case .null: nullValue
+            case .int64(let value): String(value)
+            case .double(let value): numberText(value)
+            case .string(let value): value
+            case .blob(let value): blobText(value, utf8Only: false)
+            }
+        }
+        stream.writeLine(values.joined(separator: separator))
+    }
+
+    public mutating func finalize(_ db: Database, statement: Statement, to stream: inout DumpStream) {
+        if header, !wroteHeader { stream.writeLine(statement.columnNames.joined(separator: separator)) }
+        wroteHeader = false
+    }
+}
+
+/// One line per row, values separated by `|`, blobs read as UTF-8: the
+/// sqlite3 shell's `list` mode.
+public struct ListDumpFormat: DumpFormat, Sendable {
+    public var header: Bool
+    public var separator: String
+    public var nullValue: String
+    private var wroteHeader = false
+
+    public init(header: Bool = false, separator: String = "|", nullValue: String = "") {
+        self.header = header
+        self.separator = separator
+        self.nullValue = nullValue
+    }
+
+    public mutating func writeRow(_ db: Database, statement: Statement, to stream: inout DumpStream) throws {
+        if header, !wroteHeader {
+            stream.writeLine(statement.columnNames.joined(separator: separator))
+            wroteHeader = true
+        }
+        let values = (0..<statement.columnCount).map { index -> String in
+            switch statement.dumpValue(at: index).storage {
+            case .null: nullValue
+            case .int64(let value): String(value)
+            case .double(let value): numberText(value)
+            case .string(let value): value
+            case .blob(let value): blobText(value, utf8Only: true)
+            }
+        }
+        stream.writeLine(values.joined(separator: separator))
+    }
+
+    public mutating func finalize(_ db: Database, statement: Statement, to stream: inout DumpStream) {
+        if header, !wroteHeader { stream.writeLine(statement.columnNames.joined(separator: separator)) }
+        wroteHeader = false
+    }
+}
+
+/// One line per value, `name = value`, names aligned, an empty line
+/// between rows: the sqlite3 shell's `line` mode.
+public struct LineDumpFormat: DumpFormat, Sendable {
+    public var nullValue: String
+    private var wroteRow = false
+
+    public init(nullValue: String = "") {
+        self.nullValue = nullValue
+    }
+
+    public mutating func writeRow(_ db: Database, statement: Statement, to stream: inout DumpStream) throws {
+        if wroteRow { stream.write("\n") }
+        wroteRow = true
+        let names = statement.columnNames
+        let width = names.map(\.count).max() ?? 0
+        for (index, name) in names.enumerated() {
+            let value: String
+            switch statement.dumpValue(at: index).storage {
+            case .null: value = nullValue
+            case .int64(let number): value = String(number)
+            case .double(let number): value = numberText(number)
+            case .string(let text): value = text
+            case .blob(let data): value = blobText(data, utf8Only: true)
+            }
+            stream.writeLine(String(repeating: " ", count: width - name.count) + name + " = " + value)
+        }
+    }
+
+    public mutating func finalize(_ db: Database, statement: Statement, to stream: inout DumpStream) {
+        wroteRow = false
+    }
+}
+
+/// One line per row, values as SQL literals (`'text'`, `X'0102'`, `NULL`):
+/// the sqlite3 shell's `quote` mode.
+public struct QuoteDumpFormat: DumpFormat, Sendable {
+    public var header: Bool
+    public var separator: String
+    private var wroteHeader = false
+
+    public init(header: Bool = false, separator: String = ",") {
+        self.header = header
+        self.separator = separator
+    }
+
+    public mutating func writeRow(_ db: Database, statement: Statement, to stream: inout DumpStream) throws {
+        if header, !wroteHeader {
+            stream.writeLine(statement.columnNames.map(\.sqlLiteralText).joined(separator: separator))
+            wroteHeader = true
+        }
+        let values = (0..<statement.columnCount).map { index -> String in
+            switch statement.dumpValue(at: index).storage {
+            case .null: "NULL"
+            case .int64(let value): String(value)
+            case .double(let value): numberText(value)
+            case .string(let value): value.sqlLiteralText
+            case .blob(let value): "X'" + value.map { String(format: "%02X", $0) }.joined() + "'"
+            }
+        }
+        stream.writeLine(values.joined(separator: separator))
+    }
+
+    public mutating func finalize(_ db: Database, statement: Statement, to stream: inout DumpStream) {
+        if header, !wroteHeader { stream.writeLine(statement.columnNames.map(\.sqlLiteralText).joined(separator: separator)) }
+        wroteHeader = false
+    }
+}
+
+/// A JSON array of objects, one row per line:
+/// `[{"name":"Arthur","score":500},` … `]`. Blobs are base64 strings.
+public struct JSONDumpFormat: DumpFormat, @unchecked Sendable {
+    // @unchecked Sendable: JSONEncoder is a class; the format only reads
+    // it, and a format value is used by one dump at a time.
+
+    /// An encoder with base64 blobs, `"inf"`, `"-inf"` and `"nan"` for
+    /// non-finite numbers, and unescaped slashes. A new one each time.
+    public static var defaultEncoder: JSONEncoder {
+        let encoder = JSONEncoder()
+        encoder.dataEncodingStrategy = .base64
+        encoder.nonConformingFloatEncodingStrategy = .convertToString(positiveInfinity: "inf", negativeInfinity: "-inf", nan: "nan")
+        encoder.outputFormatting = [.withoutEscapingSlashes]
+        return encoder
+    }
+
+    public var encoder: JSONEncoder
+    private var rowCount = 0
+
+    public init(encoder: JSONEncoder = JSONDumpFormat.defaultEncoder) {
+        self.encoder = encoder
+    }
+
+    public mutating func writeRow(_ db: Database, statement: Statement, to stream: inout DumpStream) throws {
+        stream.write(rowCount == 0 ? "[" : ",\n")
+        rowCount += 1
+        let pretty = encoder.outputFormatting.contains(.prettyPrinted)
+        var members: [String] = []
+        for (index, name) in statement.columnNames.enumerated() {
+            let value: String
+            switch statement.dumpValue(at: index).storage {
+            case .null: value = "null"
+            case .int64(let number): value = String(number)
+            case .double(let number): value = try encoded(number)
+            case .string(let text): value = try encoded(text)
+            case .blob(let data): value = try encoded(data)
+            }
+            members.append(try encoded(name) + (pretty ? ": " : ":") + value)
+        }
+        if pretty {
+            stream.write("\n  {\n" + members.map { "    " + $0 }.joined(separator: ",\n") + "\n  }")
+        } else {
+            stream.write("{" + members.joined(separator: ",") + "}")
+        }
+    }
+
+    public mutating func finalize(_ db: Database, statement: Statement, to stream: inout DumpStream) {
+        let pretty = encoder.outputFormatting.contains(.prettyPrinted)
+        stream.writeLine(rowCount == 0 ? "[]" : (pretty ? "\n]" : "]"))
+        rowCount = 0
+    }
+
+    private func encoded(_ value: some Encodable) throws -> String {
+        String(decoding: try encoder.encode(value), as: UTF8.self)
+    }
+}
+
+extension DumpFormat where Self == DebugDumpFormat {
+    /// One line per row, `|`-separated; the default format.
+    public static func debug(header: Bool = false, separator: String = "|", nullValue: String = "") -> Self {
+        DebugDumpFormat(header: header, separator: separator, nullValue: nullValue)
+    }
+}
+
+extension DumpFormat where Self == ListDumpFormat {
+    /// One line per row, `|`-separated, blobs as text.
+    public static func list(header: Bool = false, separator: String = "|", nullValue: String = "") -> Self {
+        ListDumpFormat(header: header, separator: separator, nullValue: nullValue)
+    }
+}
+
+extension DumpFormat where Self == LineDumpFormat {
+    /// One line per value.
+    public static func line(nullValue: String = "") -> Self {
+        LineDumpFormat(nullValue: nullValue)
+    }
+}
+
+extension DumpFormat where Self == QuoteDumpFormat {
+    /// One line per row, values as SQL literals.
+    public static func quote(header: Bool = false, separator: String = ",") -> Self {
+        QuoteDumpFormat(header: header, separator: separator)
+    }
+}
+
+extension DumpFormat where Self == JSONDumpFormat {
+    /// A JSON array of row objects.
+    public static func json(encoder: JSONEncoder = JSONDumpFormat.defaultEncoder) -> Self {
+        JSONDumpFormat(encoder: encoder)
+    }
+}
+
+extension String {
+    /// `'it''s'`.
+    fileprivate var sqlLiteralText: String {
+        "'" + replacingOccurrences(of: "'", with: "''") + "'"
+    }
+}

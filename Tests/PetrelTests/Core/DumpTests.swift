@@ -1,0 +1,98 @@
+import Foundation
+import Petrel
+import PetrelTestSupport
+import Testing
+
+/// Collects what a dump writes.
+private final class TextCollector: TextOutputStream {
+    var text = ""
+    func write(_ string: String) { text += string }
+}
+
+@Suite("Dumping database content")
+struct DumpTests {
+    private func makeDatabase(_ kind: StorageKind) throws -> TestDatabase {
+        let database = try TestDatabase(kind)
+        try database.queue.write { db in
+            try db.execute(sql: """
+                CREATE TABLE player (id INTEGER PRIMARY KEY, name TEXT, score INTEGER, photo BLOB);
+                INSERT INTO player VALUES (2, 'Barbara', 1000, NULL), (1, 'Arthur', 500, x'616263'), (3, 'O''Brien', NULL, x'00FF');
+                CREATE TABLE team (code TEXT PRIMARY KEY, rating REAL) WITHOUT ROWID;
+                INSERT INTO team VALUES ('red', 1.5), ('blue', 2);
+                CREATE VIEW best AS SELECT name FROM player WHERE score > 0;
+                CREATE VIRTUAL TABLE doc USING fts5(body);
+                INSERT INTO doc VALUES ('hello');
+                """)
+        }
+        return database
+    }
+
+    private func dump(_ database: TestDatabase, _ body: (Database, TextCollector) throws -> Void) throws -> String {
+        let collector = TextCollector()
+        try database.queue.read { db in try body(db, collector) }
+        return collector.text
+    }
+
+    @Test(arguments: StorageKind.allCases)
+    func formatsPrintRowsAsDocumented(_ kind: StorageKind) throws {
+        let database = try makeDatabase(kind)
+        let request = Table("player").select(Column("name"), Column("score"), Column("photo")).order(Column("id"))
+        #expect(try dump(database) { try $0.dumpRequest(request, to: $1) } == "Arthur|500|abc\nBarbara|1000|\nO'Brien||00FF\n")
+        #expect(try dump(database) { try $0.dumpRequest(request, format: .debug(header: true, separator: ", ", nullValue: "NULL"), to: $1) }
+            == "name, score, photo\nArthur, 500, abc\nBarbara, 1000, NULL\nO'Brien, NULL, 00FF\n")
+        #expect(try dump(database) { try $0.dumpRequest(request.limit(1), format: .line(), to: $1) } == " name = Arthur\nscore = 500\nphoto = abc\n")
+        #expect(try dump(database) { try $0.dumpRequest(request, format: .quote(), to: $1) }
+            == "'Arthur',500,X'616263'\n'Barbara',1000,NULL\n'O''Brien',NULL,X'00FF'\n")
+        #expect(try dump(database) { try $0.dumpRequest(request.limit(2), format: .json(), to: $1) }
+            == #"[{"name":"Arthur","score":500,"photo":"YWJj"},"# + "\n" + #"{"name":"Barbara","score":1000,"photo":null}]"# + "\n")
+        #expect(try dump(database) { try $0.dumpRequest(request.none(), format: .json(), to: $1) } == "[]\n")
+        #expect(try dump(database) { try $0.dumpRequest(request.none(), format: .list(header: true), to: $1) } == "name|score|photo\n")
+    }
+
+    @Test func dumpSQLPrintsEachStatementThatReturnsRows() throws {
+        let database = try makeDatabase(.memory)
+        let text = try dump(database) { db, stream in
+            try db.dumpSQL("SELECT name FROM player ORDER BY id; SELECT code, rating FROM team", to: stream)
+        }
+        #expect(text == "Arthur\nBarbara\nO'Brien\n\nblue|2.0\nred|1.5\n")
+    }
+
+    @Test(arguments: StorageKind.allCases)
+    func dumpTablesAndContentAreStable(_ kind: StorageKind) throws {
+        let database = try makeDatabase(kind)
+        #expect(try dump(database) { try $0.dumpTables(["team"], to: $1) } == "blue|2.0\nred|1.5\n")
+        #expect(try dump(database) { try $0.dumpTables(["best", "team"], stableOrder: true, to: $1) }
+            == "best\nArthur\nBarbara\n\nteam\nblue|2.0\nred|1.5\n")
+        let content = try dump(database) { try $0.dumpContent(format: .quote(), to: $1) }
+        #expect(content == """
+            sqlite_master
+            CREATE VIRTUAL TABLE doc USING fts5(body)
+            CREATE TABLE player (id INTEGER PRIMARY KEY, name TEXT, score INTEGER, photo BLOB)
+            CREATE TABLE team (code TEXT PRIMARY KEY, rating REAL) WITHOUT ROWID
+            CREATE VIEW best AS SELECT name FROM player WHERE score > 0
+
+            doc
+            'hello'
+
+            player
+            1,'Arthur',500,X'616263'
+            2,'Barbara',1000,NULL
+            3,'O''Brien',NULL,X'00FF'
+
+            team
+            'blue',2.0
+            'red',1.5
+
+            """)
+        // The reader methods print the same.
+        let collector = TextCollector()
+        try database.queue.dumpSchema(to: collector)
+        #expect(collector.text.hasPrefix("sqlite_master\nCREATE VIRTUAL TABLE doc"))
+        #expect(!collector.text.contains("doc_data"))
+    }
+
+    @Test func dumpingAMissingTableThrows() throws {
+        let database = try makeDatabase(.memory)
+        #expect(throws: DatabaseError.self) { try dump(database) { try $0.dumpTables(["nope"], to: $1) } }
+    }
+}

@@ -17,6 +17,12 @@ static inline int petrel_db_config_bool(sqlite3 *db, int op, int value, int *res
     return sqlite3_db_config(db, op, value, result);
 }
 
+/// sqlite3_config is variadic too. This is SQLITE_CONFIG_LOG, which must
+/// run before SQLite initializes (before the first connection opens).
+static inline int petrel_config_log(void (*callback)(void *, int, const char *), void *context) {
+    return sqlite3_config(SQLITE_CONFIG_LOG, callback, context);
+}
+
 /* The FTS3/FTS4 tokenizer interface. libsqlite3-dev does not ship
  * fts3_tokenizer.h, so its ABI (stable since SQLite 3.7) is declared here.
  * See https://www.sqlite.org/fts3.html#custom_application_defined_tokenizers */

@@ -84,6 +84,7 @@ public final class Database {
         var flags = extraFlags | SQLITE_OPEN_NOMUTEX
         flags |= configuration.readonly ? SQLITE_OPEN_READONLY : (SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE)
         var connection: OpaquePointer?
+        ErrorLog.installTrampoline
         let code = sqlite3_open_v2(path, &connection, flags, nil)
         guard code == SQLITE_OK, let connection else {
             let error = DatabaseError.lastError(connection, code: code)
@@ -183,8 +184,33 @@ public final class Database {
         internalStatements.removeAll()
         recordInsertStatements.removeAll()
         removeObservationCallbacks()
-        sqlite3_close_v2(connection)
+        let code = sqlite3_close_v2(connection)
+        if code != SQLITE_OK {
+            ErrorLog.log(code, "could not close database: \(String(cString: sqlite3_errmsg(connection)))")
+        }
         sqliteConnection = nil
+    }
+
+    /// A function that receives SQLite's error log: the result code and
+    /// message of every error SQLite reports, and of connections that
+    /// could not close.
+    public typealias LogErrorFunction = @Sendable (_ resultCode: ResultCode, _ message: String) -> Void
+
+    /// Receives SQLite's error log. Set it early: it only works when
+    /// Petrel opens the process's first SQLite connection (SQLite accepts
+    /// a log only before it initializes); it may change at any time after.
+    ///
+    /// ```swift
+    /// Database.logError = { resultCode, message in
+    ///     logger.error("SQLite error \(resultCode): \(message)")
+    /// }
+    /// ```
+    public static var logError: LogErrorFunction? {
+        get { ErrorLog.current }
+        set {
+            ErrorLog.current = newValue
+            ErrorLog.installTrampoline
+        }
     }
 
     deinit {

@@ -127,3 +127,21 @@ struct ErrorTests {
         dbQueue.interrupt() // no crash after close
     }
 }
+
+@Suite("SQLite error log")
+struct ErrorLogTests {
+    @Test func logErrorReceivesSQLiteErrors() throws {
+        let messages = Collected<(ResultCode, String)>()
+        Database.logError = { code, message in messages.append((code, message)) }
+        defer { Database.logError = nil }
+        let dbQueue = try DatabaseQueue()
+        try dbQueue.read { db in
+            _ = try? db.execute(sql: "SELECT * FROM petrel_log_error_probe")
+        }
+        // Other tests run meanwhile: look for this test's error only.
+        let logged = messages.all.filter { $0.1.contains("petrel_log_error_probe") }
+        #expect(logged.count >= 1)
+        #expect(logged.first?.0 == .SQLITE_ERROR)
+        #expect(logged.first?.1.contains("no such table") == true)
+    }
+}

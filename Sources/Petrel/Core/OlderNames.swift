@@ -53,3 +53,17 @@ extension QueryInterfaceRequest where RowDecoder: FetchableRecord & Sendable {
         ValueObservation.tracking { db in try self.fetchOne(db) }
     }
 }
+
+// MARK: - Record protocols (GRDB 3 names)
+
+@available(*, deprecated, renamed: "FetchableRecord")
+public typealias RowConvertible = FetchableRecord
+
+@available(*, deprecated, renamed: "TableRecord")
+public typealias TableMapping = TableRecord
+
+@available(*, deprecated, renamed: "MutablePersistableRecord")
+public typealias MutablePersistable = MutablePersistableRecord
+
+@available(*, deprecated, renamed: "PersistableRecord")
+public typealias Persistable = PersistableRecord

@@ -355,3 +355,88 @@ extension Row: ExpressibleByDictionaryLiteral {
         self.init(columnNames: elements.map(\.0), values: elements.map { $0.1?.databaseValue ?? .null })
     }
 }
+
+extension Row {
+    /// The first non-NULL value among these columns, converted; nil when
+    /// all are NULL or missing.
+    ///
+    /// ```swift
+    /// let name: String? = row.coalesce(["nickname", "name"])
+    /// ```
+    public func coalesce<T: DatabaseValueConvertible>(_ columns: some Collection<String>) -> T? {
+        for column in columns {
+            if let value = databaseValue(forColumn: column), !value.isNull {
+                return T.fromDatabaseValue(value)
+            }
+        }
+        return nil
+    }
+
+    /// The first non-NULL value among these columns, converted.
+    public func coalesce<T: DatabaseValueConvertible>(_ columns: some Collection<any ColumnExpression>) -> T? {
+        coalesce(columns.map(\.name))
+    }
+}
+
+// MARK: - Blobs without copy
+
+extension Row {
+    /// Calls `body` with the blob (or text bytes) of a column, without
+    /// copying them when the row is a statement's live row: the `Data` is
+    /// only valid inside `body`. NULL gives nil; numbers throw.
+    public func withUnsafeData<T>(atIndex index: Int, _ body: (Data?) throws -> T) throws -> T {
+        checkIndex(index)
+        return try withUnsafeData(atUncheckedIndex: index, body)
+    }
+
+    /// The same, for a column name (nil for a missing column).
+    public func withUnsafeData<T>(named columnName: String, _ body: (Data?) throws -> T) throws -> T {
+        guard let index = index(forColumn: columnName) else { return try body(nil) }
+        return try withUnsafeData(atUncheckedIndex: index, body)
+    }
+
+    /// The same, for a column.
+    public func withUnsafeData<T>(at column: some ColumnExpression, _ body: (Data?) throws -> T) throws -> T {
+        try withUnsafeData(named: column.name, body)
+    }
+
+    private func withUnsafeData<T>(atUncheckedIndex index: Int, _ body: (Data?) throws -> T) throws -> T {
+        guard let sqliteStatement else {
+            let value = storedValues[index]
+            if value.isNull { return try body(nil) }
+            guard let data = Data.fromDatabaseValue(value) else {
+                throw RowDecodingError.valueMismatch(Data.self, value: value, column: columnNames[index], sql: nil)
+            }
+            return try body(data)
+        }
+        let column = CInt(index)
+        switch sqlite3_column_type(sqliteStatement, column) {
+        case SQLITE_NULL:
+            return try body(nil)
+        case SQLITE_BLOB, SQLITE_TEXT:
+            // SQLite owns the bytes until the statement moves on; `body`
+            // runs before that.
+            let count = Int(sqlite3_column_bytes(sqliteStatement, column))
+            guard count > 0, let bytes = sqlite3_column_blob(sqliteStatement, column) else { return try body(Data()) }
+            return try body(Data(bytesNoCopy: UnsafeMutableRawPointer(mutating: bytes), count: count, deallocator: .none))
+        default:
+            let value = databaseValue(atUncheckedIndex: index)
+            throw RowDecodingError.valueMismatch(Data.self, value: value, column: columnNames[index], sql: statement?.sql)
+        }
+    }
+
+    @available(*, deprecated, message: "Use withUnsafeData(atIndex:_:) instead.")
+    public func dataNoCopy(atIndex index: Int) -> Data? {
+        (try? withUnsafeData(atIndex: index) { $0.map { Data($0) } }) ?? nil
+    }
+
+    @available(*, deprecated, message: "Use withUnsafeData(named:_:) instead.")
+    public func dataNoCopy(named columnName: String) -> Data? {
+        (try? withUnsafeData(named: columnName) { $0.map { Data($0) } }) ?? nil
+    }
+
+    @available(*, deprecated, message: "Use withUnsafeData(at:_:) instead.")
+    public func dataNoCopy(_ column: some ColumnExpression) -> Data? {
+        (try? withUnsafeData(at: column) { $0.map { Data($0) } }) ?? nil
+    }
+}

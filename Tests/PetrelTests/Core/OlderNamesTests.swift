@@ -70,3 +70,41 @@ struct OlderObservationNamesTests {
         #expect(count == 1)
     }
 }
+
+/// A record written against GRDB 3's protocol names.
+@available(*, deprecated)
+private struct OldStyleItem: RowConvertible, TableMapping, Persistable {
+    static let databaseTableName = "item"
+    var name: String
+    init(row: Row) { name = row["name"] }
+    init(name: String) { self.name = name }
+    func encode(to container: inout PersistenceContainer) { container["name"] = name }
+}
+
+private protocol OldRowCode {
+    func run(_ db: Database) throws -> [String?]
+}
+
+private struct OldRowNames: OldRowCode {
+    @available(*, deprecated)
+    func run(_ db: Database) throws -> [String?] {
+        try OldStyleItem(name: "lamp").insert(db)
+        let item = try OldStyleItem.fetchOne(db)
+        let row = try Row.fetchOne(db, sql: "SELECT CAST('abc' AS BLOB) AS data")
+        let copied = row?.dataNoCopy(named: "data")
+        return [item?.name, copied.map { String(decoding: $0, as: UTF8.self) }]
+    }
+}
+
+@Suite("Older record and row names")
+struct OlderRecordNamesTests {
+    @Test func gRDB3ProtocolNamesAndDataNoCopyStillWork() throws {
+        let dbQueue = try DatabaseQueue()
+        let code: any OldRowCode = OldRowNames()
+        let results = try dbQueue.write { db in
+            try db.execute(sql: "CREATE TABLE item (name TEXT)")
+            return try code.run(db)
+        }
+        #expect(results == ["lamp", "abc"])
+    }
+}

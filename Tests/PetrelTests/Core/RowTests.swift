@@ -156,3 +156,29 @@ struct SchemaTests {
         }
     }
 }
+
+@Suite("Row coalesce and blobs without copy")
+struct RowCoalesceAndUnsafeDataTests {
+    @Test(arguments: StorageKind.allCases)
+    func coalesceAndWithUnsafeData(_ kind: StorageKind) throws {
+        let database = try TestDatabase(kind)
+        try database.queue.write { db in
+            try db.execute(sql: "CREATE TABLE t (nickname TEXT, name TEXT, photo BLOB, n INTEGER)")
+            try db.execute(sql: "INSERT INTO t VALUES (NULL, 'Arthur', x'0102', 3)")
+            let sql = "SELECT * FROM t"
+            // A live row (cursor) and a copied row (fetchOne) behave alike.
+            let cursor = try Row.fetchCursor(db, sql: sql)
+            let live = try #require(try cursor.next())
+            let copied = try #require(try Row.fetchOne(db, sql: sql))
+            for row in [live, copied] {
+                #expect(row.coalesce(["nickname", "name"]) == "Arthur")
+                #expect(row.coalesce([Column("missing"), Column("nickname")]) as String? == nil)
+                #expect(try row.withUnsafeData(named: "photo") { $0.map(Array.init) } == [1, 2])
+                #expect(try row.withUnsafeData(named: "name") { $0.map { String(decoding: $0, as: UTF8.self) } } == "Arthur")
+                #expect(try row.withUnsafeData(at: Column("nickname")) { $0 } == nil)
+                #expect(try row.withUnsafeData(named: "missing") { $0 } == nil)
+                #expect(throws: RowDecodingError.self) { try row.withUnsafeData(atIndex: 3) { $0 } }
+            }
+        }
+    }
+}

@@ -24,7 +24,7 @@ public struct ForeignKey: Sendable, Equatable {
 
 /// What an association is made of; opaque.
 public struct _AssociationCore: Sendable {
-    enum Kind: Sendable { case belongsTo, hasOne, hasMany }
+    enum Kind: Sendable { case belongsTo, hasOne, hasMany, join }
 
     let kind: Kind
     /// The name of the association in decoded rows: its scope, or the key
@@ -39,6 +39,9 @@ public struct _AssociationCore: Sendable {
     /// For `hasMany(_:through:using:)` and `hasOne(_:through:using:)`: the
     /// pivot association, then the target association from the pivot.
     var through: [_AssociationCore] = []
+    /// For `association(to:on:)`: the join condition, given the origin's
+    /// and the destination's aliases (nil: every pair of rows).
+    var joinOn: (@Sendable (_ origin: String, _ destination: String) -> SQLExpression)?
 
     var isToMany: Bool { kind == .hasMany }
 
@@ -70,6 +73,8 @@ public struct _AssociationCore: Sendable {
             }
             let key = try schemaForeignKey(db, in: originTable, to: destinationTable)
             return key.mapping.map { ($0.origin, $0.destination) }
+        case .join:
+            throw DatabaseError(resultCode: .SQLITE_MISUSE, message: "association \(key) joins on a condition, not on foreign key columns")
         case .hasOne, .hasMany:
             // The destination holds the foreign key.
             if let foreignKey {
@@ -85,11 +90,17 @@ public struct _AssociationCore: Sendable {
     /// (under `originAlias`): the foreign key pairs, then the
     /// association's own filters. For JOIN ... ON and correlated subqueries.
     func joinCondition(_ db: Database, alias: String, originAlias: String) throws -> SQL {
-        var conditions: [SQL] = try joinColumns(db).map { pair in
-            SQL(elements: [.column(pair.destination, qualifier: alias)]) + " = " + SQL(elements: [.column(pair.origin, qualifier: originAlias)])
+        var conditions: [SQL]
+        if kind == .join {
+            conditions = joinOn.map { ["(" + $0(originAlias, alias).sql + ")"] } ?? []
+        } else {
+            conditions = try joinColumns(db).map { pair in
+                SQL(elements: [.column(pair.destination, qualifier: alias)]) + " = " + SQL(elements: [.column(pair.origin, qualifier: originAlias)])
+            }
         }
         if let filter = try request.whereSQL(db) { conditions.append("(" + filter.qualified(with: alias) + ")") }
-        return conditions.joined(separator: " AND ")
+        // A join without condition pairs every row (`ON 1`).
+        return conditions.isEmpty ? "1" : conditions.joined(separator: " AND ")
     }
 
     private func pairs(_ origin: [String], _ destination: [String]) throws -> [(origin: String, destination: String)] {
@@ -479,6 +490,8 @@ struct ScopeNode {
 /// The joins of a request, compiled depth first.
 struct JoinPlan {
     var usedAliases: Set<String>
+    /// The request's common table expressions, which joins may target.
+    var ctes: [CTEClause] = []
     /// Alias placeholders (and names) of `aliased(_:)`, and the aliases chosen.
     var aliasNames: [String: String] = [:]
     var clauses: [SQL] = []
@@ -525,7 +538,7 @@ struct JoinPlan {
             orderings += core.request.orderings.map { $0.sql.qualified(with: alias) }
             var node = parentNode
             if join.includesColumns {
-                let count = try QueryInterfaceRequest<Row>.columnCount(core.request.selection, table: core.destinationTable, db)
+                let count = try QueryInterfaceRequest<Row>.columnCount(core.request.selection, table: core.destinationTable, ctes: ctes, db)
                 let selections = core.request.selection.map { $0.sql.qualified(with: alias) }
                 if join.annotatesParent {
                     nodes[parentNode].selections += selections

@@ -327,11 +327,11 @@ public struct QueryInterfaceRequest<RowDecoder>: Sendable {
             selected.append(aggregate.key.map { value + SQL(sql: " AS \($0.quotedDatabaseIdentifier)") } ?? value)
         }
         // Joins: clauses, selections, orderings and scopes, depth first.
-        var plan = JoinPlan(usedAliases: [rootAlias.lowercased()])
+        var plan = JoinPlan(usedAliases: [rootAlias.lowercased()], ctes: ctes)
         if let alias { plan.aliasNames[alias.token] = rootAlias }
         plan.nodes = [ScopeNode(key: "", selections: selected)]
         if !joins.isEmpty {
-            plan.nodes[0].count = try Self.columnCount(selection, table: table, db) + aggregateSelections.count
+            plan.nodes[0].count = try Self.columnCount(selection, table: table, ctes: ctes, db) + aggregateSelections.count
             try plan.add(joins, parentAlias: rootAlias, parentIsOptional: false, parentNode: 0, db)
             selected = plan.layout()
         }
@@ -372,12 +372,21 @@ public struct QueryInterfaceRequest<RowDecoder>: Sendable {
         return Compiled(sql: try sql.resolved(db).renamingQualifiers(plan.aliasNames), adapter: adapter)
     }
 
-    /// The number of columns a selection yields (`*` counts the table's).
-    static func columnCount(_ selection: [SQLSelection], table: String, _ db: Database) throws -> Int {
+    /// The number of columns a selection yields (`*` counts the table's,
+    /// or the columns of a common table expression of `ctes`).
+    static func columnCount(_ selection: [SQLSelection], table: String, ctes: [CTEClause] = [], _ db: Database) throws -> Int {
         var count = 0
         for item in selection {
             if item.sql.elements.count == 1, case .allColumns = item.sql.elements[0] {
-                count += try db.columns(in: table).count
+                if ctes.contains(where: { $0.tableName.lowercased() == table.lowercased() }) {
+                    // Compiled, not run: the statement knows its columns.
+                    let sql = SQL(sql: ctes.contains(where: \.isRecursive) ? "WITH RECURSIVE " : "WITH ")
+                        + ctes.map(\.clause).joined(separator: ", ") + SQL(sql: " SELECT * FROM \(table.quotedDatabaseIdentifier)")
+                    let (text, _) = try sql.resolved(db).build()
+                    count += try db.makeStatement(sql: text).columnCount
+                } else {
+                    count += try db.columns(in: table).count
+                }
             } else {
                 count += 1
             }

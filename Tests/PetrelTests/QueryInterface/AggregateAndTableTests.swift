@@ -291,3 +291,38 @@ struct MoreSQLFunctionsTests {
         }
     }
 }
+
+@Suite("Associations to common table expressions")
+struct JoinAssociationTests {
+    typealias Author = AggregateLibrary.Author
+    typealias Book = AggregateLibrary.Book
+
+    @Test(arguments: StorageKind.allCases)
+    func joinAssociationsUseTheirCondition(_ kind: StorageKind) throws {
+        let database = try AggregateLibrary.makeDatabase(kind)
+        try database.queue.read { db in
+            let priciest = CommonTableExpression(
+                named: "priciest",
+                request: Book.select(Column("authorId"), max(Column("price")).forKey("price")).group(Column("authorId")))
+            let association = Author.association(to: priciest) { author, best in author[Column("id")] == best[Column("authorId")] }
+
+            struct Info: Decodable, FetchableRecord, Equatable {
+                var author: Author
+                var priciest: Price?
+                struct Price: Decodable, Equatable { var price: Double? }
+            }
+            let infos = try Author.with(priciest).including(optional: association).order(Column("id")).asRequest(of: Info.self).fetchAll(db)
+            #expect(infos.map(\.priciest?.price) == [20, nil, nil])
+            #expect(infos.map(\.author.name) == ["Austen", "Brontë", "Nobody"])
+            #expect(try Author.with(priciest).joining(required: association.filter(Column("price") > 15)).fetchAll(db).map(\.name) == ["Austen"])
+
+            // Without a condition, every row of the expression joins.
+            let one = CommonTableExpression(named: "one", sql: "SELECT 1 AS n")
+            #expect(try Author.with(one).joining(required: Author.association(to: one)).fetchCount(db) == 3)
+            let writers = CommonTableExpression(named: "writer", request: Book.select(Column("authorId")))
+            #expect(try Author.filter(writers.contains(Column("id"))).with(writers).fetchAll(db).map(\.name) == ["Austen", "Brontë"])
+            let sql = try Author.with(priciest).joining(required: association).makePreparedRequest(db).statement.sql
+            #expect(sql.hasSuffix(#"JOIN "priciest" ON ("author"."id" = "priciest"."authorId")"#))
+        }
+    }
+}

@@ -538,8 +538,9 @@ struct JoinPlan {
             orderings += core.request.orderings.map { $0.sql.qualified(with: alias) }
             var node = parentNode
             if join.includesColumns {
-                let count = try QueryInterfaceRequest<Row>.columnCount(core.request.selection, table: core.destinationTable, ctes: ctes, db)
-                let selections = core.request.selection.map { $0.sql.qualified(with: alias) }
+                let selection = try SQLSelection.expanding(core.request.selection, table: core.destinationTable, db)
+                let count = try QueryInterfaceRequest<Row>.columnCount(selection, table: core.destinationTable, ctes: ctes, db)
+                let selections = selection.map { $0.sql.qualified(with: alias) }
                 if join.annotatesParent {
                     nodes[parentNode].selections += selections
                     nodes[parentNode].count += count

@@ -29,7 +29,7 @@ extension QueryInterfaceRequest where RowDecoder: TableRecord {
     @discardableResult
     public func updateAll(
         _ db: Database, onConflict conflictResolution: Database.ConflictResolution? = nil,
-        _ assignments: (RowDecoder.DatabaseComponents) -> [ColumnAssignment]
+        assignments: (RowDecoder.DatabaseComponents) throws -> [ColumnAssignment]
     ) throws -> Int {
         try updateAll(db, onConflict: conflictResolution, assignments(RowDecoder.databaseComponents))
     }
@@ -38,7 +38,7 @@ extension QueryInterfaceRequest where RowDecoder: TableRecord {
     @discardableResult
     public func updateAll(
         _ db: Database, onConflict conflictResolution: Database.ConflictResolution? = nil,
-        _ assignment: (RowDecoder.DatabaseComponents) -> ColumnAssignment
+        assignment: (RowDecoder.DatabaseComponents) throws -> ColumnAssignment
     ) throws -> Int {
         try updateAll(db, onConflict: conflictResolution, [assignment(RowDecoder.databaseComponents)])
     }
@@ -92,7 +92,7 @@ extension TableRecord {
     @discardableResult
     public static func updateAll(
         _ db: Database, onConflict conflictResolution: Database.ConflictResolution? = nil,
-        _ assignments: (DatabaseComponents) -> [ColumnAssignment]
+        assignments: (DatabaseComponents) throws -> [ColumnAssignment]
     ) throws -> Int {
         try all().updateAll(db, onConflict: conflictResolution, assignments(databaseComponents))
     }
@@ -101,7 +101,7 @@ extension TableRecord {
     @discardableResult
     public static func updateAll(
         _ db: Database, onConflict conflictResolution: Database.ConflictResolution? = nil,
-        _ assignment: (DatabaseComponents) -> ColumnAssignment
+        assignment: (DatabaseComponents) throws -> ColumnAssignment
     ) throws -> Int {
         try all().updateAll(db, onConflict: conflictResolution, [assignment(databaseComponents)])
     }

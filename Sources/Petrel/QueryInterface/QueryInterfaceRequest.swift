@@ -24,6 +24,10 @@ public struct QueryInterfaceRequest<RowDecoder>: Sendable {
     /// Set by `selectPrimaryKey(as:)`: the primary key columns come first in
     /// the selection, resolved against the schema when the SQL is built.
     var selectsPrimaryKey = false
+    /// Set by `groupByPrimaryKey()`.
+    var groupsByPrimaryKey = false
+    /// Set by `withStableOrder()`: the primary key ends the ordering.
+    var hasStableOrder = false
     /// Associations joined with `including(required:)`, `joining(optional:)`...
     var joins: [JoinSpec] = []
     /// To-many associations fetched by `including(all:)`.
@@ -205,6 +209,8 @@ public struct QueryInterfaceRequest<RowDecoder>: Sendable {
         request.orderings = orderings
         request.ordersByPrimaryKey = ordersByPrimaryKey
         request.selectsPrimaryKey = selectsPrimaryKey
+        request.groupsByPrimaryKey = groupsByPrimaryKey
+        request.hasStableOrder = hasStableOrder
         request.isReversed = isReversed
         request.isDistinct = isDistinct
         request.limitClause = limitClause
@@ -316,7 +322,7 @@ public struct QueryInterfaceRequest<RowDecoder>: Sendable {
             sql += SQL(sql: ctes.contains(where: \.isRecursive) ? "WITH RECURSIVE " : "WITH ") + ctes.map(\.clause).joined(separator: ", ") + " "
         }
         sql += SQL(sql: isDistinct ? "SELECT DISTINCT " : "SELECT ")
-        var selection = self.selection
+        var selection = try SQLSelection.expanding(self.selection, table: table, db)
         if selectsPrimaryKey {
             let keyColumns = try db.primaryKey(table).columns.map { SQLSelection(sql: Column($0).sqlExpression.sql) }
             selection = keyColumns + selection
@@ -340,6 +346,8 @@ public struct QueryInterfaceRequest<RowDecoder>: Sendable {
         if rootAlias != table { sql += SQL(sql: " " + rootAlias.quotedDatabaseIdentifier) }
         for clause in plan.clauses { sql += " " + clause }
         if let condition = try whereSQL(db) { sql += " WHERE " + qualify(condition) }
+        var groups = self.groups
+        if groupsByPrimaryKey { groups = try db.primaryKey(table).columns.map { Column($0).sqlExpression } }
         if !groups.isEmpty { sql += " GROUP BY " + groups.map { qualify($0.sql) }.joined(separator: ", ") }
         if !havings.isEmpty {
             sql += " HAVING " + qualify(havings.count == 1 ? havings[0].sql : havings.map(\.operandSQL).joined(separator: " AND "))
@@ -363,6 +371,9 @@ public struct QueryInterfaceRequest<RowDecoder>: Sendable {
                 }
         }
         orderSQL += plan.orderings
+        if hasStableOrder, !ordersByPrimaryKey {
+            orderSQL += try db.primaryKey(table).columns.map { qualify(Column($0).sqlExpression.sql) }
+        }
         if !orderSQL.isEmpty { sql += " ORDER BY " + orderSQL.joined(separator: ", ") }
         if let limitClause {
             sql += SQL(sql: " LIMIT \(limitClause.limit)")

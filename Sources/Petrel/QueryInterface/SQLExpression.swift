@@ -202,6 +202,9 @@ public struct SQLSelection: SQLSelectable, Sendable {
     let sql: SQL
     /// True when the selection is an aggregate: one row without GROUP BY.
     var isAggregate = false
+    /// For `allColumns(excluding:)`: `*` but these lowercased columns,
+    /// spelled out when the request compiles.
+    var excludedColumns: Set<String>?
 
     init(sql: SQL, isAggregate: Bool = false) {
         self.sql = sql

@@ -208,9 +208,18 @@ extension Table where RowDecoder: TableRecord {
     @discardableResult
     public func updateAll(
         _ db: Database, onConflict conflictResolution: Database.ConflictResolution? = nil,
-        _ assignments: (RowDecoder.DatabaseComponents) -> [ColumnAssignment]
+        assignments: (RowDecoder.DatabaseComponents) throws -> [ColumnAssignment]
     ) throws -> Int {
         try all().updateAll(db, onConflict: conflictResolution, assignments(RowDecoder.databaseComponents))
+    }
+
+    /// The same, with one assignment.
+    @discardableResult
+    public func updateAll(
+        _ db: Database, onConflict conflictResolution: Database.ConflictResolution? = nil,
+        assignment: (RowDecoder.DatabaseComponents) throws -> ColumnAssignment
+    ) throws -> Int {
+        try all().updateAll(db, onConflict: conflictResolution, [assignment(RowDecoder.databaseComponents)])
     }
 }
 

@@ -83,6 +83,14 @@ extension EncodableRecord {
         }
         return changes
     }
+
+    /// Applies `modify` and returns the columns it changed, with their new
+    /// values.
+    public mutating func databaseChanges(modify: (inout Self) throws -> Void) throws -> [String: DatabaseValue] {
+        let original = self
+        try modify(&self)
+        return try databaseChanges(from: original)
+    }
 }
 
 extension EncodableRecord where Self: Encodable {

@@ -202,32 +202,48 @@ extension MutablePersistableRecord {
     public func update(
         _ db: Database, onConflict conflictResolution: Database.ConflictResolution? = nil, columns: some Collection<String>
     ) throws {
+        _ = try updateWithSaveCallbacks(db, onConflict: conflictResolution, columns: Set(columns), returning: nil as UpdateReturning<Void>?)
+    }
+
+    /// Updates the given columns of the record's row.
+    public func update(
+        _ db: Database, onConflict conflictResolution: Database.ConflictResolution? = nil, columns: some Collection<some ColumnExpression>
+    ) throws {
+        try update(db, onConflict: conflictResolution, columns: columns.map(\.name))
+    }
+
+    /// The update with the save and update callbacks; with `returning`,
+    /// the statement returns the selection and `fetch` reads it.
+    func updateWithSaveCallbacks<T>(
+        _ db: Database, onConflict conflictResolution: Database.ConflictResolution?, columns: Set<String>,
+        returning: UpdateReturning<T>?
+    ) throws -> T? {
         try willSave(db)
         var saved: PersistenceSuccess?
+        var fetched: T?
         try aroundSave(db) {
-            let success = try updateWithCallbacks(db, onConflict: conflictResolution, columns: Set(columns))
-            saved = success
-            return success
+            try willUpdate(db, columns: columns)
+            var updated: PersistenceSuccess?
+            try aroundUpdate(db, columns: columns) {
+                let (success, value) = try performUpdate(db, onConflict: conflictResolution, columns: columns, returning: returning)
+                updated = success
+                fetched = value
+                return success
+            }
+            guard let updated else { throw DatabaseError.callbackNotCalled("aroundUpdate", "update") }
+            didUpdate(updated)
+            saved = updated
+            return updated
         }
-        if let saved { didSave(saved) }
+        guard let saved else { throw DatabaseError.callbackNotCalled("aroundSave", "save") }
+        didSave(saved)
+        return fetched
     }
 
-    private func updateWithCallbacks(_ db: Database, onConflict conflictResolution: Database.ConflictResolution?, columns: Set<String>) throws -> PersistenceSuccess {
-        try willUpdate(db, columns: columns)
-        var updated: PersistenceSuccess?
-        try aroundUpdate(db, columns: columns) {
-            let success = try performUpdate(db, onConflict: conflictResolution, columns: columns)
-            updated = success
-            return success
-        }
-        guard let updated else {
-            throw DatabaseError.callbackNotCalled("aroundUpdate", "update")
-        }
-        didUpdate(updated)
-        return updated
-    }
-
-    private func performUpdate(_ db: Database, onConflict conflictResolution: Database.ConflictResolution?, columns: Set<String>) throws -> PersistenceSuccess {
+    private func performUpdate<T>(
+        _ db: Database, onConflict conflictResolution: Database.ConflictResolution?, columns: Set<String>,
+        returning: UpdateReturning<T>?
+    ) throws -> (PersistenceSuccess, T?) {
         let container = try PersistenceContainer(self)
         let key = try primaryKeyValues(db, container)
         let lowered = Set(columns.map { $0.lowercased() })
@@ -240,15 +256,28 @@ extension MutablePersistableRecord {
         let or = resolution == .abort ? "" : " OR \(resolution.rawValue)"
         let assignments = assigned.map { "\($0.quotedDatabaseIdentifier)=?" }.joined(separator: ", ")
         let condition = key.map { "\($0.column.quotedDatabaseIdentifier)=?" }.joined(separator: " AND ")
-        let values = assigned.map { container.databaseValue(forColumn: $0) ?? .null } + key.map(\.value)
-        try db.cachedStatement(sql: "UPDATE\(or) \(type(of: self).table) SET \(assignments) WHERE \(condition)")
-            .execute(arguments: StatementArguments(values))
+        var arguments = StatementArguments(assigned.map { container.databaseValue(forColumn: $0) ?? .null } + key.map(\.value))
+        var sql = "UPDATE\(or) \(type(of: self).table) SET \(assignments) WHERE \(condition)"
+        var fetched: T?
+        if let returning {
+            let (selectionSQL, selectionArguments) = returning.selection.map(\.sqlSelection.sql).joined(separator: ", ").build()
+            sql += " RETURNING " + selectionSQL
+            arguments += selectionArguments
+            let statement = try db.makeStatement(sql: sql)
+            try statement.setArguments(arguments)
+            // SQLite makes the change at the first step; the fetch's
+            // reset completes the statement and sets the change count.
+            fetched = try returning.fetch(statement)
+            statement.reset()
+        } else {
+            try db.cachedStatement(sql: sql).execute(arguments: arguments)
+        }
         guard db.changesCount > 0 else {
             throw RecordError.recordNotFound(
                 databaseTableName: type(of: self).databaseTableName,
                 key: Dictionary(key.map { ($0.column, $0.value) }, uniquingKeysWith: { $1 }))
         }
-        return PersistenceSuccess(persistenceContainer: container)
+        return (PersistenceSuccess(persistenceContainer: container), fetched)
     }
 
     /// Updates the columns that `modify` changes, and only if it changes any.
@@ -374,4 +403,10 @@ extension DatabaseError {
     static func callbackNotCalled(_ callback: String, _ operation: String) -> DatabaseError {
         DatabaseError(resultCode: .SQLITE_MISUSE, message: "\(callback) did not call \(operation)")
     }
+}
+
+/// What an `UPDATE ... RETURNING` selects, and how its rows are read.
+struct UpdateReturning<T> {
+    var selection: [any SQLSelectable]
+    var fetch: (Statement) throws -> T
 }

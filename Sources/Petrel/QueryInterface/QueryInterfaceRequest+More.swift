@@ -1,0 +1,239 @@
+// The rest of GRDB's request-building API: literal and typed selections,
+// grouping by primary key, stable orderings, `AllColumnsExcluding`,
+// assignment operators, and the record-type shortcuts for all of them.
+
+extension QueryInterfaceRequest {
+    /// Replaces the selection with an SQL literal.
+    public func select(literal sqlLiteral: SQL) -> Self {
+        select([SQLExpression(literal: sqlLiteral)])
+    }
+
+    /// Replaces the selection and the type of the fetched values.
+    public func select<T>(_ selection: [any SQLSelectable], as type: T.Type = T.self) -> QueryInterfaceRequest<T> {
+        select(selection).asRequest(of: T.self)
+    }
+
+    /// Replaces the selection with raw SQL and the type of the fetched values.
+    public func select<T>(sql: String, arguments: StatementArguments = StatementArguments(), as type: T.Type = T.self) -> QueryInterfaceRequest<T> {
+        select(sql: sql, arguments: arguments).asRequest(of: T.self)
+    }
+
+    /// Replaces the selection with an SQL literal and the type of the fetched values.
+    public func select<T>(literal sqlLiteral: SQL, as type: T.Type = T.self) -> QueryInterfaceRequest<T> {
+        select(literal: sqlLiteral).asRequest(of: T.self)
+    }
+
+    /// Replaces the ordering with an SQL literal.
+    public func order(literal sqlLiteral: SQL) -> Self {
+        var request = self
+        request.orderings = [SQLOrdering(sql: sqlLiteral)]
+        request.isReversed = false
+        request.ordersByPrimaryKey = false
+        return request
+    }
+
+    /// `GROUP BY` an array of expressions.
+    public func group(_ expressions: [any SQLExpressible]) -> Self {
+        var request = self
+        request.groups = expressions.map(\.sqlExpression)
+        return request
+    }
+
+    /// `GROUP BY` raw SQL.
+    public func group(sql: String, arguments: StatementArguments = StatementArguments()) -> Self {
+        group([SQLExpression(sql: sql, arguments: arguments)])
+    }
+
+    /// `HAVING` raw SQL.
+    public func having(sql: String, arguments: StatementArguments = StatementArguments()) -> Self {
+        having(SQLExpression(sql: sql, arguments: arguments))
+    }
+
+    /// Groups by the primary key (the rowid when the table has none).
+    public func groupByPrimaryKey() -> Self {
+        var request = self
+        request.groupsByPrimaryKey = true
+        request.groups = []
+        return request
+    }
+
+    /// Adds the primary key to the end of the ordering, so that rows that
+    /// compare equal come in a stable order (useful in tests).
+    public func withStableOrder() -> Self {
+        var request = self
+        request.hasStableOrder = true
+        return request
+    }
+}
+
+extension QueryInterfaceRequest where RowDecoder: TableRecord {
+    /// Keeps the rows that satisfy a predicate built from the record's columns.
+    public func filter(_ predicate: (RowDecoder.DatabaseComponents) throws -> any SQLSpecificExpressible) rethrows -> Self {
+        try filter(predicate(RowDecoder.databaseComponents).sqlExpression)
+    }
+
+    /// `GROUP BY` expressions built from the record's columns.
+    public func group(_ expressions: (RowDecoder.DatabaseComponents) throws -> [any SQLExpressible]) rethrows -> Self {
+        try group(expressions(RowDecoder.databaseComponents))
+    }
+
+    /// `HAVING` a predicate built from the record's columns.
+    public func having(_ predicate: (RowDecoder.DatabaseComponents) throws -> any SQLExpressible) rethrows -> Self {
+        try having(predicate(RowDecoder.databaseComponents).sqlExpression)
+    }
+
+    /// Appends values built from the record's columns to the selection.
+    public func annotated(with selection: (RowDecoder.DatabaseComponents) throws -> [any SQLSelectable]) rethrows -> Self {
+        try annotated(with: selection(RowDecoder.databaseComponents))
+    }
+
+    /// Replaces the selection with columns of the record and the type of
+    /// the fetched values.
+    public func select<T>(_ selection: (RowDecoder.DatabaseComponents) throws -> [any SQLSelectable], as type: T.Type = T.self) rethrows -> QueryInterfaceRequest<T> {
+        try select(selection(RowDecoder.databaseComponents)).asRequest(of: T.self)
+    }
+}
+
+// MARK: - Record-type shortcuts
+
+extension TableRecord {
+    public static func select(_ selection: [any SQLSelectable]) -> QueryInterfaceRequest<Self> { all().select(selection) }
+    public static func select(_ selection: (DatabaseComponents) throws -> [any SQLSelectable]) rethrows -> QueryInterfaceRequest<Self> {
+        try all().select(selection(databaseComponents))
+    }
+    public static func select(sql: String, arguments: StatementArguments = StatementArguments()) -> QueryInterfaceRequest<Self> {
+        all().select(sql: sql, arguments: arguments)
+    }
+    public static func select(literal sqlLiteral: SQL) -> QueryInterfaceRequest<Self> { all().select(literal: sqlLiteral) }
+    public static func select<T>(_ selection: [any SQLSelectable], as type: T.Type = T.self) -> QueryInterfaceRequest<T> {
+        all().select(selection, as: type)
+    }
+    public static func select<T>(_ selection: (DatabaseComponents) throws -> [any SQLSelectable], as type: T.Type = T.self) rethrows -> QueryInterfaceRequest<T> {
+        try all().select(selection(databaseComponents), as: type)
+    }
+    public static func select<T>(sql: String, arguments: StatementArguments = StatementArguments(), as type: T.Type = T.self) -> QueryInterfaceRequest<T> {
+        all().select(sql: sql, arguments: arguments, as: type)
+    }
+    public static func select<T>(literal sqlLiteral: SQL, as type: T.Type = T.self) -> QueryInterfaceRequest<T> {
+        all().select(literal: sqlLiteral, as: type)
+    }
+    public static func annotated(with selection: any SQLSelectable...) -> QueryInterfaceRequest<Self> { all().annotated(with: selection) }
+    public static func annotated(with selection: [any SQLSelectable]) -> QueryInterfaceRequest<Self> { all().annotated(with: selection) }
+    public static func annotated(with selection: (DatabaseComponents) throws -> [any SQLSelectable]) rethrows -> QueryInterfaceRequest<Self> {
+        try all().annotated(with: selection(databaseComponents))
+    }
+    public static func order(_ orderings: [any SQLOrderingTerm]) -> QueryInterfaceRequest<Self> { all().order(orderings) }
+    public static func order(_ orderings: (DatabaseComponents) throws -> [any SQLOrderingTerm]) rethrows -> QueryInterfaceRequest<Self> {
+        try all().order(orderings(databaseComponents))
+    }
+    public static func order(literal sqlLiteral: SQL) -> QueryInterfaceRequest<Self> { all().order(literal: sqlLiteral) }
+
+    /// The number of columns `databaseSelection` selects.
+    public static func numberOfSelectedColumns(_ db: Database) throws -> Int {
+        let selection = try SQLSelection.expanding(databaseSelection.map(\.sqlSelection), table: databaseTableName, db)
+        return try QueryInterfaceRequest<Self>.columnCount(selection, table: databaseTableName, db)
+    }
+}
+
+extension TableRecord where Self: Identifiable, ID: DatabaseValueConvertible {
+    /// The error thrown when no row has the id.
+    public static func recordNotFound(_ db: Database, id: ID) -> any Error {
+        recordNotFound(db, key: id)
+    }
+}
+
+// MARK: - Selections
+
+/// All columns but some: `Player.select(.allColumns(excluding: ["photo"]))`.
+/// The excluded names are compared case-insensitively; the columns are read
+/// from the schema when the request compiles.
+public struct AllColumnsExcluding: SQLSelectable, Sendable {
+    let excludedColumns: Set<String>
+
+    public init(_ excludedColumns: some Collection<String>) {
+        self.excludedColumns = Set(excludedColumns.map { $0.lowercased() })
+    }
+
+    public var sqlSelection: SQLSelection {
+        var selection = SQLSelection.allColumns
+        selection.excludedColumns = excludedColumns
+        return selection
+    }
+}
+
+extension SQLSelectable where Self == AllColumnsExcluding {
+    /// All columns but these.
+    public static func allColumns(excluding excludedColumns: some Collection<String>) -> AllColumnsExcluding {
+        AllColumnsExcluding(excludedColumns)
+    }
+
+    /// All columns but these.
+    public static func allColumns(excluding excludedColumns: some Collection<any ColumnExpression>) -> AllColumnsExcluding {
+        AllColumnsExcluding(excludedColumns.map(\.name))
+    }
+}
+
+extension SQLSelectable where Self == Column {
+    /// The hidden rowid: `Player.select(.allColumns, .rowID)`.
+    public static var rowID: Column { Column.rowID }
+}
+
+extension SQLSelection {
+    /// The selection with `allColumns(excluding:)` spelled out as the
+    /// table's other columns.
+    static func expanding(_ selection: [SQLSelection], table: String, _ db: Database) throws -> [SQLSelection] {
+        guard selection.contains(where: { $0.excludedColumns != nil }) else { return selection }
+        var expanded: [SQLSelection] = []
+        for item in selection {
+            guard let excluded = item.excludedColumns else {
+                expanded.append(item)
+                continue
+            }
+            for column in try db.columns(in: table) where !excluded.contains(column.name.lowercased()) {
+                expanded.append(Column(column.name).sqlSelection)
+            }
+        }
+        return expanded
+    }
+}
+
+// MARK: - Columns
+
+extension ColumnExpression {
+    /// The column, never qualified with a table alias: for the names of
+    /// selected values (`SELECT COUNT(*) AS total ... ORDER BY total`).
+    public var detached: SQLExpression {
+        SQLExpression(sql: SQL(sql: name.quotedDatabaseIdentifier), isTerm: true)
+    }
+}
+
+extension SQLExpression.AssociativeBinaryOperator {
+    /// `a & b & c`.
+    public static let bitwiseAnd = SQLExpression.AssociativeBinaryOperator(sql: "&", neutralValue: (-1).databaseValue)
+    /// `a | b | c`.
+    public static let bitwiseOr = SQLExpression.AssociativeBinaryOperator(sql: "|", neutralValue: 0.databaseValue)
+}
+
+// Assignment operators for `updateAll`: `Column("score") += 1` assigns
+// `score = score + 1`.
+public func += (column: some ColumnExpression, value: some SQLExpressible) -> ColumnAssignment { column.set(to: column + value) }
+public func -= (column: some ColumnExpression, value: some SQLExpressible) -> ColumnAssignment { column.set(to: column - value) }
+public func *= (column: some ColumnExpression, value: some SQLExpressible) -> ColumnAssignment { column.set(to: column * value) }
+public func /= (column: some ColumnExpression, value: some SQLExpressible) -> ColumnAssignment { column.set(to: column / value) }
+public func &= (column: some ColumnExpression, value: some SQLExpressible) -> ColumnAssignment { column.set(to: column & value) }
+public func |= (column: some ColumnExpression, value: some SQLExpressible) -> ColumnAssignment { column.set(to: column | value) }
+public func <<= (column: some ColumnExpression, value: some SQLExpressible) -> ColumnAssignment { column.set(to: column << value) }
+public func >>= (column: some ColumnExpression, value: some SQLExpressible) -> ColumnAssignment { column.set(to: column >> value) }
+
+extension SQL {
+    /// The literal as an expression: `SQL("score + \(bonus)").sqlExpression`.
+    public var sqlExpression: SQLExpression { SQLExpression(literal: self) }
+}
+
+extension TableAlias {
+    /// True when the aliased table has a row: for `joining(optional:)`
+    /// associations, `filter(alias.exists)` keeps rows that found one.
+    public var exists: SQLExpression {
+        !(self[Column.rowID] == nil)
+    }
+}

@@ -59,11 +59,24 @@ public struct ForeignKeyInfo: Sendable, Hashable {
     /// The referenced table.
     public let destinationTable: String
     /// Pairs of (origin column, destination column).
-    public let mapping: [Pair]
+    public let mapping: [(origin: String, destination: String)]
 
-    public struct Pair: Sendable, Hashable {
-        public let origin: String
-        public let destination: String
+    init(id: Int, destinationTable: String, mapping: [(origin: String, destination: String)]) {
+        self.id = id
+        self.destinationTable = destinationTable
+        self.mapping = mapping
+    }
+
+    public static func == (lhs: ForeignKeyInfo, rhs: ForeignKeyInfo) -> Bool {
+        lhs.id == rhs.id && lhs.destinationTable == rhs.destinationTable
+            && lhs.originColumns == rhs.originColumns && lhs.destinationColumns == rhs.destinationColumns
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(id)
+        hasher.combine(destinationTable)
+        hasher.combine(originColumns)
+        hasher.combine(destinationColumns)
     }
 
     /// The columns of the origin table.
@@ -207,7 +220,7 @@ extension Database {
                 destinations = key.map { Optional($0) }
             }
             let mapping = zip(ordered, destinations).map { row, destination in
-                ForeignKeyInfo.Pair(origin: row["from"], destination: destination ?? "rowid")
+                (origin: row["from"] as String, destination: destination ?? "rowid")
             }
             result.append(ForeignKeyInfo(id: id, destinationTable: destinationTable, mapping: mapping))
         }

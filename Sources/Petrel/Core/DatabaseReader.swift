@@ -64,6 +64,21 @@ public protocol DatabaseWriter: DatabaseReader {
 }
 
 extension DatabaseWriter {
+    /// Runs `updates` asynchronously with exclusive access to the database
+    /// (no concurrent read), outside of any transaction. `updates` gets the
+    /// connection, or the error that prevented the access.
+    public func asyncBarrierWriteWithoutTransaction(_ updates: @escaping @Sendable (Result<Database, any Error>) -> Void) {
+        // A global queue thread may wait for the readers; cooperative
+        // threads must not.
+        DispatchQueue.global(qos: .userInitiated).async {
+            do {
+                try self.barrierWriteWithoutTransaction { db in updates(.success(db)) }
+            } catch {
+                updates(.failure(error))
+            }
+        }
+    }
+
     /// Runs `updates` in an IMMEDIATE transaction: commits when it returns,
     /// rolls back and rethrows when it throws.
     ///

@@ -75,22 +75,32 @@ public struct DatabaseMigrator: Sendable {
     /// Migrating a database that already applied later migrations is a
     /// programmer error.
     public func migrate(_ writer: any DatabaseWriter, upTo targetIdentifier: String) throws {
-        guard let targetIndex = registered.firstIndex(where: { $0.identifier == targetIdentifier }) else {
-            preconditionFailure("undefined migration: \(targetIdentifier)")
-        }
         try writer.barrierWriteWithoutTransaction { db in
-            if eraseDatabaseOnSchemaChange, try needsErase(db) {
-                try db.erase()
-            }
-            try runMigrations(db, upTo: targetIndex)
+            try migrate(db, upTo: targetIdentifier)
         }
+    }
+
+    /// Migrates inside an access, up to the target or the last migration.
+    private func migrate(_ db: Database, upTo targetIdentifier: String?) throws {
+        guard let targetIdentifier = targetIdentifier ?? registered.last?.identifier else { return }
+        guard let targetIndex = registered.firstIndex(where: { $0.identifier == targetIdentifier }) else {
+            throw DatabaseError(resultCode: .SQLITE_MISUSE, message: "undefined migration: \(targetIdentifier)")
+        }
+        if eraseDatabaseOnSchemaChange, try needsErase(db) {
+            try db.erase()
+        }
+        try runMigrations(db, upTo: targetIndex)
     }
 
     private func runMigrations(_ db: Database, upTo targetIndex: Int) throws {
         try createMigrationsTable(db)
         let applied = try appliedIdentifiers(db)
+        // A database migrated by a later version of the application: GRDB
+        // stops the program; an error leaves the choice to the caller.
         if let beyond = registered[(targetIndex + 1)...].first(where: { applied.contains($0.identifier) }) {
-            preconditionFailure("database is already migrated beyond migration \(registered[targetIndex].identifier) (\(beyond.identifier) was applied)")
+            throw DatabaseError(
+                resultCode: .SQLITE_MISUSE,
+                message: "database is already migrated beyond migration \(registered[targetIndex].identifier) (\(beyond.identifier) was applied)")
         }
         for migration in registered[...targetIndex] where !applied.contains(migration.identifier) {
             try run(migration, db)
@@ -123,12 +133,9 @@ public struct DatabaseMigrator: Sendable {
     }
 
     private func checkForeignKeys(_ db: Database, after identifier: String) throws {
-        if let violation = try Row.fetchOne(db, sql: "PRAGMA foreign_key_check") {
-            let table: String = violation["table"]
-            let parent: String = violation["parent"]
-            throw DatabaseError(
-                resultCode: .SQLITE_CONSTRAINT_FOREIGNKEY,
-                message: "FOREIGN KEY constraint violation after migration \(identifier): \(table) refers to a missing row of \(parent)")
+        if let violation = try db.foreignKeyViolations().next() {
+            let description = (try? violation.failureDescription(db)) ?? violation.description
+            throw DatabaseError(resultCode: .SQLITE_CONSTRAINT_FOREIGNKEY, message: "\(description) (after migration \(identifier))")
         }
     }
 
@@ -146,12 +153,14 @@ public struct DatabaseMigrator: Sendable {
         return try hasSchemaChanges(db)
     }
 
-    private func hasBeenSuperseded(_ db: Database) throws -> Bool {
+    /// True when the database applied migrations this migrator does not know.
+    public func hasBeenSuperseded(_ db: Database) throws -> Bool {
         let applied = try appliedIdentifiers(db)
         return !applied.isSubset(of: Set(migrations))
     }
 
-    private func hasSchemaChanges(_ db: Database) throws -> Bool {
+    /// True when the schema differs from what the applied migrations create.
+    public func hasSchemaChanges(_ db: Database) throws -> Bool {
         let applied = try appliedIdentifiers(db)
         let reference = try DatabaseQueue()
         try reference.writeWithoutTransaction { referenceDB in
@@ -173,7 +182,8 @@ public struct DatabaseMigrator: Sendable {
         try reader.read { db in try appliedIdentifiers(db) }
     }
 
-    func appliedIdentifiers(_ db: Database) throws -> Set<String> {
+    /// The identifiers recorded as applied, registered or not.
+    public func appliedIdentifiers(_ db: Database) throws -> Set<String> {
         guard try db.tableExists("grdb_migrations") else { return [] }
         return try Set(String.fetchAll(db, sql: "SELECT identifier FROM grdb_migrations"))
     }
@@ -204,5 +214,43 @@ public struct DatabaseMigrator: Sendable {
     /// True when the schema differs from what the applied migrations create.
     public func hasSchemaChanges(_ reader: any DatabaseReader) throws -> Bool {
         try reader.read { db in try hasSchemaChanges(db) }
+    }
+
+    // The same questions inside a database access, as GRDB asks them.
+
+    /// The registered migrations that were applied, in registration order.
+    public func appliedMigrations(_ db: Database) throws -> [String] {
+        let applied = try appliedIdentifiers(db)
+        return migrations.filter { applied.contains($0) }
+    }
+
+    /// The registered migrations applied without gap from the first, in order.
+    public func completedMigrations(_ db: Database) throws -> [String] {
+        let applied = try appliedIdentifiers(db)
+        return Array(migrations.prefix { applied.contains($0) })
+    }
+
+    /// True when every registered migration was applied.
+    public func hasCompletedMigrations(_ db: Database) throws -> Bool {
+        try completedMigrations(db).count == registered.count
+    }
+
+    /// Migrates in the background and calls `completion` with the
+    /// connection (for more work in the same access) or the error.
+    public func asyncMigrate(_ writer: any DatabaseWriter, completion: @escaping @Sendable (Result<Database, any Error>) -> Void) {
+        let migrator = self
+        writer.asyncBarrierWriteWithoutTransaction { result in
+            switch result {
+            case .success(let db):
+                do {
+                    try migrator.migrate(db, upTo: nil)
+                    completion(.success(db))
+                } catch {
+                    completion(.failure(error))
+                }
+            case .failure(let error):
+                completion(.failure(error))
+            }
+        }
     }
 }

@@ -66,8 +66,20 @@ extension Database {
     }
 
     /// Creates a view from a request.
-    public func create<T>(view name: String, options: ViewOptions = [], columns: [String]? = nil, as request: QueryInterfaceRequest<T>) throws {
-        try create(view: name, options: options, columns: columns, asLiteral: request.selectSQL(self))
+    public func create(view name: String, options: ViewOptions = [], columns: [String]? = nil, as request: some SQLSubqueryable) throws {
+        let definition = try request.sqlSubquery.deferred.make(self)
+        try create(view: name, options: options, columns: columns, asLiteral: definition)
+    }
+
+    /// Creates an index (GRDB 4's form of ``create(index:on:columns:options:condition:)``).
+    public func create(
+        index name: String, on table: String, columns: [String], unique: Bool = false, ifNotExists: Bool = false,
+        condition: (any SQLExpressible)? = nil
+    ) throws {
+        var options: IndexOptions = []
+        if unique { options.insert(.unique) }
+        if ifNotExists { options.insert(.ifNotExists) }
+        try create(index: name, on: table, columns: columns, options: options, condition: condition)
     }
 
     /// Drops a view.

@@ -17,6 +17,8 @@ extension Database {
         public static let any = ColumnType(rawValue: "ANY")
         /// JSON stored as text.
         public static let jsonText = ColumnType(rawValue: "TEXT")
+        /// `BLOB`, for JSONB values.
+        public static let jsonb = ColumnType(rawValue: "BLOB")
     }
 
     /// A foreign key action (`ON DELETE CASCADE`...).
@@ -86,25 +88,49 @@ extension DatabaseValue {
 
 /// The body of ``Database/create(table:options:body:)``.
 public final class TableDefinition {
-    var columns: [ColumnDefinition] = []
+    /// A column, or the columns of a `belongsTo` foreign key, in the
+    /// order they were declared.
+    enum Item {
+        case column(ColumnDefinition)
+        case foreignKey(ForeignKeyDefinition)
+    }
+
+    var items: [Item] = []
     var constraints: [String] = []
-    var pendingPrimaryKeyColumns: [String]?
+    /// The items declared inside `primaryKey { }`, while its body runs.
+    var pendingPrimaryKeyItems: [Item]?
+    /// A primary key made of items, resolved with the foreign keys.
+    var primaryKeyItems: (items: [Item], conflictResolution: Database.ConflictResolution?)?
     let tableName: String
 
     init(tableName: String) {
         self.tableName = tableName
     }
 
+    var columns: [ColumnDefinition] {
+        items.compactMap { if case .column(let column) = $0 { column } else { nil } }
+    }
+
     /// Appends a column: `t.column("name", .text)`.
     @discardableResult
     public func column(_ name: String, _ type: Database.ColumnType? = nil) -> ColumnDefinition {
         let column = ColumnDefinition(name: name, type: type)
-        columns.append(column)
-        if pendingPrimaryKeyColumns != nil {
-            pendingPrimaryKeyColumns?.append(name)
+        items.append(.column(column))
+        if pendingPrimaryKeyItems != nil {
+            pendingPrimaryKeyItems?.append(.column(column))
             column.notNull()
         }
         return column
+    }
+
+    /// Appends a column written in SQL: `t.column(sql: "name TEXT")`.
+    public func column(sql: String) {
+        items.append(.column(ColumnDefinition(rawSQL: sql)))
+    }
+
+    /// Appends a column written as an SQL literal.
+    public func column(literal sqlLiteral: SQL) {
+        items.append(.column(ColumnDefinition(rawSQL: sqlLiteral.inlined())))
     }
 
     /// `"id" INTEGER PRIMARY KEY AUTOINCREMENT`.
@@ -127,13 +153,35 @@ public final class TableDefinition {
         constraints.append("PRIMARY KEY (\(columns.map(\.quotedDatabaseIdentifier).joined(separator: ", ")))" + Self.conflictClause(conflictResolution))
     }
 
-    /// A primary key made of the columns defined in `body`, which are NOT NULL.
+    /// A primary key made of the columns (and `belongsTo` foreign keys)
+    /// defined in `body`, which are NOT NULL.
     public func primaryKey(onConflict conflictResolution: Database.ConflictResolution? = nil, _ body: () throws -> Void) rethrows {
-        pendingPrimaryKeyColumns = []
+        pendingPrimaryKeyItems = []
         try body()
-        let columns = pendingPrimaryKeyColumns ?? []
-        pendingPrimaryKeyColumns = nil
-        primaryKey(columns, onConflict: conflictResolution)
+        primaryKeyItems = (pendingPrimaryKeyItems ?? [], conflictResolution)
+        pendingPrimaryKeyItems = nil
+    }
+
+    /// Columns that reference the primary key of another table, with their
+    /// foreign key and an index: `t.belongsTo("team")` adds `teamId`
+    /// (`countryCode` for a table whose primary key is `code`).
+    ///
+    /// The referenced table is `table`, else `name`, else its plural
+    /// (`teams`); it may be the table being created.
+    @discardableResult
+    public func belongsTo(
+        _ name: String, inTable table: String? = nil, onDelete deleteAction: Database.ForeignKeyAction? = nil,
+        onUpdate updateAction: Database.ForeignKeyAction? = nil, deferred isDeferred: Bool = false, indexed: Bool = true
+    ) -> ForeignKeyDefinition {
+        let foreignKey = ForeignKeyDefinition(
+            name: name, table: table, deleteAction: deleteAction, updateAction: updateAction, isDeferred: isDeferred,
+            indexing: indexed ? .index : nil)
+        items.append(.foreignKey(foreignKey))
+        if pendingPrimaryKeyItems != nil {
+            pendingPrimaryKeyItems?.append(.foreignKey(foreignKey))
+            foreignKey.notNull()
+        }
+        return foreignKey
     }
 
     /// `UNIQUE ("a", "b") [ON CONFLICT ...]`.
@@ -168,6 +216,70 @@ public final class TableDefinition {
         constraints.append(sql)
     }
 
+    /// A table constraint written as an SQL literal.
+    public func constraint(literal sqlLiteral: SQL) {
+        constraints.append(sqlLiteral.inlined())
+    }
+
+    /// The column definitions and constraints, the foreign keys of
+    /// `belongsTo` resolved against the schema; plus the indexes to create.
+    func resolved(_ db: Database) throws -> (definitions: [String], indexes: [(columns: [String], unique: Bool)]) {
+        var definitions: [String] = []
+        var foreignKeyConstraints: [String] = []
+        var indexes: [(columns: [String], unique: Bool)] = []
+        var resolvedColumns: [ObjectIdentifier: [String]] = [:]
+        let primaryKeyObjects = Set((primaryKeyItems?.items ?? []).map { item -> ObjectIdentifier in
+            switch item {
+            case .column(let column): ObjectIdentifier(column)
+            case .foreignKey(let foreignKey): ObjectIdentifier(foreignKey)
+            }
+        })
+        for item in items {
+            switch item {
+            case .column(let column):
+                definitions.append(column.sql)
+                resolvedColumns[ObjectIdentifier(column)] = [column.name]
+                if column.isIndexed { indexes.append(([column.name], false)) }
+            case .foreignKey(let foreignKey):
+                let resolution = try foreignKey.resolve(in: self, db)
+                definitions += resolution.columnDefinitions
+                if let constraint = resolution.constraint { foreignKeyConstraints.append(constraint) }
+                resolvedColumns[ObjectIdentifier(foreignKey)] = resolution.columns
+                // The columns of a primary key are indexed already.
+                if let indexing = foreignKey.indexing, !primaryKeyObjects.contains(ObjectIdentifier(foreignKey)) {
+                    indexes.append((resolution.columns, indexing == .unique))
+                }
+            }
+        }
+        var constraints = self.constraints
+        if let primaryKeyItems {
+            let columns = primaryKeyItems.items.flatMap { item -> [String] in
+                switch item {
+                case .column(let column): resolvedColumns[ObjectIdentifier(column)] ?? []
+                case .foreignKey(let foreignKey): resolvedColumns[ObjectIdentifier(foreignKey)] ?? []
+                }
+            }
+            constraints.insert(
+                "PRIMARY KEY (\(columns.map(\.quotedDatabaseIdentifier).joined(separator: ", ")))" + Self.conflictClause(primaryKeyItems.conflictResolution),
+                at: 0)
+        }
+        return (definitions + constraints + foreignKeyConstraints, indexes)
+    }
+
+    /// The primary key columns declared in this definition, with their
+    /// types: for a `belongsTo` that references the table being created.
+    func declaredPrimaryKey() -> [(name: String, type: String?)] {
+        for column in columns where column.isPrimaryKey {
+            return [(column.name, column.type?.rawValue)]
+        }
+        if let primaryKeyItems {
+            return primaryKeyItems.items.compactMap { item in
+                if case .column(let column) = item { (column.name, column.type?.rawValue) } else { nil }
+            }
+        }
+        return []
+    }
+
     static func conflictClause(_ resolution: Database.ConflictResolution?) -> String {
         resolution.map { " ON CONFLICT \($0.rawValue)" } ?? ""
     }
@@ -197,10 +309,21 @@ public final class ColumnDefinition {
     var isIndexed = false
     var isUniqueIndexed = false
 
+    /// For `column(sql:)`: the whole definition, as written.
+    private var rawSQL: String?
+
     init(name: String, type: Database.ColumnType?) {
         self.name = name
         self.type = type
     }
+
+    init(rawSQL: String) {
+        name = ""
+        type = nil
+        self.rawSQL = rawSQL
+    }
+
+    var isPrimaryKey: Bool { primaryKeyClause != nil }
 
     /// `PRIMARY KEY [ON CONFLICT ...] [AUTOINCREMENT]`.
     @discardableResult
@@ -300,6 +423,7 @@ public final class ColumnDefinition {
 
     /// The column's SQL in `CREATE TABLE` / `ADD COLUMN`.
     var sql: String {
+        if let rawSQL { return rawSQL }
         var parts = [name.quotedDatabaseIdentifier]
         if let type { parts.append(type.rawValue) }
         if let primaryKeyClause { parts.append(primaryKeyClause) }
@@ -322,27 +446,47 @@ extension Database {
     public func create(table name: String, options: TableOptions = [], body: (TableDefinition) throws -> Void) throws {
         let definition = TableDefinition(tableName: name)
         try body(definition)
+        let (definitions, indexes) = try definition.resolved(self)
         var sql = options.contains(.temporary) ? "CREATE TEMPORARY TABLE " : "CREATE TABLE "
         if options.contains(.ifNotExists) { sql += "IF NOT EXISTS " }
         sql += name.quotedDatabaseIdentifier + " ("
-        sql += (definition.columns.map(\.sql) + definition.constraints).joined(separator: ", ")
+        sql += definitions.joined(separator: ", ")
         sql += ")"
         var tableOptions: [String] = []
         if options.contains(.withoutRowID) { tableOptions.append("WITHOUT ROWID") }
         if options.contains(.strict) { tableOptions.append("STRICT") }
         if !tableOptions.isEmpty { sql += " " + tableOptions.joined(separator: ", ") }
-        let indexed = definition.columns.filter(\.isIndexed)
-        if indexed.isEmpty {
+        if indexes.isEmpty {
             try execute(sql: sql)
         } else {
             try inSavepoint {
                 try execute(sql: sql)
-                for column in indexed {
-                    try create(index: "\(name)_on_\(column.name)", on: name, columns: [column.name], options: options.contains(.ifNotExists) ? .ifNotExists : [])
+                var indexOptions: IndexOptions = options.contains(.ifNotExists) ? .ifNotExists : []
+                for index in indexes {
+                    // A column's `indexed()` is named `<table>_on_<column>`,
+                    // a foreign key's `index_<table>_on_<columns>`.
+                    let isColumnIndex = definition.columns.contains { $0.isIndexed && [$0.name] == index.columns }
+                    let indexName = isColumnIndex
+                        ? "\(name)_on_\(index.columns[0])"
+                        : "index_\(name)_on_\(index.columns.joined(separator: "_"))"
+                    if index.unique { indexOptions.insert(.unique) } else { indexOptions.remove(.unique) }
+                    try create(index: indexName, on: name, columns: index.columns, options: indexOptions)
                 }
                 return .commit
             }
         }
+    }
+
+    /// Creates a table (GRDB 4's form of ``create(table:options:body:)``).
+    public func create(
+        table name: String, temporary: Bool = false, ifNotExists: Bool = false, withoutRowID: Bool = false,
+        body: (TableDefinition) throws -> Void
+    ) throws {
+        var options: TableOptions = []
+        if temporary { options.insert(.temporary) }
+        if ifNotExists { options.insert(.ifNotExists) }
+        if withoutRowID { options.insert(.withoutRowID) }
+        try create(table: name, options: options, body: body)
     }
 
     /// Renames a table.
@@ -394,6 +538,16 @@ public final class TableAlteration {
         changes.append(.sql("DROP COLUMN \(name.quotedDatabaseIdentifier)"))
     }
 
+    /// `ADD COLUMN` with a definition written in SQL.
+    public func addColumn(sql: String) {
+        changes.append(.sql("ADD COLUMN \(sql)"))
+    }
+
+    /// `ADD COLUMN` with a definition written as an SQL literal.
+    public func addColumn(literal sqlLiteral: SQL) {
+        changes.append(.sql("ADD COLUMN \(sqlLiteral.inlined())"))
+    }
+
     /// The SQL that follows `ALTER TABLE "name"`, one statement per change.
     var statements: [String] {
         changes.map { change in
@@ -402,5 +556,95 @@ public final class TableAlteration {
             case .sql(let sql): sql
             }
         }
+    }
+}
+
+/// The foreign key of ``TableDefinition/belongsTo(_:inTable:onDelete:onUpdate:deferred:indexed:)``:
+/// its columns are known once the referenced table's primary key is read.
+public final class ForeignKeyDefinition {
+    enum Indexing { case index, unique }
+
+    let name: String
+    let table: String?
+    let deleteAction: Database.ForeignKeyAction?
+    let updateAction: Database.ForeignKeyAction?
+    let isDeferred: Bool
+    var indexing: Indexing?
+    private var notNullClause: String?
+
+    init(
+        name: String, table: String?, deleteAction: Database.ForeignKeyAction?, updateAction: Database.ForeignKeyAction?,
+        isDeferred: Bool, indexing: Indexing?
+    ) {
+        self.name = name
+        self.table = table
+        self.deleteAction = deleteAction
+        self.updateAction = updateAction
+        self.isDeferred = isDeferred
+        self.indexing = indexing
+    }
+
+    /// The columns are NOT NULL.
+    @discardableResult
+    public func notNull(onConflict conflictResolution: Database.ConflictResolution? = nil) -> Self {
+        notNullClause = "NOT NULL" + TableDefinition.conflictClause(conflictResolution)
+        return self
+    }
+
+    /// The index on the columns is unique: at most one row per referenced row.
+    @discardableResult
+    public func unique() -> Self {
+        indexing = .unique
+        return self
+    }
+
+    /// The column definitions (with `REFERENCES` for a single column), the
+    /// table constraint of a composite key, and the column names.
+    func resolve(in definition: TableDefinition, _ db: Database) throws -> (columnDefinitions: [String], constraint: String?, columns: [String]) {
+        let referencedTable: String
+        var referencedKey: [(name: String, type: String?)]
+        if let table {
+            referencedTable = table
+        } else if try name.lowercased() == definition.tableName.lowercased() || db.tableExists(name) {
+            referencedTable = name
+        } else if try db.tableExists(Inflection.plural(name)) {
+            referencedTable = Inflection.plural(name)
+        } else {
+            referencedTable = name
+        }
+        if referencedTable.lowercased() == definition.tableName.lowercased() {
+            referencedKey = definition.declaredPrimaryKey()
+        } else {
+            guard try db.tableExists(referencedTable) else {
+                throw DatabaseError(resultCode: .SQLITE_ERROR, message: "belongsTo(\(name)): no such table: \(referencedTable)")
+            }
+            let key = try db.primaryKey(referencedTable)
+            let types = Dictionary(try db.columns(in: referencedTable).map { ($0.name.lowercased(), $0.type) }, uniquingKeysWith: { $1 })
+            referencedKey = key.columns.map { ($0, types[$0.lowercased()].flatMap { $0.isEmpty ? nil : $0 }) }
+            if key.isRowID && !key.columns.contains(where: { types[$0.lowercased()] != nil }) { referencedKey = [] }
+        }
+        guard !referencedKey.isEmpty else {
+            throw DatabaseError(
+                resultCode: .SQLITE_MISUSE,
+                message: "belongsTo(\(name)): table \(referencedTable) has no primary key column to reference; declare one, or use foreignKey(_:references:)")
+        }
+        let columns = referencedKey.map { name + Inflection.capitalized($0.name) }
+        let actions = TableDefinition.actions(deleteAction, updateAction, isDeferred)
+        var definitions: [String] = []
+        for (column, key) in zip(columns, referencedKey) {
+            var parts = [column.quotedDatabaseIdentifier]
+            if let type = key.type { parts.append(type) }
+            if let notNullClause { parts.append(notNullClause) }
+            if referencedKey.count == 1 {
+                parts.append("REFERENCES \(referencedTable.quotedDatabaseIdentifier)(\(key.name.quotedDatabaseIdentifier))" + actions)
+            }
+            definitions.append(parts.joined(separator: " "))
+        }
+        var constraint: String?
+        if referencedKey.count > 1 {
+            constraint = "FOREIGN KEY (\(columns.map(\.quotedDatabaseIdentifier).joined(separator: ", "))) REFERENCES "
+                + "\(referencedTable.quotedDatabaseIdentifier)(\(referencedKey.map(\.name.quotedDatabaseIdentifier).joined(separator: ", ")))" + actions
+        }
+        return (definitions, constraint, columns)
     }
 }

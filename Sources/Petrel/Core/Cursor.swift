@@ -113,11 +113,81 @@ extension Cursor where Element: Comparable {
     public func min() throws -> Element? { try min(by: <) }
 }
 
+extension Cursor {
+    /// The elements after the leading ones that satisfy the predicate.
+    public func drop(while predicate: @escaping (Element) throws -> Bool) -> DropWhileCursor<Self> {
+        DropWhileCursor(self, predicate: predicate)
+    }
+
+    /// The leading elements that satisfy the predicate.
+    public func prefix(while predicate: @escaping (Element) throws -> Bool) -> PrefixWhileCursor<Self> {
+        PrefixWhileCursor(self, predicate: predicate)
+    }
+
+    /// All remaining elements but the last `n`.
+    public func dropLast(_ n: Int) throws -> [Element] {
+        precondition(n >= 0, "Can't drop a negative number of elements from a cursor")
+        let all = try Array(self)
+        return Array(all.dropLast(n))
+    }
+
+    /// All remaining elements but the last one.
+    public func dropLast() throws -> [Element] {
+        try dropLast(1)
+    }
+
+    /// The last `maxLength` remaining elements.
+    public func suffix(_ maxLength: Int) throws -> [Element] {
+        precondition(maxLength >= 0, "Can't take a suffix of negative length from a cursor")
+        var buffer: [Element] = []
+        buffer.reserveCapacity(Swift.min(maxLength, 64))
+        while let element = try next() {
+            guard maxLength > 0 else { continue }
+            if buffer.count == maxLength { buffer.removeFirst() }
+            buffer.append(element)
+        }
+        return buffer
+    }
+
+    /// The concatenated cursors that `transform` returns.
+    public func flatMap<SegmentOfResult: Cursor>(
+        _ transform: @escaping (Element) throws -> SegmentOfResult
+    ) -> FlattenCursor<MapCursor<Self, SegmentOfResult>> {
+        map(transform).joined()
+    }
+
+    /// The concatenated sequences that `transform` returns.
+    public func flatMap<SegmentOfResult: Sequence>(
+        _ transform: @escaping (Element) throws -> SegmentOfResult
+    ) -> FlattenCursor<MapCursor<Self, AnyCursor<SegmentOfResult.Element>>> {
+        map { try AnyCursor(iterator: transform($0).makeIterator()) }.joined()
+    }
+}
+
+extension Cursor where Element: Cursor {
+    /// The elements of the cursors, one after the other.
+    public func joined() -> FlattenCursor<Self> {
+        FlattenCursor(self)
+    }
+}
+
 extension Cursor where Element: Sequence {
-    /// The concatenated elements of the sequences.
-    public func joined() throws -> [Element.Element] {
-        var result: [Element.Element] = []
-        while let element = try next() { result.append(contentsOf: element) }
+    /// The elements of the sequences, one after the other.
+    public func joined() -> FlattenCursor<MapCursor<Self, AnyCursor<Element.Element>>> {
+        map { AnyCursor(iterator: $0.makeIterator()) }.joined()
+    }
+}
+
+extension Cursor where Element: StringProtocol {
+    /// The strings, concatenated with the separator.
+    public func joined(separator: String = "") throws -> String {
+        var result = ""
+        var isFirst = true
+        while let element = try next() {
+            if !isFirst { result += separator }
+            result += element
+            isFirst = false
+        }
         return result
     }
 }
@@ -142,6 +212,28 @@ extension Set {
     public init<C: Cursor>(_ cursor: C) throws where C.Element == Element {
         self.init()
         while let element = try cursor.next() { insert(element) }
+    }
+
+    /// Collects the remaining elements of a cursor, reserving capacity first.
+    public init<C: Cursor>(_ cursor: C, minimumCapacity: Int) throws where C.Element == Element {
+        self.init(minimumCapacity: minimumCapacity)
+        while let element = try cursor.next() { insert(element) }
+    }
+
+    /// The set with the remaining elements of the cursor added.
+    public func union(_ cursor: some Cursor<Element>) throws -> Set<Element> {
+        var result = self
+        while let element = try cursor.next() { result.insert(element) }
+        return result
+    }
+
+    /// The elements of the set that the cursor also yields.
+    public func intersection(_ cursor: some Cursor<Element>) throws -> Set<Element> {
+        var result: Set<Element> = []
+        while let element = try cursor.next() {
+            if contains(element) { result.insert(element) }
+        }
+        return result
     }
 }
 
@@ -168,6 +260,17 @@ public final class AnyCursor<Element>: Cursor {
 
     public init(_ next: @escaping () throws -> Element?) {
         nextElement = next
+    }
+
+    /// A cursor over the elements of an iterator.
+    public init<I: IteratorProtocol>(iterator: I) where I.Element == Element {
+        var iterator = iterator
+        nextElement = { iterator.next() }
+    }
+
+    /// A cursor over the elements of a sequence.
+    public convenience init<S: Sequence>(_ sequence: S) where S.Element == Element {
+        self.init(iterator: sequence.makeIterator())
     }
 
     public func next() throws -> Element? { try nextElement() }
@@ -259,5 +362,67 @@ public final class DropFirstCursor<Base: Cursor>: Cursor {
             guard try base.next() != nil else { return nil }
         }
         return try base.next()
+    }
+}
+
+/// The elements of a cursor after the leading ones that satisfy a predicate.
+public final class DropWhileCursor<Base: Cursor>: Cursor {
+    private let base: Base
+    private let predicate: (Base.Element) throws -> Bool
+    private var isDropping = true
+
+    init(_ base: Base, predicate: @escaping (Base.Element) throws -> Bool) {
+        self.base = base
+        self.predicate = predicate
+    }
+
+    public func next() throws -> Base.Element? {
+        while isDropping {
+            guard let element = try base.next() else { return nil }
+            if try !predicate(element) {
+                isDropping = false
+                return element
+            }
+        }
+        return try base.next()
+    }
+}
+
+/// The leading elements of a cursor that satisfy a predicate.
+public final class PrefixWhileCursor<Base: Cursor>: Cursor {
+    private let base: Base
+    private let predicate: (Base.Element) throws -> Bool
+    private var isDone = false
+
+    init(_ base: Base, predicate: @escaping (Base.Element) throws -> Bool) {
+        self.base = base
+        self.predicate = predicate
+    }
+
+    public func next() throws -> Base.Element? {
+        guard !isDone, let element = try base.next() else { return nil }
+        guard try predicate(element) else {
+            isDone = true
+            return nil
+        }
+        return element
+    }
+}
+
+/// The elements of the cursors of a cursor, one after the other.
+public final class FlattenCursor<Base: Cursor>: Cursor where Base.Element: Cursor {
+    private let base: Base
+    private var current: Base.Element?
+
+    init(_ base: Base) {
+        self.base = base
+    }
+
+    public func next() throws -> Base.Element.Element? {
+        while true {
+            if let current, let element = try current.next() { return element }
+            guard let nextCursor = try base.next() else { return nil }
+            current = nextCursor
+        }
     }
 }

@@ -302,3 +302,80 @@ extension Row {
         public subscript(_ key: String) -> [Row]? { rows[key] }
     }
 }
+
+// MARK: - Records from scopes and prefetched rows
+
+extension Row {
+    /// The record of a scope (`row["author"] as Author`), found at any
+    /// depth. A missing scope or a failed decoding stops the program, like
+    /// the value subscripts; ``decode(_:forKey:)`` throws instead.
+    public subscript<Record: FetchableRecord>(_ scope: String) -> Record {
+        do {
+            return try decode(Record.self, forKey: scope)
+        } catch {
+            preconditionFailure("\(error)")
+        }
+    }
+
+    /// The record of a scope, or nil when the scope is missing or holds
+    /// only NULLs (an outer join that found nothing).
+    public subscript<Record: FetchableRecord>(_ scope: String) -> Record? {
+        do {
+            return try decodeIfPresent(Record.self, forKey: scope)
+        } catch {
+            preconditionFailure("\(error)")
+        }
+    }
+
+    /// The records of prefetched rows (`including(all:)`).
+    public subscript<Records: RangeReplaceableCollection>(_ key: String) -> Records where Records.Element: FetchableRecord {
+        do {
+            return try decode(Records.self, forKey: key)
+        } catch {
+            preconditionFailure("\(error)")
+        }
+    }
+
+    /// The records of prefetched rows, as a set.
+    public subscript<Record: FetchableRecord & Hashable>(_ key: String) -> Set<Record> {
+        do {
+            return try decode(Set<Record>.self, forKey: key)
+        } catch {
+            preconditionFailure("\(error)")
+        }
+    }
+
+    /// The record of a scope; throws when the scope is missing or the
+    /// record cannot be decoded.
+    public func decode<Record: FetchableRecord>(_ type: Record.Type = Record.self, forKey scope: String) throws -> Record {
+        guard let row = scopesTree[scope] else {
+            throw RowDecodingError("no scope \(String(reflecting: scope)) in row \(self)")
+        }
+        return try Record(row: row)
+    }
+
+    /// The record of a scope, or nil when the scope is missing or holds
+    /// only NULLs.
+    public func decodeIfPresent<Record: FetchableRecord>(_ type: Record.Type = Record.self, forKey scope: String) throws -> Record? {
+        guard let row = scopesTree[scope], row.containsNonNullValue else { return nil }
+        return try Record(row: row)
+    }
+
+    /// The records of prefetched rows; throws when the key is missing.
+    public func decode<Records: RangeReplaceableCollection>(
+        _ type: Records.Type = Records.self, forKey key: String
+    ) throws -> Records where Records.Element: FetchableRecord {
+        guard let rows = prefetchedRows[key] else {
+            throw RowDecodingError("no prefetched rows \(String(reflecting: key)) in row \(self)")
+        }
+        var records = Records()
+        records.reserveCapacity(rows.count)
+        for row in rows { records.append(try Records.Element(row: row)) }
+        return records
+    }
+
+    /// The records of prefetched rows, as a set.
+    public func decode<Record: FetchableRecord & Hashable>(_ type: Set<Record>.Type = Set<Record>.self, forKey key: String) throws -> Set<Record> {
+        try Set(decode([Record].self, forKey: key))
+    }
+}

@@ -30,9 +30,9 @@ public struct SQL: ExpressibleByStringInterpolation, Sendable, Hashable, CustomS
         var result: [Element] = []
         for element in elements {
             if case .subquery(let deferred) = element {
-                result.append(.sql("(", StatementArguments()))
+                if deferred.parenthesized { result.append(.sql("(", StatementArguments())) }
                 result += try deferred.make(db).resolved(db).elements
-                result.append(.sql(")", StatementArguments()))
+                if deferred.parenthesized { result.append(.sql(")", StatementArguments())) }
             } else {
                 result.append(element)
             }
@@ -232,6 +232,9 @@ extension String {
 struct DeferredSQL: Hashable, Sendable {
     let id = UUID()
     let make: @Sendable (Database) throws -> SQL
+    /// False for SQL the user embeds in a literal with its own
+    /// parentheses (`WHERE score = (\(subquery))`).
+    var parenthesized = true
 
     static func == (lhs: DeferredSQL, rhs: DeferredSQL) -> Bool { lhs.id == rhs.id }
     func hash(into hasher: inout Hasher) { hasher.combine(id) }

@@ -184,11 +184,6 @@ extension SQLExpressible where Self: DatabaseValueConvertible {
     public var sqlExpression: SQLExpression { .value(databaseValue) }
 }
 
-extension SQL {
-    init(_ expression: some SQLExpressible) {
-        self = expression.sqlExpression.sql
-    }
-}
 
 // MARK: - Selections and orderings
 

@@ -1,4 +1,5 @@
 import CPetrelSQLite
+import Foundation
 
 /// An SQLite result code, primary or extended.
 ///
@@ -144,4 +145,15 @@ extension DatabaseError {
     static func connectionIsClosed() -> DatabaseError {
         DatabaseError(resultCode: .SQLITE_MISUSE, message: "Connection is closed")
     }
+}
+
+extension DatabaseError: CustomNSError {
+    /// `"SQLite"`.
+    public static var errorDomain: String { "SQLite" }
+
+    /// The extended result code.
+    public var errorCode: Int { Int(extendedResultCode.rawValue) }
+
+    /// The description, under `NSLocalizedDescriptionKey`.
+    public var errorUserInfo: [String: Any] { [NSLocalizedDescriptionKey: description] }
 }

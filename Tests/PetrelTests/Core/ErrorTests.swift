@@ -145,3 +145,22 @@ struct ErrorLogTests {
         #expect(logged.first?.1.contains("no such table") == true)
     }
 }
+
+@Suite("DatabaseError as NSError")
+struct DatabaseErrorBridgingTests {
+    @Test func domainCodeAndExtendedCodes() throws {
+        let dbQueue = try DatabaseQueue()
+        let error = try #require(databaseError {
+            try dbQueue.write { db in
+                try db.execute(sql: "CREATE TABLE t (a INTEGER PRIMARY KEY)")
+                try db.execute(sql: "INSERT INTO t (rowid, a) VALUES (1, 1), (1, 1)")
+            }
+        })
+        let nsError = error as NSError
+        #expect(nsError.domain == "SQLite")
+        #expect(nsError.code == Int(error.extendedResultCode.rawValue))
+        #expect(error.extendedResultCode == .SQLITE_CONSTRAINT_PRIMARYKEY)
+        #expect(ResultCode.SQLITE_BUSY_TIMEOUT.primaryResultCode == .SQLITE_BUSY)
+        #expect(DatabaseError.SQLITE_CONSTRAINT_DATATYPE.rawValue == 3091)
+    }
+}

@@ -245,78 +245,87 @@ private func numberText(_ value: Double) -> String {
     return "\(value)"
 }
 
-/// One line per row, values separated by `|`: the default, for reading.
-/// Blobs print as text when they are UTF-8, as UUIDs when they have 16
-/// bytes, in hex otherwise.
-public struct DebugDumpFormat: DumpFormat, Sendable {
-    public var header: Bool
-    public var separator: String
-    public var nullValue: String
-    private var wroteHeader = false
-
-    public init(header: Bool = false, separator: String = "|", nullValue: String = "") {
-        self.header = header
-        self.separator = separator
-        self.nullValue = nullValue
+/// A value as the debug, list and line formats print it.
+private func plainText(_ value: DatabaseValue, nullValue: String, utf8Blobs: Bool) -> String {
+    switch value.storage {
+    case .null: nullValue
+    case .int64(let value): String(value)
+    case .double(let value): numberText(value)
+    case .string(let value): value
+    case .blob(let value): blobText(value, utf8Only: utf8Blobs)
     }
+}
 
-    public mutating func writeRow(_ db: Database, statement: Statement, to stream: inout DumpStream) throws {
-        if header, !wroteHeader {
-            stream.writeLine(statement.columnNames.joined(separator: separator))
-            wroteHeader = true
-        }
-        let values = (0..<statement.columnCount).map { index -> String in
-            switch statement.dumpValue(at: index).storage {
-            case .null: nullValue
-            case .int64(let value): String(value)
-            case .double(let value): numberText(value)
-            case .string(let value): value
-            case .blob(let value): blobText(value, utf8Only: false)
-            }
+/// The rows of the debug and list formats: values joined by a separator,
+/// after an optional header line of column names.
+private struct SeparatedRows: Sendable {
+    var header: Bool
+    var separator: String
+    var nullValue: String
+    var utf8Blobs: Bool
+    var wroteHeader = false
+
+    mutating func writeRow(_ statement: Statement, to stream: inout DumpStream) {
+        writeHeaderIfNeeded(statement, to: &stream)
+        let values = (0..<statement.columnCount).map {
+            plainText(statement.dumpValue(at: $0), nullValue: nullValue, utf8Blobs: utf8Blobs)
         }
         stream.writeLine(values.joined(separator: separator))
     }
 
-    public mutating func finalize(_ db: Database, statement: Statement, to stream: inout DumpStream) {
-        if header, !wroteHeader { stream.writeLine(statement.columnNames.joined(separator: separator)) }
+    /// The header is printed even when there is no row.
+    mutating func finalize(_ statement: Statement, to stream: inout DumpStream) {
+        writeHeaderIfNeeded(statement, to: &stream)
         wroteHeader = false
+    }
+
+    private mutating func writeHeaderIfNeeded(_ statement: Statement, to stream: inout DumpStream) {
+        guard header, !wroteHeader else { return }
+        stream.writeLine(statement.columnNames.joined(separator: separator))
+        wroteHeader = true
+    }
+}
+
+/// One line per row, values separated by `|`: the default, for reading.
+/// Blobs print as text when they are UTF-8, as UUIDs when they have 16
+/// bytes, in hex otherwise.
+public struct DebugDumpFormat: DumpFormat, Sendable {
+    private var rows: SeparatedRows
+    public var header: Bool { get { rows.header } set { rows.header = newValue } }
+    public var separator: String { get { rows.separator } set { rows.separator = newValue } }
+    public var nullValue: String { get { rows.nullValue } set { rows.nullValue = newValue } }
+
+    public init(header: Bool = false, separator: String = "|", nullValue: String = "") {
+        rows = SeparatedRows(header: header, separator: separator, nullValue: nullValue, utf8Blobs: false)
+    }
+
+    public mutating func writeRow(_ db: Database, statement: Statement, to stream: inout DumpStream) throws {
+        rows.writeRow(statement, to: &stream)
+    }
+
+    public mutating func finalize(_ db: Database, statement: Statement, to stream: inout DumpStream) {
+        rows.finalize(statement, to: &stream)
     }
 }
 
 /// One line per row, values separated by `|`, blobs read as UTF-8: the
 /// sqlite3 shell's `list` mode.
 public struct ListDumpFormat: DumpFormat, Sendable {
-    public var header: Bool
-    public var separator: String
-    public var nullValue: String
-    private var wroteHeader = false
+    private var rows: SeparatedRows
+    public var header: Bool { get { rows.header } set { rows.header = newValue } }
+    public var separator: String { get { rows.separator } set { rows.separator = newValue } }
+    public var nullValue: String { get { rows.nullValue } set { rows.nullValue = newValue } }
 
     public init(header: Bool = false, separator: String = "|", nullValue: String = "") {
-        self.header = header
-        self.separator = separator
-        self.nullValue = nullValue
+        rows = SeparatedRows(header: header, separator: separator, nullValue: nullValue, utf8Blobs: true)
     }
 
     public mutating func writeRow(_ db: Database, statement: Statement, to stream: inout DumpStream) throws {
-        if header, !wroteHeader {
-            stream.writeLine(statement.columnNames.joined(separator: separator))
-            wroteHeader = true
-        }
-        let values = (0..<statement.columnCount).map { index -> String in
-            switch statement.dumpValue(at: index).storage {
-            case .null: nullValue
-            case .int64(let value): String(value)
-            case .double(let value): numberText(value)
-            case .string(let value): value
-            case .blob(let value): blobText(value, utf8Only: true)
-            }
-        }
-        stream.writeLine(values.joined(separator: separator))
+        rows.writeRow(statement, to: &stream)
     }
 
     public mutating func finalize(_ db: Database, statement: Statement, to stream: inout DumpStream) {
-        if header, !wroteHeader { stream.writeLine(statement.columnNames.joined(separator: separator)) }
-        wroteHeader = false
+        rows.finalize(statement, to: &stream)
     }
 }
 
@@ -336,14 +345,7 @@ public struct LineDumpFormat: DumpFormat, Sendable {
         let names = statement.columnNames
         let width = names.map(\.count).max() ?? 0
         for (index, name) in names.enumerated() {
-            let value: String
-            switch statement.dumpValue(at: index).storage {
-            case .null: value = nullValue
-            case .int64(let number): value = String(number)
-            case .double(let number): value = numberText(number)
-            case .string(let text): value = text
-            case .blob(let data): value = blobText(data, utf8Only: true)
-            }
+            let value = plainText(statement.dumpValue(at: index), nullValue: nullValue, utf8Blobs: true)
             stream.writeLine(String(repeating: " ", count: width - name.count) + name + " = " + value)
         }
     }

@@ -67,15 +67,7 @@ public final class DatabaseQueue: DatabaseWriter, @unchecked Sendable {
 
     /// An in-memory copy of the database at `path`.
     public static func inMemoryCopy(fromPath path: String, configuration: Configuration = Configuration()) throws -> DatabaseQueue {
-        var sourceConfiguration = configuration
-        sourceConfiguration.readonly = true
-        let source = try DatabaseQueue(path: path, configuration: sourceConfiguration)
-        var copyConfiguration = configuration
-        copyConfiguration.readonly = false
-        let copy = try DatabaseQueue(configuration: copyConfiguration)
-        try source.backup(to: copy)
-        try source.close()
-        return copy
+        try copy(fromPath: path, configuration: configuration) { try DatabaseQueue(configuration: $0) }
     }
 
     deinit {

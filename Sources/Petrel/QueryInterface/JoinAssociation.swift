@@ -31,6 +31,11 @@ extension _AssociationCore {
             }
         }
     }
+
+    /// A join without condition: every row of the destination.
+    init(joiningEveryRowOf originTable: String, to destinationTable: String) {
+        self.init(.join, from: originTable, to: destinationTable, selection: [.allColumns], key: destinationTable, nil)
+    }
 }
 
 extension TableRecord {
@@ -45,9 +50,7 @@ extension TableRecord {
 
     /// An association to every row of a common table expression.
     public static func association<Destination>(to cte: CommonTableExpression<Destination>) -> JoinAssociation<Self, Destination> {
-        JoinAssociation(_core: _AssociationCore(
-            joining: databaseTableName, to: cte.tableName, key: cte.tableName,
-            on: nil as (@Sendable (TableAlias<Self>, TableAlias<Destination>) -> any SQLExpressible)?))
+        JoinAssociation(_core: _AssociationCore(joiningEveryRowOf: databaseTableName, to: cte.tableName))
     }
 }
 
@@ -63,9 +66,7 @@ extension Table {
 
     /// An association to every row of a common table expression.
     public func association<Destination>(to cte: CommonTableExpression<Destination>) -> JoinAssociation<RowDecoder, Destination> {
-        JoinAssociation(_core: _AssociationCore(
-            joining: tableName, to: cte.tableName, key: cte.tableName,
-            on: nil as (@Sendable (TableAlias<RowDecoder>, TableAlias<Destination>) -> any SQLExpressible)?))
+        JoinAssociation(_core: _AssociationCore(joiningEveryRowOf: tableName, to: cte.tableName))
     }
 }
 
@@ -80,9 +81,7 @@ extension CommonTableExpression {
 
     /// An association from this expression to every row of another one.
     public func association<Destination>(to cte: CommonTableExpression<Destination>) -> JoinAssociation<RowDecoder, Destination> {
-        JoinAssociation(_core: _AssociationCore(
-            joining: tableName, to: cte.tableName, key: cte.tableName,
-            on: nil as (@Sendable (TableAlias<RowDecoder>, TableAlias<Destination>) -> any SQLExpressible)?))
+        JoinAssociation(_core: _AssociationCore(joiningEveryRowOf: tableName, to: cte.tableName))
     }
 
     /// An association from this expression to a table.

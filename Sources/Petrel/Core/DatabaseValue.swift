@@ -128,7 +128,7 @@ public struct DatabaseValue: Hashable, Sendable, CustomStringConvertible, Custom
         case .int64(let value): return String(value)
         case .double(let value): return String(value)
         case .string(let value): return String(reflecting: value)
-        case .blob(let data): return data.description
+        case .blob(let data): return "Data(\(data.description))"
         }
     }
 

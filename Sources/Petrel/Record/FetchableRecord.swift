@@ -139,37 +139,34 @@ extension FetchableRecord where Self: Hashable {
 // MARK: - Table records
 
 extension FetchableRecord where Self: TableRecord {
-    private static var selectAllSQL: String { "SELECT * FROM \(databaseTableName.quotedDatabaseIdentifier)" }
+    // Every fetch goes through `all()`, so that it selects
+    // `databaseSelection` (`[.allColumns, .rowID]` for a rowid record).
 
     /// A cursor of all records of the table.
     public static func fetchCursor(_ db: Database) throws -> RecordCursor<Self> {
-        try fetchCursor(db, sql: selectAllSQL)
+        try all().fetchCursor(db)
     }
 
     /// All records of the table.
     public static func fetchAll(_ db: Database) throws -> [Self] {
-        try fetchAll(db, sql: selectAllSQL)
+        try all().fetchAll(db)
     }
 
     /// One record of the table, or nil when it is empty.
     public static func fetchOne(_ db: Database) throws -> Self? {
-        try fetchOne(db, sql: selectAllSQL + " LIMIT 1")
+        try all().fetchOne(db)
     }
 
     /// The record with this primary key, or nil.
     public static func fetchOne(_ db: Database, key: some DatabaseValueConvertible) throws -> Self? {
-        let (column, _) = try singlePrimaryKey(db)
-        return try fetchOne(db, sql: selectAllSQL + " WHERE \(column.quotedDatabaseIdentifier) = ?", arguments: [key])
+        try filter(key: key).fetchOne(db)
     }
 
     /// The records with these primary keys (in no particular order).
     public static func fetchAll<Keys: Sequence>(_ db: Database, keys: Keys) throws -> [Self] where Keys.Element: DatabaseValueConvertible {
         let keys = Array(keys)
         guard !keys.isEmpty else { return [] }
-        let (column, _) = try singlePrimaryKey(db)
-        return try fetchAll(
-            db, sql: selectAllSQL + " WHERE \(column.quotedDatabaseIdentifier) IN (\(databaseQuestionMarks(count: keys.count)))",
-            arguments: StatementArguments(keys))
+        return try filter(keys: keys).fetchAll(db)
     }
 
     /// The record with this primary key; throws ``RecordError/recordNotFound(databaseTableName:key:)``.
@@ -181,11 +178,7 @@ extension FetchableRecord where Self: TableRecord {
     /// The record whose columns have these values (a unique key), or nil.
     public static func fetchOne(_ db: Database, key: [String: (any DatabaseValueConvertible)?]) throws -> Self? {
         guard !key.isEmpty else { return nil }
-        let columns = key.keys.sorted()
-        let condition = columns.map { "\($0.quotedDatabaseIdentifier) = ?" }.joined(separator: " AND ")
-        return try fetchOne(
-            db, sql: selectAllSQL + " WHERE " + condition + " LIMIT 1",
-            arguments: StatementArguments(columns.map { key[$0] ?? nil }))
+        return try filter(key: key).fetchOne(db)
     }
 }
 

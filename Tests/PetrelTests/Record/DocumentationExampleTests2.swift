@@ -1,0 +1,152 @@
+import Foundation
+import Petrel
+import PetrelTestSupport
+import Testing
+
+// More examples of the inventory's §5, as written there (with the fixes
+// its notes ask for).
+
+@Suite("Documentation examples, records and schema")
+struct DocumentationExampleTests2 {
+    @Test func ex17MigrationsWithBelongsTo() throws {
+        let directory = try TemporaryDirectory()
+        var migrator = DatabaseMigrator()
+        migrator.registerMigration("Create authors") { db in
+            try db.create(table: "author") { t in
+                t.autoIncrementedPrimaryKey("id")
+                t.column("creationDate", .datetime)
+                t.column("name", .text)
+            }
+        }
+        migrator.registerMigration("Add books and author.birthYear") { db in
+            try db.create(table: "book") { t in
+                t.autoIncrementedPrimaryKey("id")
+                t.belongsTo("author").notNull()
+                t.column("title", .text).notNull()
+            }
+            try db.alter(table: "author") { t in
+                t.add(column: "birthYear", .integer)
+            }
+        }
+        let dbQueue = try DatabaseQueue(path: directory.path("db.sqlite"))
+        try migrator.migrate(dbQueue)
+        try migrator.migrate(dbQueue, upTo: "Add books and author.birthYear")
+        try dbQueue.read { (db: Database) throws in
+            #expect(try db.columns(in: "book").map(\.name) == ["id", "authorId", "title"])
+            #expect(try db.columns(in: "book")[1].isNotNull)
+            #expect(try db.foreignKeys(on: "book").first?.destinationTable == "author")
+            #expect(try db.indexes(on: "book").map(\.name) == ["index_book_on_authorId"])
+            #expect(try db.columns(in: "author").map(\.name).last == "birthYear")
+        }
+        #expect(throws: DatabaseError.self) { try migrator.migrate(dbQueue, upTo: "Create authors") }
+    }
+
+    struct RowidPlayer: Codable, FetchableRecord, MutablePersistableRecord, Identifiable {
+        static let databaseTableName = "player"
+        var rowid: Int64?
+        var name: String
+        var score: Int
+        var id: Int64? { rowid }
+
+        static var databaseSelection: [any SQLSelectable] { [.allColumns, .rowID] }
+
+        mutating func didInsert(_ inserted: InsertionSuccess) {
+            rowid = inserted.rowID
+        }
+    }
+
+    @Test(arguments: StorageKind.allCases)
+    func ex28RowidRecord(_ kind: StorageKind) throws {
+        let database = try TestDatabase(kind)
+        try database.queue.write { db in
+            try db.create(table: "player") { t in
+                t.column("name", .text).notNull()
+                t.column("score", .integer).notNull()
+            }
+            var arthur = RowidPlayer(rowid: nil, name: "Arthur", score: 100)
+            try arthur.insert(db)
+            #expect(arthur.rowid == 1)
+            let player = try #require(try RowidPlayer.fetchOne(db, key: 1))
+            #expect(player.rowid == 1 && player.name == "Arthur")
+            #expect(try player.delete(db))
+            #expect(try RowidPlayer.fetchCount(db) == 0)
+        }
+    }
+
+    @Test func ex29ForeignKeyViolations() throws {
+        var configuration = Configuration()
+        configuration.foreignKeysEnabled = false
+        let dbQueue = try DatabaseQueue(configuration: configuration)
+        try dbQueue.write { db in
+            try db.execute(sql: """
+                CREATE TABLE team (id INTEGER PRIMARY KEY);
+                CREATE TABLE player (id INTEGER PRIMARY KEY, teamId INTEGER REFERENCES team(id), name TEXT, score INTEGER);
+                INSERT INTO player VALUES (1, 2, 'O''Brien', 1000);
+                """)
+        }
+        try dbQueue.read { db in
+            let violations = try db.foreignKeyViolations()
+            let violation = try #require(try violations.next())
+            #expect(violation.originTable == "player")
+            #expect(violation.originRowID == 1)
+            #expect(violation.destinationTable == "team")
+            #expect(violation.foreignKeyId == 0)
+            #expect(String(describing: violation) == "FOREIGN KEY constraint violation - from player to team, in rowid 1")
+            let description = try violation.failureDescription(db)
+            // The documentation shows `"O'Brien"`; values print as Swift
+            // string literals, as GRDB prints them: `"O\'Brien"`.
+            #expect(description == #"FOREIGN KEY constraint violation - from player(teamId) to team(id), in [id:1 teamId:2 name:"O\'Brien" score:1000]"#)
+            #expect(violation.databaseError(db).extendedResultCode == .SQLITE_CONSTRAINT_FOREIGNKEY)
+            #expect(try violations.next() == nil)
+        }
+    }
+
+    struct StampedPlayer: Codable, FetchableRecord, MutablePersistableRecord {
+        static let databaseTableName = "player"
+        var id: Int64?
+        var name: String
+        var score: Int
+        var creationDate: Date?
+        var modificationDate: Date?
+
+        mutating func willInsert(_ db: Database) throws {
+            if creationDate == nil { creationDate = try db.transactionDate }
+            if modificationDate == nil { modificationDate = try db.transactionDate }
+        }
+
+        mutating func didInsert(_ inserted: InsertionSuccess) {
+            id = inserted.rowID
+        }
+    }
+
+    @Test func ex35AndEx36TimestampsAndSingleRowTables() throws {
+        let dbQueue = try DatabaseQueue()
+        var migrator = DatabaseMigrator()
+        migrator.registerMigration("player") { db in
+            try db.create(table: "player") { t in
+                t.autoIncrementedPrimaryKey("id")
+                t.column("name", .text).notNull()
+                t.column("score", .integer).notNull()
+                t.column("creationDate", .datetime).notNull()
+                t.column("modificationDate", .datetime).notNull()
+            }
+        }
+        migrator.registerMigration("appConfiguration") { db in
+            try db.create(table: "appConfiguration") { t in
+                t.primaryKey("id", .integer, onConflict: .replace).check { $0 == 1 }
+                t.column("storedFlag", .boolean)
+            }
+        }
+        try migrator.migrate(dbQueue)
+        try dbQueue.write { db in
+            var player = StampedPlayer(name: "Arthur", score: 1000)
+            try player.insert(db)
+            #expect(player.creationDate != nil)
+            #expect(player.creationDate == player.modificationDate)
+            try db.execute(sql: "INSERT INTO appConfiguration (id, storedFlag) VALUES (1, 0)")
+            try db.execute(sql: "INSERT INTO appConfiguration (id, storedFlag) VALUES (1, 1)")  // replaces
+            #expect(try Row.fetchAll(db, sql: "SELECT * FROM appConfiguration") == [["id": 1, "storedFlag": 1]])
+            #expect(throws: DatabaseError.self) { try db.execute(sql: "INSERT INTO appConfiguration (id) VALUES (2)") }
+        }
+    }
+}

@@ -150,3 +150,67 @@ struct DocumentationExampleTests2 {
         }
     }
 }
+
+@Suite("Documentation examples, statements and record updates")
+struct DocumentationExampleTests3 {
+    struct FullPlayer: Codable, TableRecord, FetchableRecord {
+        static let databaseTableName = "player"
+        var id: Int64
+        var name: String
+        var score: Int
+    }
+
+    struct PartialPlayer: Encodable, MutablePersistableRecord {
+        static let databaseTableName = "player"
+        var name: String
+    }
+
+    struct AwardPlayer: Codable, FetchableRecord, MutablePersistableRecord, Identifiable {
+        static let databaseTableName = "player"
+        var id: Int64
+        var name: String
+        var score: Int
+        var hasAward: Bool
+    }
+
+    @Test(arguments: StorageKind.allCases)
+    func ex3Ex20Ex21StatementsInsertAndFetchUpdateChanges(_ kind: StorageKind) throws {
+        let database = try TestDatabase(kind)
+        try database.queue.write { db in
+            try db.execute(sql: """
+                CREATE TABLE player(
+                id INTEGER PRIMARY KEY AUTOINCREMENT,
+                name TEXT,
+                score INTEGER DEFAULT 1000,
+                hasAward BOOLEAN NOT NULL DEFAULT 0)
+                """)
+            // Ex20: insert a partial player, get a full one.
+            var partialPlayer = PartialPlayer(name: "O'Brien")
+            let player = try partialPlayer.insertAndFetch(db, as: FullPlayer.self)
+            #expect(player.id == 1 && player.name == "O'Brien" && player.score == 1000)
+
+            // Ex3: a prepared statement and a lazy cursor.
+            let statement = try db.makeStatement(sql: "SELECT id, score FROM player WHERE name = ?")
+            let rows = try Row.fetchCursor(statement, arguments: ["O'Brien"])
+            var read: [(Int64, Int)] = []
+            while let row = try rows.next() {
+                let id: Int64 = row[0]
+                let score: Int = row[1]
+                read.append((id, score))
+            }
+            #expect(read.map(\.0) == [1] && read.map(\.1) == [1000])
+
+            // Ex21: only modified columns, and only when something changed.
+            var awarded = try AwardPlayer.find(db, id: 1)
+            let recorder = SQLRecorder()
+            recorder.start(db)
+            #expect(try awarded.updateChanges(db) {
+                $0.score = 1000
+                $0.hasAward = true
+            })
+            #expect(recorder.contains(#"UPDATE "player" SET "hasAward"=? WHERE "id"=?"#))
+            #expect(try !awarded.updateChanges(db) { $0.hasAward = true })
+            #expect(try AwardPlayer.find(db, id: 1).hasAward)
+        }
+    }
+}

@@ -65,6 +65,24 @@ extension FetchableRecord where Self: Decodable {
     }
 }
 
+/// Decodes a `Decodable` record from a row the way ``FetchableRecord``
+/// does, for a record whose own `init(row:)` adds to the decoding:
+///
+/// ```swift
+/// init(row: Row) throws {
+///     self = try FetchableRecordDecoder().decode(Player.self, from: row)
+///     bonus = row["bonus"] ?? 0
+/// }
+/// ```
+public class FetchableRecordDecoder {
+    public init() {}
+
+    /// The record decoded from the row's columns, scopes and prefetched rows.
+    public func decode<T: FetchableRecord & Decodable>(_ type: T.Type, from row: Row) throws -> T {
+        try T(from: RowDecoder<T>(row: row, codingPath: []))
+    }
+}
+
 /// A cursor of records decoded from the rows of a statement.
 public final class RecordCursor<Record: FetchableRecord>: DatabaseCursor {
     private let rows: RowCursor

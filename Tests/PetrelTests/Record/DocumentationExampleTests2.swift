@@ -214,3 +214,26 @@ struct DocumentationExampleTests3 {
         }
     }
 }
+
+@Suite("FetchableRecordDecoder")
+struct FetchableRecordDecoderTests {
+    struct Scored: Decodable, FetchableRecord {
+        var name: String
+        var score: Int
+        var bonus = 0
+        enum CodingKeys: String, CodingKey { case name, score }
+
+        init(row: Row) throws {
+            self = try FetchableRecordDecoder().decode(Scored.self, from: row)
+            bonus = row["bonus"] ?? 0
+        }
+    }
+
+    @Test func aCustomInitDecodesThenAdds() throws {
+        let dbQueue = try DatabaseQueue()
+        let scored = try dbQueue.read { db in
+            try Scored.fetchOne(db, sql: "SELECT 'Ann' AS name, 10 AS score, 5 AS bonus")
+        }
+        #expect(scored?.name == "Ann" && scored?.score == 10 && scored?.bonus == 5)
+    }
+}

@@ -18,6 +18,16 @@ public struct Configuration: Sendable {
     /// Open the database read-only. Default false.
     public var readonly = false
 
+    /// Suspend the connection when ``Database/suspendNotification`` is
+    /// posted, until ``Database/resumeNotification``: meanwhile every
+    /// statement but ROLLBACK throws `SQLITE_INTERRUPT`, and a statement
+    /// running when the suspension comes is interrupted. Default false.
+    ///
+    /// GRDB offers it so that iOS apps release their database locks before
+    /// the system suspends them; here it is a way to stop a database's
+    /// users from writing for a while.
+    public var observesSuspensionNotifications = false
+
     /// A label for the connection, used in its description and dispatch queue names.
     public var label: String?
 

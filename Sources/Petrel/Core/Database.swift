@@ -57,6 +57,8 @@ public final class Database {
     /// True while statements must report their start and end: there are
     /// transaction observers, or a region is being recorded.
     @usableFromInline var needsStatementHooks = false
+    /// Set when the configuration observes suspension notifications.
+    var suspension: DatabaseSuspension?
     /// The region read by the statements of the current value observation
     /// fetch, while one runs.
     var regionRecorder: DatabaseRegion? {
@@ -113,6 +115,10 @@ public final class Database {
             _ = petrel_db_config_bool(connection, SQLITE_DBCONFIG_DQS_DDL, 0, &result)
         }
         setBusyMode(configuration.busyMode)
+        if configuration.observesSuspensionNotifications {
+            suspension = DatabaseSuspension(connection: connection)
+            updateStatementHooks()
+        }
         // Fail fast on a file that is not a database, rather than on first use.
         try execute(sql: "SELECT * FROM sqlite_master LIMIT 1")
         if configuration.foreignKeysEnabled {
@@ -165,8 +171,10 @@ public final class Database {
         internalStatements.removeAll()
         recordInsertStatements.removeAll()
         removeObservationCallbacks()
+        suspension?.stop()
         let code = sqlite3_close(connection)
         if code != SQLITE_OK {
+            if configuration.observesSuspensionNotifications { suspension = DatabaseSuspension(connection: connection) }
             installObservationCallbacks()
             setUpdateHook(enabled: observationBroker.hasObservers)
             throw DatabaseError.lastError(connection, code: code)
@@ -184,6 +192,7 @@ public final class Database {
         internalStatements.removeAll()
         recordInsertStatements.removeAll()
         removeObservationCallbacks()
+        suspension?.stop()
         let code = sqlite3_close_v2(connection)
         if code != SQLITE_OK {
             ErrorLog.log(code, "could not close database: \(String(cString: sqlite3_errmsg(connection)))")

@@ -278,7 +278,7 @@ public final class Statement {
     /// Steps once; true for a row, false when done.
     @inlinable @inline(__always)
     func step() throws -> Bool {
-        if !needsReset { willExecute() }
+        if !needsReset { try willExecute() }
         needsReset = true
         let code = sqlite3_step(sqliteStatement)
         if code == SQLITE_ROW { return true }
@@ -292,9 +292,12 @@ public final class Statement {
     /// Before the first step: tells the observation broker, and records
     /// what the statement reads when a region is being recorded.
     @usableFromInline
-    func willExecute() {
+    func willExecute() throws {
         let database = self.database
         guard database.needsStatementHooks else { return }
+        if let suspension = database.suspension, suspension.isSuspended, authorization.transactionEffect != .rollbackTransaction {
+            throw DatabaseError(resultCode: .SQLITE_INTERRUPT, message: "Database is suspended", sql: sql)
+        }
         if database.regionRecorder != nil {
             database.regionRecorder?.formUnion(authorization.readRegion)
         }

@@ -330,6 +330,6 @@ final class ObservationBroker {
 extension Database {
     /// Statements report their start and end only while someone listens.
     func updateStatementHooks() {
-        needsStatementHooks = observationBroker.hasObservers || regionRecorder != nil
+        needsStatementHooks = observationBroker.hasObservers || regionRecorder != nil || suspension != nil
     }
 }

@@ -362,3 +362,56 @@ final class Counter: @unchecked Sendable {
     func increment() { lock.withLock { count += 1 } }
     var value: Int { lock.withLock { count } }
 }
+
+@Suite("Suspension notifications")
+struct SuspensionTests {
+    @Test func suspendedConnectionsRefuseStatementsAndInterruptTheRunningOne() throws {
+        var configuration = Configuration()
+        configuration.observesSuspensionNotifications = true
+        let directory = try TemporaryDirectory()
+        let dbQueue = try DatabaseQueue(path: directory.path("db.sqlite"), configuration: configuration)
+        let other = try DatabaseQueue(path: directory.path("other.sqlite"))  // does not observe
+        try dbQueue.write { db in try db.execute(sql: "CREATE TABLE t (a)") }
+        defer { NotificationCenter.default.post(name: Database.resumeNotification, object: nil) }
+
+        NotificationCenter.default.post(name: Database.suspendNotification, object: nil)
+        let refused = try #require(databaseError { try dbQueue.write { db in try db.execute(sql: "INSERT INTO t VALUES (1)") } })
+        #expect(refused.resultCode == .SQLITE_INTERRUPT)
+        #expect(refused.message == "Database is suspended")
+        #expect(databaseError { _ = try dbQueue.read { try Int.fetchOne($0, sql: "SELECT count(*) FROM t") } } != nil)
+        #expect(try other.read { try Int.fetchOne($0, sql: "SELECT 1") } == 1)
+
+        NotificationCenter.default.post(name: Database.resumeNotification, object: nil)
+        try dbQueue.write { db in try db.execute(sql: "INSERT INTO t VALUES (1)") }
+
+        // A suspension that comes while a statement runs interrupts it, and
+        // its transaction rolls back.
+        let suspendNow = DatabaseFunction("suspendNow", argumentCount: 0) { _ in
+            NotificationCenter.default.post(name: Database.suspendNotification, object: nil)
+            return 1
+        }
+        let interrupted = try #require(databaseError {
+            try dbQueue.write { db in
+                db.add(function: suspendNow)
+                try db.execute(sql: "INSERT INTO t VALUES (2)")
+                _ = try Int.fetchAll(db, sql: """
+                    WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 100000)
+                    SELECT CASE WHEN i = 10 THEN suspendNow() ELSE i END FROM n
+                    """)
+            }
+        })
+        #expect(interrupted.resultCode == .SQLITE_INTERRUPT)
+        NotificationCenter.default.post(name: Database.resumeNotification, object: nil)
+        #expect(try dbQueue.read { try Int.fetchAll($0, sql: "SELECT a FROM t") } == [1])
+
+        // Every connection of a pool observes, readers included.
+        let dbPool = try DatabasePool(path: directory.path("pool.sqlite"), configuration: configuration)
+        try dbPool.write { db in try db.execute(sql: "CREATE TABLE u (a)") }
+        NotificationCenter.default.post(name: Database.suspendNotification, object: nil)
+        #expect(databaseError { _ = try dbPool.read { try Int.fetchOne($0, sql: "SELECT count(*) FROM u") } }?.resultCode == .SQLITE_INTERRUPT)
+        #expect(databaseError { try dbPool.write { db in try db.execute(sql: "INSERT INTO u VALUES (1)") } }?.resultCode == .SQLITE_INTERRUPT)
+        NotificationCenter.default.post(name: Database.resumeNotification, object: nil)
+        try dbPool.write { db in try db.execute(sql: "INSERT INTO u VALUES (1)") }
+        #expect(try dbPool.read { try Int.fetchOne($0, sql: "SELECT count(*) FROM u") } == 1)
+    }
+}

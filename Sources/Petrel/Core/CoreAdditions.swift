@@ -45,13 +45,7 @@ extension DatabaseReader {
     /// Runs `value` asynchronously, outside of any transaction: it is not
     /// isolated from concurrent writes.
     public func asyncUnsafeRead(_ value: @escaping @Sendable (Result<Database, any Error>) -> Void) {
-        DispatchQueue.global(qos: .userInitiated).async {
-            do {
-                try self.unsafeRead { db in value(.success(db)) }
-            } catch {
-                value(.failure(error))
-            }
-        }
+        inBackground(value) { try self.unsafeRead($0) }
     }
 }
 

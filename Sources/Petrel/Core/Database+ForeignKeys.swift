@@ -86,7 +86,7 @@ extension Database {
     public func table(_ tableName: String, hasUniqueKey columns: some Collection<String>) throws -> Bool {
         let wanted = Set(columns.map { $0.lowercased() })
         if Set(try primaryKey(tableName).columns.map { $0.lowercased() }) == wanted { return true }
-        return try indexes(on: tableName).contains { $0.isUnique && Set($0.columns.map { $0.lowercased() }) == wanted }
+        return uniqueIndexColumns(tableName).contains(wanted)
     }
 
     /// True for the tables Petrel and GRDB keep for themselves

@@ -68,15 +68,7 @@ extension DatabaseWriter {
     /// (no concurrent read), outside of any transaction. `updates` gets the
     /// connection, or the error that prevented the access.
     public func asyncBarrierWriteWithoutTransaction(_ updates: @escaping @Sendable (Result<Database, any Error>) -> Void) {
-        // A global queue thread may wait for the readers; cooperative
-        // threads must not.
-        DispatchQueue.global(qos: .userInitiated).async {
-            do {
-                try self.barrierWriteWithoutTransaction { db in updates(.success(db)) }
-            } catch {
-                updates(.failure(error))
-            }
-        }
+        inBackground(updates) { try self.barrierWriteWithoutTransaction($0) }
     }
 
     /// Runs `updates` in an IMMEDIATE transaction: commits when it returns,
@@ -158,6 +150,22 @@ extension DatabaseWriter {
 }
 
 extension DatabaseReader {
+    /// Runs `access` on a global queue thread (which may wait for the
+    /// database; cooperative threads must not) and hands its connection,
+    /// or the error that prevented the access, to `body`.
+    func inBackground(
+        _ body: @escaping @Sendable (Result<Database, any Error>) -> Void,
+        access: @escaping @Sendable (_ body: (Database) -> Void) throws -> Void
+    ) {
+        DispatchQueue.global(qos: .userInitiated).async {
+            do {
+                try access { db in body(.success(db)) }
+            } catch {
+                body(.failure(error))
+            }
+        }
+    }
+
     /// Copies the database into another writer, replacing its content.
     public func backup(
         to writer: some DatabaseWriter, pagesPerStep: CInt = -1,

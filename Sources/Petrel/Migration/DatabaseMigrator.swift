@@ -190,19 +190,17 @@ public struct DatabaseMigrator: Sendable {
 
     /// The registered migrations that were applied, in registration order.
     public func appliedMigrations(_ reader: any DatabaseReader) throws -> [String] {
-        let applied = try appliedIdentifiers(reader)
-        return migrations.filter { applied.contains($0) }
+        try reader.read { db in try appliedMigrations(db) }
     }
 
     /// The registered migrations applied without gap from the first, in order.
     public func completedMigrations(_ reader: any DatabaseReader) throws -> [String] {
-        let applied = try appliedIdentifiers(reader)
-        return Array(migrations.prefix { applied.contains($0) })
+        try reader.read { db in try completedMigrations(db) }
     }
 
     /// True when every registered migration was applied.
     public func hasCompletedMigrations(_ reader: any DatabaseReader) throws -> Bool {
-        try completedMigrations(reader).count == registered.count
+        try reader.read { db in try hasCompletedMigrations(db) }
     }
 
     /// True when the database applied migrations this migrator does not know

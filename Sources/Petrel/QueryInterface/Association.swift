@@ -49,16 +49,23 @@ public struct _AssociationCore: Sendable {
     /// inside it the target under this association's key, with this
     /// association's refinements.
     func throughJoin(isRequired: Bool, includesColumns: Bool, annotatesParent: Bool = false) -> JoinSpec? {
-        guard through.count == 2 else { return nil }
+        guard let target = throughTarget else { return nil }
         var pivot = through[0]
-        var target = through[1]
-        target.key = key
-        target.request = request
         pivot.request.joins.append(JoinSpec(
             core: target, isRequired: isRequired, includesColumns: includesColumns, annotatesParent: annotatesParent))
         // The pivot annotates too, so that the target's columns reach the
         // row that asked for them.
         return JoinSpec(core: pivot, isRequired: isRequired, includesColumns: false, annotatesParent: annotatesParent)
+    }
+
+    /// The target association of a through association, under this
+    /// association's key and with its refinements.
+    var throughTarget: _AssociationCore? {
+        guard through.count == 2 else { return nil }
+        var target = through[1]
+        target.key = key
+        target.request = request
+        return target
     }
 
     /// Pairs of (origin column, destination column) that join the two

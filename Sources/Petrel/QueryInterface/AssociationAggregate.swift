@@ -107,11 +107,7 @@ indirect enum AggregateNode: Sendable {
             value = "*"
         }
         var sql: SQL = "(SELECT " + SQL(sql: function) + "(" + value + ") FROM "
-            + SQL(sql: path[0].destinationTable.quotedDatabaseIdentifier + " " + aliases[0].quotedDatabaseIdentifier)
-        for index in path.indices.dropFirst() {
-            sql += " JOIN " + SQL(sql: path[index].destinationTable.quotedDatabaseIdentifier + " " + aliases[index].quotedDatabaseIdentifier)
-                + " ON " + (try path[index].joinCondition(db, alias: aliases[index], originAlias: aliases[index - 1]))
-        }
+        sql += try _AssociationCore.pathTables(path, aliases: aliases, count: path.count, db)
         sql += " WHERE " + (try path[0].joinCondition(db, alias: aliases[0], originAlias: originAlias)) + ")"
         return SQLExpression(sql: sql, isTerm: true)
     }
@@ -122,11 +118,22 @@ extension _AssociationCore {
     /// association itself, or the pivots and target of a through
     /// association (the target keeps this association's refinements).
     var path: [_AssociationCore] {
-        guard through.count == 2 else { return [self] }
-        var target = through[1]
-        target.key = key
-        target.request = request
+        guard let target = throughTarget else { return [self] }
         return through[0].path + target.path
+    }
+
+    /// `"t1" "alias1" JOIN "t2" "alias2" ON ... JOIN ...`: the tables of
+    /// the first `count` associations of `path`, each under its alias and
+    /// joined to the previous one, for the FROM clause of a subquery.
+    static func pathTables(_ path: [_AssociationCore], aliases: [String], count: Int, _ db: Database) throws -> SQL {
+        func table(_ index: Int) -> SQL {
+            SQL(sql: path[index].destinationTable.quotedDatabaseIdentifier + " " + aliases[index].quotedDatabaseIdentifier)
+        }
+        var sql = table(0)
+        for index in 1..<count {
+            sql += " JOIN " + table(index) + " ON " + (try path[index].joinCondition(db, alias: aliases[index], originAlias: aliases[index - 1]))
+        }
+        return sql
     }
 }
 

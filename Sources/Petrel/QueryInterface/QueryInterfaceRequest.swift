@@ -286,11 +286,8 @@ public struct QueryInterfaceRequest<RowDecoder>: Sendable {
         // EXISTS (SELECT 1 FROM pivot1 JOIN pivot2 ON ... WHERE pivot1 is
         // the record's AND the destination row is the last pivot's).
         let aliases = path.indices.dropLast().map { "petrel_pivot\($0 + 1)" }
-        var sql: SQL = SQL(sql: "EXISTS (SELECT 1 FROM " + path[0].destinationTable.quotedDatabaseIdentifier + " " + aliases[0].quotedDatabaseIdentifier)
-        for index in aliases.indices.dropFirst() {
-            sql += " JOIN " + SQL(sql: path[index].destinationTable.quotedDatabaseIdentifier + " " + aliases[index].quotedDatabaseIdentifier)
-                + " ON " + (try path[index].joinCondition(db, alias: aliases[index], originAlias: aliases[index - 1]))
-        }
+        var sql: SQL = "EXISTS (SELECT 1 FROM "
+        sql += try _AssociationCore.pathTables(path, aliases: aliases, count: aliases.count, db)
         var inner = try originValues(path[0], qualifier: aliases[0]).map(\.operandSQL)
         inner.append("(" + (try last.joinCondition(db, alias: destinationAlias, originAlias: aliases[aliases.count - 1])) + ")")
         sql += " WHERE " + inner.joined(separator: " AND ") + ")"

@@ -41,9 +41,7 @@ extension Table {
     public func select(sql: String, arguments: StatementArguments = StatementArguments()) -> QueryInterfaceRequest<RowDecoder> {
         all().select(sql: sql, arguments: arguments)
     }
-    public func select(literal sqlLiteral: SQL) -> QueryInterfaceRequest<RowDecoder> {
-        all().select(SQLExpression(literal: sqlLiteral))
-    }
+    public func select(literal sqlLiteral: SQL) -> QueryInterfaceRequest<RowDecoder> { all().select(literal: sqlLiteral) }
     public func select<T>(_ selection: [any SQLSelectable], as type: T.Type = T.self) -> QueryInterfaceRequest<T> {
         all().select(selection).asRequest(of: T.self)
     }
@@ -54,7 +52,7 @@ extension Table {
         all().select(sql: sql, arguments: arguments).asRequest(of: T.self)
     }
     public func select<T>(literal sqlLiteral: SQL, as type: T.Type = T.self) -> QueryInterfaceRequest<T> {
-        all().select(SQLExpression(literal: sqlLiteral)).asRequest(of: T.self)
+        all().select(literal: sqlLiteral, as: type)
     }
     public func selectPrimaryKey<PrimaryKey>(as type: PrimaryKey.Type = PrimaryKey.self) -> QueryInterfaceRequest<PrimaryKey> {
         all().selectPrimaryKey(as: type)
@@ -82,10 +80,7 @@ extension Table {
     public func order(sql: String, arguments: StatementArguments = StatementArguments()) -> QueryInterfaceRequest<RowDecoder> {
         all().order(sql: sql, arguments: arguments)
     }
-    public func order(literal sqlLiteral: SQL) -> QueryInterfaceRequest<RowDecoder> {
-        let (sql, arguments) = sqlLiteral.build()
-        return all().order(sql: sql, arguments: arguments)
-    }
+    public func order(literal sqlLiteral: SQL) -> QueryInterfaceRequest<RowDecoder> { all().order(literal: sqlLiteral) }
     public func limit(_ limit: Int, offset: Int? = nil) -> QueryInterfaceRequest<RowDecoder> { all().limit(limit, offset: offset) }
 
     public func aliased(_ alias: TableAlias<RowDecoder>) -> QueryInterfaceRequest<RowDecoder> { all().aliased(alias) }

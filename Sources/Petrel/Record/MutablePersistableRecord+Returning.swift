@@ -167,9 +167,7 @@ extension MutablePersistableRecord {
         arguments += selectionArguments
         guard let row = try Row.fetchOne(statement, arguments: arguments) else {
             // Only OR IGNORE skips the row without an error.
-            let key = (try? primaryKeyValues(db, container)) ?? []
-            throw RecordError.recordNotFound(
-                databaseTableName: table, key: Dictionary(key.map { ($0.column, $0.value) }, uniquingKeysWith: { $1 }))
+            throw recordNotFound(key: (try? primaryKeyValues(db, container)) ?? [])
         }
         var columnNames = row.columnNames
         var values = row.databaseValues

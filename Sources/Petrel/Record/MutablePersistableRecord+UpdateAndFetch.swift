@@ -95,8 +95,7 @@ extension MutablePersistableRecord {
     mutating func saveAndFetchWithCallbacks<T: FetchableRecord & TableRecord>(
         _ db: Database, onConflict conflictResolution: Database.ConflictResolution?, as returnedType: T.Type
     ) throws -> T {
-        let container = try PersistenceContainer(self)
-        if let key = try? primaryKeyValues(db, container), !key.contains(where: { $0.value.isNull }), try exists(db) {
+        if try savesByUpdating(db) {
             return try updateAndFetch(db, onConflict: conflictResolution, as: returnedType)
         }
         return try insertAndFetch(db, onConflict: conflictResolution, as: returnedType)
@@ -112,10 +111,7 @@ extension MutablePersistableRecord {
     /// The error for this record's missing row.
     public func recordNotFound(_ db: Database) -> any Error {
         let container = (try? PersistenceContainer(self)) ?? PersistenceContainer()
-        let key = (try? primaryKeyValues(db, container)) ?? []
-        return RecordError.recordNotFound(
-            databaseTableName: type(of: self).databaseTableName,
-            key: Dictionary(key.map { ($0.column, $0.value) }, uniquingKeysWith: { $1 }))
+        return recordNotFound(key: (try? primaryKeyValues(db, container)) ?? [])
     }
 }
 

@@ -272,11 +272,7 @@ extension MutablePersistableRecord {
         } else {
             try db.cachedStatement(sql: sql).execute(arguments: arguments)
         }
-        guard db.changesCount > 0 else {
-            throw RecordError.recordNotFound(
-                databaseTableName: type(of: self).databaseTableName,
-                key: Dictionary(key.map { ($0.column, $0.value) }, uniquingKeysWith: { $1 }))
-        }
+        guard db.changesCount > 0 else { throw recordNotFound(key: key) }
         return (PersistenceSuccess(persistenceContainer: container), fetched)
     }
 
@@ -315,8 +311,7 @@ extension MutablePersistableRecord {
     }
 
     mutating func saveWithCallbacks(_ db: Database, onConflict conflictResolution: Database.ConflictResolution?) throws {
-        let container = try PersistenceContainer(self)
-        if let key = try? primaryKeyValues(db, container), !key.contains(where: { $0.value.isNull }), try exists(db) {
+        if try savesByUpdating(db) {
             try update(db, onConflict: conflictResolution)
         } else {
             try insertWithSaveCallbacks(db, onConflict: conflictResolution)
@@ -355,6 +350,21 @@ extension MutablePersistableRecord {
         let condition = key.map { "\($0.column.quotedDatabaseIdentifier)=?" }.joined(separator: " AND ")
         return try Bool.fetchOne(
             db, sql: "SELECT EXISTS (SELECT 1 FROM \(type(of: self).table) WHERE \(condition))", arguments: StatementArguments(key.map(\.value))) ?? false
+    }
+
+    /// True when saving the record updates a row: its primary key has no
+    /// NULL and a row has it.
+    func savesByUpdating(_ db: Database) throws -> Bool {
+        let container = try PersistenceContainer(self)
+        guard let key = try? primaryKeyValues(db, container), !key.contains(where: { $0.value.isNull }) else { return false }
+        return try exists(db)
+    }
+
+    /// The error for a missing row with these primary key values.
+    func recordNotFound(key: [(column: String, value: DatabaseValue)]) -> RecordError {
+        RecordError.recordNotFound(
+            databaseTableName: type(of: self).databaseTableName,
+            key: Dictionary(key.map { ($0.column, $0.value) }, uniquingKeysWith: { $1 }))
     }
 
     /// The primary key columns and the record's values for them.

@@ -93,6 +93,14 @@ public final class TableDefinition {
     enum Item {
         case column(ColumnDefinition)
         case foreignKey(ForeignKeyDefinition)
+
+        /// The definition object, to find an item's resolved columns.
+        var id: ObjectIdentifier {
+            switch self {
+            case .column(let column): ObjectIdentifier(column)
+            case .foreignKey(let foreignKey): ObjectIdentifier(foreignKey)
+            }
+        }
     }
 
     var items: [Item] = []
@@ -223,42 +231,34 @@ public final class TableDefinition {
 
     /// The column definitions and constraints, the foreign keys of
     /// `belongsTo` resolved against the schema; plus the indexes to create.
-    func resolved(_ db: Database) throws -> (definitions: [String], indexes: [(columns: [String], unique: Bool)]) {
+    /// A column's `indexed()` index is named `<table>_on_<column>`, a
+    /// foreign key's `index_<table>_on_<columns>`.
+    func resolved(_ db: Database) throws -> (definitions: [String], indexes: [(name: String, columns: [String], unique: Bool)]) {
         var definitions: [String] = []
         var foreignKeyConstraints: [String] = []
-        var indexes: [(columns: [String], unique: Bool)] = []
+        var indexes: [(name: String, columns: [String], unique: Bool)] = []
         var resolvedColumns: [ObjectIdentifier: [String]] = [:]
-        let primaryKeyObjects = Set((primaryKeyItems?.items ?? []).map { item -> ObjectIdentifier in
-            switch item {
-            case .column(let column): ObjectIdentifier(column)
-            case .foreignKey(let foreignKey): ObjectIdentifier(foreignKey)
-            }
-        })
+        let primaryKeyObjects = Set((primaryKeyItems?.items ?? []).map(\.id))
         for item in items {
             switch item {
             case .column(let column):
                 definitions.append(column.sql)
-                resolvedColumns[ObjectIdentifier(column)] = [column.name]
-                if column.isIndexed { indexes.append(([column.name], false)) }
+                resolvedColumns[item.id] = [column.name]
+                if column.isIndexed { indexes.append(("\(tableName)_on_\(column.name)", [column.name], false)) }
             case .foreignKey(let foreignKey):
                 let resolution = try foreignKey.resolve(in: self, db)
                 definitions += resolution.columnDefinitions
                 if let constraint = resolution.constraint { foreignKeyConstraints.append(constraint) }
-                resolvedColumns[ObjectIdentifier(foreignKey)] = resolution.columns
+                resolvedColumns[item.id] = resolution.columns
                 // The columns of a primary key are indexed already.
-                if let indexing = foreignKey.indexing, !primaryKeyObjects.contains(ObjectIdentifier(foreignKey)) {
-                    indexes.append((resolution.columns, indexing == .unique))
+                if let indexing = foreignKey.indexing, !primaryKeyObjects.contains(item.id) {
+                    indexes.append(("index_\(tableName)_on_\(resolution.columns.joined(separator: "_"))", resolution.columns, indexing == .unique))
                 }
             }
         }
         var constraints = self.constraints
         if let primaryKeyItems {
-            let columns = primaryKeyItems.items.flatMap { item -> [String] in
-                switch item {
-                case .column(let column): resolvedColumns[ObjectIdentifier(column)] ?? []
-                case .foreignKey(let foreignKey): resolvedColumns[ObjectIdentifier(foreignKey)] ?? []
-                }
-            }
+            let columns = primaryKeyItems.items.flatMap { resolvedColumns[$0.id] ?? [] }
             constraints.insert(
                 "PRIMARY KEY (\(columns.map(\.quotedDatabaseIdentifier).joined(separator: ", ")))" + Self.conflictClause(primaryKeyItems.conflictResolution),
                 at: 0)
@@ -463,14 +463,8 @@ extension Database {
                 try execute(sql: sql)
                 var indexOptions: IndexOptions = options.contains(.ifNotExists) ? .ifNotExists : []
                 for index in indexes {
-                    // A column's `indexed()` is named `<table>_on_<column>`,
-                    // a foreign key's `index_<table>_on_<columns>`.
-                    let isColumnIndex = definition.columns.contains { $0.isIndexed && [$0.name] == index.columns }
-                    let indexName = isColumnIndex
-                        ? "\(name)_on_\(index.columns[0])"
-                        : "index_\(name)_on_\(index.columns.joined(separator: "_"))"
                     if index.unique { indexOptions.insert(.unique) } else { indexOptions.remove(.unique) }
-                    try create(index: indexName, on: name, columns: index.columns, options: indexOptions)
+                    try create(index: index.name, on: name, columns: index.columns, options: indexOptions)
                 }
                 return .commit
             }

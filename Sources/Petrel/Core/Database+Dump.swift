@@ -179,8 +179,9 @@ extension Database {
             """)
         return rows.compactMap { row in
             let name: String = row["name"]
-            let lowered = name.lowercased()
-            guard !lowered.hasPrefix("sqlite_"), !lowered.hasPrefix("grdb_"), !shadowTables.contains(lowered) else { return nil }
+            guard !Database.isSQLiteInternalTable(name), !Database.isGRDBInternalTable(name), !shadowTables.contains(name.lowercased()) else {
+                return nil
+            }
             return (row["type"], name, row["sql"])
         }
     }

@@ -106,11 +106,7 @@ public struct QueryInterfaceRequest<RowDecoder>: Sendable {
 
     /// Replaces the ordering with raw SQL.
     public func order(sql: String, arguments: StatementArguments = StatementArguments()) -> Self {
-        var request = self
-        request.orderings = [SQLOrdering(sql: SQL(sql: sql, arguments: arguments))]
-        request.isReversed = false
-        request.ordersByPrimaryKey = false
-        return request
+        order(literal: SQL(sql: sql, arguments: arguments))
     }
 
     /// Reverses the ordering (by the rowid when there is none).
@@ -167,9 +163,7 @@ public struct QueryInterfaceRequest<RowDecoder>: Sendable {
 
     /// Adds to the selection.
     public func annotated(with selection: any SQLSelectable...) -> Self {
-        var request = self
-        request.selection += selection.map(\.sqlSelection)
-        return request
+        annotated(with: selection)
     }
 
     /// `SELECT DISTINCT`.
@@ -181,9 +175,7 @@ public struct QueryInterfaceRequest<RowDecoder>: Sendable {
 
     /// `GROUP BY`.
     public func group(_ expressions: any SQLExpressible...) -> Self {
-        var request = self
-        request.groups = expressions.map(\.sqlExpression)
-        return request
+        group(expressions)
     }
 
     /// `HAVING`.

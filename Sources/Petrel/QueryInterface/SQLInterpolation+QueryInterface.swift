@@ -46,8 +46,7 @@ extension SQL.StringInterpolation {
 
     /// A selection: a column, `*`, an aliased expression.
     public mutating func appendInterpolation(_ selection: some SQLSelectable) {
-        if let expressible = selection as? any SQLSubqueryable { return appendExpression(expressible) }
-        appendInterpolation(literal: selection.sqlSelection.sql)
+        appendInterpolation(selection as (any SQLSelectable)?)
     }
 
     /// A selection, or NULL.
@@ -59,8 +58,7 @@ extension SQL.StringInterpolation {
 
     /// An ordering term: `\(Column("score").desc)`.
     public mutating func appendInterpolation(_ orderingTerm: some SQLOrderingTerm) {
-        if let expressible = orderingTerm as? any SQLSubqueryable { return appendExpression(expressible) }
-        appendInterpolation(literal: orderingTerm.sqlOrdering.sql)
+        appendInterpolation(orderingTerm as any SQLOrderingTerm)
     }
 
     /// An ordering term.
@@ -100,9 +98,7 @@ extension SQL.StringInterpolation {
     /// A request, as SQL: write the parentheses around it
     /// (`WHERE score = (\(subquery))`).
     public mutating func appendInterpolation(_ subquery: some SQLSubqueryable & SQLExpressible & SQLSelectable & SQLOrderingTerm) {
-        var deferred = subquery.sqlSubquery.deferred
-        deferred.parenthesized = false
-        appendInterpolation(literal: SQL(elements: [.subquery(deferred)]))
+        appendExpression(subquery)
     }
 
     /// Values, in parentheses: `WHERE id IN \([1, 2, 3])`. An empty

@@ -1,0 +1,98 @@
+import Foundation
+import Petrel
+import PetrelTestSupport
+import Testing
+
+/// Query statistics computed once per query, as a ranking function would.
+private final class PhraseStatistics {
+    let rowsContaining: [Int]
+    init(_ rowsContaining: [Int]) { self.rowsContaining = rowsContaining }
+}
+
+@Suite("FTS5 auxiliary functions")
+struct FTS5AuxiliaryFunctionTests {
+    func makeDocuments(_ kind: StorageKind) throws -> TestDatabase {
+        let database = try TestDatabase(kind)
+        try database.queue.write { db in
+            try db.execute(sql: "CREATE VIRTUAL TABLE docs USING fts5(title, body)")
+            try db.execute(sql: """
+                INSERT INTO docs(rowid, title, body) VALUES
+                  (1, 'Storm petrels', 'Storm petrels nest in burrows; the storm passes.'),
+                  (2, 'Gulls', 'Gulls follow boats in a storm.'),
+                  (3, 'Lighthouses', 'A lighthouse keeper counts petrels at night.')
+                """)
+            try db.execute(sql: "INSERT INTO docs(docs) VALUES('integrity-check')")
+        }
+        return database
+    }
+
+    @Test(arguments: StorageKind.allCases)
+    func instancesSizesAndCounts(kind: StorageKind) throws {
+        let database = try makeDocuments(kind)
+        let describe = FTS5AuxiliaryFunction("describe_match") { match, arguments in
+            let instances = try match.instances().map { "\($0.phrase):\($0.column):\($0.offset)" }.joined(separator: " ")
+            let sizes = "\(try match.tokenCount(column: 0))+\(try match.tokenCount(column: 1))=\(try match.tokenCount())"
+            let totals = "\(try match.totalTokenCount(column: 0))/\(try match.totalTokenCount())/\(try match.rowCount())"
+            let phrases = (0..<match.phraseCount).map { "\(match.tokenCount(ofPhrase: $0))" }.joined(separator: ",")
+            let label = arguments.first.flatMap { String.fromDatabaseValue($0) } ?? ""
+            return "\(label)#\(match.rowID) [\(instances)] \(sizes) \(totals) \(phrases) cols=\(match.columnCount) \(try match.text(column: 0))"
+        }
+        let lines = try database.queue.read { db in
+            try db.add(fts5Function: describe)
+            return try String.fetchAll(db, sql: """
+                SELECT describe_match(docs, 'x') FROM docs WHERE docs MATCH 'storm OR "storm petrels"' ORDER BY rowid
+                """)
+        }
+        // Titles have 2, 1, 1 tokens (4 in all); bodies 8, 6, 7 (21).
+        #expect(lines == [
+            "x#1 [0:0:0 1:0:0 0:1:0 1:1:0 0:1:6] 2+8=10 4/25/3 1,2 cols=2 Storm petrels",
+            "x#2 [0:1:5] 1+6=7 4/25/3 1,2 cols=2 Gulls",
+        ])
+    }
+
+    @Test(arguments: StorageKind.allCases)
+    func rankingWithQueryData(kind: StorageKind) throws {
+        let database = try makeDocuments(kind)
+        let counter = Collected<Int>()
+        // Ranks by the number of distinct phrases matched, rarer phrases first;
+        // the per-phrase row counts are computed once per query.
+        let rank = FTS5AuxiliaryFunction("coverage_rank") { match, _ in
+            let statistics: PhraseStatistics
+            if let cached = match.queryData as? PhraseStatistics {
+                statistics = cached
+            } else {
+                counter.append(1)
+                statistics = PhraseStatistics(try (0..<match.phraseCount).map { try match.rowCount(containingPhrase: $0) })
+                match.queryData = statistics
+            }
+            let matched = Set(try match.instances().map(\.phrase))
+            return -matched.reduce(0.0) { $0 + 1.0 / Double(statistics.rowsContaining[$1]) }
+        }
+        let ids = try database.queue.read { db in
+            try db.add(fts5Function: rank)
+            return try Int64.fetchAll(db, sql: """
+                SELECT rowid FROM docs WHERE docs MATCH 'storm OR petrels OR keeper' AND rank MATCH 'coverage_rank()'
+                ORDER BY rank
+                """)
+        }
+        // keeper (1 row) + petrels (2 rows) = 1.5 for row 3; storm + petrels = 1.0 for row 1; storm = 0.5 for row 2.
+        #expect(ids == [3, 1, 2])
+        #expect(counter.all.count == 1, "query data is computed once per query")
+    }
+
+    @Test func errorsFailTheStatement() throws {
+        let database = try makeDocuments(.memory)
+        let failing = FTS5AuxiliaryFunction("failing") { _, _ in
+            throw DatabaseError(resultCode: .SQLITE_ERROR, message: "no ranking today")
+        }
+        let outOfRange = FTS5AuxiliaryFunction("phrase_rows") { match, _ in try match.rowCount(containingPhrase: 7) }
+        try database.queue.read { db in
+            try db.add(fts5Function: failing)
+            try db.add(fts5Function: outOfRange)
+            let error = databaseError { _ = try String.fetchAll(db, sql: "SELECT failing(docs) FROM docs WHERE docs MATCH 'storm'") }
+            #expect(error?.message == "no ranking today")
+            let rangeError = databaseError { _ = try Int.fetchAll(db, sql: "SELECT phrase_rows(docs) FROM docs WHERE docs MATCH 'storm'") }
+            #expect(rangeError?.message == "FTS5 phrase 7 out of range")
+        }
+    }
+}

@@ -80,6 +80,11 @@ struct PetrelSearchCommand: ParsableCommand {
     @Option(name: .long, help: ArgumentHelp("Field weights, as path=2,title=4,body=1.", valueName: "weights"))
     var weights: String?
 
+    // For relevance experiments (scripts/eval-relevance): the ranking
+    // model's constants, as k1=1.2,coordination=2,proximity=1.
+    @Option(name: .long, help: .hidden)
+    var ranking: String?
+
     @Option(name: .long, help: ArgumentHelp("Colour: auto (on a terminal, unless NO_COLOR is set), always or never.", valueName: "when"))
     var color: ColorMode = .auto
 
@@ -91,6 +96,9 @@ struct PetrelSearchCommand: ParsableCommand {
         if nulSeparated, !filesOnly { throw ValidationError("-0 goes with --files-only (-l)") }
         for (name, value) in [("--since", since), ("--before", before)] {
             if let value, DateSpec.parse(value) == nil { throw ValidationError("\(name): '\(value)' is not a date (2024-05-01) or a span (7d, 12h, 2w)") }
+        }
+        if let ranking {
+            do { _ = try RankingParameters(ranking) } catch { throw ValidationError("--ranking: \(error)") }
         }
         if let weights, Weights.parse(weights) == nil { throw ValidationError("--weights: '\(weights)' is not path=N,title=N,body=N") }
     }
@@ -129,6 +137,7 @@ struct PetrelSearchCommand: ParsableCommand {
             options.relax = !strict && !count
             options.countAll = count
             options.explain = explain
+            if let ranking { options.ranking = try RankingParameters(ranking) }
             if let weights, let parsedWeights = Weights.parse(weights) {
                 options.pathWeight = parsedWeights.path
                 options.titleWeight = parsedWeights.title

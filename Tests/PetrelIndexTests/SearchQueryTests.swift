@@ -118,12 +118,16 @@ struct SearchTests {
         #expect(try index.search("petrel lighthouse albatross", options: strict).hits.isEmpty)
     }
 
-    @Test func phraseMatchesGetABonus() throws {
+    @Test func explainTakesTheScoreApart() throws {
         let (_, index) = try Self.makeIndex()
         var options = SearchOptions()
         options.explain = true
         let results = try index.search("storm petrels", options: options)
-        #expect(results.hits.first?.explanation?["phrase boost"] == 1.25)
+        let parts = try #require(results.hits.first?.explanation)
+        #expect(parts["coordination"] == 1)
+        #expect((parts["proximity"] ?? 0) > 0, "the words are adjacent in the best document")
+        #expect((parts["term storm"] ?? 0) > 0 && (parts["term petrels"] ?? 0) > 0)
+        #expect(results.notes.contains { $0.hasPrefix("term petrels: in ") })
     }
 
     @Test func typosGetSuggestionsAndFuzzySearchesThem() throws {

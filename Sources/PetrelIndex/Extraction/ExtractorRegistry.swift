@@ -21,7 +21,7 @@ public struct ExtractorRegistry: Sendable {
     /// Plain-text formats whose kind is their extension.
     public static let textExtensions = [
         "txt", "text", "log", "rst", "adoc", "asciidoc", "pod", "tex", "texi", "org", "json", "jsonl", "csv", "tsv",
-        "yaml", "yml", "toml", "ini", "cfg", "conf", "xml", "svg", "properties", "man", "1", "2", "3", "4", "5", "6", "7", "8",
+        "yaml", "yml", "toml", "ini", "cfg", "conf", "xml", "svg", "properties",
         "srt", "vtt", "bib", "diff", "patch",
     ]
     /// Source code, indexed as text with its extension as kind.
@@ -55,6 +55,7 @@ public struct ExtractorRegistry: Sendable {
         registry.register(MarkdownExtractor(), forExtensions: ["md", "markdown", "mdown", "mkd", "mdx"])
         registry.register(HTMLExtractor(), forExtensions: ["html", "htm", "xhtml", "shtml"])
         registry.register(PDFExtractor(), forExtensions: ["pdf"])
+        registry.register(ManPageExtractor(), forExtensions: ["man", "1", "2", "3", "4", "5", "6", "7", "8", "9"])
         return registry
     }()
 
@@ -87,6 +88,8 @@ public struct ExtractorRegistry: Sendable {
             if binaryExtensions.contains(ext) { throw .binary }
         }
         if let extractor = byExtension[ext] { return try extractor.extract(input) }
+        // Manual sections with a suffix (open.3pm, SSL_read.3ssl, ls.1p).
+        if ManPageExtractor.isManualName(input.name), let extractor = byExtension["man"] { return try extractor.extract(input) }
         // Unknown or no extension: HTML when it says so, else plain text.
         if input.bytes.prefix(512).starts(with: Array("%PDF".utf8)), let extractor = byExtension["pdf"] {
             return try extractor.extract(input)

@@ -71,6 +71,9 @@ public final class DocumentIndex: Sendable {
             // In WAL mode NORMAL is safe against a killed process: only a
             // power loss can drop the last commits.
             try db.execute(sql: "PRAGMA synchronous = NORMAL")
+            // The ranking model of searches (see RankingModel).
+            try db.add(fts5Function: RankingModel.rankFunction)
+            try db.add(fts5Function: RankingModel.explainFunction)
         }
         let dbQueue: DatabaseQueue
         do {

@@ -21,11 +21,11 @@ public struct SearchOptions: Sendable, Equatable {
     public var pathWeight = 2.0
     public var titleWeight = 4.0
     public var bodyWeight = 1.0
-    /// Multiplies the score of documents where a query of plain words
-    /// appears as a phrase.
-    public var phraseBoost = 1.25
-    /// When the query's words all together find fewer documents than asked,
-    /// follow the full matches with documents that match most of them.
+    /// The constants of the ranking model (see ``RankingParameters``).
+    public var ranking = RankingParameters()
+    /// Documents that match only some of the query's plain words are found
+    /// too, ranked by how much of the query they match; when false, every
+    /// word is required.
     public var relax = true
     /// Replace words that match nothing by their nearest indexed terms.
     public var fuzzy = false
@@ -98,10 +98,12 @@ extension DocumentIndex {
         }
     }
 
-    /// Runs a search: full matches ranked by weighted BM25 (with a bonus
-    /// for a phrase match of plain words), then, when they are fewer than
-    /// asked, documents matching most of the words; snippets with match
-    /// ranges; suggestions for words that match nothing.
+    /// Runs a search: the query is analysed as the documents were (see
+    /// ``SearchQuery`` for the language), documents that match any of its
+    /// words are ranked by the ``RankingModel`` (BM25F, a soft AND weighted
+    /// by IDF, proximity), and the best get snippets with match ranges.
+    /// Words that no document has get suggestions; with `fuzzy`, the
+    /// suggestions are searched too.
     public func search(_ query: SearchQuery, options: SearchOptions = SearchOptions()) throws -> SearchResults {
         var results = try dbQueue.read { db in try SearchRun(db: db, index: self, options: options).run(query) }
         let missing = results.suggestions.keys.sorted()
@@ -110,15 +112,14 @@ extension DocumentIndex {
             try dbQueue.writeWithoutTransaction { db in
                 try db.execute(sql: "CREATE VIRTUAL TABLE IF NOT EXISTS temp.petrel_vocabulary USING fts5vocab(main, documents_fts, row)")
                 for word in missing {
-                    let folded = results.suggestions[word]?.first ?? word
-                    let terms = try db.suggestTerms(for: folded, vocabulary: "petrel_vocabulary", maximumDistance: folded.count > 4 ? 2 : 1, limit: 3)
+                    let terms = try db.suggestTerms(for: word, vocabulary: "petrel_vocabulary", maximumDistance: word.count > 4 ? 2 : 1, limit: 3)
                     if !terms.isEmpty { suggestions[word] = terms.map(\.term) }
                 }
             }
             results.suggestions = suggestions
             if options.fuzzy, !suggestions.isEmpty {
                 var fuzzy = try dbQueue.read { db in
-                    try SearchRun(db: db, index: self, options: options).run(query.replacingWords(suggestions))
+                    try SearchRun(db: db, index: self, options: options, alternatives: suggestions).run(query)
                 }
                 fuzzy.suggestions = suggestions
                 fuzzy.notes.insert(contentsOf: suggestions.keys.sorted().map { "fuzzy: \($0) also searched as \(suggestions[$0]!.joined(separator: ", "))" }, at: 0)
@@ -134,14 +135,18 @@ private struct SearchRun {
     let db: Database
     let index: DocumentIndex
     let options: SearchOptions
+    /// Extra forms of query tokens (fuzzy search), weaker than the token.
+    let alternatives: [String: [String]]
     private let fts5Tokenizer: (any FTS5Tokenizer)?
     /// The ICU tokenizer in Swift (ICU indexes only): query tokens and snippets.
     let icuTokenizer: ICUWordTokenizer?
+    let model: RankingModel
 
-    init(db: Database, index: DocumentIndex, options: SearchOptions) throws {
+    init(db: Database, index: DocumentIndex, options: SearchOptions, alternatives: [String: [String]] = [:]) throws {
         self.db = db
         self.index = index
         self.options = options
+        self.alternatives = alternatives
         icuTokenizer = index.icuTokenizer
         if icuTokenizer == nil {
             let components = index.tokenizer.sql.split(separator: " ").map(String.init)
@@ -149,12 +154,74 @@ private struct SearchRun {
         } else {
             fts5Tokenizer = nil
         }
+        self.model = RankingModel(
+            columnWeights: [options.pathWeight, options.titleWeight, options.bodyWeight],
+            columnB: [options.ranking.pathB, options.ranking.titleB, options.ranking.bodyB],
+            k1: options.ranking.k1, coordinationPower: options.ranking.coordinationPower,
+            proximityWeight: options.ranking.proximityWeight)
     }
 
     /// The tokens FTS5 would match for a query word.
     private func queryTokens(_ text: String) throws -> [String] {
         if let icuTokenizer { return try icuTokenizer.tokens(in: text, for: .query).filter { !$0.isColocated }.map(\.text) }
         return try fts5Tokenizer?.tokenize(query: text).map(\.token) ?? []
+    }
+
+    /// A query word as the index's terms (see ``AnalyzedQuery``).
+    private func analyze(_ word: String) throws -> [AnalyzedQuery.AnalyzedToken] {
+        var tokens: [AnalyzedQuery.AnalyzedToken]
+        if let icuTokenizer {
+            let utf8 = Array(word.utf8)
+            tokens = try icuTokenizer.tokens(in: word, for: .query).filter { !$0.isColocated }.map { token in
+                // The word's own text, so that FTS5 tokenizes it back to the
+                // same token (with its colocated forms, e.g. ue for ü).
+                var analyzed = AnalyzedQuery.AnalyzedToken(token: token.text, phrase: String(decoding: utf8[token.byteRange], as: UTF8.self))
+                analyzed.alternatives = try cjkBigrams(of: token.text, tokenizer: icuTokenizer).map { ($0, 0.5) }
+                return analyzed
+            }
+        } else if index.tokenizer == .trigram {
+            // Trigrams are substrings: a word is searched whole.
+            tokens = try queryTokens(word).isEmpty ? [] : [.init(token: word, phrase: word)]
+        } else {
+            let texts = try queryTokens(word)
+            tokens = texts.count == 1 ? [.init(token: texts[0], phrase: word)] : texts.map { .init(token: $0, phrase: $0) }
+        }
+        for index in tokens.indices {
+            for suggestion in alternatives[tokens[index].token] ?? [] {
+                tokens[index].alternatives.append((suggestion, 0.8))
+            }
+        }
+        return tokens
+    }
+
+    /// The two-character words inside a CJK word of three or more
+    /// characters: documents index them (colocated), so a query word that
+    /// the documents split differently still finds them. Only bigrams the
+    /// tokenizer keeps whole as a query are usable.
+    private func cjkBigrams(of token: String, tokenizer: ICUWordTokenizer) throws -> [String] {
+        let scalars = Array(token.unicodeScalars)
+        guard scalars.count >= 3, scalars.allSatisfy(Self.isUnspacedScript) else { return [] }
+        var result: [String] = []
+        for index in 0..<(scalars.count - 1) {
+            var bigram = String.UnicodeScalarView()
+            bigram.append(scalars[index])
+            bigram.append(scalars[index + 1])
+            let text = String(bigram)
+            if !result.contains(text), try tokenizer.tokenTexts(in: text, for: .query) == [text] { result.append(text) }
+        }
+        return result
+    }
+
+    /// Han, kana, Hangul and Thai: scripts written without spaces, where
+    /// edit-distance suggestions make no sense.
+    static func isUnspacedScript(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar.value {
+        case 0x4E00...0x9FFF, 0x3400...0x4DBF, 0xF900...0xFAFF, 0x20000...0x3FFFF, 0x3040...0x30FF, 0x31F0...0x31FF,
+             0xFF66...0xFF9D, 0xAC00...0xD7A3, 0x0E00...0x0E7F:
+            return true
+        default:
+            return false
+        }
     }
 
     /// Query tokens for Swift-made snippets: every positive leaf's tokens.
@@ -171,6 +238,7 @@ private struct SearchRun {
                     exact.formUnion(tokens.dropLast())
                 } else {
                     exact.formUnion(tokens)
+                    for token in tokens { exact.formUnion(alternatives[token] ?? []) }
                 }
             case .phrase(let phrase, _): exact.formUnion(try queryTokens(phrase))
             case .near(let words, _, _): for word in words { exact.formUnion(try queryTokens(word)) }
@@ -180,10 +248,6 @@ private struct SearchRun {
         }
         try collect(root)
         return SnippetMaker(tokenizer: icuTokenizer, exact: exact, prefixes: prefixes)
-    }
-
-    private var bm25: String {
-        "bm25(documents_fts, \(options.pathWeight), \(options.titleWeight), \(options.bodyWeight))"
     }
 
     /// Filters on `documents d`, with their arguments.
@@ -219,171 +283,100 @@ private struct SearchRun {
         return (sql, arguments)
     }
 
-    /// Drops words the tokenizer turns into nothing (punctuation, lone
-    /// symbols): FTS5 would match nothing for them.
-    private func prune(_ node: SearchQuery.Node) throws -> SearchQuery.Node? {
-        switch node {
-        case .word(let word, _, _):
-            return try queryTokens(word).isEmpty ? nil : node
-        case .phrase(let phrase, _):
-            return try queryTokens(phrase).isEmpty ? nil : node
-        case .near(let words, let distance, let field):
-            let kept = try words.filter { try !queryTokens($0).isEmpty }
-            if kept.count >= 2 { return .near(kept, distance: distance, field: field) }
-            return kept.first.map { .word($0, prefix: false, field: field) }
-        case .all(let positive, let excluded):
-            let keptPositive = try positive.compactMap(prune)
-            let keptExcluded = try excluded.compactMap(prune)
-            if keptPositive.isEmpty { return nil }
-            if keptPositive.count == 1, keptExcluded.isEmpty { return keptPositive[0] }
-            return .all(keptPositive, excluding: keptExcluded)
-        case .any(let members):
-            let kept = try members.compactMap(prune)
-            return kept.count > 1 ? .any(kept) : kept.first
-        }
-    }
-
     private struct Candidate {
         var id: Int64
         var path: String
         var score: Double
-        var matched: Int?
-        var full: Bool
-        var phrase = false
+        var explanation: RankingExplanation?
     }
 
-    /// Candidates for an expression, best first (ties by path).
+    /// The best `limit` documents after `offset` for an expression, best
+    /// first (ties by path), with their scores taken apart.
     ///
     /// Without filters the full-text table is queried alone with
-    /// `ORDER BY rank` and the weights as the rank function, which FTS5
-    /// sorts itself; paths are read for the few rows kept. With filters the
-    /// documents table is joined.
-    private func candidates(_ expression: String, excluding: Set<Int64>, limit: Int, filters: (sql: String, arguments: StatementArguments)) throws -> [Candidate] {
+    /// `ORDER BY rank` and the model as the rank function, which FTS5
+    /// sorts itself; `petrel_explain` and paths are read for the rows kept
+    /// only. With filters the documents table is joined.
+    private func candidates(_ expression: String, terms: RankingModel.Terms, filters: (sql: String, arguments: StatementArguments)) throws -> [Candidate] {
+        let explain = model.call("petrel_explain", terms: terms, table: "documents_fts")
         let rows: [Row]
         if filters.sql.isEmpty {
-            let ranked = try Row.fetchAll(db.cachedStatement(sql: """
-                SELECT rowid AS id, rank AS score FROM documents_fts
-                WHERE documents_fts MATCH ? AND rank MATCH ? ORDER BY rank LIMIT ?
-                """), arguments: [expression, "bm25(\(options.pathWeight), \(options.titleWeight), \(options.bodyWeight))", limit + excluding.count + 1])
-            let ids = ranked.map { $0["id"] as Int64 }
-            var paths: [Int64: String] = [:]
-            let pathStatement = try db.cachedStatement(sql: "SELECT path FROM documents WHERE id = ?")
-            for id in ids {
-                paths[id] = try String.fetchOne(pathStatement, arguments: [id])
-            }
-            rows = ranked.map { row in
-                let id: Int64 = row["id"]
-                return ["id": id, "path": paths[id] ?? "", "score": row["score"] as Double]
-            }
+            rows = try Row.fetchAll(db.cachedStatement(sql: """
+                SELECT rowid AS id, rank AS score, \(explain) AS explanation FROM documents_fts
+                WHERE documents_fts MATCH ? AND rank MATCH ? ORDER BY rank LIMIT ? OFFSET ?
+                """), arguments: [expression, model.call("petrel_rank", terms: terms), options.limit, options.offset])
         } else {
             rows = try Row.fetchAll(db, sql: """
-                SELECT f.rowid AS id, d.path AS path, \(bm25) AS score
+                SELECT f.rowid AS id, \(model.call("petrel_rank", terms: terms, table: "documents_fts")) AS score, \(explain) AS explanation
                 FROM documents_fts f JOIN documents d ON d.id = f.rowid
                 WHERE documents_fts MATCH ?\(filters.sql)
-                ORDER BY score LIMIT ?
-                """, arguments: [expression] + filters.arguments + [limit + excluding.count + 1])
+                ORDER BY score LIMIT ? OFFSET ?
+                """, arguments: [expression] + filters.arguments + [options.limit, options.offset])
         }
-        var result = rows.compactMap { row -> Candidate? in
+        let pathStatement = try db.cachedStatement(sql: "SELECT path FROM documents WHERE id = ?")
+        var result: [Candidate] = []
+        for row in rows {
             let id: Int64 = row["id"]
-            guard !excluding.contains(id) else { return nil }
-            return Candidate(id: id, path: row["path"], score: -(row["score"] as Double), matched: nil, full: true)
+            let explanation = (row["explanation"] as String?).flatMap { try? JSONDecoder().decode(RankingExplanation.self, from: Data($0.utf8)) }
+            let path = try String.fetchOne(pathStatement, arguments: [id]) ?? ""
+            result.append(Candidate(id: id, path: path, score: -(row["score"] as Double), explanation: explanation))
         }
         result.sort { ($0.score, $1.path) > ($1.score, $0.path) }
-        return Array(result.prefix(limit))
-    }
-
-    /// Which of `ids` match `expression`.
-    ///
-    /// One lookup per document (`rowid = ?` lets FTS5 seek each term's
-    /// postings to that row), rather than `rowid IN (...)`, which FTS5 would
-    /// answer by evaluating the expression over every match first.
-    private func matching(_ expression: String, among ids: [Int64]) throws -> Set<Int64> {
-        guard !ids.isEmpty else { return [] }
-        let statement = try db.cachedStatement(sql: "SELECT 1 FROM documents_fts WHERE documents_fts MATCH ? AND rowid = ?")
-        var found = Set<Int64>()
-        for id in ids where try Int.fetchOne(statement, arguments: [expression, id]) != nil {
-            found.insert(id)
-        }
-        return found
+        return result
     }
 
     func run(_ query: SearchQuery) throws -> SearchResults {
         var notes = query.repairs
-        guard let root = try prune(query.root) else {
+        let analyzed = try AnalyzedQuery(query, analyze: analyze)
+        notes += analyzed.notes
+        guard !analyzed.isEmpty else {
             notes.append("no word of the query is searchable")
             return SearchResults(query: query, expression: "", hits: [], fullMatchCount: 0, relaxed: false, suggestions: [:], notes: notes)
         }
-        let pruned = SearchQuery(text: query.text, root: root)
-        let expression = pruned.ftsExpression
+        let strict = !options.relax
+        let expression = strict ? analyzed.strictExpression : analyzed.expression
+        let terms = strict ? analyzed.strictRankingTerms : analyzed.rankingTerms
         let filters = try filters()
-        let wanted = options.offset + options.limit
-        let pool = max(wanted, 20)
+        let ranked = try candidates(expression, terms: terms, filters: filters)
 
-        var full = try candidates(expression, excluding: [], limit: pool, filters: filters)
-        var fullCount: Int? = full.count < pool ? full.count : nil
-        if options.countAll, fullCount == nil {
+        var fullCount: Int?
+        if options.countAll {
             fullCount = try Int.fetchOne(db, sql: """
                 SELECT COUNT(*) FROM documents_fts f JOIN documents d ON d.id = f.rowid WHERE documents_fts MATCH ?\(filters.sql)
-                """, arguments: [expression] + filters.arguments)
+                """, arguments: [analyzed.strictExpression] + filters.arguments)
         }
-        if let phrase = pruned.plainPhrase {
-            let phraseIDs = try matching(SearchQuery.quote(phrase), among: full.map(\.id))
-            for index in full.indices where phraseIDs.contains(full[index].id) {
-                full[index].score *= options.phraseBoost
-                full[index].phrase = true
+        if options.explain, let explanation = ranked.first?.explanation {
+            for (term, item) in analyzed.terms.enumerated() where term < explanation.idf.count {
+                notes.append(String(format: "term %@%@: in %d documents, idf %.2f", item.label, item.isRequired ? " (required)" : "",
+                                    explanation.documentFrequency[term], explanation.idf[term]))
             }
-            full.sort { ($0.score, $1.path) > ($1.score, $0.path) }
-            if !phraseIDs.isEmpty { notes.append("phrase bonus ×\(options.phraseBoost) for \(phraseIDs.count) documents with \"\(phrase)\"") }
-        }
-
-        // Relaxation: documents with most of the words follow.
-        var relaxedHits: [Candidate] = []
-        var expressionByID: [Int64: String] = [:]
-        if options.relax, full.count < wanted, case .all(let positive, let excluded) = root, positive.count >= 2 {
-            var anyExpression = SearchQuery.expression(.any(positive))
-            if !excluded.isEmpty { anyExpression = "(\(anyExpression))" + excluded.map { " NOT (\(SearchQuery.expression($0)))" }.joined() }
-            let fullIDs = Set(full.map(\.id))
-            var relaxed = try candidates(anyExpression, excluding: fullIDs, limit: pool, filters: filters)
-            let ids = relaxed.map(\.id)
-            var counts: [Int64: Int] = [:]
-            for term in positive {
-                for id in try matching(SearchQuery.expression(term), among: ids) { counts[id, default: 0] += 1 }
-            }
-            for index in relaxed.indices {
-                let matched = counts[relaxed[index].id] ?? 1
-                relaxed[index].matched = matched
-                relaxed[index].full = false
-                relaxed[index].score *= 1 + Double(matched) / Double(positive.count)
-                expressionByID[relaxed[index].id] = anyExpression
-            }
-            relaxed.sort { ($0.score, $1.path) > ($1.score, $0.path) }
-            relaxedHits = relaxed
-            if !relaxed.isEmpty {
-                notes.append("relaxed: \(full.count) documents match every word; \(relaxed.count) more match some of the \(positive.count) terms, ranked by BM25 × (1 + terms matched / \(positive.count))")
-            }
+            notes.append(String(format: "score: BM25F (k1 %.2g, weights path %.3g, title %.3g, body %.3g) × coordination^%.3g + proximity",
+                                model.k1, options.pathWeight, options.titleWeight, options.bodyWeight, model.coordinationPower))
         }
 
-        let ranked = Array((full + relaxedHits).dropFirst(options.offset).prefix(options.limit))
-        let maker = try snippetMaker(for: root)
+        let maker = try snippetMaker(for: query.root)
         var hits: [SearchHit] = []
         for candidate in ranked {
-            let matchExpression = expressionByID[candidate.id] ?? expression
-            guard let hit = try hit(candidate, expression: matchExpression, snippetMaker: maker) else { continue }
+            guard let hit = try hit(candidate, expression: expression, terms: analyzed.terms, snippetMaker: maker) else { continue }
             hits.append(hit)
         }
 
-        // Words that match nothing: suggestions are looked up by the caller.
+        // Words that no document has (never words of unspaced scripts, whose
+        // neighbours by edit distance are unrelated words): suggestions are
+        // looked up by the caller.
         var suggestions: [String: [String]] = [:]
-        if hits.isEmpty || !relaxedHits.isEmpty {
-            for word in pruned.plainWords {
-                let count = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM documents_fts WHERE documents_fts MATCH ?", arguments: [SearchQuery.quote(word)]) ?? 0
-                if count == 0, let folded = try queryTokens(word).first {
-                    suggestions[word] = [folded]
-                }
-            }
+        let frequencies = ranked.first?.explanation?.documentFrequency
+        for (term, item) in analyzed.terms.enumerated() where !item.isRequired && alternatives.isEmpty {
+            let absent = frequencies.map { term < $0.count && $0[term] == 0 } ?? true
+            let word = item.label
+            guard absent, word.count >= 3, word.allSatisfy({ $0.isLetter || $0.isNumber }),
+                  !word.unicodeScalars.contains(where: Self.isUnspacedScript) else { continue }
+            suggestions[word] = [word]
         }
+        let partial = hits.contains { !$0.matchesAllWords }
+        if partial { notes.append("some documents match only some of the \(analyzed.terms.count) terms: they rank by how much of the query they match") }
         return SearchResults(query: query, expression: expression, hits: hits, fullMatchCount: fullCount,
-                             relaxed: !relaxedHits.isEmpty, suggestions: suggestions, notes: notes)
+                             relaxed: partial, suggestions: suggestions, notes: notes)
     }
 
     /// Line breaks as spaces, byte for byte, so match ranges stay valid.
@@ -392,53 +385,48 @@ private struct SearchRun {
         return String(decoding: text.utf8.map { $0 == 0x0A || $0 == 0x0D ? 0x20 : $0 }, as: UTF8.self)
     }
 
-    private func hit(_ candidate: Candidate, expression: String, snippetMaker: SnippetMaker?) throws -> SearchHit? {
+    private func hit(_ candidate: Candidate, expression: String, terms: [AnalyzedQuery.Term], snippetMaker: SnippetMaker?) throws -> SearchHit? {
         let open = FTSMarkedText.openMarker, close = FTSMarkedText.closeMarker
-        // The Swift snippet, unless per-field scores are asked for (they come
-        // from the FTS5 query below), or the body has no match.
-        if let snippetMaker, !options.explain {
+        var explanation: [String: Double]?
+        if options.explain, let parts = candidate.explanation {
+            var values: [String: Double] = ["coordination": parts.coordination, "proximity": parts.proximity]
+            for (term, item) in terms.enumerated() where term < parts.termScores.count && parts.termScores[term] > 0 {
+                values["term " + item.label] = parts.termScores[term]
+            }
+            explanation = values
+        }
+        // The Swift snippet, unless the body has no match.
+        if let snippetMaker {
             guard let row = try Row.fetchOne(db.cachedStatement(sql: """
                 SELECT d.path, d.title, d.size, d.mtime, d.kind, d.language, f.body
                 FROM documents_fts f JOIN documents d ON d.id = f.rowid WHERE f.rowid = ?
                 """), arguments: [candidate.id]) else { return nil }
             if let (text, ranges) = snippetMaker.snippet(of: row["body"] ?? "", tokens: options.snippetTokens) {
-                return makeHit(row, candidate, snippet: text, ranges: ranges, explanation: nil)
+                return makeHit(row, candidate, snippet: text, ranges: ranges, explanation: explanation, termCount: terms.count)
             }
-        }
-        var explainColumns = ""
-        if options.explain {
-            explainColumns = ", bm25(documents_fts, \(options.pathWeight), 0, 0) AS pathScore, bm25(documents_fts, 0, \(options.titleWeight), 0) AS titleScore, bm25(documents_fts, 0, 0, \(options.bodyWeight)) AS bodyScore"
         }
         guard let row = try Row.fetchOne(db, sql: """
             SELECT d.path, d.title, d.size, d.mtime, d.kind, d.language,
                    snippet(documents_fts, 2, '\(open)', '\(close)', '…', \(options.snippetTokens)) AS body,
-                   snippet(documents_fts, -1, '\(open)', '\(close)', '…', \(options.snippetTokens)) AS best\(explainColumns)
+                   snippet(documents_fts, -1, '\(open)', '\(close)', '…', \(options.snippetTokens)) AS best
             FROM documents_fts JOIN documents d ON d.id = documents_fts.rowid
             WHERE documents_fts MATCH ? AND documents_fts.rowid = ?
             """, arguments: [expression, candidate.id]) else { return nil }
         let bodySnippet: String = row["body"] ?? ""
         let snippetText = bodySnippet.contains(open) ? bodySnippet : (row["best"] as String?) ?? bodySnippet
         let marked = FTSMarkedText(snippetText)
-        var explanation: [String: Double]?
-        if options.explain {
-            explanation = [
-                "path": -(row["pathScore"] as Double? ?? 0), "title": -(row["titleScore"] as Double? ?? 0),
-                "body": -(row["bodyScore"] as Double? ?? 0),
-            ]
-            if candidate.phrase { explanation?["phrase boost"] = options.phraseBoost }
-            if let matched = candidate.matched { explanation?["terms matched"] = Double(matched) }
-        }
-        return makeHit(row, candidate, snippet: marked.text, ranges: marked.matchRanges, explanation: explanation)
+        return makeHit(row, candidate, snippet: marked.text, ranges: marked.matchRanges, explanation: explanation, termCount: terms.count)
     }
 
     /// A hit from a row of `documents` columns and its snippet.
-    private func makeHit(_ row: Row, _ candidate: Candidate, snippet: String, ranges: [Range<Int>], explanation: [String: Double]?) -> SearchHit {
+    private func makeHit(_ row: Row, _ candidate: Candidate, snippet: String, ranges: [Range<Int>], explanation: [String: Double]?, termCount: Int) -> SearchHit {
         let mtime: Int64 = row["mtime"]
+        let matched = candidate.explanation?.matchedTerms ?? termCount
         return SearchHit(
             path: row["path"], title: row["title"], score: candidate.score,
             snippet: Self.oneLine(snippet), matchRanges: ranges,
             modificationTime: Date(timeIntervalSince1970: Double(mtime) / 1_000_000_000), size: row["size"],
-            kind: row["kind"], language: row["language"], matchesAllWords: candidate.full, matchedTerms: candidate.matched,
-            explanation: explanation)
+            kind: row["kind"], language: row["language"], matchesAllWords: matched >= termCount,
+            matchedTerms: matched < termCount ? matched : nil, explanation: explanation)
     }
 }

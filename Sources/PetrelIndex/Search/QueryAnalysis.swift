@@ -1,0 +1,198 @@
+/// A parsed query after the index's own analysis: the terms it searches and
+/// the FTS5 expressions that find and rank them.
+///
+/// Query text goes through the tokenizer the documents went through, so a
+/// word typed as one run of text is as many terms as the documents have
+/// words in it: `有条件的执行脚本` is `有`, `条件`, `的`, `执行`, `脚本`;
+/// `rpc.ypxfrd と設定` is `rpc.ypxfrd`, `と`, `設定`. A plain word is a
+/// *soft* term: a document needs only some of them, and the ranking model
+/// (``RankingModel``) decides how much each is worth. A quoted phrase, a
+/// `NEAR` group, an explicit `OR` group and a parenthesised group are
+/// *required* terms, as typed; `-word` and `NOT` exclude.
+struct AnalyzedQuery: Sendable, Equatable {
+    /// One term of the query.
+    struct Term: Sendable, Equatable {
+        /// How the term reads (`--explain`): a token, a phrase, a group.
+        var label: String
+        /// Required terms must match; soft ones add to the score.
+        var isRequired: Bool
+    }
+
+    /// A token of a query word, as the analyzer gives it: the indexed form,
+    /// the text to put in an FTS5 string so that the tokenizer gives that
+    /// form back, and alternatives (weaker forms, e.g. CJK bigrams).
+    struct AnalyzedToken: Sendable, Equatable {
+        var token: String
+        var phrase: String
+        var alternatives: [(phrase: String, weight: Double)] = []
+
+        static func == (lhs: Self, rhs: Self) -> Bool {
+            lhs.token == rhs.token && lhs.phrase == rhs.phrase
+                && lhs.alternatives.map(\.phrase) == rhs.alternatives.map(\.phrase)
+                && lhs.alternatives.map(\.weight) == rhs.alternatives.map(\.weight)
+        }
+    }
+
+    /// The most terms a query searches; the rest of a longer query is left
+    /// out (and said so in `notes`), which bounds the cost of any query.
+    static let maximumTerms = 32
+
+    var terms: [Term]
+    /// The expression that finds candidates: every required term, and at
+    /// least one soft term when there are soft terms and no required one.
+    var expression: String
+    /// Every term required: the documents that match the whole query.
+    var strictExpression: String
+    /// How the phrases of `expression` form `terms`.
+    var rankingTerms: RankingModel.Terms
+    /// How the phrases of `strictExpression` form `terms`.
+    var strictRankingTerms: RankingModel.Terms
+    /// What the analysis did that a user may want to know.
+    var notes: [String]
+
+    private enum Clause {
+        case soft(term: Int, field: SearchQuery.Field?, prefix: Bool, token: AnalyzedToken)
+        case required(term: Int, node: SearchQuery.Node)
+    }
+
+    /// Analyses a parsed query. `analyze` splits a word into its tokens (an
+    /// empty list for a word with nothing searchable).
+    init(_ query: SearchQuery, analyze: (String) throws -> [AnalyzedToken]) rethrows {
+        var positive: [SearchQuery.Node]
+        var excluded: [SearchQuery.Node]
+        if case .all(let members, let excluding) = query.root {
+            (positive, excluded) = (members, excluding)
+        } else {
+            (positive, excluded) = ([query.root], [])
+        }
+        var clauses: [Clause] = []
+        var terms: [Term] = []
+        var notes: [String] = []
+        var seen = Set<String>()
+        var truncated = false
+
+        func addTerm(_ term: Term) -> Int? {
+            guard terms.count < Self.maximumTerms else {
+                truncated = true
+                return nil
+            }
+            terms.append(term)
+            return terms.count - 1
+        }
+
+        for node in positive {
+            switch node {
+            case .word(let word, let prefix, let field):
+                let tokens = try prefix ? [AnalyzedToken(token: word, phrase: word)] : analyze(word)
+                if tokens.isEmpty { notes.append("'\(word)' has nothing to search for: ignored") }
+                if tokens.count > 1 { notes.append("'\(word)' is searched as \(tokens.map(\.token).joined(separator: " "))") }
+                for token in tokens {
+                    let key = "\(field?.rawValue ?? ""):\(prefix ? "*" : "")\(token.token)"
+                    guard seen.insert(key).inserted else { continue }
+                    let label = (field.map { "\($0.rawValue):" } ?? "") + token.token + (prefix ? "*" : "")
+                    guard let term = addTerm(Term(label: label, isRequired: false)) else { break }
+                    clauses.append(.soft(term: term, field: field, prefix: prefix, token: token))
+                }
+            default:
+                guard let term = addTerm(Term(label: SearchQuery.expression(node), isRequired: true)) else { break }
+                clauses.append(.required(term: term, node: node))
+            }
+        }
+        if truncated {
+            notes.append("only the first \(Self.maximumTerms) terms of the query are searched")
+        }
+        self.terms = terms
+        self.notes = notes
+
+        var builder = ExpressionBuilder()
+        expression = builder.build(clauses: clauses, excluded: excluded, strict: false)
+        rankingTerms = builder.terms(count: terms.count)
+        var strictBuilder = ExpressionBuilder()
+        strictExpression = strictBuilder.build(clauses: clauses, excluded: excluded, strict: true)
+        strictRankingTerms = strictBuilder.terms(count: terms.count)
+    }
+
+    /// Whether the analysis left anything to search for.
+    var isEmpty: Bool { terms.isEmpty }
+
+    /// Writes an expression left to right, numbering its phrases as FTS5
+    /// does and recording the term and weight of each.
+    private struct ExpressionBuilder {
+        var phraseTerms: [Int] = []
+        var phraseWeights: [Double] = []
+
+        func terms(count: Int) -> RankingModel.Terms {
+            RankingModel.Terms(phraseTerms: phraseTerms, phraseWeights: phraseWeights, termCount: count)
+        }
+
+        mutating func phrase(_ text: String, prefix: Bool, field: SearchQuery.Field?, term: Int, weight: Double = 1) -> String {
+            phraseTerms.append(term)
+            phraseWeights.append(weight)
+            let body = SearchQuery.quote(text) + (prefix ? " *" : "")
+            return field.map { "\($0.rawValue) : \(body)" } ?? body
+        }
+
+        /// A soft term: its phrase, or its phrase and alternatives as an OR.
+        mutating func soft(_ token: AnalyzedToken, field: SearchQuery.Field?, prefix: Bool, term: Int) -> String {
+            let main = phrase(token.phrase, prefix: prefix, field: field, term: term)
+            guard !token.alternatives.isEmpty else { return main }
+            let alternatives = token.alternatives.map { phrase($0.phrase, prefix: false, field: field, term: term, weight: $0.weight) }
+            return "(" + ([main] + alternatives).joined(separator: " OR ") + ")"
+        }
+
+        /// A node as typed (SearchQuery.expression), every phrase of it
+        /// counted for `term`.
+        mutating func node(_ node: SearchQuery.Node, term: Int) -> String {
+            switch node {
+            case .word(let word, let prefix, let field):
+                return phrase(word, prefix: prefix, field: field, term: term)
+            case .phrase(let text, let field):
+                return phrase(text, prefix: false, field: field, term: term)
+            case .near(let words, let distance, let field):
+                let body = "NEAR(" + words.map { phrase($0, prefix: false, field: nil, term: term) }.joined(separator: " ") + ", \(distance))"
+                return field.map { "\($0.rawValue) : \(body)" } ?? body
+            case .all(let positive, let excluded):
+                var result = positive.map { "(" + self.node($0, term: term) + ")" }.joined(separator: " AND ")
+                for member in excluded { result += " NOT (" + self.node(member, term: -1) + ")" }
+                return result
+            case .any(let members):
+                return members.map { "(" + self.node($0, term: term) + ")" }.joined(separator: " OR ")
+            }
+        }
+
+        mutating func build(clauses: [Clause], excluded: [SearchQuery.Node], strict: Bool) -> String {
+            // Phrases are registered in the order they are written: required
+            // clauses first, then the soft ones (in strict mode, all in order).
+            var required: [String] = []
+            var soft: [String] = []
+            var firstRequired: SearchQuery.Node?
+            for clause in clauses {
+                switch clause {
+                case .required(let term, let node):
+                    required.append("(" + self.node(node, term: term) + ")")
+                    if firstRequired == nil { firstRequired = node }
+                case .soft(let term, let field, let prefix, let token) where strict:
+                    required.append("(" + self.soft(token, field: field, prefix: prefix, term: term) + ")")
+                case .soft:
+                    break
+                }
+            }
+            if !strict {
+                for case .soft(let term, let field, let prefix, let token) in clauses {
+                    soft.append(self.soft(token, field: field, prefix: prefix, term: term))
+                }
+            }
+            // Soft terms next to required ones stay optional, but must be in
+            // the expression to be seen by the ranking: OR them with a copy
+            // of a required term (whose phrases are not scored twice).
+            if !soft.isEmpty, let firstRequired {
+                soft.append("(" + self.node(firstRequired, term: -1) + ")")
+            }
+            var parts = required
+            if !soft.isEmpty { parts.append("(" + soft.joined(separator: " OR ") + ")") }
+            var result = parts.joined(separator: " AND ")
+            for node in excluded { result = "(" + result + ") NOT (" + self.node(node, term: -1) + ")" }
+            return result
+        }
+    }
+}

@@ -1,0 +1,275 @@
+import Foundation
+
+/// The ranking model of searches, as the FTS5 auxiliary functions
+/// `petrel_rank` (a rank: smaller is better) and `petrel_explain` (the same
+/// score, taken apart, as JSON), registered on every index connection.
+///
+/// A query is a list of *terms* (a word of the query after analysis, a
+/// quoted phrase, a `NEAR` group); each term is one or more FTS5 phrases of
+/// the MATCH expression (the word itself, and alternatives such as the
+/// bigrams of a long CJK word, each with a weight). The score of a document:
+///
+/// - **BM25F** per term: the term's hits in each column, weighted by the
+///   column's weight and normalised by the column's length against its
+///   average (`b` per column), saturated with `k1`, times the term's IDF
+///   `ln(1 + (N - df + 0.5) / (df + 0.5))`, which is never negative, so
+///   frequent words cost nothing without a stop list.
+/// - **Coordination** (a soft AND): the sum is multiplied by
+///   `(IDF of the matched terms / IDF of all terms)^coordinationPower`, so a
+///   document with the rare words of the query beats one with many
+///   frequent words.
+/// - **Proximity**: for each pair of terms next to each other in the query,
+///   the closest pair of their hits in one column adds
+///   `proximityWeight × min(IDF) / distance` (distance 1 = adjacent): the
+///   words of a phrase typed without quotes still rank documents that
+///   keep them together first.
+///
+/// Alternatives of a term at one position count once, with the largest
+/// weight, so an exact form (weight 1) beats a weaker variant of it.
+struct RankingModel: Sendable, Equatable {
+    var columnWeights: [Double] = [2, 4, 1]
+    /// BM25 length normalisation per column (path, title, body).
+    var columnB: [Double] = [0.3, 0.3, 0.75]
+    var k1 = 1.2
+    var coordinationPower = 2.0
+    var proximityWeight = 1.0
+
+    /// How the phrases of a MATCH expression form terms.
+    struct Terms: Sendable, Equatable {
+        /// For each phrase of the expression, its term (-1: not scored,
+        /// e.g. an excluded word or a repeated phrase).
+        var phraseTerms: [Int]
+        /// For each phrase, its weight (1 for the term itself).
+        var phraseWeights: [Double]
+        /// The number of terms.
+        var termCount: Int
+    }
+
+    /// The call of `petrel_rank` (or `petrel_explain`) for these terms, with
+    /// its arguments as SQL literals (digits, dots, spaces and minus signs
+    /// only: safe to splice).
+    func call(_ function: String, terms: Terms, table: String? = nil) -> String {
+        func number(_ value: Double) -> String { String(format: "%.4g", value) }
+        let head = [table].compactMap { $0 }
+        let arguments = head + [
+            "'" + columnWeights.map(number).joined(separator: " ") + "'",
+            "'" + columnB.map(number).joined(separator: " ") + "'",
+            "'" + [k1, coordinationPower, proximityWeight].map(number).joined(separator: " ") + "'",
+            "'" + terms.phraseTerms.map(String.init).joined(separator: " ") + "'",
+            "'" + terms.phraseWeights.map(number).joined(separator: " ") + "'",
+        ]
+        return "\(function)(\(arguments.joined(separator: ", ")))"
+    }
+
+}
+
+/// The constants of the ranking model, for experiments and for
+/// collections unlike the ones the defaults were chosen on.
+///
+/// ```swift
+/// var options = SearchOptions()
+/// options.ranking = try RankingParameters("k1=1.5,coordination=1")
+/// ```
+public struct RankingParameters: Sendable, Equatable {
+    /// BM25 term-frequency saturation.
+    public var k1 = 1.2
+    /// BM25 length normalisation of each field (0: none, 1: full).
+    public var pathB = 0.3
+    public var titleB = 0.3
+    public var bodyB = 0.75
+    /// The power of the coordination factor (0: none, a plain OR).
+    public var coordinationPower = 2.0
+    /// The weight of term proximity (0: none).
+    public var proximityWeight = 1.0
+
+    public init() {}
+
+    /// Parameters from `name=value` pairs separated by commas: `k1`,
+    /// `b` (all fields), `path-b`, `title-b`, `body-b`, `coordination`,
+    /// `proximity`.
+    public init(_ text: String) throws(IndexError) {
+        for pair in text.split(separator: ",") {
+            let parts = pair.split(separator: "=", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
+            guard parts.count == 2, let value = Double(parts[1]), value >= 0, value.isFinite else {
+                throw IndexError("ranking parameter '\(pair)' is not name=number")
+            }
+            switch parts[0] {
+            case "k1": k1 = value
+            case "b": (pathB, titleB, bodyB) = (value, value, value)
+            case "path-b": pathB = value
+            case "title-b": titleB = value
+            case "body-b": bodyB = value
+            case "coordination": coordinationPower = value
+            case "proximity": proximityWeight = value
+            default: throw IndexError("unknown ranking parameter '\(parts[0])' (k1, b, path-b, title-b, body-b, coordination, proximity)")
+            }
+            guard pathB <= 1, titleB <= 1, bodyB <= 1 else { throw IndexError("ranking parameter '\(pair)': b is between 0 and 1") }
+        }
+    }
+}
+
+/// A document's score taken apart.
+struct RankingExplanation: Sendable, Equatable, Codable {
+    var score: Double
+    /// BM25F part of each term (0 when it does not match).
+    var termScores: [Double]
+    /// IDF of each term, and its document frequency.
+    var idf: [Double]
+    var documentFrequency: [Int]
+    var coordination: Double
+    var proximity: Double
+    var matchedTerms: Int
+}
+
+/// What is computed once per query: the model, the terms, the table's
+/// statistics.
+private final class RankingContext {
+    let model: RankingModel
+    let terms: RankingModel.Terms
+    let averageLength: [Double]
+    let idf: [Double]
+    let documentFrequency: [Int]
+    let totalIDF: Double
+
+    init(model: RankingModel, terms: RankingModel.Terms, match: FTS5Match) throws {
+        self.model = model
+        self.terms = terms
+        let rows = max(1, try match.rowCount())
+        let columns = match.columnCount
+        averageLength = try (0..<columns).map { column in
+            max(1, Double(try match.totalTokenCount(column: column)) / Double(rows))
+        }
+        // A term's frequency is its first (main) phrase's; when that phrase
+        // is in no document, its most frequent alternative's.
+        var frequency = [Int](repeating: -1, count: terms.termCount)
+        var fallback = [Int](repeating: 0, count: terms.termCount)
+        for (phrase, term) in terms.phraseTerms.enumerated() where term >= 0 && term < terms.termCount && phrase < match.phraseCount {
+            let count = try match.rowCount(containingPhrase: phrase)
+            if frequency[term] < 0 { frequency[term] = count } else { fallback[term] = max(fallback[term], count) }
+        }
+        documentFrequency = frequency.indices.map { frequency[$0] > 0 ? frequency[$0] : fallback[$0] }
+        idf = documentFrequency.map { df in
+            log(1 + (Double(rows) - Double(df) + 0.5) / (Double(df) + 0.5))
+        }
+        // Words no document has cannot be matched: they do not lower the
+        // coordination of every document.
+        totalIDF = zip(idf, documentFrequency).reduce(0) { $0 + ($1.1 > 0 ? $1.0 : 0) }
+    }
+
+    static func get(_ match: FTS5Match, _ arguments: [DatabaseValue]) throws -> RankingContext {
+        if let context = match.queryData as? RankingContext { return context }
+        let (model, terms) = try RankingModel.parse(arguments)
+        let context = try RankingContext(model: model, terms: terms, match: match)
+        match.queryData = context
+        return context
+    }
+
+    func score(_ match: FTS5Match) throws -> RankingExplanation {
+        let termCount = terms.termCount
+        let columns = min(match.columnCount, model.columnWeights.count)
+        // Best weight at each (term, column, offset).
+        var best: [Int: Double] = [:]
+        for instance in try match.instances() {
+            guard instance.phrase < terms.phraseTerms.count, instance.column < columns else { continue }
+            let term = terms.phraseTerms[instance.phrase]
+            guard term >= 0, term < termCount else { continue }
+            let weight = terms.phraseWeights[instance.phrase]
+            let key = (term << 40) | (instance.column << 32) | instance.offset
+            if weight > best[key] ?? 0 { best[key] = weight }
+        }
+        var frequencies = [Double](repeating: 0, count: termCount * columns)
+        var positions = [[Int]](repeating: [], count: termCount * columns)
+        for (key, weight) in best {
+            let term = key >> 40, column = (key >> 32) & 0xFF, offset = key & 0xFFFF_FFFF
+            frequencies[term * columns + column] += weight
+            positions[term * columns + column].append(offset)
+        }
+        let lengths = try (0..<columns).map { Double(try match.tokenCount(column: $0)) }
+        var termScores = [Double](repeating: 0, count: termCount)
+        var matchedIDF = 0.0
+        var matched = 0
+        for term in 0..<termCount {
+            var weighted = 0.0
+            for column in 0..<columns where frequencies[term * columns + column] > 0 {
+                let b = model.columnB[column]
+                let normaliser = 1 - b + b * lengths[column] / averageLength[column]
+                weighted += model.columnWeights[column] * frequencies[term * columns + column] / normaliser
+            }
+            guard weighted > 0 else { continue }
+            termScores[term] = idf[term] * weighted * (model.k1 + 1) / (model.k1 + weighted)
+            matchedIDF += idf[term]
+            matched += 1
+        }
+        let coordination = totalIDF > 0 ? pow(matchedIDF / totalIDF, model.coordinationPower) : 1
+        var proximity = 0.0
+        if model.proximityWeight > 0, termCount > 1 {
+            for term in 0..<(termCount - 1) where termScores[term] > 0 && termScores[term + 1] > 0 {
+                var closest = Int.max
+                for column in 0..<columns {
+                    let distance = Self.closest(positions[term * columns + column].sorted(), positions[(term + 1) * columns + column].sorted())
+                    closest = min(closest, distance)
+                }
+                if closest < Int.max { proximity += min(idf[term], idf[term + 1]) / Double(max(1, closest)) }
+            }
+            proximity *= model.proximityWeight
+        }
+        let score = termScores.reduce(0, +) * coordination + proximity * coordination
+        return RankingExplanation(score: score, termScores: termScores, idf: idf, documentFrequency: documentFrequency,
+                                  coordination: coordination, proximity: proximity, matchedTerms: matched)
+    }
+
+    /// The smallest |a - b| over two sorted lists (Int.max if one is empty).
+    static func closest(_ first: [Int], _ second: [Int]) -> Int {
+        var i = 0, j = 0, best = Int.max
+        while i < first.count, j < second.count {
+            let a = first[i], b = second[j]
+            best = min(best, abs(a - b))
+            if best == 0 { break }
+            if a < b { i += 1 } else { j += 1 }
+        }
+        // Same position (colocated alternatives of different terms) is not adjacency.
+        return best == 0 ? 1 : best
+    }
+}
+
+extension RankingModel {
+    static func parse(_ arguments: [DatabaseValue]) throws -> (RankingModel, Terms) {
+        func numbers(_ index: Int) throws -> [Double] {
+            guard index < arguments.count, let text = String.fromDatabaseValue(arguments[index]) else {
+                throw DatabaseError(resultCode: .SQLITE_ERROR, message: "petrel_rank: argument \(index + 1) is missing")
+            }
+            return try text.split(separator: " ").map { part in
+                guard let value = Double(part) else {
+                    throw DatabaseError(resultCode: .SQLITE_ERROR, message: "petrel_rank: '\(part)' is not a number")
+                }
+                return value
+            }
+        }
+        var model = RankingModel()
+        model.columnWeights = try numbers(0)
+        model.columnB = try numbers(1)
+        let parameters = try numbers(2)
+        guard model.columnB.count == model.columnWeights.count, parameters.count == 3 else {
+            throw DatabaseError(resultCode: .SQLITE_ERROR, message: "petrel_rank: malformed arguments")
+        }
+        (model.k1, model.coordinationPower, model.proximityWeight) = (parameters[0], parameters[1], parameters[2])
+        let phraseTerms = try numbers(3).map { Int($0) }
+        let phraseWeights = try numbers(4)
+        guard phraseTerms.count == phraseWeights.count else {
+            throw DatabaseError(resultCode: .SQLITE_ERROR, message: "petrel_rank: one weight per phrase")
+        }
+        let terms = Terms(phraseTerms: phraseTerms, phraseWeights: phraseWeights, termCount: (phraseTerms.max() ?? -1) + 1)
+        return (model, terms)
+    }
+
+    /// `petrel_rank(documents_fts, ...)`: minus the score, for `ORDER BY rank`.
+    static let rankFunction = FTS5AuxiliaryFunction("petrel_rank") { match, arguments in
+        -(try RankingContext.get(match, arguments).score(match).score)
+    }
+
+    /// `petrel_explain(documents_fts, ...)`: the score taken apart, as JSON.
+    static let explainFunction = FTS5AuxiliaryFunction("petrel_explain") { match, arguments in
+        let explanation = try RankingContext.get(match, arguments).score(match)
+        return String(decoding: try JSONEncoder().encode(explanation), as: UTF8.self)
+    }
+}

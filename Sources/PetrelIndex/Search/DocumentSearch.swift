@@ -130,6 +130,13 @@ extension DocumentIndex {
     }
 }
 
+extension DocumentIndex {
+    /// A query as this index analyses it (tests and `--explain`).
+    func analyze(_ query: SearchQuery) throws -> AnalyzedQuery {
+        try dbQueue.read { db in try SearchRun(db: db, index: self, options: SearchOptions()).analyzed(query) }
+    }
+}
+
 /// One search inside one read transaction (a consistent snapshot).
 private struct SearchRun {
     let db: Database
@@ -200,7 +207,9 @@ private struct SearchRun {
     /// tokenizer keeps whole as a query are usable.
     private func cjkBigrams(of token: String, tokenizer: ICUWordTokenizer) throws -> [String] {
         let scalars = Array(token.unicodeScalars)
-        guard scalars.count >= 3, scalars.allSatisfy(Self.isUnspacedScript) else { return [] }
+        // Only ideographic words: ICU splits kana words cleanly, and their
+        // bigrams (イル of ファイル) would match unrelated words.
+        guard scalars.count >= 3, scalars.allSatisfy(Self.isHan) else { return [] }
         var result: [String] = []
         for index in 0..<(scalars.count - 1) {
             var bigram = String.UnicodeScalarView()
@@ -210,6 +219,13 @@ private struct SearchRun {
             if !result.contains(text), try tokenizer.tokenTexts(in: text, for: .query) == [text] { result.append(text) }
         }
         return result
+    }
+
+    static func isHan(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar.value {
+        case 0x4E00...0x9FFF, 0x3400...0x4DBF, 0xF900...0xFAFF, 0x20000...0x3FFFF: return true
+        default: return false
+        }
     }
 
     /// Han, kana, Hangul and Thai: scripts written without spaces, where
@@ -325,9 +341,13 @@ private struct SearchRun {
         return result
     }
 
+    func analyzed(_ query: SearchQuery) throws -> AnalyzedQuery {
+        try AnalyzedQuery(query, analyze: analyze)
+    }
+
     func run(_ query: SearchQuery) throws -> SearchResults {
         var notes = query.repairs
-        let analyzed = try AnalyzedQuery(query, analyze: analyze)
+        let analyzed = try analyzed(query)
         notes += analyzed.notes
         guard !analyzed.isEmpty else {
             notes.append("no word of the query is searchable")

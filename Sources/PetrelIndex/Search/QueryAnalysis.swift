@@ -7,7 +7,7 @@
 /// `rpc.ypxfrd と設定` is `rpc.ypxfrd`, `と`, `設定`. A plain word is a
 /// *soft* term: a document needs only some of them, and the ranking model
 /// (``RankingModel``) decides how much each is worth. A quoted phrase, a
-/// `NEAR` group, an explicit `OR` group and a parenthesised group are
+/// `NEAR` group and an explicit `OR` group are
 /// *required* terms, as typed; `-word` and `NOT` exclude.
 struct AnalyzedQuery: Sendable, Equatable {
     /// One term of the query.
@@ -65,6 +65,16 @@ struct AnalyzedQuery: Sendable, Equatable {
         } else {
             (positive, excluded) = ([query.root], [])
         }
+        // Parentheses around plain words are how sentences are written
+        // ("printers (LBP-4 and LBP-8)"), not a request to require them
+        // all: such a group's words join the query's.
+        func flatten(_ nodes: [SearchQuery.Node]) -> [SearchQuery.Node] {
+            nodes.flatMap { node -> [SearchQuery.Node] in
+                if case .all(let members, let excluding) = node, excluding.isEmpty { return flatten(members) }
+                return [node]
+            }
+        }
+        positive = flatten(positive)
         var clauses: [Clause] = []
         var terms: [Term] = []
         var notes: [String] = []

@@ -18,11 +18,12 @@ import Foundation
 ///   `(IDF of the matched terms / IDF of all terms)^coordinationPower`, so a
 ///   document with the rare words of the query beats one with many
 ///   frequent words.
-/// - **Proximity**: for each pair of terms next to each other in the query,
-///   the closest pair of their hits in one column adds
-///   `proximityWeight × min(IDF) / distance` (distance 1 = adjacent): the
-///   words of a phrase typed without quotes still rank documents that
-///   keep them together first.
+/// - **Proximity**: for each pair of terms at most three apart in the query
+///   (gap 1 = adjacent), the closest pair of their hits in one column adds
+///   `proximityWeight × min(IDF) / (1 + max(0, distance - gap)) / gap`, when
+///   they are at most eight tokens further apart than in the query: the
+///   words of a phrase typed without quotes still rank documents that keep
+///   them together first, particles and short words in between or not.
 ///
 /// Alternatives of a term at one position count once, with the largest
 /// weight, so an exact form (weight 1) beats a weaker variant of it.
@@ -203,13 +204,29 @@ private final class RankingContext {
         let coordination = totalIDF > 0 ? pow(matchedIDF / totalIDF, model.coordinationPower) : 1
         var proximity = 0.0
         if model.proximityWeight > 0, termCount > 1 {
-            for term in 0..<(termCount - 1) where termScores[term] > 0 && termScores[term + 1] > 0 {
-                var closest = Int.max
-                for column in 0..<columns {
-                    let distance = Self.closest(positions[term * columns + column].sorted(), positions[(term + 1) * columns + column].sorted())
-                    closest = min(closest, distance)
+            // Pairs of terms up to `proximityWindow` apart in the query: the
+            // closer their hits in a column are to their distance in the
+            // query, the more they add ("タブ に 変換" in a document for the
+            // query タブに変換, with its particle in between).
+            var sorted: [[Int]?] = Array(repeating: nil, count: termCount * columns)
+            func hits(_ term: Int, _ column: Int) -> [Int] {
+                if let cached = sorted[term * columns + column] { return cached }
+                let list = positions[term * columns + column].sorted()
+                sorted[term * columns + column] = list
+                return list
+            }
+            for first in 0..<(termCount - 1) where termScores[first] > 0 {
+                for second in (first + 1)..<min(termCount, first + 1 + Self.proximityWindow) where termScores[second] > 0 {
+                    let gap = second - first
+                    var closest = Int.max
+                    for column in 0..<columns {
+                        closest = min(closest, Self.closest(hits(first, column), hits(second, column)))
+                    }
+                    guard closest < Int.max else { continue }
+                    let excess = max(0, closest - gap)
+                    guard excess <= Self.proximitySlack else { continue }
+                    proximity += min(idf[first], idf[second]) / Double(1 + excess) / Double(gap)
                 }
-                if closest < Int.max { proximity += min(idf[term], idf[term + 1]) / Double(max(1, closest)) }
             }
             proximity *= model.proximityWeight
         }
@@ -217,6 +234,11 @@ private final class RankingContext {
         return RankingExplanation(score: score, termScores: termScores, idf: idf, documentFrequency: documentFrequency,
                                   coordination: coordination, proximity: proximity, matchedTerms: matched)
     }
+
+    /// How far apart in the query two terms may be to count as a pair.
+    static let proximityWindow = 3
+    /// How many tokens more than in the query may separate a pair's hits.
+    static let proximitySlack = 8
 
     /// The smallest |a - b| over two sorted lists (Int.max if one is empty).
     static func closest(_ first: [Int], _ second: [Int]) -> Int {

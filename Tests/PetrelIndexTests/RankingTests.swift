@@ -1,0 +1,132 @@
+import Foundation
+import PetrelTestSupport
+import Testing
+@testable import PetrelIndex
+
+/// Query analysis (query text goes through the index's analyzer) and the
+/// properties of the ranking model, each on a collection made to show it.
+@Suite("Query analysis and ranking")
+struct RankingTests {
+    static func makeIndex(_ files: [String: String]) throws -> (Tree, DocumentIndex) {
+        let tree = try Tree(Dictionary(uniqueKeysWithValues: files.map { ("docs/" + $0.key, $0.value) }))
+        let index = try DocumentIndex(path: tree.directory.path("r.sqlite"))
+        try index.update(roots: [tree.path("docs")])
+        try index.dbQueue.write { db in
+            try db.execute(sql: "INSERT INTO documents_fts(documents_fts) VALUES('integrity-check')")
+        }
+        return (tree, index)
+    }
+
+    func names(_ results: SearchResults) -> [String] {
+        results.hits.map { String($0.path.split(separator: "/").last ?? "") }
+    }
+
+    func terms(_ index: DocumentIndex, _ text: String) throws -> [String] {
+        try index.analyze(SearchQuery(text)).terms.map(\.label)
+    }
+
+    // MARK: - Analysis
+
+    @Test func unspacedSentencesBecomeTheirWords() throws {
+        let (_, index) = try Self.makeIndex(["a.txt": "text"])
+        #expect(try terms(index, "有条件的执行脚本") == ["有", "条件", "的", "执行", "脚本"])
+        #expect(try terms(index, "ファイルのアクセス制御リストを設定する") == ["ファイル", "の", "アクセス", "制御", "リスト", "を", "設定", "する"])
+        // Mixed scripts in one query, and a word that is two tokens.
+        #expect(try terms(index, "ypserv と rpc.ypxfrd の設定ファイル") == ["ypserv", "と", "rpc", "ypxfrd", "の", "設定", "ファイル"])
+        #expect(try terms(index, "資料夾的存取權限") == ["資料", "夾", "的", "存取", "權限"])
+        // Folding as in documents; a repeated word is one term.
+        #expect(try terms(index, "Müller MÜLLER the the") == ["muller", "the"])
+    }
+
+    @Test func wordsAreSoftTermsPhrasesAndGroupsAreRequired() throws {
+        let (_, index) = try Self.makeIndex(["a.txt": "text"])
+        let analyzed = try index.analyze(SearchQuery(#""storm petrels" lighthouse (gull OR tern) -albatross"#))
+        #expect(analyzed.terms.map(\.isRequired) == [true, false, true])
+        #expect(analyzed.expression == #"(("storm petrels") AND (("gull") OR ("tern")) AND ("lighthouse" OR ("storm petrels"))) NOT ("albatross")"#)
+        #expect(analyzed.strictExpression.contains(#"("lighthouse")"#))
+        // Parentheses around plain words are prose, not a requirement.
+        #expect(try index.analyze(SearchQuery("printers (laser and inkjet)")).terms.allSatisfy { !$0.isRequired })
+        // The phrases are numbered as FTS5 numbers them: one weight each.
+        #expect(analyzed.rankingTerms.phraseTerms.count == analyzed.rankingTerms.phraseWeights.count)
+    }
+
+    @Test func longQueriesAreCapped() throws {
+        let (_, index) = try Self.makeIndex(["a.txt": "word1 word2"])
+        let text = (1...500).map { "word\($0)" }.joined(separator: " ")
+        let analyzed = try index.analyze(SearchQuery(text))
+        #expect(analyzed.terms.count == AnalyzedQuery.maximumTerms)
+        #expect(analyzed.notes.contains { $0.contains("only the first") })
+        #expect(names(try index.search(text)) == ["a.txt"])
+    }
+
+    // MARK: - Ranking properties
+
+    @Test func rareWordsWeighMoreThanFrequentOnes() throws {
+        var files: [String: String] = [:]
+        for n in 0..<8 { files["filler\(n).txt"] = "common words fill this page number \(n)" }
+        files["frequent.txt"] = "common common common and more words here"
+        files["rare.txt"] = "the rare one with more words here"
+        let (_, index) = try Self.makeIndex(files)
+        #expect(names(try index.search("common rare")).first == "rare.txt")
+    }
+
+    @Test func documentsWithMoreOfTheQueryComeFirst() throws {
+        let (_, index) = try Self.makeIndex([
+            "both.txt": "alpha beta gamma delta epsilon zeta eta theta",
+            "one.txt": "alpha alpha alpha alpha gamma delta epsilon zeta",
+            "none.txt": "nothing to see here",
+        ])
+        let results = try index.search("alpha beta")
+        #expect(names(results) == ["both.txt", "one.txt"])
+        #expect(results.hits.map(\.matchesAllWords) == [true, false])
+        #expect(results.hits.last?.matchedTerms == 1)
+        var strict = SearchOptions()
+        strict.relax = false
+        #expect(names(try index.search("alpha beta", options: strict)) == ["both.txt"])
+    }
+
+    @Test func closeWordsRankFirst() throws {
+        let (_, index) = try Self.makeIndex([
+            "apart.txt": "alpha one two three four five six seven beta",
+            "close.txt": "one two three four five six seven alpha beta",
+            "other.txt": "unrelated text",
+        ])
+        var options = SearchOptions()
+        options.explain = true
+        let results = try index.search("alpha beta", options: options)
+        #expect(names(results) == ["close.txt", "apart.txt"])
+        let close = try #require(results.hits.first?.explanation?["proximity"])
+        let apart = try #require(results.hits.last?.explanation?["proximity"])
+        #expect(close > apart * 4)
+        // Without proximity the two tie (same words, same lengths).
+        options.ranking.proximityWeight = 0
+        let flat = try index.search("alpha beta", options: options)
+        #expect(flat.hits.first?.score == flat.hits.last?.score)
+    }
+
+    @Test func exactFormsBeatWeakerAlternatives() throws {
+        // 操作系统 is also searched as its bigrams (weaker): a document with
+        // the whole word comes first, one with a part of it still comes.
+        let (_, index) = try Self.makeIndex([
+            "whole.txt": "这是一个操作系统的说明文档",
+            "part.txt": "这是一个文件系统的说明文档",
+            "other.txt": "完全无关的内容",
+        ])
+        let results = try index.search("操作系统")
+        #expect(names(results).prefix(2) == ["whole.txt", "part.txt"])
+        #expect(results.hits[0].score > results.hits[1].score * 1.5)
+    }
+
+    @Test func aQueryWithAnIndexedWordAlwaysFindsSomething() throws {
+        let (_, index) = try Self.makeIndex([
+            "a.txt": "the keeper lights the lamp",
+            "b.md": "# Notes\nnothing else",
+        ])
+        for query in ["keeper zzzqqq xxyyzz", "wordless keeper", "lamp (qqq OR lamp)", "キーパー keeper"] {
+            #expect(names(try index.search(query)) == ["a.txt"], "\(query)")
+        }
+        // No single characters or unspaced text as suggestions.
+        let results = try index.search("灯台守 zzzqqq")
+        #expect(results.suggestions.keys.allSatisfy { !$0.unicodeScalars.contains { $0.value > 0x2FFF } })
+    }
+}

@@ -8,9 +8,11 @@ struct PetrelSearchCommand: ParsableCommand {
         commandName: "petrel-search",
         abstract: "Search an index built by petrel-index: ranked hits with snippets, in every language.",
         discussion: """
-            Words are ANDed; when that finds few documents, documents matching most of the words follow \
-            (--explain says so). "exact phrase", OR, -word or NOT word, word*, title:word, path:word, \
-            body:word, NEAR(a b, 5) and parentheses work; anything else is read as plain words, never an error.
+            The query is read as the documents were, in any language: documents with the rarer words of \
+            the query, more of them, and close together come first; those missing a word are marked \
+            (some words), and --strict leaves them out. "exact phrase", (a OR b) and NEAR(a b, 5) are \
+            required as typed; -word or NOT word exclude; word*, title:word, path:word and body:word \
+            work; anything else is read as plain words, never an error.
 
             The index is --index, else $PETREL_INDEX, else $XDG_DATA_HOME/petrel/index.sqlite \
             (~/.local/share/petrel/index.sqlite), as petrel-index finds it.
@@ -20,6 +22,7 @@ struct PetrelSearchCommand: ParsableCommand {
               petrel-search '"storm petrel" -albatross'  a phrase, minus a word
               petrel-search 'title:survey OR path:notes'
               petrel-search 東京タワー                     words inside unspaced text
+              petrel-search 有条件的执行脚本                 a sentence as typed
               petrel-search --kind md,html --since 7d burrow
               petrel-search --json -n 50 petrel | jq .path
               petrel-search -l0 petrel | xargs -0 ls -l
@@ -74,7 +77,7 @@ struct PetrelSearchCommand: ParsableCommand {
     @Flag(name: .long, help: "Also search the nearest indexed words of words that match nothing.")
     var fuzzy = false
 
-    @Flag(name: .long, help: "Never follow full matches with documents that match some of the words.")
+    @Flag(name: .long, help: "Require every word of the query (no documents that match only some of them).")
     var strict = false
 
     @Option(name: .long, help: ArgumentHelp("Field weights, as path=2,title=4,body=1.", valueName: "weights"))

@@ -124,7 +124,7 @@ struct SearchTests {
         options.explain = true
         let results = try index.search("storm petrels", options: options)
         let parts = try #require(results.hits.first?.explanation)
-        #expect(parts["coordination"] == 1)
+        #expect(parts["coverage"] == 1)
         #expect((parts["proximity"] ?? 0) > 0, "the words are adjacent in the best document")
         #expect((parts["term storm"] ?? 0) > 0 && (parts["term petrels"] ?? 0) > 0)
         #expect(results.notes.contains { $0.hasPrefix("term petrels: in ") })

@@ -85,6 +85,11 @@ public final class FTS5Match {
     /// their columns and offsets.
     public func instances() throws -> [FTS5PhraseInstance] { try access.instances() }
 
+    /// Calls `body` for every occurrence of a query phrase in the current
+    /// row, in the order of their columns and offsets, without building an
+    /// array (for rows with many hits).
+    public func forEachInstance(_ body: (FTS5PhraseInstance) throws -> Void) throws { try access.forEachInstance(body) }
+
     /// The text of a column of the current row.
     public func text(column: Int) throws -> String { try access.columnText(column) }
 

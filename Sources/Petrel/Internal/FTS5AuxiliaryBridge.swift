@@ -61,16 +61,19 @@ struct FTS5MatchAccess {
     }
 
     func instances() throws -> [FTS5PhraseInstance] {
+        var result: [FTS5PhraseInstance] = []
+        try forEachInstance { result.append($0) }
+        return result
+    }
+
+    func forEachInstance(_ body: (FTS5PhraseInstance) throws -> Void) throws {
         var count: CInt = 0
         try check(api.pointee.xInstCount(context, &count), "instance count")
-        var result: [FTS5PhraseInstance] = []
-        result.reserveCapacity(Int(count))
         var phrase: CInt = 0, column: CInt = 0, offset: CInt = 0
         for index in 0..<count {
             try check(api.pointee.xInst(context, index, &phrase, &column, &offset), "instance")
-            result.append(FTS5PhraseInstance(phrase: Int(phrase), column: Int(column), offset: Int(offset)))
+            try body(FTS5PhraseInstance(phrase: Int(phrase), column: Int(column), offset: Int(offset)))
         }
-        return result
     }
 
     func columnText(_ column: Int) throws -> String {

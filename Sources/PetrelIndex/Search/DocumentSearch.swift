@@ -341,6 +341,32 @@ private struct SearchRun {
         return result
     }
 
+    /// A soft term in more than this share of the documents (of a large
+    /// enough index) does not bring candidates of its own when the query
+    /// has rarer words: its IDF is too low to lift a document that has none
+    /// of them, and scoring every document that has it (`the`, `to`) is most
+    /// of the cost of a query.
+    static let frequentShare = 0.05
+    static let frequentMinimum = 500
+
+    private func withoutFrequentCandidates(_ analyzed: AnalyzedQuery) throws -> (String, RankingModel.Terms)? {
+        let expressions = analyzed.softTermExpressions
+        guard expressions.count >= 2 else { return nil }
+        let documents = try Int.fetchOne(db.cachedStatement(sql: "SELECT COUNT(*) FROM documents")) ?? 0
+        let threshold = max(Self.frequentMinimum, Int(Double(documents) * Self.frequentShare))
+        guard documents > threshold else { return nil }
+        let count = try db.cachedStatement(sql: "SELECT COUNT(*) FROM documents_fts WHERE documents_fts MATCH ?")
+        var frequent = Set<Int>()
+        var rareDocuments = 0
+        for (term, expression) in expressions {
+            let frequency = try Int.fetchOne(count, arguments: [expression]) ?? 0
+            if frequency > threshold { frequent.insert(term) } else { rareDocuments += frequency }
+        }
+        // Enough documents with a rare word to fill the page.
+        guard rareDocuments >= options.offset + options.limit else { return nil }
+        return analyzed.expression(frequentTerms: frequent)
+    }
+
     func analyzed(_ query: SearchQuery) throws -> AnalyzedQuery {
         try AnalyzedQuery(query, analyze: analyze)
     }
@@ -354,8 +380,12 @@ private struct SearchRun {
             return SearchResults(query: query, expression: "", hits: [], fullMatchCount: 0, relaxed: false, suggestions: [:], notes: notes)
         }
         let strict = !options.relax
-        let expression = strict ? analyzed.strictExpression : analyzed.expression
-        let terms = strict ? analyzed.strictRankingTerms : analyzed.rankingTerms
+        var expression = strict ? analyzed.strictExpression : analyzed.expression
+        var terms = strict ? analyzed.strictRankingTerms : analyzed.rankingTerms
+        if !strict, let pruned = try withoutFrequentCandidates(analyzed) {
+            (expression, terms) = pruned
+            notes.append("documents with only the most frequent words of the query are not candidates")
+        }
         let filters = try filters()
         let ranked = try candidates(expression, terms: terms, filters: filters)
 
@@ -370,7 +400,7 @@ private struct SearchRun {
                 notes.append(String(format: "term %@%@: in %d documents, idf %.2f", item.label, item.isRequired ? " (required)" : "",
                                     explanation.documentFrequency[term], explanation.idf[term]))
             }
-            notes.append(String(format: "score: BM25F (k1 %.2g, weights path %.3g, title %.3g, body %.3g) × coordination^%.3g + proximity",
+            notes.append(String(format: "score: (BM25F (k1 %.2g, weights path %.3g, title %.3g, body %.3g) + proximity) × coordination^%.3g",
                                 model.k1, options.pathWeight, options.titleWeight, options.bodyWeight, model.coordinationPower))
         }
 
@@ -409,7 +439,7 @@ private struct SearchRun {
         let open = FTSMarkedText.openMarker, close = FTSMarkedText.closeMarker
         var explanation: [String: Double]?
         if options.explain, let parts = candidate.explanation {
-            var values: [String: Double] = ["coordination": parts.coordination, "proximity": parts.proximity]
+            var values: [String: Double] = ["coverage": parts.coverage, "proximity": parts.proximity]
             for (term, item) in terms.enumerated() where term < parts.termScores.count && parts.termScores[term] > 0 {
                 values["term " + item.label] = parts.termScores[term]
             }

@@ -9,7 +9,7 @@
 /// (``RankingModel``) decides how much each is worth. A quoted phrase, a
 /// `NEAR` group and an explicit `OR` group are
 /// *required* terms, as typed; `-word` and `NOT` exclude.
-struct AnalyzedQuery: Sendable, Equatable {
+struct AnalyzedQuery: Sendable {
     /// One term of the query.
     struct Term: Sendable, Equatable {
         /// How the term reads (`--explain`): a token, a phrase, a group.
@@ -49,6 +49,9 @@ struct AnalyzedQuery: Sendable, Equatable {
     var strictRankingTerms: RankingModel.Terms
     /// What the analysis did that a user may want to know.
     var notes: [String]
+
+    private var clauses: [Clause] = []
+    private var excluded: [SearchQuery.Node] = []
 
     private enum Clause {
         case soft(term: Int, field: SearchQuery.Field?, prefix: Bool, token: AnalyzedToken)
@@ -113,6 +116,8 @@ struct AnalyzedQuery: Sendable, Equatable {
         }
         self.terms = terms
         self.notes = notes
+        self.clauses = clauses
+        self.excluded = excluded
 
         var builder = ExpressionBuilder()
         expression = builder.build(clauses: clauses, excluded: excluded, strict: false)
@@ -120,6 +125,41 @@ struct AnalyzedQuery: Sendable, Equatable {
         var strictBuilder = ExpressionBuilder()
         strictExpression = strictBuilder.build(clauses: clauses, excluded: excluded, strict: true)
         strictRankingTerms = strictBuilder.terms(count: terms.count)
+    }
+
+    /// The FTS5 expression of each soft term alone (its main phrase), by
+    /// term: for counting the documents that have it.
+    var softTermExpressions: [Int: String] {
+        var result: [Int: String] = [:]
+        for case .soft(let term, let field, let prefix, let token) in clauses {
+            var builder = ExpressionBuilder()
+            result[term] = builder.phrase(token.phrase, prefix: prefix, field: field, term: term)
+        }
+        return result
+    }
+
+    /// The candidate expression when some soft terms are so frequent that
+    /// scoring every document that has one would cost more than it can
+    /// change: documents must have one of the other soft terms, and the
+    /// frequent ones still add to their scores. Nil when that does not
+    /// apply (required terms, or no rare soft term).
+    func expression(frequentTerms: Set<Int>) -> (expression: String, terms: RankingModel.Terms)? {
+        guard !frequentTerms.isEmpty, !clauses.contains(where: { if case .required = $0 { return true } else { return false } }) else { return nil }
+        var rare: [(Int, SearchQuery.Field?, Bool, AnalyzedToken)] = []
+        var frequent: [(Int, SearchQuery.Field?, Bool, AnalyzedToken)] = []
+        for case .soft(let term, let field, let prefix, let token) in clauses {
+            if frequentTerms.contains(term) { frequent.append((term, field, prefix, token)) } else { rare.append((term, field, prefix, token)) }
+        }
+        guard !rare.isEmpty, !frequent.isEmpty else { return nil }
+        var builder = ExpressionBuilder()
+        let must = rare.map { builder.soft($0.3, field: $0.1, prefix: $0.2, term: $0.0) }
+        // The rare terms again (not scored twice), so that the second group
+        // holds for every candidate, then the frequent ones.
+        let copies = rare.map { builder.soft($0.3, field: $0.1, prefix: $0.2, term: -1) }
+        let scored = frequent.map { builder.soft($0.3, field: $0.1, prefix: $0.2, term: $0.0) }
+        var result = "(" + must.joined(separator: " OR ") + ") AND (" + (copies + scored).joined(separator: " OR ") + ")"
+        for node in excluded { result = "(" + result + ") NOT (" + builder.node(node, term: -1) + ")" }
+        return (result, builder.terms(count: terms.count))
     }
 
     /// Whether the analysis left anything to search for.

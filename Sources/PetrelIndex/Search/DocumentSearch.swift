@@ -183,7 +183,8 @@ private struct SearchRun {
                 // The word's own text, so that FTS5 tokenizes it back to the
                 // same token (with its colocated forms, e.g. ue for ü).
                 var analyzed = AnalyzedQuery.AnalyzedToken(token: token.text, phrase: String(decoding: utf8[token.byteRange], as: UTF8.self))
-                analyzed.alternatives = try cjkBigrams(of: token.text, tokenizer: icuTokenizer).map { ($0, 0.5) }
+                analyzed.alternatives = try cjkBigrams(of: token.text, tokenizer: icuTokenizer).map { .init(phrase: $0, weight: 0.5) }
+                if let stem = stemPrefix(of: token.text) { analyzed.alternatives.append(stem) }
                 return analyzed
             }
         } else if index.tokenizer == .trigram {
@@ -195,11 +196,25 @@ private struct SearchRun {
         }
         for index in tokens.indices {
             for suggestion in alternatives[tokens[index].token] ?? [] {
-                tokens[index].alternatives.append((suggestion, 0.8))
+                tokens[index].alternatives.append(.init(phrase: suggestion, weight: 0.8))
             }
         }
         return tokens
     }
+
+    /// Other forms of an English word (`encoding`: encode, encoded, encoder)
+    /// as its stem searched as a prefix, weaker than the word itself, on
+    /// indexes that do not stem. Only for words of four ASCII letters or
+    /// more whose stem keeps four: shorter prefixes match unrelated words.
+    private func stemPrefix(of token: String) -> AnalyzedQuery.Alternative? {
+        guard index.tokenizer == .icu, token.utf8.count >= 4, token.utf8.allSatisfy({ (0x61...0x7A).contains($0) }) else { return nil }
+        let stem = PorterStemmer.stem(token)
+        guard stem.utf8.count >= 4 else { return nil }
+        return .init(phrase: stem, weight: Self.stemWeight, isPrefix: true)
+    }
+
+    /// The weight of a stem-prefix match against 1 for the word itself.
+    static let stemWeight = 0.7
 
     /// The two-character words inside a CJK word of three or more
     /// characters: documents index them (colocated), so a query word that
@@ -254,7 +269,10 @@ private struct SearchRun {
                     exact.formUnion(tokens.dropLast())
                 } else {
                     exact.formUnion(tokens)
-                    for token in tokens { exact.formUnion(alternatives[token] ?? []) }
+                    for token in tokens {
+                        exact.formUnion(alternatives[token] ?? [])
+                        if let stem = stemPrefix(of: token) { prefixes.append(stem.phrase) }
+                    }
                 }
             case .phrase(let phrase, _): exact.formUnion(try queryTokens(phrase))
             case .near(let words, _, _): for word in words { exact.formUnion(try queryTokens(word)) }

@@ -24,13 +24,15 @@ struct AnalyzedQuery: Sendable {
     struct AnalyzedToken: Sendable, Equatable {
         var token: String
         var phrase: String
-        var alternatives: [(phrase: String, weight: Double)] = []
+        var alternatives: [Alternative] = []
+    }
 
-        static func == (lhs: Self, rhs: Self) -> Bool {
-            lhs.token == rhs.token && lhs.phrase == rhs.phrase
-                && lhs.alternatives.map(\.phrase) == rhs.alternatives.map(\.phrase)
-                && lhs.alternatives.map(\.weight) == rhs.alternatives.map(\.weight)
-        }
+    /// A weaker form of a token, found too: a bigram of a CJK word, the
+    /// stem of a word as a prefix (`encod*` for `encoding`), a suggestion.
+    struct Alternative: Sendable, Equatable {
+        var phrase: String
+        var weight: Double
+        var isPrefix = false
     }
 
     /// The most terms a query searches; the rest of a longer query is left
@@ -186,7 +188,7 @@ struct AnalyzedQuery: Sendable {
         mutating func soft(_ token: AnalyzedToken, field: SearchQuery.Field?, prefix: Bool, term: Int) -> String {
             let main = phrase(token.phrase, prefix: prefix, field: field, term: term)
             guard !token.alternatives.isEmpty else { return main }
-            let alternatives = token.alternatives.map { phrase($0.phrase, prefix: false, field: field, term: term, weight: $0.weight) }
+            let alternatives = token.alternatives.map { phrase($0.phrase, prefix: $0.isPrefix, field: field, term: term, weight: $0.weight) }
             return "(" + ([main] + alternatives).joined(separator: " OR ") + ")"
         }
 

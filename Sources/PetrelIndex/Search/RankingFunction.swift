@@ -33,8 +33,8 @@ import Foundation
 struct RankingModel: Sendable, Equatable {
     var columnWeights: [Double] = [2, 4, 1]
     /// BM25 length normalisation per column (path, title, body).
-    var columnB: [Double] = [0.3, 0.3, 0.75]
-    var k1 = 1.2
+    var columnB: [Double] = [0.3, 0.3, 0.9]
+    var k1 = 2.0
     var coordinationPower = 0.0
     var proximityWeight = 1.0
 
@@ -76,11 +76,11 @@ struct RankingModel: Sendable, Equatable {
 /// ```
 public struct RankingParameters: Sendable, Equatable {
     /// BM25 term-frequency saturation.
-    public var k1 = 1.2
+    public var k1 = 2.0
     /// BM25 length normalisation of each field (0: none, 1: full).
     public var pathB = 0.3
     public var titleB = 0.3
-    public var bodyB = 0.75
+    public var bodyB = 0.9
     /// The power of the coordination factor (0, the default: none).
     public var coordinationPower = 0.0
     /// The weight of term proximity (0: none).

@@ -227,3 +227,60 @@ struct RandomInputTests {
         }
     }
 }
+
+@Suite("Manual pages")
+struct ManPageTests {
+    static let page = #"""
+    .\" -*- coding: UTF-8 -*-
+    '\" t
+    .TH IPCS 1 "11 mai 2022" "util\-linux 2.38.1"
+    .ie  \n(.g .ds Aq \(aq
+    .el       .ds Aq '
+    .de  URL
+    \fI\\$2\fP <\\$1>\\$3
+    ..
+    .if  \n[.g] \{\
+    .  am URL
+    .    ad l
+    .  .
+    .\}
+    .SH NAME
+    ipcs \- show information on IPC facilities
+    .SH SYNOPSIS
+    .B ipcs
+    [\fIoptions\fP]
+    .SH DESCRIPTION
+    .BR ipcs (1)
+    shows information on System\ V inter\-process communication facilities \(em by default.
+    .TP
+    \fB\-a\fR, \fB\-\-all\fR
+    Write information about all three resources.
+    """#
+
+    func extract(_ text: String, name: String) throws -> ExtractedDocument {
+        try ExtractorRegistry.standard.extract(ExtractionInput(bytes: Array(text.utf8), name: name, path: "/x/" + name))
+    }
+
+    @Test func textAndTitleAsManShowsThem() throws {
+        let document = try extract(Self.page, name: "ipcs.1")
+        #expect(document.kind == "man")
+        #expect(document.title == "ipcs — show information on IPC facilities")
+        // Macro definitions (an `.am` block closed by `.  .` included) are
+        // skipped, not the rest of the page.
+        #expect(document.body.contains("ipcs(1)\nshows information on System V inter-process communication facilities — by default."))
+        #expect(document.body.contains("-a, --all\nWrite information about all three resources."))
+        #expect(!document.body.contains("\\f") && !document.body.contains(".TH") && !document.body.contains("$2"))
+    }
+
+    @Test func sectionSuffixesAndPlainText() throws {
+        #expect(ManPageExtractor.isManualName("open.3pm") && ManPageExtractor.isManualName("SSL_read.3ssl") && ManPageExtractor.isManualName("ls.1"))
+        #expect(!ManPageExtractor.isManualName("notes.txt") && !ManPageExtractor.isManualName("v1.10"))
+        #expect(try extract(Self.page, name: "ipcs.8posix").title == "ipcs — show information on IPC facilities")
+        // A file named like a manual page that is not roff stays text.
+        let plain = try extract("Release notes\n\nNothing to see.", name: "notes.1")
+        #expect(plain.body == "Release notes\n\nNothing to see.")
+        // The summary removed: the title is the page's name.
+        let nameOnly = Self.page.replacingOccurrences(of: #"ipcs \- show information on IPC facilities"#, with: #"ipcs \-"#)
+        #expect(try extract(nameOnly, name: "ipcs.1").title == "ipcs")
+    }
+}

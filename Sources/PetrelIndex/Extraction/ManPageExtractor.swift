@@ -20,7 +20,7 @@ public struct ManPageExtractor: DocumentExtractor {
         let ext = name[name.index(after: dot)...].lowercased()
         if ext == "man" || ext == "n" || ext == "l" { return true }
         guard let first = ext.first, ("1"..."9").contains(first) else { return false }
-        return ext.dropFirst().allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber) } && ext.count <= 8
+        return ext.dropFirst().allSatisfy { $0.isASCII && $0.isLetter } && ext.count <= 8
     }
 
     /// Whether text starts like roff (a `.TH`/`.Dd` header or a roff comment
@@ -72,7 +72,8 @@ struct RoffText {
             var line = Substring(rawLine)
             if line.hasSuffix("\r") { line = line.dropLast() }
             if let end = skipUntil {
-                if line.trimmingPrefix(" ").hasPrefix(end) { skipUntil = nil }
+                // The end of a definition is `..`, also written `.  .`.
+                if line.hasPrefix("."), line.dropFirst().drop(while: { $0 == " " || $0 == "\t" }).hasPrefix(end.dropFirst()) { skipUntil = nil }
                 continue
             }
             if inTableFormat {

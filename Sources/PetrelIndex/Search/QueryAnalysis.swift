@@ -158,7 +158,14 @@ struct AnalyzedQuery: Sendable {
         // The rare terms again (not scored twice), so that the second group
         // holds for every candidate, then the frequent ones.
         let copies = rare.map { builder.soft($0.3, field: $0.1, prefix: $0.2, term: -1) }
-        let scored = frequent.map { builder.soft($0.3, field: $0.1, prefix: $0.2, term: $0.0) }
+        // Frequent words are scored by their own form only: their prefix
+        // alternatives (chang* for change) would merge many long postings
+        // lists for words that weigh little.
+        let scored = frequent.map { item -> String in
+            var token = item.3
+            token.alternatives.removeAll { $0.isPrefix }
+            return builder.soft(token, field: item.1, prefix: item.2, term: item.0)
+        }
         var result = "(" + must.joined(separator: " OR ") + ") AND (" + (copies + scored).joined(separator: " OR ") + ")"
         for node in excluded { result = "(" + result + ") NOT (" + builder.node(node, term: -1) + ")" }
         return (result, builder.terms(count: terms.count))

@@ -1,12 +1,14 @@
 /// A search as a person types it, parsed into a tree that never produces an
 /// FTS5 syntax error.
 ///
-/// The language: words are ANDed; `"exact phrase"`; `OR`; `-word` and
-/// `NOT word` exclude; `word*` is a prefix; `title:word`, `path:word` and
-/// `body:word` (also before a phrase or a group) search one field;
-/// `NEAR(a b, 5)`; parentheses group. Anything else (stray quotes, `AND` at
-/// the end, `*` alone, emoji, CJK runs, mixed scripts) is read as plain
-/// words: the index's tokenizer splits them as it split the documents.
+/// The language: words; `"exact phrase"`; `OR`; `-word` and `NOT word`
+/// exclude; `word*` is a prefix; `title:word`, `path:word` and `body:word`
+/// (also before a phrase or a group) search one field; `NEAR(a b, 5)`;
+/// parentheses group. Anything else (stray quotes, `AND` at the end, `*`
+/// alone, emoji, CJK runs, mixed scripts) is read as plain words: the
+/// index's tokenizer splits them as it split the documents. The tree is the
+/// query as typed (`ftsExpression` ANDs its words); a search analyses it
+/// further, where plain words become optional, ranked terms.
 ///
 /// ```swift
 /// let query = try SearchQuery("title:petrel (storm OR gale) -albatross")
@@ -82,54 +84,6 @@ public struct SearchQuery: Sendable, Equatable, CustomStringConvertible {
         case .any(let members):
             return members.map { "(\(expression($0)))" }.joined(separator: " OR ")
         }
-    }
-
-    /// The positive leaves ANDed at the top: the words relaxation may drop
-    /// (nil when the query is not a conjunction of two or more).
-    var relaxableTerms: (terms: [Node], excluded: [Node])? {
-        if case .all(let positive, let excluded) = root, positive.count >= 2 { return (positive, excluded) }
-        return nil
-    }
-
-    /// The plain words of the query (not phrases or prefixes), for typo
-    /// suggestions.
-    var plainWords: [String] {
-        func collect(_ node: Node) -> [String] {
-            switch node {
-            case .word(let word, let prefix, _): return prefix ? [] : [word]
-            case .phrase, .near: return []
-            case .all(let positive, _): return positive.flatMap(collect)
-            case .any(let members): return members.flatMap(collect)
-            }
-        }
-        return collect(root)
-    }
-
-    /// Whether the query is only plain words (no operators): then a phrase
-    /// match of the whole query earns a bonus.
-    var plainPhrase: String? {
-        guard case .all(let positive, let excluded) = root, positive.count >= 2, excluded.isEmpty else { return nil }
-        var words: [String] = []
-        for node in positive {
-            guard case .word(let word, false, nil) = node else { return nil }
-            words.append(word)
-        }
-        return words.joined(separator: " ")
-    }
-
-    /// The same query with some words replaced (typo tolerance).
-    func replacingWords(_ replacements: [String: [String]]) -> SearchQuery {
-        func replace(_ node: Node) -> Node {
-            switch node {
-            case .word(let word, false, let field):
-                guard let alternatives = replacements[word], !alternatives.isEmpty else { return node }
-                return .any([node] + alternatives.map { .word($0, prefix: false, field: field) })
-            case .word, .phrase, .near: return node
-            case .all(let positive, let excluded): return .all(positive.map(replace), excluding: excluded)
-            case .any(let members): return .any(members.map(replace))
-            }
-        }
-        return SearchQuery(text: text, root: replace(root))
     }
 }
 

@@ -134,16 +134,12 @@ private func callAuxiliaryFunction(
         return
     }
     let box = Unmanaged<AuxiliaryFunctionBox>.fromOpaque(userData).takeUnretainedValue()
-    let arguments: [DatabaseValue] = (argv != nil && argc > 0) ? (0..<Int(argc)).map { DatabaseValue(sqliteValue: argv![$0]) } : []
     let match = FTS5Match(access: FTS5MatchAccess(api: api, context: fts))
     do {
-        let result = try box.function.body(match, arguments)
+        let result = try box.function.body(match, arguments(argc, argv))
         (result?.databaseValue ?? .null).setResult(of: context)
-    } catch let error as DatabaseError {
-        sqlite3_result_error(context, error.message ?? "", -1)
-        sqlite3_result_error_code(context, error.extendedResultCode.rawValue)
     } catch {
-        sqlite3_result_error(context, String(describing: error), -1)
+        report(error, to: context)
     }
 }
 

@@ -28,12 +28,14 @@ private final class AggregateBox {
     init(_ aggregate: any DatabaseAggregate) { self.aggregate = aggregate }
 }
 
-private func arguments(_ argc: CInt, _ argv: UnsafeMutablePointer<OpaquePointer?>?) -> [DatabaseValue] {
+/// The arguments of an SQL function call (also FTS5 auxiliary functions).
+func arguments(_ argc: CInt, _ argv: UnsafeMutablePointer<OpaquePointer?>?) -> [DatabaseValue] {
     guard let argv, argc > 0 else { return [] }
     return (0..<Int(argc)).map { DatabaseValue(sqliteValue: argv[$0]) }
 }
 
-private func report(_ error: any Error, to context: OpaquePointer?) {
+/// Makes a function call fail with `error` (also FTS5 auxiliary functions).
+func report(_ error: any Error, to context: OpaquePointer?) {
     if let error = error as? DatabaseError {
         sqlite3_result_error(context, error.message ?? "", -1)
         sqlite3_result_error_code(context, error.extendedResultCode.rawValue)

@@ -246,9 +246,9 @@ private struct SearchRun {
     /// Han, kana, Hangul and Thai: scripts written without spaces, where
     /// edit-distance suggestions make no sense.
     static func isUnspacedScript(_ scalar: Unicode.Scalar) -> Bool {
+        if isHan(scalar) { return true }
         switch scalar.value {
-        case 0x4E00...0x9FFF, 0x3400...0x4DBF, 0xF900...0xFAFF, 0x20000...0x3FFFF, 0x3040...0x30FF, 0x31F0...0x31FF,
-             0xFF66...0xFF9D, 0xAC00...0xD7A3, 0x0E00...0x0E7F:
+        case 0x3040...0x30FF, 0x31F0...0x31FF, 0xFF66...0xFF9D, 0xAC00...0xD7A3, 0x0E00...0x0E7F:
             return true
         default:
             return false

@@ -319,18 +319,17 @@ private struct SearchRun {
 
     private struct Candidate {
         var id: Int64
-        var path: String
         var score: Double
         var explanation: RankingExplanation?
     }
 
     /// The best `limit` documents after `offset` for an expression, best
-    /// first (ties by path), with their scores taken apart.
+    /// first, with their scores taken apart.
     ///
     /// Without filters the full-text table is queried alone with
     /// `ORDER BY rank` and the model as the rank function, which FTS5
-    /// sorts itself; `petrel_explain` and paths are read for the rows kept
-    /// only. With filters the documents table is joined.
+    /// sorts itself; `petrel_explain` is computed for the rows kept only.
+    /// With filters the documents table is joined.
     private func candidates(_ expression: String, terms: RankingModel.Terms, filters: (sql: String, arguments: StatementArguments)) throws -> [Candidate] {
         let explain = model.call("petrel_explain", terms: terms, table: "documents_fts")
         let rows: [Row]
@@ -347,16 +346,10 @@ private struct SearchRun {
                 ORDER BY score LIMIT ? OFFSET ?
                 """, arguments: [expression] + filters.arguments + [options.limit, options.offset])
         }
-        let pathStatement = try db.cachedStatement(sql: "SELECT path FROM documents WHERE id = ?")
-        var result: [Candidate] = []
-        for row in rows {
-            let id: Int64 = row["id"]
+        return rows.map { row in
             let explanation = (row["explanation"] as String?).flatMap { try? JSONDecoder().decode(RankingExplanation.self, from: Data($0.utf8)) }
-            let path = try String.fetchOne(pathStatement, arguments: [id]) ?? ""
-            result.append(Candidate(id: id, path: path, score: -(row["score"] as Double), explanation: explanation))
+            return Candidate(id: row["id"], score: -(row["score"] as Double), explanation: explanation)
         }
-        result.sort { ($0.score, $1.path) > ($1.score, $0.path) }
-        return result
     }
 
     /// A soft term in more than this share of the documents (of a large
@@ -428,6 +421,8 @@ private struct SearchRun {
             guard let hit = try hit(candidate, expression: expression, terms: analyzed.terms, snippetMaker: maker) else { continue }
             hits.append(hit)
         }
+        // Equal scores in path order (the hits read their paths anyway).
+        hits.sort { ($0.score, $1.path) > ($1.score, $0.path) }
 
         // Words that no document has (never words of unspaced scripts, whose
         // neighbours by edit distance are unrelated words): suggestions are

@@ -95,7 +95,9 @@ struct AnalyzedQuery: Sendable {
             return terms.count - 1
         }
 
-        for node in positive {
+        // Words past the cap are not analysed at all: a query of thousands
+        // of words costs what its first terms cost.
+        for node in positive where !truncated {
             switch node {
             case .word(let word, let prefix, let field):
                 let tokens = try prefix ? [AnalyzedToken(token: word, phrase: word)] : analyze(word)

@@ -150,12 +150,19 @@ private final class RankingContext {
             max(1, Double(try match.totalTokenCount(column: column)) / Double(rows))
         }
         // A term's frequency is its first (main) phrase's; when that phrase
-        // is in no document, its most frequent alternative's.
-        var frequency = [Int](repeating: -1, count: terms.termCount)
+        // is in no document, its most frequent alternative's. Alternatives
+        // are counted only then: each count is a pass over postings (over
+        // many terms' postings for a prefix).
+        let scored = terms.phraseTerms.enumerated().filter { $0.element >= 0 && $0.element < terms.termCount && $0.offset < match.phraseCount }
+        var mainPhrase = [Int?](repeating: nil, count: terms.termCount)
+        for (phrase, term) in scored where mainPhrase[term] == nil { mainPhrase[term] = phrase }
+        var frequency = [Int](repeating: 0, count: terms.termCount)
+        for (term, phrase) in mainPhrase.enumerated() {
+            if let phrase { frequency[term] = try match.rowCount(containingPhrase: phrase) }
+        }
         var fallback = [Int](repeating: 0, count: terms.termCount)
-        for (phrase, term) in terms.phraseTerms.enumerated() where term >= 0 && term < terms.termCount && phrase < match.phraseCount {
-            let count = try match.rowCount(containingPhrase: phrase)
-            if frequency[term] < 0 { frequency[term] = count } else { fallback[term] = max(fallback[term], count) }
+        for (phrase, term) in scored where frequency[term] == 0 && mainPhrase[term] != phrase {
+            fallback[term] = max(fallback[term], try match.rowCount(containingPhrase: phrase))
         }
         documentFrequency = frequency.indices.map { frequency[$0] > 0 ? frequency[$0] : fallback[$0] }
         idf = documentFrequency.map { df in

@@ -98,6 +98,10 @@ public struct Configuration: Sendable {
 
     var prepareDatabaseFunctions: [@Sendable (Database) throws -> Void] = []
 
+    /// Schema information the database cannot tell, such as the primary
+    /// keys of views. See ``DatabaseSchemaSource``.
+    public var schemaSource: (any DatabaseSchemaSource)?
+
     public init() {}
 
     /// Adds a function that runs on every new connection, right after it is

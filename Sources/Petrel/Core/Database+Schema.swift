@@ -167,6 +167,11 @@ extension Database {
         let columns = try self.columns(in: tableName, in: schemaName)
         let keyColumns = columns.filter { $0.primaryKeyIndex > 0 }.sorted { $0.primaryKeyIndex < $1.primaryKeyIndex }
         if keyColumns.isEmpty {
+            // Views list no key column either: they have no rowid, and a key
+            // only when the schema source gives one.
+            if try viewExists(tableName, in: schemaName) {
+                return try viewPrimaryKey(tableName, in: schemaName, columns: columns)
+            }
             return PrimaryKeyInfo(columns: ["rowid"], rowIDColumn: nil, isRowID: true, tableHasRowID: true)
         }
         let hasRowID = try !isWithoutRowIDTable(tableName, schemaName)
@@ -176,6 +181,23 @@ extension Database {
             return PrimaryKeyInfo(columns: [keyColumns[0].name], rowIDColumn: keyColumns[0].name, isRowID: true, tableHasRowID: true)
         }
         return PrimaryKeyInfo(columns: keyColumns.map(\.name), rowIDColumn: nil, isRowID: false, tableHasRowID: hasRowID)
+    }
+
+    private func viewPrimaryKey(_ viewName: String, in schemaName: String?, columns: [ColumnInfo]) throws -> PrimaryKeyInfo {
+        let schemaID = schemaName.map(DatabaseSchemaID.attached) ?? .main
+        let view = DatabaseObjectID(name: viewName, schemaID: schemaID)
+        guard let keyColumns = try schemaSource?.columnsForPrimaryKey(self, inView: view), !keyColumns.isEmpty else {
+            throw DatabaseError(resultCode: .SQLITE_ERROR, message: "database view \(viewName) has no primary key")
+        }
+        let names = try keyColumns.map { column in
+            guard let info = columns.first(where: { $0.name.lowercased() == column.lowercased() }) else {
+                throw DatabaseError(
+                    resultCode: .SQLITE_ERROR,
+                    message: "the schema source gives view \(viewName) a primary key column it does not have: \(column)")
+            }
+            return info.name
+        }
+        return PrimaryKeyInfo(columns: names, rowIDColumn: nil, isRowID: false, tableHasRowID: false)
     }
 
     /// Reads the `wr` flag of `PRAGMA table_list` (SQLite 3.37+). Looking for

@@ -71,6 +71,9 @@ public final class Database {
     /// The lowercased columns of each unique index, by table name; cleared
     /// with `primaryKeyCache`.
     var uniqueKeysCache: [String: [Set<String>]] = [:]
+    /// The schema source of ``withSchemaSource(_:execute:)``, while it runs
+    /// (`.some(nil)` runs without any).
+    var schemaSourceOverride: (any DatabaseSchemaSource)??
     /// INSERT statements of record types, with the columns they were built for.
     var recordInsertStatements = RecordInsertStatementCache()
 

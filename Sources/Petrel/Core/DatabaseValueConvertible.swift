@@ -175,3 +175,7 @@ public struct RowDecodingError: Error, CustomStringConvertible, Sendable {
         return RowDecodingError(text)
     }
 }
+
+/// A database value is an expression of its own: it can be selected,
+/// ordered by, and used with the query interface's operators and functions.
+extension DatabaseValue: SQLSpecificExpressible {}

@@ -7,7 +7,7 @@
 /// let players = try request.fetchAll(db)
 /// let count = try request.fetchCount(db)
 /// ```
-public protocol FetchRequest<RowDecoder>: DatabaseRegionConvertible {
+public protocol FetchRequest<RowDecoder>: SQLSubqueryable, DatabaseRegionConvertible {
     /// The type the request fetches.
     associatedtype RowDecoder
 
@@ -46,14 +46,10 @@ public struct SQLRequest<RowDecoder>: FetchRequest, Sendable {
     /// How the fetched rows are adapted, if at all.
     public var adapter: (any RowAdapter)?
 
-    public init(sql: String, arguments: StatementArguments = StatementArguments(), adapter: (any RowAdapter)? = nil, cached: Bool = false) {
-        self.init(literal: SQL(sql: sql, arguments: arguments), adapter: adapter, cached: cached)
-    }
-
-    public init(literal sqlLiteral: SQL, adapter: (any RowAdapter)? = nil, cached: Bool = false) {
+    private init(literal sqlLiteral: SQL, adapter: (any RowAdapter)?, isCached: Bool) {
         self.sqlLiteral = sqlLiteral
         self.adapter = adapter
-        self.isCached = cached
+        self.isCached = isCached
     }
 
     public func makePreparedRequest(_ db: Database, forSingleResult singleResult: Bool = false) throws -> PreparedRequest {
@@ -69,6 +65,32 @@ public struct SQLRequest<RowDecoder>: FetchRequest, Sendable {
     }
 }
 
+extension SQLRequest {
+    /// A request of raw SQL and arguments, fetching `RowDecoder`:
+    /// `SQLRequest<String>(sql: "SELECT name FROM player")`.
+    public init(sql: String, arguments: StatementArguments = StatementArguments(), adapter: (any RowAdapter)? = nil, cached: Bool = false) {
+        self.init(literal: SQL(sql: sql, arguments: arguments), adapter: adapter, isCached: cached)
+    }
+
+    /// A request of an SQL literal: `SQLRequest<Player>(literal: "SELECT * FROM player WHERE id = \(id)")`.
+    public init(literal sqlLiteral: SQL, adapter: (any RowAdapter)? = nil, cached: Bool = false) {
+        self.init(literal: sqlLiteral, adapter: adapter, isCached: cached)
+    }
+}
+
+extension SQLRequest<Row> {
+    /// A request of raw SQL that fetches rows when no other type is named:
+    /// `SQLRequest(sql: "SELECT * FROM player")`.
+    public init(sql: String, arguments: StatementArguments = StatementArguments(), adapter: (any RowAdapter)? = nil, cached: Bool = false) {
+        self.init(literal: SQL(sql: sql, arguments: arguments), adapter: adapter, isCached: cached)
+    }
+
+    /// A request of an SQL literal that fetches rows when no other type is named.
+    public init(literal sqlLiteral: SQL, adapter: (any RowAdapter)? = nil, cached: Bool = false) {
+        self.init(literal: sqlLiteral, adapter: adapter, isCached: cached)
+    }
+}
+
 extension SQLRequest: ExpressibleByStringInterpolation {
     public init(stringLiteral value: String) {
         self.init(sql: value)
@@ -76,6 +98,16 @@ extension SQLRequest: ExpressibleByStringInterpolation {
 
     public init(stringInterpolation: SQL.StringInterpolation) {
         self.init(literal: SQL(stringInterpolation: stringInterpolation))
+    }
+}
+
+extension FetchRequest {
+    /// The request as a subquery: its compiled SQL and arguments.
+    public var sqlSubquery: SQLSubquery {
+        SQLSubquery { db in
+            let statement = try self.makePreparedRequest(db, forSingleResult: false).statement
+            return SQL(sql: statement.sql, arguments: statement.arguments)
+        }
     }
 }
 
@@ -148,12 +180,51 @@ extension FetchableRecord {
     }
 }
 
+extension Row {
+    public static func fetchSet(_ db: Database, _ request: some FetchRequest) throws -> Set<Row> {
+        try request.fetching(db) { try fetchSet($0, adapter: $1) }
+    }
+}
+
+extension FetchableRecord where Self: Hashable {
+    public static func fetchSet(_ db: Database, _ request: some FetchRequest) throws -> Set<Self> {
+        try Set(fetchCursor(db, request))
+    }
+}
+
 extension DatabaseValueConvertible {
+    public static func fetchCursor(_ db: Database, _ request: some FetchRequest) throws -> DatabaseValueCursor<Self> {
+        try request.fetching(db) { try fetchCursor($0, adapter: $1) }
+    }
     public static func fetchAll(_ db: Database, _ request: some FetchRequest) throws -> [Self] {
         try request.fetching(db) { try fetchAll($0, adapter: $1) }
     }
     public static func fetchOne(_ db: Database, _ request: some FetchRequest) throws -> Self? {
         try request.fetching(db, single: true) { try fetchOne($0, adapter: $1) }
+    }
+}
+
+extension DatabaseValueConvertible where Self: Hashable {
+    public static func fetchSet(_ db: Database, _ request: some FetchRequest) throws -> Set<Self> {
+        try request.fetching(db) { try fetchSet($0, adapter: $1) }
+    }
+}
+
+extension DatabaseValueConvertible where Self: StatementColumnConvertible {
+    public static func fetchCursor(_ db: Database, _ request: some FetchRequest) throws -> FastDatabaseValueCursor<Self> {
+        try request.fetching(db) { try fetchCursor($0, adapter: $1) }
+    }
+    public static func fetchAll(_ db: Database, _ request: some FetchRequest) throws -> [Self] {
+        try request.fetching(db) { try fetchAll($0, adapter: $1) }
+    }
+    public static func fetchOne(_ db: Database, _ request: some FetchRequest) throws -> Self? {
+        try request.fetching(db, single: true) { try fetchOne($0, adapter: $1) }
+    }
+}
+
+extension DatabaseValueConvertible where Self: StatementColumnConvertible & Hashable {
+    public static func fetchSet(_ db: Database, _ request: some FetchRequest) throws -> Set<Self> {
+        try request.fetching(db) { try fetchSet($0, adapter: $1) }
     }
 }
 
@@ -175,6 +246,8 @@ public struct AdaptedFetchRequest<Base: FetchRequest>: FetchRequest {
     public func fetchCount(_ db: Database) throws -> Int {
         try base.fetchCount(db)
     }
+
+    public var sqlSubquery: SQLSubquery { base.sqlSubquery }
 }
 
 extension FetchRequest {

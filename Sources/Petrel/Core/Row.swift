@@ -158,7 +158,7 @@ public final class Row {
     /// `String`, `Data`, or nil for NULL.
     public subscript(_ index: Int) -> (any DatabaseValueConvertible)? {
         checkIndex(index)
-        return databaseValue(atUncheckedIndex: index).storage.plainValue
+        return databaseValue(atUncheckedIndex: index).storage.value
     }
 
     /// The value at the index, converted.
@@ -217,7 +217,7 @@ public final class Row {
     /// The value of the column as a plain Swift value, or nil for NULL or a missing column.
     public subscript(_ columnName: String) -> (any DatabaseValueConvertible)? {
         guard let index = index(forColumn: columnName) else { return nil }
-        return databaseValue(atUncheckedIndex: index).storage.plainValue
+        return databaseValue(atUncheckedIndex: index).storage.value
     }
 
     /// The value of the column, converted. A missing column gives nil for
@@ -288,10 +288,16 @@ public final class Row {
         }
         return try decode(Value.self, atIndex: index)
     }
+
+    /// The value of the column, or a thrown ``RowDecodingError``.
+    public func decode<Value: DatabaseValueConvertible>(_ type: Value.Type = Value.self, forColumn column: some ColumnExpression) throws -> Value {
+        try decode(Value.self, forColumn: column.name)
+    }
 }
 
 extension DatabaseValue.Storage {
-    var plainValue: (any DatabaseValueConvertible)? {
+    /// The payload: an `Int64`, `Double`, `String` or `Data`, or nil for NULL.
+    public var value: (any DatabaseValueConvertible)? {
         switch self {
         case .null: nil
         case .int64(let value): value

@@ -188,7 +188,7 @@ extension ValueObservation {
     ///     // use the players
     /// }
     /// ```
-    public func start(
+    @preconcurrency public func start(
         in reader: any DatabaseReader,
         scheduling scheduler: some ValueObservationScheduler,
         onError: @escaping @Sendable (any Error) -> Void,
@@ -203,7 +203,7 @@ extension ValueObservation {
     /// Starts the observation from the main actor, with callbacks on the
     /// main actor (asynchronously by default; `.immediate` delivers the
     /// initial value before returning).
-    @MainActor
+    @preconcurrency @MainActor
     public func start(
         in reader: any DatabaseReader,
         scheduling scheduler: some ValueObservationMainActorScheduler = .mainActor,

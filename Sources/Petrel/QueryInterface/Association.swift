@@ -195,6 +195,21 @@ extension Association {
         refined { $0 = $0.order(orderings) }
     }
 
+    /// Orders the associated rows by their primary key.
+    public func orderByPrimaryKey() -> Self {
+        refined { $0 = $0.orderByPrimaryKey() }
+    }
+
+    /// The distinct associated rows (`SELECT DISTINCT`, for prefetched rows).
+    public func distinct() -> Self {
+        refined { $0 = $0.distinct() }
+    }
+
+    /// No associated row: a required join keeps no row, a prefetch finds none.
+    public func none() -> Self {
+        refined { $0 = $0.none() }
+    }
+
     /// Selects these columns of the associated rows.
     public func select(_ selection: [any SQLSelectable]) -> Self {
         refined { $0 = $0.select(selection) }
@@ -206,12 +221,12 @@ extension Association {
     }
 
     /// The associated rows include another association's row.
-    public func including<A: AssociationToOne>(required association: A) -> Self where A.OriginRowDecoder == RowDecoder {
+    public func including<A: Association>(required association: A) -> Self where A.OriginRowDecoder == RowDecoder {
         refined { $0 = $0.adding(association._core, isRequired: true, includesColumns: true) }
     }
 
     /// The associated rows include another association's row, when there is one.
-    public func including<A: AssociationToOne>(optional association: A) -> Self where A.OriginRowDecoder == RowDecoder {
+    public func including<A: Association>(optional association: A) -> Self where A.OriginRowDecoder == RowDecoder {
         refined { $0 = $0.adding(association._core, isRequired: false, includesColumns: true) }
     }
 
@@ -343,13 +358,13 @@ extension QueryInterfaceRequest {
     /// struct BookInfo: Decodable, FetchableRecord { var book: Book; var author: Author }
     /// let infos = try Book.including(required: Book.author).asRequest(of: BookInfo.self).fetchAll(db)
     /// ```
-    public func including<A: AssociationToOne>(required association: A) -> Self where A.OriginRowDecoder == RowDecoder {
+    public func including<A: Association>(required association: A) -> Self where A.OriginRowDecoder == RowDecoder {
         adding(association._core, isRequired: true, includesColumns: true)
     }
 
     /// Fetches each row with its associated row when there is one (the
     /// scope holds NULLs otherwise, which decode as nil).
-    public func including<A: AssociationToOne>(optional association: A) -> Self where A.OriginRowDecoder == RowDecoder {
+    public func including<A: Association>(optional association: A) -> Self where A.OriginRowDecoder == RowDecoder {
         adding(association._core, isRequired: false, includesColumns: true)
     }
 
@@ -400,11 +415,11 @@ extension QueryInterfaceRequest {
 }
 
 extension TableRecord {
-    public static func including<A: AssociationToOne>(required association: A) -> QueryInterfaceRequest<Self> where A.OriginRowDecoder == Self {
+    public static func including<A: Association>(required association: A) -> QueryInterfaceRequest<Self> where A.OriginRowDecoder == Self {
         all().including(required: association)
     }
 
-    public static func including<A: AssociationToOne>(optional association: A) -> QueryInterfaceRequest<Self> where A.OriginRowDecoder == Self {
+    public static func including<A: Association>(optional association: A) -> QueryInterfaceRequest<Self> where A.OriginRowDecoder == Self {
         all().including(optional: association)
     }
 
@@ -542,7 +557,11 @@ struct JoinPlan {
                 ? core.destinationTable.quotedDatabaseIdentifier
                 : core.destinationTable.quotedDatabaseIdentifier + " " + alias.quotedDatabaseIdentifier
             clauses.append(SQL(sql: (isOptional ? "LEFT JOIN " : "JOIN ") + tableSQL + " ON ") + condition)
-            orderings += core.request.orderings.map { $0.sql.qualified(with: alias) }
+            if core.request.ordersByPrimaryKey {
+                orderings += try db.primaryKey(core.destinationTable).columns.map { Column($0).sqlExpression.sql.qualified(with: alias) }
+            } else {
+                orderings += core.request.orderings.map { $0.sql.qualified(with: alias) }
+            }
             var node = parentNode
             if join.includesColumns {
                 let selection = try SQLSelection.expanding(core.request.selection, table: core.destinationTable, db)

@@ -24,8 +24,8 @@ public protocol DerivableRequest<RowDecoder> {
     func select(_ selection: [any SQLSelectable]) -> Self
     /// Appends to the selection.
     func annotated(with selection: [any SQLSelectable]) -> Self
-    func including<A: AssociationToOne>(required association: A) -> Self where A.OriginRowDecoder == RowDecoder
-    func including<A: AssociationToOne>(optional association: A) -> Self where A.OriginRowDecoder == RowDecoder
+    func including<A: Association>(required association: A) -> Self where A.OriginRowDecoder == RowDecoder
+    func including<A: Association>(optional association: A) -> Self where A.OriginRowDecoder == RowDecoder
     func joining<A: Association>(required association: A) -> Self where A.OriginRowDecoder == RowDecoder
     func joining<A: Association>(optional association: A) -> Self where A.OriginRowDecoder == RowDecoder
     func including<A: AssociationToMany>(all association: A) -> Self where A.OriginRowDecoder == RowDecoder

@@ -66,50 +66,16 @@ extension QueryInterfaceRequest {
     }
 }
 
-extension QueryInterfaceRequest where RowDecoder: TableRecord {
-    /// Keeps the rows that satisfy a predicate built from the record's columns.
-    public func filter(_ predicate: (RowDecoder.DatabaseComponents) throws -> any SQLSpecificExpressible) rethrows -> Self {
-        try filter(predicate(RowDecoder.databaseComponents).sqlExpression)
-    }
-
-    /// `GROUP BY` expressions built from the record's columns.
-    public func group(_ expressions: (RowDecoder.DatabaseComponents) throws -> [any SQLExpressible]) rethrows -> Self {
-        try group(expressions(RowDecoder.databaseComponents))
-    }
-
-    /// `HAVING` a predicate built from the record's columns.
-    public func having(_ predicate: (RowDecoder.DatabaseComponents) throws -> any SQLExpressible) rethrows -> Self {
-        try having(predicate(RowDecoder.databaseComponents).sqlExpression)
-    }
-
-    /// Appends values built from the record's columns to the selection.
-    public func annotated(with selection: (RowDecoder.DatabaseComponents) throws -> [any SQLSelectable]) rethrows -> Self {
-        try annotated(with: selection(RowDecoder.databaseComponents))
-    }
-
-    /// Replaces the selection with columns of the record and the type of
-    /// the fetched values.
-    public func select<T>(_ selection: (RowDecoder.DatabaseComponents) throws -> [any SQLSelectable], as type: T.Type = T.self) rethrows -> QueryInterfaceRequest<T> {
-        try select(selection(RowDecoder.databaseComponents)).asRequest(of: T.self)
-    }
-}
-
 // MARK: - Record-type shortcuts
 
 extension TableRecord {
     public static func select(_ selection: [any SQLSelectable]) -> QueryInterfaceRequest<Self> { all().select(selection) }
-    public static func select(_ selection: (DatabaseComponents) throws -> [any SQLSelectable]) rethrows -> QueryInterfaceRequest<Self> {
-        try all().select(selection(databaseComponents))
-    }
     public static func select(sql: String, arguments: StatementArguments = StatementArguments()) -> QueryInterfaceRequest<Self> {
         all().select(sql: sql, arguments: arguments)
     }
     public static func select(literal sqlLiteral: SQL) -> QueryInterfaceRequest<Self> { all().select(literal: sqlLiteral) }
     public static func select<T>(_ selection: [any SQLSelectable], as type: T.Type = T.self) -> QueryInterfaceRequest<T> {
         all().select(selection, as: type)
-    }
-    public static func select<T>(_ selection: (DatabaseComponents) throws -> [any SQLSelectable], as type: T.Type = T.self) rethrows -> QueryInterfaceRequest<T> {
-        try all().select(selection(databaseComponents), as: type)
     }
     public static func select<T>(sql: String, arguments: StatementArguments = StatementArguments(), as type: T.Type = T.self) -> QueryInterfaceRequest<T> {
         all().select(sql: sql, arguments: arguments, as: type)
@@ -119,13 +85,7 @@ extension TableRecord {
     }
     public static func annotated(with selection: any SQLSelectable...) -> QueryInterfaceRequest<Self> { all().annotated(with: selection) }
     public static func annotated(with selection: [any SQLSelectable]) -> QueryInterfaceRequest<Self> { all().annotated(with: selection) }
-    public static func annotated(with selection: (DatabaseComponents) throws -> [any SQLSelectable]) rethrows -> QueryInterfaceRequest<Self> {
-        try all().annotated(with: selection(databaseComponents))
-    }
     public static func order(_ orderings: [any SQLOrderingTerm]) -> QueryInterfaceRequest<Self> { all().order(orderings) }
-    public static func order(_ orderings: (DatabaseComponents) throws -> [any SQLOrderingTerm]) rethrows -> QueryInterfaceRequest<Self> {
-        try all().order(orderings(databaseComponents))
-    }
     public static func order(literal sqlLiteral: SQL) -> QueryInterfaceRequest<Self> { all().order(literal: sqlLiteral) }
 
     /// The number of columns `databaseSelection` selects.
@@ -225,8 +185,9 @@ public func |= (column: some ColumnExpression, value: some SQLExpressible) -> Co
 public func <<= (column: some ColumnExpression, value: some SQLExpressible) -> ColumnAssignment { column.set(to: column << value) }
 public func >>= (column: some ColumnExpression, value: some SQLExpressible) -> ColumnAssignment { column.set(to: column >> value) }
 
-extension SQL {
-    /// The literal as an expression: `SQL("score + \(bonus)").sqlExpression`.
+/// An SQL literal is an expression, a selection and an ordering term as it
+/// is: `Player.select(SQL("score + \(bonus)"))`.
+extension SQL: SQLSpecificExpressible {
     public var sqlExpression: SQLExpression { SQLExpression(literal: self) }
 }
 

@@ -526,35 +526,6 @@ extension QueryInterfaceRequest: FetchRequest {
     }
 }
 
-// MARK: - Closures over the record's columns
-
-extension QueryInterfaceRequest where RowDecoder: TableRecord {
-    /// Keeps the rows that satisfy the predicate: `filter { $0.score > 1000 }`.
-    public func filter(_ predicate: (RowDecoder.DatabaseComponents) throws -> some SQLExpressible) rethrows -> Self {
-        try filter(predicate(RowDecoder.databaseComponents))
-    }
-
-    /// Replaces the ordering: `order { $0.score.desc }` or `order(\.score)`.
-    public func order(_ ordering: (RowDecoder.DatabaseComponents) throws -> any SQLOrderingTerm) rethrows -> Self {
-        try order([ordering(RowDecoder.databaseComponents)])
-    }
-
-    /// Replaces the ordering with several terms.
-    public func order(_ orderings: (RowDecoder.DatabaseComponents) throws -> [any SQLOrderingTerm]) rethrows -> Self {
-        try order(orderings(RowDecoder.databaseComponents))
-    }
-
-    /// Replaces the selection.
-    public func select(_ selection: (RowDecoder.DatabaseComponents) throws -> [any SQLSelectable]) rethrows -> Self {
-        try select(selection(RowDecoder.databaseComponents))
-    }
-
-    /// Replaces the selection and the type of the fetched values.
-    public func select<T>(_ selection: (RowDecoder.DatabaseComponents) throws -> any SQLSelectable, as type: T.Type) rethrows -> QueryInterfaceRequest<T> {
-        try select([selection(RowDecoder.databaseComponents)]).asRequest(of: T.self)
-    }
-}
-
 extension QueryInterfaceRequest where RowDecoder: Identifiable {
     /// Selects the primary key, fetched as the record's `ID`.
     public func selectID() -> QueryInterfaceRequest<RowDecoder.ID> {
@@ -589,24 +560,15 @@ extension TableRecord {
     public static func filter<Keys: Sequence>(keys: Keys) -> QueryInterfaceRequest<Self> where Keys.Element: DatabaseValueConvertible {
         all().filter(keys: keys)
     }
-    public static func filter(_ predicate: (DatabaseComponents) throws -> some SQLExpressible) rethrows -> QueryInterfaceRequest<Self> {
-        try all().filter(predicate(databaseComponents))
-    }
     public static func order(_ orderings: any SQLOrderingTerm...) -> QueryInterfaceRequest<Self> { all().order(orderings) }
     public static func orderByPrimaryKey() -> QueryInterfaceRequest<Self> { all().orderByPrimaryKey() }
     public static func selectPrimaryKey<T>(as type: T.Type) -> QueryInterfaceRequest<T> { all().selectPrimaryKey(as: type) }
-    public static func order(_ ordering: (DatabaseComponents) throws -> any SQLOrderingTerm) rethrows -> QueryInterfaceRequest<Self> {
-        try all().order([ordering(databaseComponents)])
-    }
     public static func order(sql: String, arguments: StatementArguments = StatementArguments()) -> QueryInterfaceRequest<Self> {
         all().order(sql: sql, arguments: arguments)
     }
     public static func select(_ selection: any SQLSelectable...) -> QueryInterfaceRequest<Self> { all().select(selection) }
     public static func select<T>(_ selection: any SQLSelectable..., as type: T.Type) -> QueryInterfaceRequest<T> {
         all().select(selection).asRequest(of: T.self)
-    }
-    public static func select<T>(_ selection: (DatabaseComponents) throws -> any SQLSelectable, as type: T.Type) rethrows -> QueryInterfaceRequest<T> {
-        try all().select([selection(databaseComponents)]).asRequest(of: T.self)
     }
     public static func limit(_ limit: Int, offset: Int? = nil) -> QueryInterfaceRequest<Self> { all().limit(limit, offset: offset) }
     public static func matching(_ pattern: FTS5Pattern?) -> QueryInterfaceRequest<Self> { all().matching(pattern) }

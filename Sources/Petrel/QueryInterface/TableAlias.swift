@@ -8,6 +8,7 @@ import Foundation
 ///     [Column("score").set(to: Column("score") + excluded[Column("score")])]
 /// }
 /// ```
+@dynamicMemberLookup
 public final class TableAlias<RowDecoder>: Sendable {
     /// The alias; nil lets the request choose one (the table name when
     /// it is free).
@@ -16,14 +17,17 @@ public final class TableAlias<RowDecoder>: Sendable {
     /// that uses the alias compiles: the name, or a placeholder.
     let token: String
 
-    public init(name: String? = nil) {
+    /// An alias of any table: `TableAlias(name: "p")`.
+    public init(name: String? = nil) where RowDecoder == Void {
         self.name = name
         token = name ?? AliasToken.make()
     }
 
-    /// An alias for a type's table (the type only documents the code).
-    public convenience init(name: String? = nil, for type: RowDecoder.Type) {
-        self.init(name: name)
+    /// An alias for a record type's table, whose columns can be read
+    /// through key paths: `TableAlias<Player>().score`.
+    public init(name: String? = nil, for type: RowDecoder.Type = RowDecoder.self) {
+        self.name = name
+        token = name ?? AliasToken.make()
     }
 
     /// A column of the aliased table: `"alias"."column"`.
@@ -36,6 +40,50 @@ public final class TableAlias<RowDecoder>: Sendable {
     /// A column of the aliased table: `"alias"."column"`.
     public subscript(_ column: some ColumnExpression) -> SQLExpression {
         self[column.name]
+    }
+
+    /// An expression whose columns are those of the aliased table:
+    /// `alias[Column("score") + 1]` is `"alias"."score" + 1`.
+    public subscript(_ expression: some SQLSpecificExpressible & SQLSelectable & SQLOrderingTerm) -> SQLExpression {
+        var qualified = expression.sqlExpression
+        qualified = SQLExpression(sql: qualified.sql.qualified(with: token), isTerm: qualified.isTerm)
+        return qualified
+    }
+
+    /// A selection whose columns are those of the aliased table:
+    /// `alias[AllColumns()]` is `"alias".*`.
+    public subscript(_ selectable: some SQLSelectable) -> SQLSelection {
+        let selection = selectable.sqlSelection
+        var qualified = SQLSelection(sql: selection.sql.qualified(with: token), isAggregate: selection.isAggregate)
+        qualified.excludedColumns = selection.excludedColumns
+        return qualified
+    }
+
+    /// An ordering on the columns of the aliased table: `alias[Column("score").desc]`.
+    public subscript(_ ordering: some SQLOrderingTerm) -> SQLOrdering {
+        let ordering = ordering.sqlOrdering
+        return SQLOrdering(sql: ordering.sql.qualified(with: token), reversedSQL: ordering.reversedSQL?.qualified(with: token))
+    }
+}
+
+extension TableAlias where RowDecoder: TableRecord {
+    public typealias DatabaseComponents = RowDecoder.DatabaseComponents
+
+    /// A column of the record, qualified: `alias.score`.
+    public subscript<T: SQLSpecificExpressible & SQLSelectable & SQLOrderingTerm>(
+        dynamicMember keyPath: KeyPath<DatabaseComponents, T>
+    ) -> SQLExpression {
+        self[RowDecoder.databaseComponents[keyPath: keyPath]]
+    }
+
+    /// A selectable of the record, qualified.
+    public subscript<T: SQLSelectable>(dynamicMember keyPath: KeyPath<DatabaseComponents, T>) -> SQLSelection {
+        self[RowDecoder.databaseComponents[keyPath: keyPath]]
+    }
+
+    /// An ordering of the record, qualified.
+    public subscript<T: SQLOrderingTerm>(dynamicMember keyPath: KeyPath<DatabaseComponents, T>) -> SQLOrdering {
+        self[RowDecoder.databaseComponents[keyPath: keyPath]]
     }
 }
 
@@ -74,11 +122,23 @@ extension QueryInterfaceRequest {
         request.alias = (alias.token, alias.name)
         return request
     }
+
+    /// Names the request's table with an untyped alias.
+    public func aliased(_ alias: TableAlias<Void>) -> Self {
+        var request = self
+        request.alias = (alias.token, alias.name)
+        return request
+    }
 }
 
 extension TableRecord {
     /// All records, their table named with an alias.
     public static func aliased(_ alias: TableAlias<Self>) -> QueryInterfaceRequest<Self> {
+        all().aliased(alias)
+    }
+
+    /// All records, their table named with an untyped alias.
+    public static func aliased(_ alias: TableAlias<Void>) -> QueryInterfaceRequest<Self> {
         all().aliased(alias)
     }
 }
@@ -95,6 +155,13 @@ extension Association {
     ///     .fetchAll(db)
     /// ```
     public func aliased(_ alias: TableAlias<RowDecoder>) -> Self {
+        var association = self
+        association._core.request.alias = (alias.token, alias.name)
+        return association
+    }
+
+    /// Names the associated table with an untyped alias.
+    public func aliased(_ alias: TableAlias<Void>) -> Self {
         var association = self
         association._core.request.alias = (alias.token, alias.name)
         return association

@@ -181,10 +181,14 @@ extension FetchableRecord where Self: TableRecord {
     }
 
     /// The records with these primary keys (in no particular order).
-    public static func fetchAll<Keys: Sequence>(_ db: Database, keys: Keys) throws -> [Self] where Keys.Element: DatabaseValueConvertible {
-        let keys = Array(keys)
+    public static func fetchAll(_ db: Database, keys: some Collection<some DatabaseValueConvertible>) throws -> [Self] {
         guard !keys.isEmpty else { return [] }
         return try filter(keys: keys).fetchAll(db)
+    }
+
+    /// A cursor over the records with these primary keys.
+    public static func fetchCursor(_ db: Database, keys: some Collection<some DatabaseValueConvertible>) throws -> RecordCursor<Self> {
+        try filter(keys: keys).fetchCursor(db)
     }
 
     /// The record with this primary key; throws ``RecordError/recordNotFound(databaseTableName:key:)``.
@@ -194,10 +198,29 @@ extension FetchableRecord where Self: TableRecord {
     }
 
     /// The record whose columns have these values (a unique key), or nil.
-    public static func fetchOne(_ db: Database, key: [String: (any DatabaseValueConvertible)?]) throws -> Self? {
-        guard !key.isEmpty else { return nil }
+    public static func fetchOne(_ db: Database, key: [String: (any DatabaseValueConvertible)?]?) throws -> Self? {
+        guard let key, !key.isEmpty else { return nil }
         return try filter(key: key).fetchOne(db)
     }
+}
+
+extension FetchableRecord where Self: TableRecord & Hashable {
+    /// The distinct records with these primary keys.
+    public static func fetchSet(_ db: Database, keys: some Collection<some DatabaseValueConvertible>) throws -> Set<Self> {
+        guard !keys.isEmpty else { return [] }
+        return try filter(keys: keys).fetchSet(db)
+    }
+
+    /// The distinct records whose columns have one of these sets of values.
+    public static func fetchSet(_ db: Database, keys: [[String: (any DatabaseValueConvertible)?]]) throws -> Set<Self> {
+        guard !keys.isEmpty else { return [] }
+        return try filter(keys: keys).fetchSet(db)
+    }
+}
+
+extension FetchableRecord where Self: TableRecord & Identifiable & Hashable, ID: DatabaseValueConvertible {
+    /// The distinct records with these ids.
+    public static func fetchSet(_ db: Database, ids: some Collection<ID>) throws -> Set<Self> { try fetchSet(db, keys: ids) }
 }
 
 extension FetchableRecord where Self: TableRecord & Identifiable, ID: DatabaseValueConvertible {
@@ -206,6 +229,9 @@ extension FetchableRecord where Self: TableRecord & Identifiable, ID: DatabaseVa
 
     /// The records with these ids.
     public static func fetchAll(_ db: Database, ids: some Collection<ID>) throws -> [Self] { try fetchAll(db, keys: ids) }
+
+    /// A cursor over the records with these ids.
+    public static func fetchCursor(_ db: Database, ids: some Collection<ID>) throws -> RecordCursor<Self> { try fetchCursor(db, keys: ids) }
 
     /// The record with this id; throws ``RecordError/recordNotFound(databaseTableName:key:)``.
     public static func find(_ db: Database, id: ID) throws -> Self { try find(db, key: id) }

@@ -101,20 +101,21 @@ extension MutablePersistableRecord {
         try insertReturning(db, resolution: .abort, upsert: UpsertSpec(target: conflictTarget, strategy: strategy, assignments: assignments), as: returnedType)
     }
 
-    /// Runs `INSERT ... [ON CONFLICT ... DO UPDATE] RETURNING rowid, selection`
-    /// and returns the insertion and the selected columns.
-    private func performInsertReturning(
+    /// The statement `INSERT ... [ON CONFLICT ... DO UPDATE] RETURNING
+    /// [rowid,] selection`, with its arguments bound.
+    private func insertReturningStatement(
         _ db: Database,
         resolution: Database.ConflictResolution,
         upsert: UpsertSpec?,
-        selection: [any SQLSelectable]
-    ) throws -> (InsertionSuccess, Row) {
+        selection: [any SQLSelectable],
+        returnsRowID: Bool
+    ) throws -> (statement: Statement, container: PersistenceContainer, primaryKey: PrimaryKeyInfo) {
         let container = try PersistenceContainer(self)
         let table = type(of: self).databaseTableName
         let primaryKey = try db.primaryKey(table)
         // An upsert that updates the existing row leaves lastInsertedRowID
         // alone: read the rowid from the statement, when the table has one.
-        let hasRowID = primaryKey.tableHasRowID
+        let hasRowID = returnsRowID && primaryKey.tableHasRowID
 
         // SQLite has no upsert clause after DEFAULT VALUES.
         if container.isEmpty && upsert != nil {
@@ -165,7 +166,22 @@ extension MutablePersistableRecord {
         var arguments = StatementArguments(container.values)
         arguments += upsertArguments
         arguments += selectionArguments
-        guard let row = try Row.fetchOne(statement, arguments: arguments) else {
+        try statement.setArguments(arguments)
+        return (statement, container, primaryKey)
+    }
+
+    /// Runs `INSERT ... [ON CONFLICT ... DO UPDATE] RETURNING rowid, selection`
+    /// and returns the insertion and the selected columns.
+    private func performInsertReturning(
+        _ db: Database,
+        resolution: Database.ConflictResolution,
+        upsert: UpsertSpec?,
+        selection: [any SQLSelectable]
+    ) throws -> (InsertionSuccess, Row) {
+        let (statement, container, primaryKey) = try insertReturningStatement(
+            db, resolution: resolution, upsert: upsert, selection: selection, returnsRowID: true)
+        let hasRowID = primaryKey.tableHasRowID
+        guard let row = try Row.fetchOne(statement) else {
             // Only OR IGNORE skips the row without an error.
             throw recordNotFound(key: (try? primaryKeyValues(db, container)) ?? [])
         }
@@ -181,9 +197,117 @@ extension MutablePersistableRecord {
         let success = InsertionSuccess(rowID: rowID, rowIDColumn: primaryKey.rowIDColumn, persistenceContainer: container)
         return (success, selected)
     }
+
+    /// Inserts with the callbacks, `INSERT ... RETURNING selection`, and
+    /// returns what `fetch` reads from the statement.
+    mutating func insertAndFetchWithCallbacks<T>(
+        _ db: Database, onConflict conflictResolution: Database.ConflictResolution?,
+        selection: [any SQLSelectable], fetch: (Statement) throws -> T
+    ) throws -> T {
+        guard !selection.isEmpty else {
+            throw DatabaseError(resultCode: .SQLITE_MISUSE, message: "insertAndFetch needs a non-empty selection")
+        }
+        let resolution = conflictResolution ?? type(of: self).persistenceConflictPolicy.conflictResolutionForInsert
+        var fetched: T?
+        try insertWithSaveCallbacks(db) { record in
+            let (statement, container, primaryKey) = try record.insertReturningStatement(
+                db, resolution: resolution, upsert: nil, selection: selection, returnsRowID: false)
+            let value = try fetch(statement)
+            // `fetch` may stop before the end: finish the statement so that
+            // the row is inserted and the rowid known.
+            while try statement.step() {}
+            statement.reset()
+            fetched = value
+            return InsertionSuccess(rowID: db.lastInsertedRowID, rowIDColumn: primaryKey.rowIDColumn, persistenceContainer: container)
+        }
+        guard let fetched else {
+            throw DatabaseError.callbackNotCalled("aroundSave", "save")
+        }
+        return fetched
+    }
+
+    /// Inserts the record and returns what `fetch` reads from the
+    /// `INSERT ... RETURNING selection` statement.
+    ///
+    /// ```swift
+    /// let score = try player.insertAndFetch(db, selection: [Column("score")]) { statement in
+    ///     try Int.fetchOne(statement)
+    /// }
+    /// ```
+    public mutating func insertAndFetch<T>(
+        _ db: Database, onConflict conflictResolution: Database.ConflictResolution? = nil,
+        selection: [any SQLSelectable], fetch: (Statement) throws -> T
+    ) throws -> T {
+        try insertAndFetchWithCallbacks(db, onConflict: conflictResolution, selection: selection, fetch: fetch)
+    }
+
+    /// The same, with the selection built from the record's columns.
+    public mutating func insertAndFetch<T>(
+        _ db: Database, onConflict conflictResolution: Database.ConflictResolution? = nil,
+        fetch: (Statement) throws -> T, select: (DatabaseComponents) throws -> [any SQLSelectable]
+    ) throws -> T where Self: TableRecord {
+        try insertAndFetchWithCallbacks(db, onConflict: conflictResolution, selection: select(Self.databaseComponents), fetch: fetch)
+    }
+
+    /// Updates the row when it exists, inserts it otherwise, and returns
+    /// what `fetch` reads from the `... RETURNING selection` statement.
+    public mutating func saveAndFetch<T>(
+        _ db: Database, onConflict conflictResolution: Database.ConflictResolution? = nil,
+        selection: [any SQLSelectable], fetch: (Statement) throws -> T
+    ) throws -> T {
+        try saveAndFetchWithCallbacks(db, onConflict: conflictResolution, selection: selection, fetch: fetch)
+    }
+
+    mutating func saveAndFetchWithCallbacks<T>(
+        _ db: Database, onConflict conflictResolution: Database.ConflictResolution?,
+        selection: [any SQLSelectable], fetch: (Statement) throws -> T
+    ) throws -> T {
+        if try savesByUpdating(db) {
+            return try updateAndFetch(db, onConflict: conflictResolution, selection: selection, fetch: fetch)
+        }
+        return try insertAndFetchWithCallbacks(db, onConflict: conflictResolution, selection: selection, fetch: fetch)
+    }
 }
 
 extension PersistableRecord {
+    /// Inserts the record and returns what `fetch` reads from the
+    /// `INSERT ... RETURNING selection` statement.
+    public func insertAndFetch<T>(
+        _ db: Database, onConflict conflictResolution: Database.ConflictResolution? = nil,
+        selection: [any SQLSelectable], fetch: (Statement) throws -> T
+    ) throws -> T {
+        var record = self
+        return try record.insertAndFetchWithCallbacks(db, onConflict: conflictResolution, selection: selection, fetch: fetch)
+    }
+
+    /// The same, with the selection built from the record's columns.
+    public func insertAndFetch<T>(
+        _ db: Database, onConflict conflictResolution: Database.ConflictResolution? = nil,
+        fetch: (Statement) throws -> T, select: (DatabaseComponents) throws -> [any SQLSelectable]
+    ) throws -> T where Self: TableRecord {
+        var record = self
+        return try record.insertAndFetchWithCallbacks(
+            db, onConflict: conflictResolution, selection: select(Self.databaseComponents), fetch: fetch)
+    }
+
+    /// Updates the row when it exists, inserts it otherwise, and returns
+    /// what `fetch` reads from the `... RETURNING selection` statement.
+    public func saveAndFetch<T>(
+        _ db: Database, onConflict conflictResolution: Database.ConflictResolution? = nil,
+        selection: [any SQLSelectable], fetch: (Statement) throws -> T
+    ) throws -> T {
+        var record = self
+        return try record.saveAndFetchWithCallbacks(db, onConflict: conflictResolution, selection: selection, fetch: fetch)
+    }
+
+    /// Updates the row when it exists, inserts it otherwise, and returns
+    /// the stored row.
+    public func saveAndFetch(_ db: Database, onConflict conflictResolution: Database.ConflictResolution? = nil) throws -> Self
+    where Self: FetchableRecord {
+        var record = self
+        return try record.saveAndFetchWithCallbacks(db, onConflict: conflictResolution, as: Self.self)
+    }
+
     /// Inserts the record and returns the stored row decoded as `T`.
     public func insertAndFetch<T: FetchableRecord & TableRecord>(
         _ db: Database, onConflict conflictResolution: Database.ConflictResolution? = nil, as returnedType: T.Type

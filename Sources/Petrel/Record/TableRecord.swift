@@ -66,13 +66,12 @@ extension TableRecord {
 
     /// Deletes the rows with these primary keys; returns the number deleted.
     @discardableResult
-    public static func deleteAll<Keys: Sequence>(_ db: Database, keys: Keys) throws -> Int where Keys.Element: DatabaseValueConvertible {
-        let keys = Array(keys)
+    public static func deleteAll(_ db: Database, keys: some Collection<some DatabaseValueConvertible>) throws -> Int {
         guard !keys.isEmpty else { return 0 }
         let (column, _) = try singlePrimaryKey(db)
         try db.execute(
             sql: "DELETE FROM \(databaseTableName.quotedDatabaseIdentifier) WHERE \(column.quotedDatabaseIdentifier) IN (\(databaseQuestionMarks(count: keys.count)))",
-            arguments: StatementArguments(keys))
+            arguments: StatementArguments(Array(keys)))
         return db.changesCount
     }
 

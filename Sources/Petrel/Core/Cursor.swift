@@ -192,15 +192,15 @@ extension Cursor where Element: StringProtocol {
     }
 }
 
-extension Array {
-    /// Collects the remaining elements of a cursor.
-    public init<C: Cursor>(_ cursor: C) throws where C.Element == Element {
+extension RangeReplaceableCollection {
+    /// Collects the remaining elements of a cursor: `try Array(cursor)`.
+    public init(_ cursor: some Cursor<Element>) throws {
         self.init()
         while let element = try cursor.next() { append(element) }
     }
 
     /// Collects the remaining elements of a cursor, reserving capacity first.
-    public init<C: Cursor>(_ cursor: C, minimumCapacity: Int) throws where C.Element == Element {
+    public init(_ cursor: some Cursor<Element>, minimumCapacity: Int) throws {
         self.init()
         reserveCapacity(minimumCapacity)
         while let element = try cursor.next() { append(element) }
@@ -241,9 +241,31 @@ extension Dictionary {
     /// Groups the remaining elements of a cursor by key.
     public init<C: Cursor>(grouping cursor: C, by keyForValue: (C.Element) throws -> Key) throws
     where Value == [C.Element] {
-        self.init()
+        try self.init(minimumCapacity: 0, grouping: cursor, by: keyForValue)
+    }
+
+    /// Groups the remaining elements of a cursor by key, reserving capacity first.
+    public init<C: Cursor>(minimumCapacity: Int, grouping cursor: C, by keyForValue: (C.Element) throws -> Key) throws
+    where Value == [C.Element] {
+        self.init(minimumCapacity: minimumCapacity)
         while let element = try cursor.next() {
             try self[keyForValue(element), default: []].append(element)
+        }
+    }
+
+    /// The pairs of a cursor as a dictionary. A duplicate key throws
+    /// (where `Dictionary(uniqueKeysWithValues:)` of a sequence traps).
+    public init(uniqueKeysWithValues keysAndValues: some Cursor<(Key, Value)>) throws {
+        try self.init(minimumCapacity: 0, uniqueKeysWithValues: keysAndValues)
+    }
+
+    /// The same, reserving capacity first.
+    public init(minimumCapacity: Int, uniqueKeysWithValues keysAndValues: some Cursor<(Key, Value)>) throws {
+        self.init(minimumCapacity: minimumCapacity)
+        while let (key, value) = try keysAndValues.next() {
+            if updateValue(value, forKey: key) != nil {
+                throw DatabaseError(resultCode: .SQLITE_MISUSE, message: "Dictionary(uniqueKeysWithValues:): duplicate key \(key)")
+            }
         }
     }
 }

@@ -148,12 +148,25 @@ extension DatabaseValueConvertible where Self: Decodable {
     }
 }
 
-// A type that is both RawRepresentable and Codable is stored by raw value.
-extension DatabaseValueConvertible where Self: Codable & RawRepresentable, RawValue: DatabaseValueConvertible {
+// A type that is both RawRepresentable and Codable (or only Encodable, or
+// only Decodable) is stored by raw value.
+extension DatabaseValueConvertible where Self: Encodable & RawRepresentable, RawValue: DatabaseValueConvertible {
     public var databaseValue: DatabaseValue { rawValue.databaseValue }
+}
 
+extension DatabaseValueConvertible where Self: Decodable & RawRepresentable, RawValue: DatabaseValueConvertible {
     public static func fromDatabaseValue(_ dbValue: DatabaseValue) -> Self? {
         RawValue.fromDatabaseValue(dbValue).flatMap { Self(rawValue: $0) }
+    }
+}
+
+// A RawRepresentable type whose raw value reads straight from a statement
+// column does too.
+extension StatementColumnConvertible where Self: RawRepresentable, RawValue: StatementColumnConvertible {
+    @inline(__always)
+    public init?(sqliteStatement: SQLiteStatement, index: CInt) {
+        guard let rawValue = RawValue(sqliteStatement: sqliteStatement, index: index) else { return nil }
+        self.init(rawValue: rawValue)
     }
 }
 

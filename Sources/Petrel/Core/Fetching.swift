@@ -2,7 +2,7 @@ import CPetrelSQLite
 
 /// A cursor over the results of a statement. Valid only during the database
 /// access that created it; two live cursors must not share a statement.
-public protocol DatabaseCursor: Cursor {
+public protocol DatabaseCursor<Element>: Cursor {
     /// The statement the cursor steps.
     var statement: Statement { get }
 }

@@ -26,7 +26,10 @@ public struct DatabaseMigrator: Sendable {
     struct Migration: Sendable {
         let identifier: String
         let foreignKeyChecks: ForeignKeyChecks
-        let migrate: @Sendable (Database) throws -> Void
+        /// Migrations of an earlier version of the application that this
+        /// one replaces (see ``registerMigration(_:foreignKeyChecks:merging:migrate:)``).
+        let mergedIdentifiers: Set<String>
+        let migrate: @Sendable (_ db: Database, _ appliedMergedIdentifiers: Set<String>) throws -> Void
     }
 
     private var registered: [Migration] = []
@@ -48,9 +51,34 @@ public struct DatabaseMigrator: Sendable {
         _ identifier: String, foreignKeyChecks: ForeignKeyChecks = .deferred,
         migrate: @escaping @Sendable (Database) throws -> Void
     ) {
+        registerMigration(identifier, foreignKeyChecks: foreignKeyChecks, merging: []) { db, _ in try migrate(db) }
+    }
+
+    /// Registers a migration that merges and replaces migrations of an
+    /// earlier version of the application. `migrate` receives those of
+    /// them that the database has already applied, so that it applies only
+    /// the rest:
+    ///
+    /// ```swift
+    /// migrator.registerMigration("v3", merging: ["v1", "v2"]) { db, appliedIDs in
+    ///     if !appliedIDs.contains("v1") { /* schema version 1 */ }
+    ///     if !appliedIDs.contains("v2") { /* schema version 2 */ }
+    ///     // schema version 3
+    /// }
+    /// ```
+    ///
+    /// Once it has run (or if it had already run), the merged identifiers
+    /// are removed from the applied migrations.
+    public mutating func registerMigration(
+        _ identifier: String, foreignKeyChecks: ForeignKeyChecks = .deferred,
+        merging mergedIdentifiers: Set<String> = [],
+        migrate: @escaping @Sendable (_ db: Database, _ appliedIdentifiers: Set<String>) throws -> Void
+    ) {
         precondition(!registered.contains { $0.identifier == identifier }, "already registered migration: \(identifier)")
         let checks: ForeignKeyChecks = defersForeignKeyChecks ? foreignKeyChecks : .immediate
-        registered.append(Migration(identifier: identifier, foreignKeyChecks: checks, migrate: migrate))
+        var merged = mergedIdentifiers
+        merged.remove(identifier)
+        registered.append(Migration(identifier: identifier, foreignKeyChecks: checks, mergedIdentifiers: merged, migrate: migrate))
     }
 
     /// A migrator whose later registrations do not check foreign keys at
@@ -102,12 +130,30 @@ public struct DatabaseMigrator: Sendable {
                 resultCode: .SQLITE_MISUSE,
                 message: "database is already migrated beyond migration \(registered[targetIndex].identifier) (\(beyond.identifier) was applied)")
         }
-        for migration in registered[...targetIndex] where !applied.contains(migration.identifier) {
-            try run(migration, db)
+        for migration in registered[...targetIndex] {
+            if applied.contains(migration.identifier) {
+                // Applied already: forget the migrations it merged, which
+                // another version of the application may have applied since.
+                let stale = migration.mergedIdentifiers.intersection(applied)
+                if !stale.isEmpty {
+                    try db.inTransaction(.immediate) {
+                        try forget(stale, db)
+                        return .commit
+                    }
+                }
+            } else {
+                try run(migration, appliedMerged: migration.mergedIdentifiers.intersection(applied), db)
+            }
         }
     }
 
-    private func run(_ migration: Migration, _ db: Database) throws {
+    private func forget(_ identifiers: Set<String>, _ db: Database) throws {
+        for identifier in identifiers.sorted() {
+            try db.execute(sql: "DELETE FROM grdb_migrations WHERE identifier = ?", arguments: [identifier])
+        }
+    }
+
+    private func run(_ migration: Migration, appliedMerged: Set<String>, _ db: Database) throws {
         let foreignKeysWereOn = try Bool.fetchOne(db, sql: "PRAGMA foreign_keys") ?? false
         let disableForeignKeys = migration.foreignKeyChecks == .deferred && foreignKeysWereOn
         // foreign_keys cannot change inside a transaction: switch it around it.
@@ -119,11 +165,12 @@ public struct DatabaseMigrator: Sendable {
             if try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM grdb_migrations WHERE identifier = ?)", arguments: [migration.identifier]) == true {
                 return .commit
             }
-            try migration.migrate(db)
+            try migration.migrate(db, appliedMerged)
             if disableForeignKeys && defersForeignKeyChecksFor(migration) {
                 try checkForeignKeys(db, after: migration.identifier)
             }
             try db.execute(sql: "INSERT INTO grdb_migrations (identifier) VALUES (?)", arguments: [migration.identifier])
+            try forget(appliedMerged, db)
             return .commit
         }
     }
@@ -156,7 +203,8 @@ public struct DatabaseMigrator: Sendable {
     /// True when the database applied migrations this migrator does not know.
     public func hasBeenSuperseded(_ db: Database) throws -> Bool {
         let applied = try appliedIdentifiers(db)
-        return !applied.isSubset(of: Set(migrations))
+        let known = registered.reduce(into: Set(migrations)) { $0.formUnion($1.mergedIdentifiers) }
+        return !applied.isSubset(of: known)
     }
 
     /// True when the schema differs from what the applied migrations create.
@@ -166,7 +214,7 @@ public struct DatabaseMigrator: Sendable {
         try reference.writeWithoutTransaction { referenceDB in
             try createMigrationsTable(referenceDB)
             for migration in registered where applied.contains(migration.identifier) {
-                try run(migration, referenceDB)
+                try run(migration, appliedMerged: [], referenceDB)
             }
         }
         let schemaSQL = "SELECT type, name, tbl_name, sql FROM sqlite_master WHERE name NOT LIKE 'sqlite\\_%' ESCAPE '\\' ORDER BY type, name"

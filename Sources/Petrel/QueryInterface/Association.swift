@@ -210,6 +210,36 @@ extension Association {
         refined { $0 = $0.none() }
     }
 
+    /// `GROUP BY`, for the rows of a prefetched association.
+    public func group(_ expressions: [any SQLExpressible]) -> Self {
+        refined { $0 = $0.group(expressions) }
+    }
+
+    /// `HAVING`, for the rows of a prefetched association.
+    public func having(_ predicate: some SQLExpressible) -> Self {
+        refined { $0 = $0.having(predicate) }
+    }
+
+    /// Only the associated row with this primary key.
+    public func filter(key: some DatabaseValueConvertible) -> Self {
+        refined { $0 = $0.filter(key: key) }
+    }
+
+    /// Only the associated rows with these primary keys.
+    public func filter<Keys: Sequence>(keys: Keys) -> Self where Keys.Element: DatabaseValueConvertible {
+        refined { $0 = $0.filter(keys: keys) }
+    }
+
+    /// Only the associated row whose columns have these values.
+    public func filter(key: [String: (any DatabaseValueConvertible)?]?) -> Self {
+        refined { $0 = $0.filter(key: key) }
+    }
+
+    /// Only the associated rows whose columns have one of these sets of values.
+    public func filter(keys: [[String: (any DatabaseValueConvertible)?]]) -> Self {
+        refined { $0 = $0.filter(keys: keys) }
+    }
+
     /// Selects these columns of the associated rows.
     public func select(_ selection: [any SQLSelectable]) -> Self {
         refined { $0 = $0.select(selection) }

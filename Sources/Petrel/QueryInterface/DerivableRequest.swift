@@ -31,6 +31,14 @@ public protocol DerivableRequest<RowDecoder> {
     func including<A: AssociationToMany>(all association: A) -> Self where A.OriginRowDecoder == RowDecoder
     func annotated<A: Association>(withRequired association: A) -> Self where A.OriginRowDecoder == RowDecoder
     func annotated<A: Association>(withOptional association: A) -> Self where A.OriginRowDecoder == RowDecoder
+    /// `SELECT DISTINCT`.
+    func distinct() -> Self
+    /// Orders by the primary key.
+    func orderByPrimaryKey() -> Self
+    /// `GROUP BY`.
+    func group(_ expressions: [any SQLExpressible]) -> Self
+    /// `HAVING`.
+    func having(_ predicate: some SQLExpressible) -> Self
 }
 
 extension DerivableRequest {
@@ -51,6 +59,71 @@ extension DerivableRequest {
     /// Keeps the rows that satisfy an SQL literal predicate.
     public func filter(literal: SQL) -> Self {
         filter(SQLExpression(literal: literal))
+    }
+
+    /// `GROUP BY`.
+    public func group(_ expressions: any SQLExpressible...) -> Self { group(expressions) }
+
+    /// A request that fetches all rows of this one: itself (the
+    /// counterpart of `none()`).
+    public func all() -> Self { self }
+}
+
+// Requests written with closures over a record's columns:
+// `Player.filter { $0.score > 1000 }.order(\.name).select { [$0.id, $0.name] }`.
+// The closure receives the record's `DatabaseComponents` (its `Columns`
+// enum by default); key paths into it work as closures.
+extension DerivableRequest where RowDecoder: TableRecord {
+    public typealias DatabaseComponents = RowDecoder.DatabaseComponents
+
+    /// Keeps the rows that satisfy the predicate: `filter { $0.score > 1000 }`.
+    public func filter(_ predicate: (DatabaseComponents) throws -> any SQLSpecificExpressible) rethrows -> Self {
+        try filter(predicate(RowDecoder.databaseComponents).sqlExpression)
+    }
+
+    /// Replaces the selection with one value: `select { $0.name }`.
+    public func select(_ selection: (DatabaseComponents) throws -> any SQLSelectable) rethrows -> Self {
+        try select([selection(RowDecoder.databaseComponents)])
+    }
+
+    /// Replaces the selection: `select { [$0.id, $0.name] }`.
+    public func select(_ selection: (DatabaseComponents) throws -> [any SQLSelectable]) rethrows -> Self {
+        try select(selection(RowDecoder.databaseComponents))
+    }
+
+    /// Appends a value to the selection.
+    public func annotated(with selection: (DatabaseComponents) throws -> any SQLSelectable) rethrows -> Self {
+        try annotated(with: [selection(RowDecoder.databaseComponents)])
+    }
+
+    /// Appends values to the selection.
+    public func annotated(with selection: (DatabaseComponents) throws -> [any SQLSelectable]) rethrows -> Self {
+        try annotated(with: selection(RowDecoder.databaseComponents))
+    }
+
+    /// Replaces the ordering: `order { $0.score.desc }` or `order(\.score)`.
+    public func order(_ ordering: (DatabaseComponents) throws -> any SQLOrderingTerm) rethrows -> Self {
+        try order([ordering(RowDecoder.databaseComponents)])
+    }
+
+    /// Replaces the ordering with several terms.
+    public func order(_ orderings: (DatabaseComponents) throws -> [any SQLOrderingTerm]) rethrows -> Self {
+        try order(orderings(RowDecoder.databaseComponents))
+    }
+
+    /// `GROUP BY` one expression.
+    public func group(_ expression: (DatabaseComponents) throws -> any SQLExpressible) rethrows -> Self {
+        try group([expression(RowDecoder.databaseComponents)])
+    }
+
+    /// `GROUP BY` several expressions.
+    public func group(_ expressions: (DatabaseComponents) throws -> [any SQLExpressible]) rethrows -> Self {
+        try group(expressions(RowDecoder.databaseComponents))
+    }
+
+    /// `HAVING` a predicate.
+    public func having(_ predicate: (DatabaseComponents) throws -> any SQLExpressible) rethrows -> Self {
+        try having(predicate(RowDecoder.databaseComponents).sqlExpression)
     }
 }
 

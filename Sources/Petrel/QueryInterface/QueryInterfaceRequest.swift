@@ -141,7 +141,7 @@ public struct QueryInterfaceRequest<RowDecoder>: Sendable {
     /// Selects the primary key (the rowid when the table has no explicit
     /// one), fetched as `T`: a single value for a single-column key, a
     /// `Row` or a record for composite keys.
-    public func selectPrimaryKey<T>(as type: T.Type) -> QueryInterfaceRequest<T> {
+    public func selectPrimaryKey<T>(as type: T.Type = T.self) -> QueryInterfaceRequest<T> {
         var request = asRequest(of: T.self)
         request.selection = []
         request.selectsPrimaryKey = true
@@ -562,7 +562,7 @@ extension TableRecord {
     }
     public static func order(_ orderings: any SQLOrderingTerm...) -> QueryInterfaceRequest<Self> { all().order(orderings) }
     public static func orderByPrimaryKey() -> QueryInterfaceRequest<Self> { all().orderByPrimaryKey() }
-    public static func selectPrimaryKey<T>(as type: T.Type) -> QueryInterfaceRequest<T> { all().selectPrimaryKey(as: type) }
+    public static func selectPrimaryKey<T>(as type: T.Type = T.self) -> QueryInterfaceRequest<T> { all().selectPrimaryKey(as: type) }
     public static func order(sql: String, arguments: StatementArguments = StatementArguments()) -> QueryInterfaceRequest<Self> {
         all().order(sql: sql, arguments: arguments)
     }

@@ -152,6 +152,18 @@ extension FetchableRecord where Self: Hashable {
     ) throws -> Set<Self> {
         try Set(fetchCursor(db, sql: sql, arguments: arguments, adapter: adapter))
     }
+
+    /// The distinct records of a prepared statement.
+    public static func fetchSet(_ statement: Statement, arguments: StatementArguments? = nil, adapter: (any RowAdapter)? = nil) throws -> Set<Self> {
+        try Set(fetchCursor(statement, arguments: arguments, adapter: adapter))
+    }
+}
+
+extension FetchableRecord where Self: TableRecord & Hashable {
+    /// The distinct records of the table.
+    public static func fetchSet(_ db: Database) throws -> Set<Self> {
+        try all().fetchSet(db)
+    }
 }
 
 // MARK: - Table records

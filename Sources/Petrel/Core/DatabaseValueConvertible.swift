@@ -119,6 +119,7 @@ extension Optional: StatementColumnConvertible where Wrapped: StatementColumnCon
 
 extension DatabaseValueConvertible where Self: RawRepresentable, RawValue: DatabaseValueConvertible {
     public var databaseValue: DatabaseValue { rawValue.databaseValue }
+    public var sqlExpression: SQLExpression { .value(databaseValue) }
 
     public static func fromDatabaseValue(_ dbValue: DatabaseValue) -> Self? {
         RawValue.fromDatabaseValue(dbValue).flatMap { Self(rawValue: $0) }
@@ -192,3 +193,23 @@ public struct RowDecodingError: Error, CustomStringConvertible, Sendable {
 /// A database value is an expression of its own: it can be selected,
 /// ordered by, and used with the query interface's operators and functions.
 extension DatabaseValue: SQLSpecificExpressible {}
+
+// A RawRepresentable type is an expression, a selection, an ordering term
+// or a statement argument when its raw value is.
+extension SQLExpressible where Self: RawRepresentable, RawValue: SQLExpressible {
+    public var sqlExpression: SQLExpression { rawValue.sqlExpression }
+}
+
+extension SQLSelectable where Self: RawRepresentable, RawValue: SQLSelectable {
+    public var sqlSelection: SQLSelection { rawValue.sqlSelection }
+}
+
+extension SQLOrderingTerm where Self: RawRepresentable, RawValue: SQLOrderingTerm {
+    public var sqlOrdering: SQLOrdering { rawValue.sqlOrdering }
+}
+
+extension StatementBinding where Self: RawRepresentable, RawValue: StatementBinding {
+    public func bind(to sqliteStatement: SQLiteStatement, at index: CInt) -> CInt {
+        rawValue.bind(to: sqliteStatement, at: index)
+    }
+}

@@ -159,21 +159,34 @@ public func ?? (lhs: some SQLSpecificExpressible, rhs: some SQLExpressible) -> S
 
 extension Sequence where Element: SQLExpressible {
     /// `expr IN (values...)`; an empty sequence contains nothing.
-    public func contains(_ expression: some SQLExpressible) -> SQLExpression {
-        let values = map(\.sqlExpression)
+    public func contains(_ expression: some SQLSpecificExpressible) -> SQLExpression {
+        SQLExpression.in(expression.sqlExpression, map(\.sqlExpression))
+    }
+}
+
+extension Sequence where Element == any SQLExpressible {
+    /// `expr IN (values...)`, for a mix of values and expressions.
+    public func contains(_ expression: some SQLSpecificExpressible) -> SQLExpression {
+        SQLExpression.in(expression.sqlExpression, map(\.sqlExpression))
+    }
+}
+
+extension SQLExpression {
+    /// `expr IN (values...)`; an empty list contains nothing.
+    static func `in`(_ expression: SQLExpression, _ values: [SQLExpression]) -> SQLExpression {
         guard !values.isEmpty else { return SQLExpression(sql: "0", isTerm: true) }
         // One value: `expr = value`, which reads better and evaluates like
         // `expr IN (value)`, NULL included (hence no IS NULL rewrite).
-        if values.count == 1 { return .binary(expression.sqlExpression, "=", values[0]) }
+        if values.count == 1 { return .binary(expression, "=", values[0]) }
         return SQLExpression(
-            sql: expression.sqlExpression.operandSQL + SQL(sql: " IN (") + values.map(\.sql).joined(separator: ", ") + SQL(sql: ")"),
+            sql: expression.operandSQL + SQL(sql: " IN (") + values.map(\.sql).joined(separator: ", ") + SQL(sql: ")"),
             isTerm: false)
     }
 }
 
 extension ClosedRange where Bound: SQLExpressible {
     /// `expr BETWEEN lower AND upper`.
-    public func contains(_ expression: some SQLExpressible) -> SQLExpression {
+    public func contains(_ expression: some SQLSpecificExpressible) -> SQLExpression {
         SQLExpression(
             sql: expression.sqlExpression.operandSQL + SQL(sql: " BETWEEN ") + lowerBound.sqlExpression.sql
                 + SQL(sql: " AND ") + upperBound.sqlExpression.sql,
@@ -183,7 +196,7 @@ extension ClosedRange where Bound: SQLExpressible {
 
 extension Range where Bound: SQLExpressible {
     /// `expr >= lower AND expr < upper`.
-    public func contains(_ expression: some SQLExpressible) -> SQLExpression {
+    public func contains(_ expression: some SQLSpecificExpressible) -> SQLExpression {
         (expression.sqlExpression >= lowerBound) && (expression.sqlExpression < upperBound)
     }
 }

@@ -192,7 +192,21 @@ extension Cursor where Element: StringProtocol {
     }
 }
 
+extension Sequence {
+    /// The concatenated cursors that `transform` returns for each element.
+    public func flatMap<SegmentOfResult: Cursor>(
+        _ transform: @escaping (Element) throws -> SegmentOfResult
+    ) -> FlattenCursor<MapCursor<AnyCursor<Element>, SegmentOfResult>> {
+        AnyCursor(iterator: makeIterator()).flatMap(transform)
+    }
+}
+
 extension RangeReplaceableCollection {
+    /// Appends the remaining elements of a cursor.
+    public mutating func append(contentsOf cursor: some Cursor<Element>) throws {
+        while let element = try cursor.next() { append(element) }
+    }
+
     /// Collects the remaining elements of a cursor: `try Array(cursor)`.
     public init(_ cursor: some Cursor<Element>) throws {
         self.init()

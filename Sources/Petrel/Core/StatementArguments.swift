@@ -59,11 +59,13 @@ public struct StatementArguments: Hashable, Sendable, CustomStringConvertible,
         namedValues = [:]
     }
 
-    /// Named arguments from a dictionary of any values; nil when a value is not convertible.
-    public init?(_ dictionary: [String: Any]) {
+    /// Named arguments from a dictionary of any values (an `NSDictionary`
+    /// bridges to one); nil when a key is not a string or a value is not
+    /// convertible.
+    public init?(_ dictionary: [AnyHashable: Any]) {
         var named: [String: DatabaseValue] = [:]
         for (key, element) in dictionary {
-            guard let value = DatabaseValue(value: element) else { return nil }
+            guard let key = key.base as? String, let value = DatabaseValue(value: element) else { return nil }
             named[key] = value
         }
         values = []

@@ -338,3 +338,13 @@ extension TableRecord {
         all().having(aggregate)
     }
 }
+
+extension Association {
+    /// Keeps the associated rows whose aggregate is true:
+    /// `Team.players.having(Player.awards.isEmpty)`.
+    public func having(_ aggregate: AssociationAggregate<RowDecoder>) -> Self {
+        var association = self
+        association._core.request.filters.append(.aggregate(aggregate.erased))
+        return association
+    }
+}

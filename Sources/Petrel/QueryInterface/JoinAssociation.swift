@@ -103,6 +103,18 @@ extension CommonTableExpression {
         return JoinAssociation(_core: core)
     }
 
+    /// An association from this expression to every row of a table.
+    public func association<Destination>(to destination: Table<Destination>) -> JoinAssociation<RowDecoder, Destination> {
+        JoinAssociation(_core: _AssociationCore(joiningEveryRowOf: tableName, to: destination.tableName))
+    }
+
+    /// An association from this expression to every row of a record type's table.
+    public func association<Destination: TableRecord>(to destination: Destination.Type) -> JoinAssociation<RowDecoder, Destination> {
+        var core = _AssociationCore(joiningEveryRowOf: tableName, to: Destination.databaseTableName)
+        core.request = core.request.select(Destination.databaseSelection)
+        return JoinAssociation(_core: core)
+    }
+
     /// `value IN cte`: true when the expression's single column holds the value.
     public func contains(_ element: some SQLExpressible) -> SQLExpression {
         SQLExpression(sql: element.sqlExpression.operandSQL + SQL(sql: " IN " + tableName.quotedDatabaseIdentifier), isTerm: false)

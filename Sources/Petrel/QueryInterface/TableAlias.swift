@@ -11,22 +11,23 @@ import Foundation
 @dynamicMemberLookup
 public final class TableAlias<RowDecoder>: Sendable {
     /// The alias; nil lets the request choose one (the table name when
-    /// it is free).
-    public let name: String?
+    /// it is free). Not public: `alias.name` is the `name` column of a
+    /// record's alias.
+    let aliasName: String?
     /// What columns of the alias are qualified with until the request
     /// that uses the alias compiles: the name, or a placeholder.
     let token: String
 
     /// An alias of any table: `TableAlias(name: "p")`.
     public init(name: String? = nil) where RowDecoder == Void {
-        self.name = name
+        self.aliasName = name
         token = name ?? AliasToken.make()
     }
 
     /// An alias for a record type's table, whose columns can be read
     /// through key paths: `TableAlias<Player>().score`.
     public init(name: String? = nil, for type: RowDecoder.Type = RowDecoder.self) {
-        self.name = name
+        self.aliasName = name
         token = name ?? AliasToken.make()
     }
 
@@ -119,14 +120,14 @@ extension QueryInterfaceRequest {
     /// from associations and subqueries.
     public func aliased(_ alias: TableAlias<RowDecoder>) -> Self {
         var request = self
-        request.alias = (alias.token, alias.name)
+        request.alias = (alias.token, alias.aliasName)
         return request
     }
 
     /// Names the request's table with an untyped alias.
     public func aliased(_ alias: TableAlias<Void>) -> Self {
         var request = self
-        request.alias = (alias.token, alias.name)
+        request.alias = (alias.token, alias.aliasName)
         return request
     }
 }
@@ -156,14 +157,14 @@ extension Association {
     /// ```
     public func aliased(_ alias: TableAlias<RowDecoder>) -> Self {
         var association = self
-        association._core.request.alias = (alias.token, alias.name)
+        association._core.request.alias = (alias.token, alias.aliasName)
         return association
     }
 
     /// Names the associated table with an untyped alias.
     public func aliased(_ alias: TableAlias<Void>) -> Self {
         var association = self
-        association._core.request.alias = (alias.token, alias.name)
+        association._core.request.alias = (alias.token, alias.aliasName)
         return association
     }
 }

@@ -300,14 +300,6 @@ extension PersistableRecord {
         return try record.saveAndFetchWithCallbacks(db, onConflict: conflictResolution, selection: selection, fetch: fetch)
     }
 
-    /// Updates the row when it exists, inserts it otherwise, and returns
-    /// the stored row.
-    public func saveAndFetch(_ db: Database, onConflict conflictResolution: Database.ConflictResolution? = nil) throws -> Self
-    where Self: FetchableRecord {
-        var record = self
-        return try record.saveAndFetchWithCallbacks(db, onConflict: conflictResolution, as: Self.self)
-    }
-
     /// Inserts the record and returns the stored row decoded as `T`.
     public func insertAndFetch<T: FetchableRecord & TableRecord>(
         _ db: Database, onConflict conflictResolution: Database.ConflictResolution? = nil, as returnedType: T.Type

@@ -80,9 +80,10 @@ extension MutablePersistableRecord {
 
     /// Updates the row when it exists, inserts it otherwise, and returns
     /// the stored row.
-    public mutating func saveAndFetch(_ db: Database, onConflict conflictResolution: Database.ConflictResolution? = nil) throws -> Self
+    public func saveAndFetch(_ db: Database, onConflict conflictResolution: Database.ConflictResolution? = nil) throws -> Self
     where Self: FetchableRecord {
-        try saveAndFetchWithCallbacks(db, onConflict: conflictResolution, as: Self.self)
+        var record = self
+        return try record.saveAndFetchWithCallbacks(db, onConflict: conflictResolution, as: Self.self)
     }
 
     /// The same, decoding the stored row as `T`.

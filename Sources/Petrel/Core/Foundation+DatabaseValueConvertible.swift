@@ -1,0 +1,102 @@
+import Foundation
+
+// Foundation's reference types store like the value types they bridge to:
+// NSString as text, NSData as a blob, NSDate as a date, NSURL as its
+// absolute string, NSUUID as 16 bytes, NSNumber as an integer or a real,
+// NSDecimalNumber as an integer or a real (read back from text too), NSNull
+// as NULL.
+
+extension NSString: DatabaseValueConvertible {
+    public var databaseValue: DatabaseValue { (self as String).databaseValue }
+
+    public static func fromDatabaseValue(_ dbValue: DatabaseValue) -> Self? {
+        String.fromDatabaseValue(dbValue).map { Self(string: $0) }
+    }
+}
+
+extension NSData: DatabaseValueConvertible {
+    public var databaseValue: DatabaseValue { Data(referencing: self).databaseValue }
+
+    public static func fromDatabaseValue(_ dbValue: DatabaseValue) -> Self? {
+        Data.fromDatabaseValue(dbValue).flatMap { NSData(data: $0) as? Self }
+    }
+}
+
+extension NSDate: DatabaseValueConvertible {
+    public var databaseValue: DatabaseValue { Date(timeIntervalSinceReferenceDate: timeIntervalSinceReferenceDate).databaseValue }
+
+    public static func fromDatabaseValue(_ dbValue: DatabaseValue) -> Self? {
+        Date.fromDatabaseValue(dbValue).map { Self(timeIntervalSinceReferenceDate: $0.timeIntervalSinceReferenceDate) }
+    }
+}
+
+extension NSURL: DatabaseValueConvertible {
+    public var databaseValue: DatabaseValue {
+        guard let url = absoluteURL else { return .null }
+        return url.absoluteString.databaseValue
+    }
+
+    public static func fromDatabaseValue(_ dbValue: DatabaseValue) -> Self? {
+        guard let url = URL.fromDatabaseValue(dbValue) else { return nil }
+        return NSURL(string: url.absoluteString) as? Self
+    }
+}
+
+extension NSUUID: DatabaseValueConvertible {
+    public var databaseValue: DatabaseValue {
+        UUID(uuidString: uuidString)?.databaseValue ?? .null
+    }
+
+    public static func fromDatabaseValue(_ dbValue: DatabaseValue) -> Self? {
+        guard let uuid = UUID.fromDatabaseValue(dbValue) else { return nil }
+        return NSUUID(uuidString: uuid.uuidString) as? Self
+    }
+}
+
+extension NSNull: DatabaseValueConvertible {
+    public var databaseValue: DatabaseValue { .null }
+
+    /// Never decoded: a NULL column is read as nil, not as `NSNull`.
+    public static func fromDatabaseValue(_ dbValue: DatabaseValue) -> Self? { nil }
+}
+
+extension NSNumber: DatabaseValueConvertible {
+    /// An integer when the number holds one that fits 64 bits (booleans
+    /// included), otherwise a real.
+    public var databaseValue: DatabaseValue {
+        if let decimal = self as? NSDecimalNumber {
+            let value = decimal.decimalValue
+            if let integer = Int64(exactly: NSDecimalNumber(decimal: value).doubleValue),
+               Decimal(integer) == value {
+                return integer.databaseValue
+            }
+            return doubleValue.databaseValue
+        }
+        switch objCTypeCode {
+        case "f", "d":
+            return doubleValue.databaseValue
+        case "Q" where uint64Value > UInt64(Int64.max), "L" where uint64Value > UInt64(Int64.max):
+            // Beyond Int64: the closest real rather than a wrapped integer.
+            return doubleValue.databaseValue
+        default:
+            return int64Value.databaseValue
+        }
+    }
+
+    public static func fromDatabaseValue(_ dbValue: DatabaseValue) -> Self? {
+        let isDecimal = self is NSDecimalNumber.Type
+        switch dbValue.storage {
+        case .int64(let value):
+            return (isDecimal ? NSDecimalNumber(value: value) : NSNumber(value: value)) as? Self
+        case .double(let value):
+            return (isDecimal ? NSDecimalNumber(value: value) : NSNumber(value: value)) as? Self
+        case .string:
+            return Decimal.fromDatabaseValue(dbValue).flatMap { NSDecimalNumber(decimal: $0) as? Self }
+        default:
+            return nil
+        }
+    }
+
+    /// The Objective-C type encoding of the stored value (`q`, `d`, `c`...).
+    private var objCTypeCode: String { String(cString: objCType) }
+}

@@ -57,9 +57,12 @@ public final class DatabaseQueue: DatabaseWriter, @unchecked Sendable {
         self.configuration = configuration
         path = openPath
         // Read-only connections (pool readers) take the read settings.
-        queue = configuration.readonly
-            ? DispatchQueue(label: label, qos: configuration.readQoS, target: configuration.targetQueue)
-            : DispatchQueue(label: label, qos: configuration.writeQoS, target: configuration.writeTargetQueue ?? configuration.targetQueue)
+        // A target queue sets the quality of service by itself; giving the
+        // queue one of its own too hides the target from dispatchPrecondition
+        // on Linux.
+        let target = configuration.readonly ? configuration.targetQueue : configuration.writeTargetQueue ?? configuration.targetQueue
+        let qos = configuration.readonly ? configuration.readQoS : configuration.writeQoS
+        queue = target.map { DispatchQueue(label: label, target: $0) } ?? DispatchQueue(label: label, qos: qos)
         db = try Database(path: openPath, description: label, configuration: configuration, extraFlags: flags)
         interruptHandle = InterruptHandle(db.sqliteConnection)
         queue.setSpecific(key: queueKey, value: ())

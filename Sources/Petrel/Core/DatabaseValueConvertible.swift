@@ -96,8 +96,9 @@ extension Optional: DatabaseValueConvertible where Wrapped: DatabaseValueConvert
     }
 
     public static func fromDatabaseValue(_ dbValue: DatabaseValue) -> Wrapped?? {
-        if dbValue.isNull { return .some(nil) }
-        return Wrapped.fromDatabaseValue(dbValue).map { .some($0) }
+        // The wrapped type first: `DatabaseValue?` reads NULL as `.null`.
+        if let value = Wrapped.fromDatabaseValue(dbValue) { return .some(value) }
+        return dbValue.isNull ? .some(nil) : nil
     }
 
     public static func fromMissingColumn() -> Wrapped?? { .some(nil) }

@@ -249,7 +249,9 @@ extension DatabaseValueConvertible {
         let column = try statement.valueColumn(adapter: adapter)
         guard try statement.step() else { return nil }
         let dbValue = DatabaseValue(sqliteStatement: statement.sqliteStatement, index: CInt(column))
-        if dbValue.isNull { return nil }
+        // NULL is nil, unless the type makes something of it
+        // (`DatabaseValue.null`, an optional's `.some(nil)`).
+        if dbValue.isNull { return Self.fromDatabaseValue(dbValue) }
         guard let value = Self.fromDatabaseValue(dbValue) else {
             throw RowDecodingError.valueMismatch(Self.self, value: dbValue, column: statement.columnNames[column], sql: statement.sql)
         }
@@ -313,7 +315,9 @@ extension DatabaseValueConvertible where Self: StatementColumnConvertible {
         defer { statement.reset() }
         let column = try statement.valueColumn(adapter: adapter)
         guard try statement.step() else { return nil }
-        if sqlite3_column_type(statement.sqliteStatement, CInt(column)) == SQLITE_NULL { return nil }
+        if sqlite3_column_type(statement.sqliteStatement, CInt(column)) == SQLITE_NULL {
+            return Self.fromDatabaseValue(.null)
+        }
         return try decodeFirstColumn(Self.self, statement, column: column)
     }
 }

@@ -25,6 +25,9 @@ private final class FunctionBox {
 /// Per-group state of an aggregate, stored behind a pointer in SQLite's aggregate context.
 private final class AggregateBox {
     var aggregate: any DatabaseAggregate
+    /// Set when a step threw: the statement fails with that error, and the
+    /// aggregate is neither stepped nor finalized again.
+    var failed = false
     init(_ aggregate: any DatabaseAggregate) { self.aggregate = aggregate }
 }
 
@@ -78,9 +81,11 @@ private func stepAggregate(_ context: OpaquePointer?, _ argc: CInt, _ argv: Unsa
         sqlite3_result_error_nomem(context)
         return
     }
+    guard !box.failed else { return }
     do {
         try box.aggregate.step(arguments(argc, argv))
     } catch {
+        box.failed = true
         report(error, to: context)
     }
 }
@@ -90,7 +95,10 @@ private func finalizeAggregate(_ context: OpaquePointer?) {
     if let memory = sqlite3_aggregate_context(context, 0),
        let pointer = memory.assumingMemoryBound(to: UnsafeMutableRawPointer?.self).pointee {
         // Balance the retain of aggregateBox(_:create:).
-        aggregate = Unmanaged<AggregateBox>.fromOpaque(pointer).takeRetainedValue().aggregate
+        let box = Unmanaged<AggregateBox>.fromOpaque(pointer).takeRetainedValue()
+        // A failed step already set the statement's error.
+        guard !box.failed else { return }
+        aggregate = box.aggregate
     } else if case .aggregate(let make) = functionBox(context).function.kind {
         aggregate = make() // no row in the group
     } else {

@@ -564,6 +564,15 @@ struct JoinPlan {
         return candidate
     }
 
+    /// The scope of a joined association's row. A to-many association
+    /// joined with `including(required:)` or `including(optional:)` brings
+    /// one row at a time, under the singular of its default key
+    /// (`books` → `book`); a key set with `forKey` is kept.
+    static func scopeKey(_ core: _AssociationCore) -> String {
+        if core.isToMany, core.key == Inflection.plural(core.destinationTable) { return core.destinationTable }
+        return core.key
+    }
+
     mutating func add(_ joins: [JoinSpec], parentAlias: String, parentIsOptional: Bool, parentNode: Int, _ db: Database) throws {
         for join in joins {
             if let expanded = join.core.throughJoin(
@@ -573,9 +582,6 @@ struct JoinPlan {
                 continue
             }
             let core = join.core
-            guard !core.isToMany || !join.includesColumns || join.annotatesParent else {
-                throw DatabaseError(resultCode: .SQLITE_MISUSE, message: "association \(core.key) is to-many: include it with including(all:)")
-            }
             guard core.request.prefetches.isEmpty else {
                 throw DatabaseError(resultCode: .SQLITE_MISUSE, message: "including(all:) inside a joined association (\(core.key)) is not supported")
             }
@@ -601,7 +607,7 @@ struct JoinPlan {
                     nodes[parentNode].selections += selections
                     nodes[parentNode].count += count
                 } else {
-                    nodes.append(ScopeNode(key: core.key, selections: selections, count: count))
+                    nodes.append(ScopeNode(key: Self.scopeKey(core), selections: selections, count: count))
                     node = nodes.count - 1
                     nodes[parentNode].children.append(node)
                 }

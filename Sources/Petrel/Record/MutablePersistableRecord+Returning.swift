@@ -212,12 +212,8 @@ extension MutablePersistableRecord {
         try insertWithSaveCallbacks(db) { record in
             let (statement, container, primaryKey) = try record.insertReturningStatement(
                 db, resolution: resolution, upsert: nil, selection: selection, returnsRowID: false)
-            let value = try fetch(statement)
-            // `fetch` may stop before the end: finish the statement so that
-            // the row is inserted and the rowid known.
-            while try statement.step() {}
-            statement.reset()
-            fetched = value
+            // `fetch` runs the statement (stepping it once inserts the row).
+            fetched = try fetch(statement)
             return InsertionSuccess(rowID: db.lastInsertedRowID, rowIDColumn: primaryKey.rowIDColumn, persistenceContainer: container)
         }
         guard let fetched else {

@@ -1,0 +1,285 @@
+import Foundation
+import Petrel
+import PetrelTestSupport
+import Testing
+
+// API that programs written for GRDB use as GRDB spells it: each test
+// fails if the call stops compiling or behaves differently.
+@Suite("GRDB-shaped API")
+struct GRDBAPICompatibilityTests {
+    struct Pet: Codable, FetchableRecord, PersistableRecord, Hashable, TableRecord {
+        var uuid: String
+        var name: String
+        enum Columns {
+            static let uuid = Column("uuid")
+            static let name = Column("name")
+        }
+    }
+
+    struct Player: Codable, FetchableRecord, MutablePersistableRecord, Hashable {
+        var id: Int64?
+        var name: String
+        var score: Int
+        enum Columns {
+            static let id = Column("id")
+            static let name = Column("name")
+            static let score = Column("score")
+        }
+        mutating func didInsert(_ inserted: InsertionSuccess) { id = inserted.rowID }
+    }
+
+    private func makePets(_ kind: StorageKind) throws -> TestDatabase {
+        let database = try TestDatabase(kind)
+        try database.queue.write { (db: Database) throws in
+            try db.execute(sql: "CREATE TABLE pet (uuid TEXT PRIMARY KEY, name TEXT NOT NULL)")
+            for (uuid, name) in [("a", "Bobby"), ("b", "Cain"), ("c", "Dana")] {
+                try Pet(uuid: uuid, name: name).insert(db)
+            }
+        }
+        return database
+    }
+
+    @Test("Records fetched and deleted by lists of scalar keys", arguments: StorageKind.allCases)
+    func scalarKeys(_ kind: StorageKind) throws {
+        let database = try makePets(kind)
+        try database.queue.write { (db: Database) throws in
+            #expect(try Set(Pet.fetchAll(db, keys: ["a", "c"]).map { $0.name }) == ["Bobby", "Dana"])
+            #expect(try Pet.fetchSet(db, keys: ["b"]).map { $0.name } == ["Cain"])
+            #expect(try Pet.fetchCursor(db, keys: ["a", "zz"]).next()?.name == "Bobby")
+            #expect(try Pet.fetchSet(db, keys: [String]()).isEmpty)
+            #expect(try Pet.fetchSet(db).count == 3)
+            #expect(try Pet.deleteAll(db, keys: ["a", "b", "missing"]) == 2)
+            #expect(try Pet.fetchAll(db).map { $0.uuid } == ["c"])
+        }
+    }
+
+    @Test("SQLRequest and TableAlias default to rows and untyped aliases")
+    func defaultGenericArguments() throws {
+        let queue = try DatabaseQueue()
+        try queue.write { (db: Database) throws in
+            try db.execute(sql: "CREATE TABLE player (id INTEGER PRIMARY KEY, name TEXT NOT NULL, score INTEGER NOT NULL)")
+            var arthur = Player(id: nil, name: "Arthur", score: 100)
+            try arthur.insert(db)
+            let request = SQLRequest(sql: "SELECT name FROM player")
+            let row: Row? = try request.fetchOne(db)
+            #expect(row?["name"] == "Arthur")
+            #expect(try String.fetchCursor(db, request).next() == "Arthur")
+            // A fetch request is an expression: a subquery.
+            let best = Player.select(max(Player.Columns.score))
+            #expect(try Player.filter(Player.Columns.score == best).fetchOne(db)?.name == "Arthur")
+
+            let alias = TableAlias(name: "p")
+            let names = try Player.aliased(alias).select(alias[Player.Columns.name]).asRequest(of: String.self).fetchAll(db)
+            #expect(names == ["Arthur"])
+            let typed = TableAlias<Player>()
+            #expect(try Player.aliased(typed).filter(typed.score > 50).fetchCount(db) == 1)
+        }
+    }
+
+    @Test("Closures and key paths over a record's columns, on requests and associations")
+    func closures() throws {
+        let queue = try DatabaseQueue()
+        try queue.write { (db: Database) throws in
+            try db.execute(sql: "CREATE TABLE player (id INTEGER PRIMARY KEY, name TEXT NOT NULL, score INTEGER NOT NULL)")
+            for (name, score) in [("Arthur", 100), ("Barbara", 300), ("Craig", 200)] {
+                var player = Player(id: nil, name: name, score: score)
+                try player.insert(db)
+            }
+            #expect(try Player.select { $0.name }.order(\.score).asRequest(of: String.self).fetchAll(db) == ["Arthur", "Craig", "Barbara"])
+            #expect(try Player.select { [$0.name, $0.score] }.filter { $0.score > 150 }.fetchCount(db) == 2)
+            #expect(try Player.all().select({ max($0.score) }, as: Int.self).fetchOne(db) == 300)
+            #expect(try Player.order { [$0.score.desc] }.fetchOne(db)?.name == "Barbara")
+            // Swift's own Sequence.contains still answers Bool for values.
+            #expect([1, 2].contains(2))
+            let listed = try Player.filter(["Arthur", "Craig"].contains(Player.Columns.name)).fetchCount(db)
+            #expect(listed == 2)
+        }
+    }
+
+    @Test("Views get a primary key from the schema source", arguments: StorageKind.allCases)
+    func schemaSource(_ kind: StorageKind) throws {
+        struct ViewKeys: DatabaseSchemaSource {
+            func columnsForPrimaryKey(_ db: Database, inView view: DatabaseObjectID) throws -> [String]? {
+                view.name == "pets" ? ["UUID"] : nil
+            }
+        }
+        var configuration = Configuration()
+        configuration.schemaSource = ViewKeys()
+        let database = try TestDatabase(kind, configuration: configuration)
+        try database.queue.write { (db: Database) throws in
+            try db.execute(sql: """
+                CREATE TABLE pet (uuid TEXT PRIMARY KEY, name TEXT);
+                CREATE VIEW pets AS SELECT * FROM pet;
+                CREATE VIEW other AS SELECT 1 AS id;
+                """)
+            #expect(try db.primaryKey("pets").columns == ["uuid"])
+            #expect(try db.primaryKey("pets").isRowID == false)
+            let error = databaseError { _ = try db.primaryKey("other") }
+            #expect(error?.message == "database view other has no primary key")
+            // Without the source, the view has no key either.
+            db.withSchemaSource(nil) {
+                #expect(databaseError { _ = try db.primaryKey("pets") } != nil)
+            }
+            #expect(try db.primaryKey("pets").columns == ["uuid"])
+        }
+    }
+
+    @Test("Merged migrations run what the database lacks and forget what they replace", arguments: StorageKind.allCases)
+    func mergedMigrations(_ kind: StorageKind) throws {
+        let database = try TestDatabase(kind)
+        var old = DatabaseMigrator()
+        old.registerMigration("v1") { db in try db.execute(sql: "CREATE TABLE a (id INTEGER PRIMARY KEY)") }
+        try old.migrate(database.queue, upTo: "v1")
+
+        let seen = Collected<Set<String>>()
+        var merged = DatabaseMigrator()
+        merged.registerMigration("v2", merging: ["v1"]) { db, applied in
+            seen.append(applied)
+            if !applied.contains("v1") { try db.execute(sql: "CREATE TABLE a (id INTEGER PRIMARY KEY)") }
+            try db.execute(sql: "CREATE TABLE b (id INTEGER PRIMARY KEY)")
+        }
+        try merged.migrate(database.queue)
+        #expect(seen.all == [["v1"]])
+        try database.queue.read { (db: Database) throws in
+            #expect(try merged.appliedIdentifiers(db) == ["v2"])
+            #expect(try db.tableExists("b"))
+            #expect(try merged.hasBeenSuperseded(db) == false)
+        }
+
+        // On a fresh database the merged migration does everything.
+        let fresh = try DatabaseQueue()
+        try merged.migrate(fresh)
+        #expect(seen.all == [["v1"], []])
+        try fresh.read { (db: Database) throws in #expect(try db.tableExists("a") && db.tableExists("b")) }
+    }
+
+    @Test("Cursors fill any collection and dictionaries")
+    func cursorCollections() throws {
+        #expect(try ContiguousArray(AnyCursor([1, 2, 3])) == [1, 2, 3])
+        var collection = [0]
+        try collection.append(contentsOf: AnyCursor([4, 5]))
+        #expect(collection == [0, 4, 5])
+        let dictionary = try Dictionary(uniqueKeysWithValues: AnyCursor([("a", 1), ("b", 2)]))
+        #expect(dictionary == ["a": 1, "b": 2])
+        #expect(throws: DatabaseError.self) { try Dictionary(uniqueKeysWithValues: AnyCursor([("a", 1), ("a", 2)])) }
+        let flattened = [1, 3].flatMap { AnyCursor([$0, $0 + 1]) }
+        #expect(try Array(flattened) == [1, 2, 3, 4])
+    }
+
+    @Test("NULL fetched as a DatabaseValue is .null, not nil")
+    func nullDatabaseValue() throws {
+        let queue = try DatabaseQueue()
+        try queue.read { (db: Database) throws in
+            #expect(try DatabaseValue.fetchOne(db, sql: "SELECT NULL") == .null)
+            #expect(try DatabaseValue.fetchOne(db, sql: "SELECT 1 WHERE 0") == nil)
+            #expect(try Int.fetchOne(db, sql: "SELECT NULL") == nil)
+            #expect(try Optional<Int>.fetchOne(db, sql: "SELECT NULL") == .some(nil))
+        }
+    }
+
+    @Test("An aggregate whose step throws is not finalized and reports its error")
+    func aggregateStepError() throws {
+        struct Failing: DatabaseAggregate {
+            init() {}
+            mutating func step(_ dbValues: [DatabaseValue]) throws {
+                throw DatabaseError(message: "custom error message")
+            }
+            func finalize() throws -> (any DatabaseValueConvertible)? {
+                Issue.record("finalize called after a failed step")
+                return nil
+            }
+        }
+        let queue = try DatabaseQueue()
+        try queue.inDatabase { (db: Database) throws in
+            db.add(function: DatabaseFunction("f", argumentCount: 1, aggregate: Failing.self))
+            let error = databaseError { try db.execute(sql: "SELECT f(x) FROM (SELECT 1 AS x UNION ALL SELECT 2)") }
+            #expect(error?.message == "custom error message")
+        }
+    }
+
+    @Test("Foundation classes are database values", arguments: StorageKind.allCases)
+    func foundationClasses(_ kind: StorageKind) throws {
+        let database = try TestDatabase(kind)
+        try database.queue.write { (db: Database) throws in
+            try db.execute(sql: "CREATE TABLE t (s, d, n, u, date, url, dec)")
+            let uuid = UUID()
+            let date = Date(timeIntervalSince1970: 1_000_000)
+            try db.execute(
+                sql: "INSERT INTO t VALUES (?, ?, ?, ?, ?, ?, ?)",
+                arguments: [NSString(string: "text"), NSData(data: Data([1, 2])), NSNumber(value: 42),
+                            NSUUID(uuidString: uuid.uuidString), NSDate(timeIntervalSince1970: 1_000_000),
+                            NSURL(string: "https://example.com/a"), NSDecimalNumber(string: "12.5")])
+            let row = try #require(try Row.fetchOne(db, sql: "SELECT * FROM t"))
+            #expect((row["s"] as NSString?) == "text")
+            #expect((row["d"] as NSData?).map { Data(referencing: $0) } == Data([1, 2]))
+            #expect((row["n"] as NSNumber?)?.int64Value == 42)
+            #expect(row["n"] == 42)
+            #expect((row["u"] as NSUUID?)?.uuidString == uuid.uuidString)
+            #expect((row["u"] as UUID?) == uuid)
+            #expect((row["date"] as NSDate?)?.timeIntervalSince1970 == 1_000_000)
+            #expect((row["date"] as Date?) == date)
+            #expect((row["url"] as NSURL?)?.absoluteString == "https://example.com/a")
+            #expect((row["dec"] as NSDecimalNumber?)?.doubleValue == 12.5)
+            #expect(try Double.fetchOne(db, sql: "SELECT dec FROM t") == 12.5)
+            #expect(NSNull().databaseValue == .null)
+            #expect(NSNumber(value: 1.5).databaseValue == 1.5.databaseValue)
+            #expect(StatementArguments(["a": 1] as [AnyHashable: Any]) != nil)
+            #expect(StatementArguments([1: 1] as [AnyHashable: Any]) == nil)
+        }
+    }
+
+    @Test("insertAndFetch and saveAndFetch with a selection and a fetch closure", arguments: StorageKind.allCases)
+    func insertAndFetchSelection(_ kind: StorageKind) throws {
+        let database = try TestDatabase(kind)
+        try database.queue.write { (db: Database) throws in
+            try db.execute(sql: "CREATE TABLE player (id INTEGER PRIMARY KEY, name TEXT NOT NULL, score INTEGER NOT NULL DEFAULT 7)")
+            var player = Player(id: nil, name: "Arthur", score: 1)
+            let score = try player.insertAndFetch(db, selection: [Player.Columns.score]) { statement in
+                try Int.fetchOne(statement)
+            }
+            #expect(score == 1)
+            #expect(player.id == 1)
+            var other = Player(id: nil, name: "Barbara", score: 2)
+            let name = try other.insertAndFetch(db) { try String.fetchOne($0) } select: { [$0.name] }
+            #expect(name == "Barbara")
+            #expect(other.id == 2)
+            player.score = 5
+            let saved = try player.saveAndFetch(db, selection: [Player.Columns.score]) { try Int.fetchOne($0) }
+            #expect(saved == 5)
+            let copy = player
+            #expect(try copy.saveAndFetch(db).score == 5)
+            #expect(try Player.fetchCount(db) == 2)
+        }
+    }
+
+    @Test("To-many associations: ordering by primary key, distinct, none, required includes")
+    func toManyAssociations() throws {
+        struct Team: TableRecord, FetchableRecord, Decodable {
+            static let players = hasMany(TeamPlayer.self)
+            var id: Int64
+        }
+        struct TeamPlayer: TableRecord, FetchableRecord, Decodable {
+            static let databaseTableName = "teamPlayer"
+            var id: Int64
+            var teamId: Int64
+        }
+        let queue = try DatabaseQueue()
+        try queue.write { (db: Database) throws in
+            try db.execute(sql: """
+                CREATE TABLE team (id INTEGER PRIMARY KEY);
+                CREATE TABLE teamPlayer (id INTEGER PRIMARY KEY, teamId INTEGER REFERENCES team(id));
+                INSERT INTO team VALUES (1), (2);
+                INSERT INTO teamPlayer VALUES (3, 1), (2, 1);
+                """)
+            let prefetched = try Team.including(all: Team.players.orderByPrimaryKey()).asRequest(of: Row.self).fetchAll(db)
+            #expect(prefetched[0].prefetchedRows["teamPlayers"]?.map { $0["id"] as Int64 } == [2, 3])
+            let none = try Team.including(all: Team.players.none()).asRequest(of: Row.self).fetchAll(db)
+            #expect(none.allSatisfy { $0.prefetchedRows["teamPlayers"]?.isEmpty == true })
+            // A required include of a to-many association: one row per pair.
+            #expect(try Team.including(required: Team.players).fetchCount(db) == 2)
+            #expect(try Team.including(optional: Team.players).fetchCount(db) == 3)
+            let rows = try Row.fetchAll(db, Team.including(required: Team.players.orderByPrimaryKey()).orderByPrimaryKey())
+            #expect(rows.map { $0.scopes["teamPlayer"]?["id"] as Int64? } == [2, 3])
+        }
+    }
+}

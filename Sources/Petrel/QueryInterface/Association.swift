@@ -99,15 +99,20 @@ public struct _AssociationCore: Sendable {
     func joinCondition(_ db: Database, alias: String, originAlias: String) throws -> SQL {
         var conditions: [SQL]
         if kind == .join {
-            conditions = joinOn.map { ["(" + $0(originAlias, alias).sql + ")"] } ?? []
+            conditions = joinOn.map { [$0(originAlias, alias).sql] } ?? []
         } else {
             conditions = try joinColumns(db).map { pair in
                 SQL(elements: [.column(pair.destination, qualifier: alias)]) + " = " + SQL(elements: [.column(pair.origin, qualifier: originAlias)])
             }
         }
-        if let filter = try request.whereSQL(db) { conditions.append("(" + filter.qualified(with: alias) + ")") }
-        // A join without condition pairs every row (`ON 1`).
-        return conditions.isEmpty ? "1" : conditions.joined(separator: " AND ")
+        if let filter = try request.whereSQL(db) { conditions.append(filter.qualified(with: alias)) }
+        // A join without condition pairs every row (`ON 1`); several
+        // conditions are parenthesized, as GRDB writes them.
+        switch conditions.count {
+        case 0: return "1"
+        case 1: return conditions[0]
+        default: return conditions.map { "(" + $0 + ")" }.joined(separator: " AND ")
+        }
     }
 
     private func pairs(_ origin: [String], _ destination: [String]) throws -> [(origin: String, destination: String)] {
@@ -295,6 +300,33 @@ struct JoinSpec: Sendable {
     /// For `annotated(withRequired:)`: the columns join the selection of
     /// the parent, with no scope of their own.
     var annotatesParent = false
+
+    func canMerge(with other: JoinSpec) -> Bool {
+        core.key == other.core.key && core.kind == other.core.kind
+            && core.destinationTable.lowercased() == other.core.destinationTable.lowercased()
+            && core.through.count == other.core.through.count && annotatesParent == other.annotatesParent
+            // Two different aliases name two different joins.
+            && (core.request.alias == nil || other.core.request.alias == nil
+                || core.request.alias?.token == other.core.request.alias?.token)
+    }
+
+    func merged(with other: JoinSpec) -> JoinSpec {
+        var result = self
+        result.isRequired = isRequired || other.isRequired
+        result.includesColumns = includesColumns || other.includesColumns
+        var request = core.request
+        let added = other.core.request
+        request.filters += added.filters
+        if request.orderings.isEmpty { request.orderings = added.orderings }
+        if other.includesColumns && !includesColumns { request.selection = added.selection }
+        if request.alias == nil { request.alias = added.alias }
+        for join in added.joins {
+            request = request.adding(join.core, isRequired: join.isRequired, includesColumns: join.includesColumns, annotatesParent: join.annotatesParent)
+        }
+        request.prefetches += added.prefetches
+        result.core.request = request
+        return result
+    }
 }
 
 // MARK: - Declaring associations
@@ -424,9 +456,18 @@ extension QueryInterfaceRequest {
 
     /// The request with one more join: what every `including` and
     /// `joining` method, of requests and of associations, does.
+    ///
+    /// The same association (same key, same table) joined twice is joined
+    /// once: required if either is, selected if either is, with the
+    /// conditions of both.
     func adding(_ core: _AssociationCore, isRequired: Bool, includesColumns: Bool, annotatesParent: Bool = false) -> Self {
         var request = self
-        request.joins.append(JoinSpec(core: core, isRequired: isRequired, includesColumns: includesColumns, annotatesParent: annotatesParent))
+        let join = JoinSpec(core: core, isRequired: isRequired, includesColumns: includesColumns, annotatesParent: annotatesParent)
+        if let index = request.joins.firstIndex(where: { $0.canMerge(with: join) }) {
+            request.joins[index] = request.joins[index].merged(with: join)
+        } else {
+            request.joins.append(join)
+        }
         return request
     }
 

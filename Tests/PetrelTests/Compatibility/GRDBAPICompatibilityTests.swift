@@ -283,3 +283,29 @@ struct GRDBAPICompatibilityTests {
         }
     }
 }
+
+@Suite("GRDB-shaped joins")
+struct GRDBJoinCompatibilityTests {
+    struct Book: TableRecord { static let author = belongsTo(Author.self) }
+    struct Author: TableRecord {}
+
+    @Test("The same association joined twice is joined once, with both conditions")
+    func mergedJoins() throws {
+        let queue = try DatabaseQueue()
+        try queue.write { db in
+            try db.execute(sql: """
+                CREATE TABLE author (id INTEGER PRIMARY KEY, name TEXT);
+                CREATE TABLE book (id INTEGER PRIMARY KEY, authorId INTEGER REFERENCES author(id));
+                INSERT INTO author VALUES (1, 'Austen'), (2, 'Brontë');
+                INSERT INTO book VALUES (1, 1), (2, 2), (3, NULL);
+                """)
+            let request = Book
+                .joining(optional: Book.author.filter(Column("id") > 1))
+                .including(required: Book.author)
+            let sql = try request.makePreparedRequest(db).statement.sql
+            #expect(sql == #"SELECT "book".*, "author".* FROM "book" JOIN "author" ON ("author"."id" = "book"."authorId") AND ("author"."id" > ?)"#)
+            let rows = try Row.fetchAll(db, request)
+            #expect(rows.map { $0.scopes["author"]?["name"] as String? } == ["Brontë"])
+        }
+    }
+}

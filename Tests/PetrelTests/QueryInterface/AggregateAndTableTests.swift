@@ -322,7 +322,7 @@ struct JoinAssociationTests {
             let writers = CommonTableExpression(named: "writer", request: Book.select(Column("authorId")))
             #expect(try Author.filter(writers.contains(Column("id"))).with(writers).fetchAll(db).map(\.name) == ["Austen", "Brontë"])
             let sql = try Author.with(priciest).joining(required: association).makePreparedRequest(db).statement.sql
-            #expect(sql.hasSuffix(#"JOIN "priciest" ON ("author"."id" = "priciest"."authorId")"#))
+            #expect(sql.hasSuffix(#"JOIN "priciest" ON "author"."id" = "priciest"."authorId""#))
         }
     }
 }

@@ -342,7 +342,7 @@ extension TableRecord {
     public static func belongsTo<Destination: TableRecord>(
         _ destination: Destination.Type, key: String? = nil, using foreignKey: ForeignKey? = nil
     ) -> BelongsToAssociation<Self, Destination> {
-        BelongsToAssociation(_core: makeCore(.belongsTo, Destination.databaseTableName, Destination.databaseSelection, key: key ?? Destination.databaseTableName, foreignKey))
+        BelongsToAssociation(_core: makeCore(.belongsTo, Destination.databaseTableName, Destination.databaseSelection, key: key ?? Inflection.singular(Destination.databaseTableName), foreignKey))
     }
 
     /// `Destination`'s table holds a foreign key to this record's table,
@@ -350,7 +350,7 @@ extension TableRecord {
     public static func hasOne<Destination: TableRecord>(
         _ destination: Destination.Type, key: String? = nil, using foreignKey: ForeignKey? = nil
     ) -> HasOneAssociation<Self, Destination> {
-        HasOneAssociation(_core: makeCore(.hasOne, Destination.databaseTableName, Destination.databaseSelection, key: key ?? Destination.databaseTableName, foreignKey))
+        HasOneAssociation(_core: makeCore(.hasOne, Destination.databaseTableName, Destination.databaseSelection, key: key ?? Inflection.singular(Destination.databaseTableName), foreignKey))
     }
 
     /// `Destination`'s table holds a foreign key to this record's table: an
@@ -359,22 +359,22 @@ extension TableRecord {
     public static func hasMany<Destination: TableRecord>(
         _ destination: Destination.Type, key: String? = nil, using foreignKey: ForeignKey? = nil
     ) -> HasManyAssociation<Self, Destination> {
-        HasManyAssociation(_core: makeCore(.hasMany, Destination.databaseTableName, Destination.databaseSelection, key: key ?? Inflection.plural(Destination.databaseTableName), foreignKey))
+        HasManyAssociation(_core: makeCore(.hasMany, Destination.databaseTableName, Destination.databaseSelection, key: key ?? Inflection.pluralKey(Destination.databaseTableName), foreignKey))
     }
 
     /// The same, for a table without a record type.
     public static func belongsTo<Destination>(_ destination: Table<Destination>, key: String? = nil, using foreignKey: ForeignKey? = nil) -> BelongsToAssociation<Self, Destination> {
-        BelongsToAssociation(_core: makeCore(.belongsTo, destination.tableName, [.allColumns], key: key ?? destination.tableName, foreignKey))
+        BelongsToAssociation(_core: makeCore(.belongsTo, destination.tableName, [.allColumns], key: key ?? Inflection.singular(destination.tableName), foreignKey))
     }
 
     /// The same, for a table without a record type.
     public static func hasOne<Destination>(_ destination: Table<Destination>, key: String? = nil, using foreignKey: ForeignKey? = nil) -> HasOneAssociation<Self, Destination> {
-        HasOneAssociation(_core: makeCore(.hasOne, destination.tableName, [.allColumns], key: key ?? destination.tableName, foreignKey))
+        HasOneAssociation(_core: makeCore(.hasOne, destination.tableName, [.allColumns], key: key ?? Inflection.singular(destination.tableName), foreignKey))
     }
 
     /// The same, for a table without a record type.
     public static func hasMany<Destination>(_ destination: Table<Destination>, key: String? = nil, using foreignKey: ForeignKey? = nil) -> HasManyAssociation<Self, Destination> {
-        HasManyAssociation(_core: makeCore(.hasMany, destination.tableName, [.allColumns], key: key ?? Inflection.plural(destination.tableName), foreignKey))
+        HasManyAssociation(_core: makeCore(.hasMany, destination.tableName, [.allColumns], key: key ?? Inflection.pluralKey(destination.tableName), foreignKey))
     }
 
     private static func makeCore(
@@ -406,7 +406,7 @@ extension _AssociationCore {
     /// The default key of a to-many through association: the target's key,
     /// in the plural.
     static func pluralKey(of target: _AssociationCore) -> String {
-        target.isToMany ? target.key : Inflection.plural(target.key)
+        target.isToMany ? target.key : Inflection.pluralKey(target.key)
     }
 }
 
@@ -533,6 +533,7 @@ enum Inflection {
 
     static func plural(_ word: String) -> String {
         let lower = word.lowercased()
+        if uncountable.contains(where: { lower.hasSuffix($0) }) { return word }
         for (singular, plural) in irregular where lower.hasSuffix(singular) {
             return String(word.dropLast(singular.count)) + matchCase(plural, of: String(word.suffix(singular.count)))
         }
@@ -545,8 +546,23 @@ enum Inflection {
         return word + "s"
     }
 
+    /// The default key of a to-many association: the plural of the
+    /// table's singular, so that a table already named in the plural
+    /// keeps its name (`players` → `players`, `child` → `children`).
+    static func pluralKey(_ table: String) -> String {
+        plural(singular(table))
+    }
+
+    /// Words that have no plural of their own.
+    private static let uncountable: Set<String> = [
+        "equipment", "information", "rice", "money", "species", "series", "fish", "sheep", "jeans", "police", "news", "data",
+    ]
+
     static func singular(_ word: String) -> String {
         let lower = word.lowercased()
+        if uncountable.contains(where: { lower.hasSuffix($0) }) { return word }
+        // Latin and Greek endings that look plural: status, analysis.
+        if lower.hasSuffix("us") || lower.hasSuffix("is") { return word }
         for (singular, plural) in irregular where lower.hasSuffix(plural) {
             return String(word.dropLast(plural.count)) + matchCase(singular, of: String(word.suffix(plural.count)))
         }
@@ -610,7 +626,7 @@ struct JoinPlan {
     /// one row at a time, under the singular of its default key
     /// (`books` → `book`); a key set with `forKey` is kept.
     static func scopeKey(_ core: _AssociationCore) -> String {
-        if core.isToMany, core.key == Inflection.plural(core.destinationTable) { return core.destinationTable }
+        if core.isToMany, core.key == Inflection.pluralKey(core.destinationTable) { return Inflection.singular(core.destinationTable) }
         return core.key
     }
 

@@ -462,7 +462,10 @@ public struct QueryInterfaceRequest<RowDecoder>: Sendable {
         _ db: Database, onConflict conflictResolution: Database.ConflictResolution? = nil, _ assignments: [ColumnAssignment]
     ) throws -> Int {
         guard !assignments.isEmpty else { return 0 }
-        let or = conflictResolution.map { $0 == .abort ? "" : " OR \($0.rawValue)" } ?? ""
+        // Without an explicit policy, a record type's own update policy.
+        let resolution = conflictResolution
+            ?? (RowDecoder.self as? any MutablePersistableRecord.Type)?.persistenceConflictPolicy.conflictResolutionForUpdate
+        let or = resolution.map { $0 == .abort ? "" : " OR \($0.rawValue)" } ?? ""
         var sql = SQL(sql: "UPDATE\(or) \(table.quotedDatabaseIdentifier) SET ")
         sql += assignments.map { SQL(sql: $0.column.name.quotedDatabaseIdentifier + " = ") + $0.value.sql }.joined(separator: ", ")
         if let condition = try whereSQL(db) { sql += " WHERE " + condition }

@@ -228,7 +228,7 @@ extension Table {
     ) -> BelongsToAssociation<RowDecoder, Destination> {
         BelongsToAssociation(_core: _AssociationCore(
             .belongsTo, from: tableName, to: Destination.databaseTableName, selection: Destination.databaseSelection,
-            key: key ?? Destination.databaseTableName, foreignKey))
+            key: key ?? Inflection.singular(Destination.databaseTableName), foreignKey))
     }
 
     /// The record type's table holds a foreign key to this table, with at
@@ -238,7 +238,7 @@ extension Table {
     ) -> HasOneAssociation<RowDecoder, Destination> {
         HasOneAssociation(_core: _AssociationCore(
             .hasOne, from: tableName, to: Destination.databaseTableName, selection: Destination.databaseSelection,
-            key: key ?? Destination.databaseTableName, foreignKey))
+            key: key ?? Inflection.singular(Destination.databaseTableName), foreignKey))
     }
 
     /// The record type's table holds a foreign key to this table.
@@ -247,7 +247,7 @@ extension Table {
     ) -> HasManyAssociation<RowDecoder, Destination> {
         HasManyAssociation(_core: _AssociationCore(
             .hasMany, from: tableName, to: Destination.databaseTableName, selection: Destination.databaseSelection,
-            key: key ?? Inflection.plural(Destination.databaseTableName), foreignKey))
+            key: key ?? Inflection.pluralKey(Destination.databaseTableName), foreignKey))
     }
 
     /// This table holds a foreign key to another table.
@@ -255,7 +255,7 @@ extension Table {
         _ destination: Table<Destination>, key: String? = nil, using foreignKey: ForeignKey? = nil
     ) -> BelongsToAssociation<RowDecoder, Destination> {
         BelongsToAssociation(_core: _AssociationCore(
-            .belongsTo, from: tableName, to: destination.tableName, selection: [.allColumns], key: key ?? destination.tableName, foreignKey))
+            .belongsTo, from: tableName, to: destination.tableName, selection: [.allColumns], key: key ?? Inflection.singular(destination.tableName), foreignKey))
     }
 
     /// Another table holds a foreign key to this one, with at most one row
@@ -264,7 +264,7 @@ extension Table {
         _ destination: Table<Destination>, key: String? = nil, using foreignKey: ForeignKey? = nil
     ) -> HasOneAssociation<RowDecoder, Destination> {
         HasOneAssociation(_core: _AssociationCore(
-            .hasOne, from: tableName, to: destination.tableName, selection: [.allColumns], key: key ?? destination.tableName, foreignKey))
+            .hasOne, from: tableName, to: destination.tableName, selection: [.allColumns], key: key ?? Inflection.singular(destination.tableName), foreignKey))
     }
 
     /// Another table holds a foreign key to this one.
@@ -273,7 +273,7 @@ extension Table {
     ) -> HasManyAssociation<RowDecoder, Destination> {
         HasManyAssociation(_core: _AssociationCore(
             .hasMany, from: tableName, to: destination.tableName, selection: [.allColumns],
-            key: key ?? Inflection.plural(destination.tableName), foreignKey))
+            key: key ?? Inflection.pluralKey(destination.tableName), foreignKey))
     }
 
     /// Rows reached through another association.

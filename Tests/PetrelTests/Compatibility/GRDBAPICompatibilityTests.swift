@@ -308,4 +308,48 @@ struct GRDBJoinCompatibilityTests {
             #expect(rows.map { $0.scopes["author"]?["name"] as String? } == ["Brontë"])
         }
     }
+
+    struct Team: TableRecord, FetchableRecord, Decodable {
+        static let databaseTableName = "teams"
+        static let players = hasMany(Member.self)
+        var id: Int64
+    }
+    struct Member: TableRecord, FetchableRecord, Decodable, MutablePersistableRecord, Encodable {
+        static let databaseTableName = "players"
+        static let team = belongsTo(Team.self)
+        static let persistenceConflictPolicy = PersistenceConflictPolicy(insert: .abort, update: .ignore)
+        var id: Int64
+        var teamId: Int64?
+    }
+
+    @Test("Default association keys of plural table names are singular for one row, plural for many")
+    func defaultKeys() throws {
+        let queue = try DatabaseQueue()
+        try queue.write { db in
+            try db.create(table: "teams") { t in t.autoIncrementedPrimaryKey("id") }
+            try db.create(table: "players") { t in
+                t.autoIncrementedPrimaryKey("id")
+                t.belongsTo("team")
+            }
+            // belongsTo("employee") in the table "employees" references itself.
+            try db.create(table: "employees") { t in
+                t.autoIncrementedPrimaryKey("id")
+                t.belongsTo("employee")
+            }
+            #expect(try db.foreignKeys(on: "employees").first?.destinationTable == "employees")
+            try db.execute(sql: "INSERT INTO teams VALUES (1); INSERT INTO players VALUES (1, 1), (2, 1)")
+            let row = try #require(try Row.fetchOne(db, Member.including(required: Member.team)))
+            #expect(row.scopes.names == ["team"])
+            let team = try #require(try Row.fetchOne(db, Team.including(all: Team.players)))
+            #expect(team.prefetchedRows.keys == ["players"])
+            let joined = try Row.fetchAll(db, Team.including(required: Team.players))
+            #expect(joined.first?.scopes.names == ["player"])
+            // A record type's update policy applies to batch updates.
+            let recorder = SQLRecorder()
+            recorder.start(db)
+            try Member.updateAll(db, Column("teamId").set(to: nil))
+            #expect(recorder.sql.contains { $0.hasPrefix("UPDATE OR IGNORE \"players\"") })
+        }
+    }
 }
+

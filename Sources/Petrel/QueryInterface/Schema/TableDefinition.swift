@@ -601,6 +601,9 @@ public final class ForeignKeyDefinition {
             referencedTable = table
         } else if try name.lowercased() == definition.tableName.lowercased() || db.tableExists(name) {
             referencedTable = name
+        } else if Inflection.plural(name).lowercased() == definition.tableName.lowercased() {
+            // `t.belongsTo("employee")` in table "employees": a self reference.
+            referencedTable = definition.tableName
         } else if try db.tableExists(Inflection.plural(name)) {
             referencedTable = Inflection.plural(name)
         } else {

@@ -284,7 +284,9 @@ public final class Database {
     public func makeStatement(literal sqlLiteral: SQL) throws -> Statement {
         let (sql, arguments) = try sqlLiteral.resolved(self).build()
         let statement = try makeStatement(sql: sql)
-        try statement.setArguments(arguments)
+        // A literal without interpolated values may hold `?` or `:name`
+        // parameters: their arguments come later, with the fetch.
+        if !arguments.isEmpty { try statement.setArguments(arguments) }
         return statement
     }
 
@@ -304,7 +306,7 @@ public final class Database {
     public func cachedStatement(literal sqlLiteral: SQL) throws -> Statement {
         let (sql, arguments) = try sqlLiteral.resolved(self).build()
         let statement = try cachedStatement(sql: sql)
-        try statement.setArguments(arguments)
+        if !arguments.isEmpty { try statement.setArguments(arguments) }
         return statement
     }
 
@@ -475,7 +477,11 @@ public final class SQLStatementCursor: Cursor {
             .trimmingCharacters(in: .whitespacesAndNewlines)
         guard code == SQLITE_OK else {
             isDone = true
-            throw DatabaseError.lastError(connection, code: code, sql: text)
+            // SQLite stops where the parse failed: the error names all the
+            // SQL that was left to run.
+            let rest = String(decoding: utf8[start..<Swift.max(start, utf8.count - 1)].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+                .trimmingCharacters(in: .whitespacesAndNewlines)
+            throw DatabaseError.lastError(connection, code: code, sql: rest)
         }
         offset = nextOffset
         guard let sqliteStatement else {

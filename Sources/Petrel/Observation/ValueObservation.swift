@@ -120,8 +120,9 @@ extension ValueObservation {
         return observation
     }
 
-    /// Writes each step of the observation's life to `stream` (standard
-    /// output by default), one line each, prefixed with `prefix`.
+    /// Writes each step of the observation's life to `stream` (one write
+    /// per step, without line terminator), or prints it to standard output
+    /// (one line per step), prefixed with `prefix: `.
     public func print(_ prefix: String = "", to stream: (any TextOutputStream & Sendable)? = nil) -> ValueObservation<ValueReducers.Trace<Reducer>> {
         let output = TraceOutput(stream)
         let prefix = prefix.isEmpty ? "" : "\(prefix): "
@@ -165,7 +166,9 @@ private final class TraceOutput: @unchecked Sendable {
     func write(_ line: String) {
         lock.withLock {
             if stream != nil {
-                stream?.write(line + "\n")
+                // One write per event, as GRDB does: a stream that collects
+                // writes gets one entry per line.
+                stream?.write(line)
             } else {
                 Swift.print(line)
             }

@@ -351,5 +351,24 @@ struct GRDBJoinCompatibilityTests {
             #expect(recorder.sql.contains { $0.hasPrefix("UPDATE OR IGNORE \"players\"") })
         }
     }
+
+    @Test("Statement literals without values take their arguments with the fetch; parse errors name the SQL")
+    func literalsAndErrors() throws {
+        let queue = try DatabaseQueue()
+        try queue.write { db in
+            try db.execute(sql: "CREATE TABLE persons (name TEXT)")
+            try db.execute(sql: "INSERT INTO persons VALUES ('Arthur'), ('Barbara')")
+            let cached = try db.cachedStatement(literal: "SELECT * FROM persons WHERE name = ?")
+            #expect(try Row.fetchAll(cached, arguments: ["Arthur"]).count == 1)
+            let named = try db.makeStatement(literal: "SELECT * FROM persons WHERE name = :name")
+            #expect(try Row.fetchAll(named, arguments: ["name": "Barbara"]).count == 1)
+            let name = "Barbara"
+            let bound = try db.cachedStatement(literal: "SELECT * FROM persons WHERE name = \(name)")
+            #expect(try Row.fetchAll(bound).count == 1)
+            let error = databaseError { try db.execute(sql: "This is not SQL") }
+            #expect(error?.sql == "This is not SQL")
+            #expect(error?.resultCode == .SQLITE_ERROR)
+        }
+    }
 }
 

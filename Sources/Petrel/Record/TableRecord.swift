@@ -68,11 +68,7 @@ extension TableRecord {
     @discardableResult
     public static func deleteAll(_ db: Database, keys: some Collection<some DatabaseValueConvertible>) throws -> Int {
         guard !keys.isEmpty else { return 0 }
-        let (column, _) = try singlePrimaryKey(db)
-        try db.execute(
-            sql: "DELETE FROM \(databaseTableName.quotedDatabaseIdentifier) WHERE \(column.quotedDatabaseIdentifier) IN (\(databaseQuestionMarks(count: keys.count)))",
-            arguments: StatementArguments(Array(keys)))
-        return db.changesCount
+        return try filter(keys: keys).deleteAll(db)
     }
 
     /// The error thrown when no row has the key.
@@ -136,8 +132,9 @@ public enum RecordError: Error, CustomStringConvertible, Sendable {
     public var description: String {
         switch self {
         case let .recordNotFound(table, key):
-            let keyDescription = key.sorted { $0.key < $1.key }.map { "\($0.key): \($0.value)" }.joined(separator: ", ")
-            return "Key not found in table \(table): [\(keyDescription)]"
+            // The key as a row prints it: `[id:1 name:"x"]`.
+            let row = Row(columnNames: key.keys.sorted(), values: key.keys.sorted().map { key[$0] ?? .null })
+            return "Key not found in table \(table): \(row.description)"
         }
     }
 }

@@ -370,5 +370,13 @@ struct GRDBJoinCompatibilityTests {
             #expect(error?.resultCode == .SQLITE_ERROR)
         }
     }
+
+    @Test("RecordError describes its key as a row does")
+    func recordErrorDescription() {
+        let error = RecordError.recordNotFound(databaseTableName: "place", key: ["id": .null])
+        #expect(error.description == "Key not found in table place: [id:NULL]")
+        let uuid = RecordError.recordNotFound(databaseTableName: "user", key: ["uuid": "E621".databaseValue])
+        #expect(uuid.description == #"Key not found in table user: [uuid:"E621"]"#)
+    }
 }
 

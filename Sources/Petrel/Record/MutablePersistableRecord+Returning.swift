@@ -281,9 +281,7 @@ extension PersistableRecord {
         _ db: Database, onConflict conflictResolution: Database.ConflictResolution? = nil,
         fetch: (Statement) throws -> T, select: (DatabaseComponents) throws -> [any SQLSelectable]
     ) throws -> T where Self: TableRecord {
-        var record = self
-        return try record.insertAndFetchWithCallbacks(
-            db, onConflict: conflictResolution, selection: select(Self.databaseComponents), fetch: fetch)
+        try insertAndFetch(db, onConflict: conflictResolution, selection: select(Self.databaseComponents), fetch: fetch)
     }
 
     /// Updates the row when it exists, inserts it otherwise, and returns

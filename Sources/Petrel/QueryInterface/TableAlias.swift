@@ -46,9 +46,8 @@ public final class TableAlias<RowDecoder>: Sendable {
     /// An expression whose columns are those of the aliased table:
     /// `alias[Column("score") + 1]` is `"alias"."score" + 1`.
     public subscript(_ expression: some SQLSpecificExpressible & SQLSelectable & SQLOrderingTerm) -> SQLExpression {
-        var qualified = expression.sqlExpression
-        qualified = SQLExpression(sql: qualified.sql.qualified(with: token), isTerm: qualified.isTerm)
-        return qualified
+        let expression = expression.sqlExpression
+        return SQLExpression(sql: expression.sql.qualified(with: token), isTerm: expression.isTerm)
     }
 
     /// A selection whose columns are those of the aliased table:

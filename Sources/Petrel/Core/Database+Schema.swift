@@ -183,6 +183,15 @@ extension Database {
         return PrimaryKeyInfo(columns: keyColumns.map(\.name), rowIDColumn: nil, isRowID: false, tableHasRowID: hasRowID)
     }
 
+    /// The one column of a table's primary key, for filters by scalar
+    /// key; a composite key throws, pointing to dictionary keys.
+    func singleColumnPrimaryKey(of tableName: String, _ key: PrimaryKeyInfo) throws -> String {
+        guard key.columns.count == 1, let column = key.columns.first else {
+            throw DatabaseError(resultCode: .SQLITE_MISUSE, message: "table \(tableName) has a composite primary key: use a dictionary key")
+        }
+        return column
+    }
+
     private func viewPrimaryKey(_ viewName: String, in schemaName: String?, columns: [ColumnInfo]) throws -> PrimaryKeyInfo {
         let schemaID = schemaName.map(DatabaseSchemaID.attached) ?? .main
         let view = DatabaseObjectID(name: viewName, schemaID: schemaID)

@@ -240,10 +240,7 @@ public struct QueryInterfaceRequest<RowDecoder>: Sendable {
             case .expression(let expression):
                 conditions.append(expression)
             case .keys(let keys):
-                let key = try db.primaryKey(table)
-                guard key.columns.count == 1, let column = key.columns.first else {
-                    throw DatabaseError(resultCode: .SQLITE_MISUSE, message: "table \(table) has a composite primary key")
-                }
+                let column = try db.singleColumnPrimaryKey(of: table, db.primaryKey(table))
                 conditions.append(keys.map(\.sqlExpression).contains(Column(column)))
             case .aggregate(let aggregate):
                 conditions.append(try aggregate.build(db, table))

@@ -48,20 +48,13 @@ extension TableRecord {
 
     /// True when a row has this primary key.
     public static func exists(_ db: Database, key: some DatabaseValueConvertible) throws -> Bool {
-        let (column, _) = try singlePrimaryKey(db)
-        return try Bool.fetchOne(
-            db, sql: "SELECT EXISTS (SELECT 1 FROM \(databaseTableName.quotedDatabaseIdentifier) WHERE \(column.quotedDatabaseIdentifier) = ?)",
-            arguments: [key]) ?? false
+        try filter(key: key).exists(db)
     }
 
     /// Deletes the row with this primary key; true when one was deleted.
     @discardableResult
     public static func deleteOne(_ db: Database, key: some DatabaseValueConvertible) throws -> Bool {
-        let (column, _) = try singlePrimaryKey(db)
-        try db.execute(
-            sql: "DELETE FROM \(databaseTableName.quotedDatabaseIdentifier) WHERE \(column.quotedDatabaseIdentifier) = ?",
-            arguments: [key])
-        return db.changesCount > 0
+        try deleteAll(db, keys: [key]) > 0
     }
 
     /// Deletes the rows with these primary keys; returns the number deleted.
@@ -80,12 +73,7 @@ extension TableRecord {
     /// The single-column primary key of the table (the rowid when none is declared).
     static func singlePrimaryKey(_ db: Database) throws -> (column: String, info: PrimaryKeyInfo) {
         let info = try db.primaryKey(databaseTableName)
-        guard info.columns.count == 1, let column = info.columns.first else {
-            throw DatabaseError(
-                resultCode: .SQLITE_MISUSE,
-                message: "table \(databaseTableName) has a composite primary key: use a dictionary key")
-        }
-        return (column, info)
+        return (try db.singleColumnPrimaryKey(of: databaseTableName, info), info)
     }
 }
 

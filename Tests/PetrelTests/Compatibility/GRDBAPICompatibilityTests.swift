@@ -50,6 +50,13 @@ struct GRDBAPICompatibilityTests {
             #expect(try Pet.fetchSet(db).count == 3)
             #expect(try Pet.deleteAll(db, keys: ["a", "b", "missing"]) == 2)
             #expect(try Pet.fetchAll(db).map { $0.uuid } == ["c"])
+            #expect(try Pet.exists(db, key: "c"))
+            #expect(try Pet.deleteOne(db, key: "c"))
+            #expect(try !Pet.deleteOne(db, key: "c"))
+            // A scalar key on a composite primary key points to dictionary keys.
+            try db.execute(sql: "CREATE TABLE pair (a, b, PRIMARY KEY (a, b))")
+            let error = databaseError { _ = try Table("pair").deleteAll(db, keys: [1]) }
+            #expect(error?.message == "table pair has a composite primary key: use a dictionary key")
         }
     }
 

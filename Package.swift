@@ -29,9 +29,16 @@ let package = Package(
             pkgConfig: "sqlite3",
             providers: [.apt(["libsqlite3-dev"])]
         ),
-        // Tokenizers and token filters in plain Swift: no C, no database.
+        // Snowball's stemmers (libstemmer-dev), which ship no pkg-config file.
+        .systemLibrary(
+            name: "CPetrelStemmer",
+            providers: [.apt(["libstemmer-dev"])]
+        ),
+        // Tokenizers and token filters in Swift, no database; C only for
+        // the Snowball stemmers, behind one bridge file.
         .target(
             name: "PetrelText",
+            dependencies: ["CPetrelStemmer"],
             swiftSettings: commonSwiftSettings
         ),
         .target(

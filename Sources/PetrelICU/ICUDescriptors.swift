@@ -6,10 +6,14 @@ extension FTS5TokenizerDescriptor {
     ///
     /// ```swift
     /// t.tokenizer = .icu(locale: "ja")   // tokenize='''icu'' ''ja'''
+    /// t.tokenizer = .icu(stemming: "german") // a Snowball stemmer
     /// ```
+    ///
+    /// `stemming` names one of `SnowballStemmer.algorithms` (`english2` for
+    /// Snowball's English; `englishStemming` is Porter's algorithm).
     public static func icu(
         locale: String = "", compatibility: Bool = false, keepDiacritics: Bool = false,
-        subwords: Bool = true, englishStemming: Bool = false
+        subwords: Bool = true, englishStemming: Bool = false, stemming: String? = nil
     ) -> FTS5TokenizerDescriptor {
         var components = ["icu"]
         if !locale.isEmpty { components.append(locale) }
@@ -17,6 +21,7 @@ extension FTS5TokenizerDescriptor {
         if keepDiacritics { components.append("keep_diacritics") }
         if !subwords { components.append("no_subwords") }
         if englishStemming { components += ["stem", "english"] }
+        if let stemming { components += ["stem", stemming] }
         return FTS5TokenizerDescriptor(components: components)
     }
 }

@@ -14,7 +14,9 @@ import Foundation
 ///
 /// Registered by ``Petrel/Database/enableICU(_:)`` as `icu` (`tokenize='icu'`
 /// for FTS5, `tokenize=icu` for FTS3/FTS4), with optional arguments: a locale
-/// (`tokenize='icu ja'`), `compatibility`, `keep_diacritics`, `stem english`.
+/// (`tokenize='icu ja'`), `compatibility`, `keep_diacritics`, `stem <algorithm>` (a Snowball
+/// stemmer: `stem german`, `stem russian`; `stem english` is Porter's
+/// algorithm, `stem english2` Snowball's English).
 ///
 /// Folding, per word:
 /// - Unicode case folding (Turkish rules for `tr` and `az` locales);
@@ -47,8 +49,14 @@ public struct ICUWordTokenizer: TextTokenizer {
     public var splitApostrophes = true
     /// Index CJK bigrams and Korean prefixes in documents. Default true.
     public var cjkSubwords = true
-    /// Porter stemming of English words. Default false.
-    public var englishStemming = false
+    /// A Snowball stemmer applied to every word after folding. Default nil.
+    public var stemmer: SnowballStemmer?
+
+    /// Porter stemming of English words (Snowball's `porter`). Default false.
+    public var englishStemming: Bool {
+        get { stemmer?.algorithm == "porter" }
+        set { stemmer = newValue ? try? SnowballStemmer(algorithm: "porter") : nil }
+    }
 
     private let breakers: BreakerPool
     private let transliterator: TransliteratorPool?
@@ -66,12 +74,12 @@ public struct ICUWordTokenizer: TextTokenizer {
     }
 
     /// A tokenizer from `tokenize=` arguments: `[locale] [compatibility]
-    /// [keep_diacritics] [no_subwords] [stem english]`.
+    /// [keep_diacritics] [no_subwords] [stem algorithm]`.
     public init(arguments: [String]) throws {
         var locale = ""
         var compatibility = false
         var keepDiacritics = false
-        var stemming = false
+        var stemming: String?
         var subwords = true
         var index = 0
         while index < arguments.count {
@@ -80,10 +88,13 @@ public struct ICUWordTokenizer: TextTokenizer {
             case "keep_diacritics": keepDiacritics = true
             case "no_subwords": subwords = false
             case "stem":
-                guard index + 1 < arguments.count, arguments[index + 1] == "english" else {
-                    throw ICUError("icu tokenizer: `stem` supports `english` only")
+                guard index + 1 < arguments.count else {
+                    throw ICUError("icu tokenizer: `stem` needs an algorithm (\(SnowballStemmer.algorithms.joined(separator: ", ")))")
                 }
-                stemming = true
+                // `english` is Porter's algorithm, as in every index made
+                // with it; Snowball's successor is `english2`.
+                let name = arguments[index + 1]
+                stemming = name == "english" ? "porter" : name == "english2" ? "english" : name
                 index += 1
             case let argument where index == 0:
                 locale = argument
@@ -94,7 +105,9 @@ public struct ICUWordTokenizer: TextTokenizer {
         }
         try self.init(locale: locale, compatibility: compatibility)
         removeLatinDiacritics = !keepDiacritics
-        englishStemming = stemming
+        if let stemming {
+            do { stemmer = try SnowballStemmer(algorithm: stemming) } catch { throw ICUError("icu tokenizer: \(error)") }
+        }
         cjkSubwords = subwords
     }
 
@@ -226,7 +239,11 @@ public struct ICUWordTokenizer: TextTokenizer {
         let raw = UnsafeBufferPointer(rebasing: utf8[range])
         var word = fold(raw)
         guard !word.isEmpty else { return }
-        if englishStemming && reason != .prefixQuery { word = PorterStemmer.stem(word) }
+        if let stemmer, reason != .prefixQuery {
+            // Porter's algorithm stems lowercase ASCII words only, as it
+            // always has in this tokenizer.
+            word = stemmer.algorithm == "porter" ? PorterStemmer.stem(word) : stemmer.stem(word)
+        }
         try emit(Token(text: word, byteRange: range))
 
         // Extra forms, colocated with the word.

@@ -85,3 +85,26 @@ public struct PorterStemmingFilter: TokenFilter {
         try emit(token)
     }
 }
+
+/// Stemming by one of Snowball's algorithms (``SnowballStemmer``), for any
+/// language it covers: `SnowballStemmingFilter(algorithm: "german")` makes
+/// `Häuser` and `Hauses` one term. Put it after lowercasing; the stemmers
+/// expect the language's letters, so keep diacritics (`WordTokenizer`'s
+/// `removeDiacritics: false`) where they matter to the language.
+///
+/// Prefix queries (`data*`) are not stemmed: the prefix must stay as typed.
+public struct SnowballStemmingFilter: TokenFilter {
+    public let stemmer: SnowballStemmer
+
+    /// - Throws: ``SnowballError`` for an algorithm libstemmer does not have.
+    public init(algorithm: String) throws(SnowballError) {
+        stemmer = try SnowballStemmer(algorithm: algorithm)
+    }
+
+    public func filter(_ token: Token, for reason: TokenizationReason, emit: (Token) throws -> Void) throws {
+        guard reason != .prefixQuery else { return try emit(token) }
+        var token = token
+        token.text = stemmer.stem(token.text)
+        try emit(token)
+    }
+}

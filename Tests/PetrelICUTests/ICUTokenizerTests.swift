@@ -132,6 +132,37 @@ struct ICUTokenizerTests {
         }
     }
 
+    @Test func snowballStemmingArguments() throws {
+        // `english` stays Porter's algorithm (indexes made with it keep
+        // their terms); `english2` is Snowball's English.
+        let porter = try ICUWordTokenizer(arguments: ["stem", "english"])
+        #expect(porter.englishStemming)
+        #expect(try porter.tokenTexts(in: "generously données", for: .query) == ["gener", "donne"])
+        #expect(try ICUWordTokenizer(arguments: ["stem", "english2"]).tokenTexts(in: "generously", for: .query) == ["generous"])
+        // Stemming follows folding: Häuser → hauser → haus.
+        let german = try ICUWordTokenizer(arguments: ["stem", "german"])
+        #expect(try german.tokenTexts(in: "Häuser VERZEICHNISSE", for: .query) == ["haus", "verzeichnis"])
+        #expect(try german.tokenTexts(in: "häuser", for: .prefixQuery) == ["hauser"])
+        #expect(throws: ICUError.self) { try ICUWordTokenizer(arguments: ["stem", "klingon"]) }
+        #expect(throws: ICUError.self) { try ICUWordTokenizer(arguments: ["stem"]) }
+        #expect(FTS5TokenizerDescriptor.icu(stemming: "russian").components == ["icu", "stem", "russian"])
+    }
+
+    @Test(arguments: StorageKind.allCases)
+    func snowballStemmingInFTS5(_ storage: StorageKind) throws {
+        var config = Configuration()
+        config.enableICU()
+        let database = try TestDatabase(storage, configuration: config)
+        try database.queue.write { db in
+            try db.execute(sql: "CREATE VIRTUAL TABLE ru USING fts5(x, tokenize='icu stem russian')")
+            try db.execute(sql: "INSERT INTO ru VALUES ('Работа с файлами и каталогами'), ('Сетевые настройки')")
+            try db.execute(sql: "INSERT INTO ru(ru) VALUES('integrity-check')")
+            #expect(try String.fetchAll(db, sql: "SELECT x FROM ru WHERE ru MATCH 'файлы каталог'") == ["Работа с файлами и каталогами"])
+            #expect(try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM ru WHERE ru MATCH 'настройка'") == 1)
+            #expect(throws: DatabaseError.self) { try db.execute(sql: "CREATE VIRTUAL TABLE bad USING fts5(x, tokenize='icu stem klingon')") }
+        }
+    }
+
     @Test func highlightsOnCJKAndThai() throws {
         try makeQueue().write { db in
             try db.execute(sql: "CREATE VIRTUAL TABLE t USING fts5(content, tokenize='icu')")

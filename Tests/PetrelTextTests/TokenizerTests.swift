@@ -101,3 +101,59 @@ struct PorterStemmerTests {
         #expect(PorterStemmer.stem("") == "")
     }
 }
+
+@Suite("Snowball stemmers")
+struct SnowballStemmerTests {
+    @Test func listsTheSystemAlgorithms() {
+        for name in ["english", "porter", "german", "french", "russian", "spanish", "turkish", "greek"] {
+            #expect(SnowballStemmer.algorithms.contains(name), "\(name)")
+        }
+    }
+
+    // Outputs of Snowball's published vocabularies for each language.
+    @Test(arguments: [
+        ("english", "generously", "generous"), ("english", "running", "run"), ("english", "databases", "databas"),
+        ("german", "häuser", "haus"), ("german", "verzeichnisse", "verzeichnis"), ("german", "dateien", "datei"),
+        ("french", "continuellement", "continuel"), ("french", "fichiers", "fichi"),
+        ("russian", "файлами", "файл"), ("russian", "каталоги", "каталог"),
+        ("spanish", "corriendo", "corr"), ("turkish", "kitaplar", "kitap"),
+    ] as [(String, String, String)])
+    func stemsAsSnowballDoes(algorithm: String, word: String, stem: String) throws {
+        #expect(try SnowballStemmer(algorithm: algorithm).stem(word) == stem)
+    }
+
+    @Test func unknownAlgorithmsAreNamedInTheError() {
+        #expect(throws: SnowballError(algorithm: "klingon")) { try SnowballStemmer(algorithm: "klingon") }
+        #expect(SnowballError(algorithm: "klingon").description.contains("available: arabic"))
+        #expect(throws: SnowballError.self) { try SnowballStemmer(algorithm: "") }
+    }
+
+    @Test func emptyAndOddInputsComeBackIntact() throws {
+        let stemmer = try SnowballStemmer(algorithm: "english")
+        #expect(stemmer.stem("") == "")
+        #expect(stemmer.stem("42") == "42")
+        #expect(stemmer.stem("東京") == "東京")
+    }
+
+    @Test func oneStemmerServesManyThreads() async throws {
+        let stemmer = try SnowballStemmer(algorithm: "russian")
+        let words = ["файлами", "каталоги", "программы", "пользователей"]
+        let expected = words.map(stemmer.stem)
+        let results = await withTaskGroup(of: [String].self) { group in
+            for _ in 0..<8 {
+                group.addTask { (0..<500).flatMap { _ in words.map(stemmer.stem) } }
+            }
+            return await group.reduce(into: [[String]]()) { $0.append($1) }
+        }
+        for result in results {
+            #expect(result == Array((0..<500).flatMap { _ in expected }))
+        }
+    }
+
+    @Test func filterStemsDocumentsAndQueriesButNotPrefixes() throws {
+        let analyzer = TextAnalyzer(WordTokenizer(removeDiacritics: false), filters: [try SnowballStemmingFilter(algorithm: "german")])
+        #expect(try analyzer.tokenTexts(in: "Die Häuser der Verzeichnisse") == ["die", "haus", "der", "verzeichnis"])
+        #expect(try analyzer.tokenTexts(in: "Häuser", for: .query) == ["haus"])
+        #expect(try analyzer.tokenTexts(in: "häuser", for: .prefixQuery) == ["häuser"])
+    }
+}

@@ -1,11 +1,12 @@
 # Sourced by the scripts: installs the Debian packages Petrel builds against
 # and that its tests and demo use, when they are missing: SQLite and ICU
-# headers, zlib, pkg-config, and poppler-utils (pdftotext: PDF documents in
-# corpora/ are indexed, and the golden files list them).
+# headers, zlib, Snowball's stemmers (libstemmer-dev), pkg-config, and
+# poppler-utils (pdftotext: PDF documents in corpora/ are indexed, and the
+# golden files list them).
 ensure_system_packages() {
     local missing=()
     local package
-    for package in libsqlite3-dev libicu-dev zlib1g-dev pkg-config poppler-utils "$@"; do
+    for package in libsqlite3-dev libicu-dev zlib1g-dev libstemmer-dev pkg-config poppler-utils "$@"; do
         dpkg -s "$package" >/dev/null 2>&1 || missing+=("$package")
     done
     [ ${#missing[@]} -eq 0 ] && return 0

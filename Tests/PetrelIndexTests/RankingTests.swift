@@ -135,6 +135,43 @@ struct RankingTests {
         #expect(try index.analyze(SearchQuery("use")).expression == #"("use")"#)
     }
 
+    @Test func otherFormsInOtherLanguagesRankAfterTheWordItself() throws {
+        let (_, index) = try Self.makeIndex([
+            "ru-exact.txt": "Работа с файлами и каталогами в системе, это не так просто, как кажется",
+            "ru-variant.txt": "Один файл и один каталог: это не то, что в системе удаляется",
+            "de-exact.txt": "Die Liste der Verzeichnisse ist nicht leer, sie wird mit dem Befehl ausgegeben",
+            "de-variant.txt": "Ein Verzeichnis, das nicht mit dem Befehl und der Liste ausgegeben wird",
+            "other.txt": "Сетевые настройки и это не так, как в системе",
+        ])
+        for (query, expected) in [("файлами", ["ru-exact.txt", "ru-variant.txt"]), ("Verzeichnisse", ["de-exact.txt", "de-variant.txt"])] {
+            let results = try index.search(query)
+            #expect(names(results) == expected, "\(query)")
+            #expect(results.hits.count == 2 && results.hits[0].score > results.hits[1].score, "\(query)")
+        }
+        // The stem is of the folded word, as the index has it (й → и).
+        let expression = try index.analyze(SearchQuery("файлами")).expression
+        #expect(expression == #"(("файлами" OR "фаил" *))"#)
+    }
+
+    @Test func theStemmerIsTheLanguageOfTheIndexOrOfTheQuery() {
+        // An index mostly in one language stems every word of its script so.
+        let german = QueryStemming(queryText: "the files", sampleLanguages: Array(repeating: "de", count: 9) + ["en", nil])
+        #expect(german.language(for: .latin) == "de")
+        #expect(german.stemPrefix(of: "verzeichnisse") == "verzeichnis")
+        // A mixed index: the query's common words decide, then the majority.
+        let mixed = ["de", "en", "en", "fr"]
+        #expect(QueryStemming(queryText: "die Dateien", sampleLanguages: mixed).language(for: .latin) == "de")
+        #expect(QueryStemming(queryText: "Dateien auflisten", sampleLanguages: mixed).language(for: .latin) == "en")
+        // Nothing known: English for Latin letters, Russian for Cyrillic.
+        let unknown = QueryStemming(queryText: "", sampleLanguages: [])
+        #expect(unknown.stemPrefix(of: "encoding") == "encod")
+        #expect(unknown.stemPrefix(of: "файлами") == "файл")
+        // Too short, not letters, mixed scripts, or a script without stemmer.
+        for token in ["use", "дом", "abc1", "fileфайл", "設定ファイル", "ข้อมูลระบบ"] {
+            #expect(unknown.stemPrefix(of: token) == nil, "\(token)")
+        }
+    }
+
     @Test func aQueryWithAnIndexedWordAlwaysFindsSomething() throws {
         let (_, index) = try Self.makeIndex([
             "a.txt": "the keeper lights the lamp",

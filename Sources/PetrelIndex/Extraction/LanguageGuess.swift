@@ -62,9 +62,16 @@ public enum LanguageGuess {
         case .hebrew?: return "he"
         case .greek?: return "el"
         case .devanagari?: return "hi"
-        case .latin?, .cyrillic?: return byCommonWords(text)
+        case .latin?, .cyrillic?: return byCommonWords(text, minimumHits: 3)
         case nil: return nil
         }
+    }
+
+    /// The language of a short text such as a query, by its common words
+    /// alone: one is enough when no other language has as many. Nil when
+    /// the text has none, or as many of two languages.
+    static func guessQuery(_ text: String) -> String? {
+        byCommonWords(text, minimumHits: 1)
     }
 
     private enum Script: Int, CaseIterable {
@@ -89,7 +96,7 @@ public enum LanguageGuess {
 
     /// Counts common words over UTF-8 bytes: words are runs of letters
     /// (ASCII letters, and any non-ASCII byte), ASCII lowercased.
-    private static func byCommonWords(_ text: String) -> String? {
+    private static func byCommonWords(_ text: String, minimumHits: Int) -> String? {
         var scores = [Int](repeating: 0, count: commonWords.count)
         var words = 0
         var word: [UInt8] = []
@@ -118,7 +125,7 @@ public enum LanguageGuess {
         }
         if !word.isEmpty { finish() }
         let ranked = scores.enumerated().sorted { $0.element > $1.element }
-        guard let best = ranked.first, best.element >= 3 else { return nil }
+        guard let best = ranked.first, best.element >= minimumHits else { return nil }
         let second = ranked.count > 1 ? ranked[1].element : 0
         guard best.element * 2 >= second * 3 else { return nil }
         return commonWords[best.offset].language

@@ -105,7 +105,7 @@ extension DocumentIndex {
     /// Words that no document has get suggestions; with `fuzzy`, the
     /// suggestions are searched too.
     public func search(_ query: SearchQuery, options: SearchOptions = SearchOptions()) throws -> SearchResults {
-        var results = try dbQueue.read { db in try SearchRun(db: db, index: self, options: options).run(query) }
+        var results = try dbQueue.read { db in try SearchRun(db: db, index: self, query: query, options: options).run() }
         let missing = results.suggestions.keys.sorted()
         if !missing.isEmpty {
             var suggestions: [String: [String]] = [:]
@@ -119,7 +119,7 @@ extension DocumentIndex {
             results.suggestions = suggestions
             if options.fuzzy, !suggestions.isEmpty {
                 var fuzzy = try dbQueue.read { db in
-                    try SearchRun(db: db, index: self, options: options, alternatives: suggestions).run(query)
+                    try SearchRun(db: db, index: self, query: query, options: options, alternatives: suggestions).run()
                 }
                 fuzzy.suggestions = suggestions
                 fuzzy.notes.insert(contentsOf: suggestions.keys.sorted().map { "fuzzy: \($0) also searched as \(suggestions[$0]!.joined(separator: ", "))" }, at: 0)
@@ -133,7 +133,7 @@ extension DocumentIndex {
 extension DocumentIndex {
     /// A query as this index analyses it (tests and `--explain`).
     func analyze(_ query: SearchQuery) throws -> AnalyzedQuery {
-        try dbQueue.read { db in try SearchRun(db: db, index: self, options: SearchOptions()).analyzed(query) }
+        try dbQueue.read { db in try SearchRun(db: db, index: self, query: query, options: SearchOptions()).analyzed() }
     }
 }
 
@@ -141,6 +141,7 @@ extension DocumentIndex {
 private struct SearchRun {
     let db: Database
     let index: DocumentIndex
+    let query: SearchQuery
     let options: SearchOptions
     /// Extra forms of query tokens (fuzzy search), weaker than the token.
     let alternatives: [String: [String]]
@@ -148,10 +149,14 @@ private struct SearchRun {
     /// The ICU tokenizer in Swift (ICU indexes only): query tokens and snippets.
     let icuTokenizer: ICUWordTokenizer?
     let model: RankingModel
+    /// Stems of query words as prefixes, on ICU indexes (which keep words
+    /// as written).
+    let stemming: QueryStemming?
 
-    init(db: Database, index: DocumentIndex, options: SearchOptions, alternatives: [String: [String]] = [:]) throws {
+    init(db: Database, index: DocumentIndex, query: SearchQuery, options: SearchOptions, alternatives: [String: [String]] = [:]) throws {
         self.db = db
         self.index = index
+        self.query = query
         self.options = options
         self.alternatives = alternatives
         icuTokenizer = index.icuTokenizer
@@ -166,6 +171,9 @@ private struct SearchRun {
             columnB: [options.ranking.pathB, options.ranking.titleB, options.ranking.bodyB],
             k1: options.ranking.k1, coordinationPower: options.ranking.coordinationPower,
             proximityWeight: options.ranking.proximityWeight)
+        stemming = index.tokenizer == .icu
+            ? QueryStemming(queryText: query.text, sampleLanguages: try QueryStemming.sampleLanguages(db))
+            : nil
     }
 
     /// The tokens FTS5 would match for a query word.
@@ -184,7 +192,7 @@ private struct SearchRun {
                 // same token (with its colocated forms, e.g. ue for ü).
                 var analyzed = AnalyzedQuery.AnalyzedToken(token: token.text, phrase: String(decoding: utf8[token.byteRange], as: UTF8.self))
                 analyzed.alternatives = try cjkBigrams(of: token.text, tokenizer: icuTokenizer).map { .init(phrase: $0, weight: 0.5) }
-                if let stem = stemPrefix(of: token.text) { analyzed.alternatives.append(stem) }
+                if let stem = try stemPrefix(of: token.text, original: analyzed.phrase) { analyzed.alternatives.append(stem) }
                 return analyzed
             }
         } else if index.tokenizer == .trigram {
@@ -202,19 +210,21 @@ private struct SearchRun {
         return tokens
     }
 
-    /// Other forms of an English word (`encoding`: encode, encoded, encoder)
-    /// as its stem searched as a prefix, weaker than the word itself, on
-    /// indexes that do not stem. Only for words of four ASCII letters or
-    /// more whose stem keeps four: shorter prefixes match unrelated words.
-    private func stemPrefix(of token: String) -> AnalyzedQuery.Alternative? {
-        guard index.tokenizer == .icu, token.utf8.count >= 4, token.utf8.allSatisfy({ (0x61...0x7A).contains($0) }) else { return nil }
-        let stem = PorterStemmer.stem(token)
-        guard stem.utf8.count >= 4 else { return nil }
-        return .init(phrase: stem, weight: Self.stemWeight, isPrefix: true)
+    /// Other forms of a word (`encoding`: encode, encoded, encoder) as its
+    /// stem searched as a prefix, weaker than the word itself, on indexes
+    /// that do not stem (see ``QueryStemming``).
+    ///
+    /// The stemmer gets the word as typed (lowercased) when it is known:
+    /// stemmers read diacritics (й, é, ü) that folding removes; the stem is
+    /// then folded as the index's words are.
+    private func stemPrefix(of token: String, original: String? = nil) throws -> AnalyzedQuery.Alternative? {
+        guard let stemming, var stem = stemming.stemPrefix(of: token) else { return nil }
+        if let original, let icuTokenizer, let unfolded = stemming.stem(original.lowercased(), like: token) {
+            let folded = try icuTokenizer.tokenTexts(in: unfolded, for: .query)
+            if folded.count == 1, folded[0].unicodeScalars.count >= QueryStemming.minimumLength { stem = folded[0] }
+        }
+        return .init(phrase: stem, weight: options.ranking.stemWeight, isPrefix: true)
     }
-
-    /// The weight of a stem-prefix match against 1 for the word itself.
-    static let stemWeight = 0.7
 
     /// The two-character words inside a CJK word of three or more
     /// characters: documents index them (colocated), so a query word that
@@ -271,7 +281,7 @@ private struct SearchRun {
                     exact.formUnion(tokens)
                     for token in tokens {
                         exact.formUnion(alternatives[token] ?? [])
-                        if let stem = stemPrefix(of: token) { prefixes.append(stem.phrase) }
+                        if let stem = try stemPrefix(of: token, original: tokens.count == 1 ? word : nil) { prefixes.append(stem.phrase) }
                     }
                 }
             case .phrase(let phrase, _): exact.formUnion(try queryTokens(phrase))
@@ -378,13 +388,13 @@ private struct SearchRun {
         return analyzed.expression(frequentTerms: frequent)
     }
 
-    func analyzed(_ query: SearchQuery) throws -> AnalyzedQuery {
+    func analyzed() throws -> AnalyzedQuery {
         try AnalyzedQuery(query, analyze: analyze)
     }
 
-    func run(_ query: SearchQuery) throws -> SearchResults {
+    func run() throws -> SearchResults {
         var notes = query.repairs
-        let analyzed = try analyzed(query)
+        let analyzed = try analyzed()
         notes += analyzed.notes
         guard !analyzed.isEmpty else {
             notes.append("no word of the query is searchable")

@@ -85,12 +85,15 @@ public struct RankingParameters: Sendable, Equatable {
     public var coordinationPower = 0.0
     /// The weight of term proximity (0: none).
     public var proximityWeight = 1.0
+    /// The weight of a word's other forms (its stem as a prefix) against
+    /// 1 for the word itself.
+    public var stemWeight = 0.5
 
     public init() {}
 
     /// Parameters from `name=value` pairs separated by commas: `k1`,
     /// `b` (all fields), `path-b`, `title-b`, `body-b`, `coordination`,
-    /// `proximity`.
+    /// `proximity`, `stem`.
     public init(_ text: String) throws(IndexError) {
         for pair in text.split(separator: ",") {
             let parts = pair.split(separator: "=", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
@@ -105,7 +108,8 @@ public struct RankingParameters: Sendable, Equatable {
             case "body-b": bodyB = value
             case "coordination": coordinationPower = value
             case "proximity": proximityWeight = value
-            default: throw IndexError("unknown ranking parameter '\(parts[0])' (k1, b, path-b, title-b, body-b, coordination, proximity)")
+            case "stem": stemWeight = value
+            default: throw IndexError("unknown ranking parameter '\(parts[0])' (k1, b, path-b, title-b, body-b, coordination, proximity, stem)")
             }
             guard pathB <= 1, titleB <= 1, bodyB <= 1 else { throw IndexError("ranking parameter '\(pair)': b is between 0 and 1") }
         }

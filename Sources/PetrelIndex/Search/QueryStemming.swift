@@ -1,0 +1,138 @@
+import Petrel
+import PetrelText
+
+/// Other forms of a query word, on indexes that keep words as written: the
+/// word's Snowball stem, searched as a prefix (`encoding` → `encod*` finds
+/// encode, encoded, encoder; `файлами` → `файл*`; `Verzeichnisse` →
+/// `verzeichnis*`), weaker than the word itself so exact forms rank first.
+///
+/// The stemmer is the language's: for each script, the language most of the
+/// index's documents of that script are in when one clearly dominates,
+/// otherwise the language the query's own common words point to, otherwise
+/// the index's most frequent one (English for Latin letters by default).
+struct QueryStemming {
+    /// The languages ``LanguageGuess`` reports, to their Snowball algorithms.
+    static let algorithms: [String: String] = [
+        "en": "english", "de": "german", "fr": "french", "es": "spanish", "it": "italian",
+        "pt": "portuguese", "nl": "dutch", "sv": "swedish", "tr": "turkish", "ru": "russian",
+        "el": "greek", "ar": "arabic", "hi": "hindi",
+    ]
+
+    /// Snowball stemmers, made once per process and shared (each takes its
+    /// calls in turn).
+    private static let stemmers: [String: SnowballStemmer] = {
+        var stemmers: [String: SnowballStemmer] = [:]
+        for algorithm in Set(algorithms.values) {
+            stemmers[algorithm] = try? SnowballStemmer(algorithm: algorithm)
+        }
+        return stemmers
+    }()
+
+    /// Scripts whose words have stemmers.
+    enum Script: CaseIterable {
+        case latin, cyrillic, greek, arabic, devanagari
+
+        init?(_ scalar: Unicode.Scalar) {
+            switch scalar.value {
+            case 0x61...0x7A, 0xDF...0xF6, 0xF8...0x24F, 0x1E00...0x1EFF: self = .latin
+            case 0x430...0x45F, 0x460...0x52F: self = .cyrillic
+            case 0x3AC...0x3CE, 0x1F00...0x1FFF: self = .greek
+            case 0x620...0x64A, 0x671...0x6D3: self = .arabic
+            case 0x904...0x939, 0x93E...0x94D: self = .devanagari
+            default: return nil
+            }
+        }
+
+        var defaultLanguage: String? {
+            switch self {
+            case .latin: return "en"
+            case .cyrillic: return "ru"
+            case .greek: return "el"
+            case .arabic: return "ar"
+            case .devanagari: return "hi"
+            }
+        }
+
+        static func of(language: String) -> Script? {
+            switch language {
+            case "ru", "uk": return .cyrillic
+            case "el": return .greek
+            case "ar": return .arabic
+            case "hi": return .devanagari
+            default: return algorithms[language] == nil ? nil : .latin
+            }
+        }
+    }
+
+    /// The shortest word, and the shortest stem, used: shorter prefixes
+    /// match unrelated words.
+    static let minimumLength = 4
+
+    private let queryLanguage: String?
+    private let indexLanguages: [Script: (language: String, share: Double)]
+
+    /// - parameter queryText: the query as typed, for its language.
+    /// - parameter sampleLanguages: the languages of a sample of the
+    ///   index's documents (nil entries for unknown).
+    init(queryText: String, sampleLanguages: [String?]) {
+        queryLanguage = LanguageGuess.guessQuery(queryText)
+        var counts: [Script: [String: Int]] = [:]
+        var totals: [Script: Int] = [:]
+        for case let language? in sampleLanguages {
+            guard let script = Script.of(language: language) else { continue }
+            counts[script, default: [:]][language, default: 0] += 1
+            totals[script, default: 0] += 1
+        }
+        var dominant: [Script: (String, Double)] = [:]
+        for (script, languages) in counts {
+            // Ties go to the alphabetically first, so the choice is stable.
+            guard let best = languages.max(by: { ($0.value, $1.key) < ($1.value, $0.key) }), let total = totals[script] else { continue }
+            dominant[script] = (best.key, Double(best.value) / Double(total))
+        }
+        indexLanguages = dominant
+    }
+
+    /// The language whose stemmer a word of `script` gets.
+    func language(for script: Script) -> String? {
+        let indexLanguage = indexLanguages[script]
+        if let indexLanguage, indexLanguage.share >= 0.8 { return indexLanguage.language }
+        if let queryLanguage, Script.of(language: queryLanguage) == script { return queryLanguage }
+        return indexLanguage?.language ?? script.defaultLanguage
+    }
+
+    /// The stem of a folded query token to search as a prefix, or nil for
+    /// a token that is too short, not all letters, or of a script or
+    /// language without a stemmer.
+    func stemPrefix(of token: String) -> String? {
+        var count = 0
+        var script: Script?
+        for scalar in token.unicodeScalars {
+            count += 1
+            guard let own = Script(scalar) ?? (scalar.properties.isAlphabetic ? script : nil) else { return nil }
+            if script == nil { script = own } else if script != own { return nil }
+        }
+        guard count >= Self.minimumLength, let script, let language = language(for: script),
+              let algorithm = Self.algorithms[language], let stemmer = Self.stemmers[algorithm] else { return nil }
+        let stem = stemmer.stem(token)
+        guard stem.unicodeScalars.count >= Self.minimumLength else { return nil }
+        return stem
+    }
+
+    /// `word` stemmed by the stemmer `token`'s script gets.
+    func stem(_ word: String, like token: String) -> String? {
+        guard let first = token.unicodeScalars.first, let script = Script(first), let language = language(for: script),
+              let algorithm = Self.algorithms[language], let stemmer = Self.stemmers[algorithm] else { return nil }
+        return stemmer.stem(word)
+    }
+
+    /// The languages of about `count` documents spread evenly over the
+    /// index's ids: an index lookup each, whatever the index's size.
+    static func sampleLanguages(_ db: Database, count: Int = 64) throws -> [String?] {
+        try String?.fetchAll(db, sql: """
+            WITH RECURSIVE bounds(low, high) AS (SELECT min(id), max(id) FROM documents),
+            steps(n) AS (SELECT 0 UNION ALL SELECT n + 1 FROM steps WHERE n + 1 < ?)
+            SELECT (SELECT language FROM documents WHERE id >= low + (high - low) * n / ? ORDER BY id LIMIT 1)
+            FROM steps, bounds WHERE low IS NOT NULL
+            """, arguments: [count, count])
+    }
+}

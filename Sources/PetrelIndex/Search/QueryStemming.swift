@@ -126,10 +126,12 @@ struct QueryStemming {
     }
 
     /// The languages of about `count` documents spread evenly over the
-    /// index's ids: an index lookup each, whatever the index's size.
+    /// index's ids: an index lookup each, whatever the index's size (min
+    /// and max in separate subqueries, which SQLite answers from the ends
+    /// of the table's b-tree instead of scanning it).
     static func sampleLanguages(_ db: Database, count: Int = 64) throws -> [String?] {
         try String?.fetchAll(db, sql: """
-            WITH RECURSIVE bounds(low, high) AS (SELECT min(id), max(id) FROM documents),
+            WITH RECURSIVE bounds(low, high) AS (SELECT (SELECT min(id) FROM documents), (SELECT max(id) FROM documents)),
             steps(n) AS (SELECT 0 UNION ALL SELECT n + 1 FROM steps WHERE n + 1 < ?)
             SELECT (SELECT language FROM documents WHERE id >= low + (high - low) * n / ? ORDER BY id LIMIT 1)
             FROM steps, bounds WHERE low IS NOT NULL

@@ -12,10 +12,16 @@ public protocol Cursor<Element>: AnyObject {
 
     /// The next element, or nil at the end.
     func next() throws -> Element?
+
+    /// Calls `body` on each remaining element. Cursors may implement it
+    /// more efficiently than repeated `next()` calls; adapters (`map`,
+    /// `filter`, `enumerated`...) forward to their base's `forEach`, and
+    /// collecting a cursor into an array or set goes through it.
+    func forEach(_ body: (Element) throws -> Void) throws
 }
 
 extension Cursor {
-    /// Calls `body` on each element.
+    /// Calls `body` on each remaining element.
     public func forEach(_ body: (Element) throws -> Void) throws {
         while let element = try next() { try body(element) }
     }
@@ -204,20 +210,20 @@ extension Sequence {
 extension RangeReplaceableCollection {
     /// Appends the remaining elements of a cursor.
     public mutating func append(contentsOf cursor: some Cursor<Element>) throws {
-        while let element = try cursor.next() { append(element) }
+        try cursor.forEach { append($0) }
     }
 
     /// Collects the remaining elements of a cursor: `try Array(cursor)`.
     public init(_ cursor: some Cursor<Element>) throws {
         self.init()
-        while let element = try cursor.next() { append(element) }
+        try cursor.forEach { append($0) }
     }
 
     /// Collects the remaining elements of a cursor, reserving capacity first.
     public init(_ cursor: some Cursor<Element>, minimumCapacity: Int) throws {
         self.init()
         reserveCapacity(minimumCapacity)
-        while let element = try cursor.next() { append(element) }
+        try cursor.forEach { append($0) }
     }
 }
 
@@ -225,13 +231,13 @@ extension Set {
     /// Collects the remaining elements of a cursor.
     public init<C: Cursor>(_ cursor: C) throws where C.Element == Element {
         self.init()
-        while let element = try cursor.next() { insert(element) }
+        try cursor.forEach { insert($0) }
     }
 
     /// Collects the remaining elements of a cursor, reserving capacity first.
     public init<C: Cursor>(_ cursor: C, minimumCapacity: Int) throws where C.Element == Element {
         self.init(minimumCapacity: minimumCapacity)
-        while let element = try cursor.next() { insert(element) }
+        try cursor.forEach { insert($0) }
     }
 
     /// The set with the remaining elements of the cursor added.
@@ -323,6 +329,9 @@ public final class MapCursor<Base: Cursor, Element>: Cursor {
     public func next() throws -> Element? {
         try base.next().map(transform)
     }
+    public func forEach(_ body: (Element) throws -> Void) throws {
+        try base.forEach { try body(transform($0)) }
+    }
 }
 
 /// See ``Cursor/filter(_:)``.
@@ -338,6 +347,9 @@ public final class FilterCursor<Base: Cursor>: Cursor {
             if try isIncluded(element) { return element }
         }
         return nil
+    }
+    public func forEach(_ body: (Base.Element) throws -> Void) throws {
+        try base.forEach { if try isIncluded($0) { try body($0) } }
     }
 }
 
@@ -355,6 +367,9 @@ public final class CompactMapCursor<Base: Cursor, Element>: Cursor {
         }
         return nil
     }
+    public func forEach(_ body: (Element) throws -> Void) throws {
+        try base.forEach { if let transformed = try transform($0) { try body(transformed) } }
+    }
 }
 
 /// See ``Cursor/enumerated()``.
@@ -366,6 +381,12 @@ public final class EnumeratedCursor<Base: Cursor>: Cursor {
         guard let element = try base.next() else { return nil }
         defer { offset += 1 }
         return (offset, element)
+    }
+    public func forEach(_ body: ((offset: Int, element: Base.Element)) throws -> Void) throws {
+        try base.forEach { element in
+            defer { offset += 1 }
+            try body((offset, element))
+        }
     }
 }
 

@@ -115,3 +115,34 @@ struct CoreAdditionsTests {
         #expect(value == 1)
     }
 }
+
+/// A cursor that can only be walked with `forEach`: its `next()` records
+/// a misuse instead of yielding.
+private final class ForEachOnlyCursor: Cursor {
+    var nextCalls = 0
+    func next() -> Int? {
+        nextCalls += 1
+        return nil
+    }
+    func forEach(_ body: (Int) throws -> Void) throws {
+        for value in 1...4 { try body(value) }
+    }
+}
+
+@Suite("Cursor forEach")
+struct CursorForEachTests {
+    // Adapters and collections go through the base's own forEach, which a
+    // cursor may implement better than next() (GRDB issue 1124's case).
+    @Test func adaptersAndCollectionsUseTheBaseForEach() throws {
+        let cursor = ForEachOnlyCursor()
+        #expect(try Array(cursor.map { $0 * 10 }) == [10, 20, 30, 40])
+        #expect(try Array(cursor.filter { $0.isMultiple(of: 2) }) == [2, 4])
+        #expect(try Array(cursor.compactMap { $0 == 3 ? nil : $0 }) == [1, 2, 4])
+        #expect(try Array(cursor.enumerated().map { $0.offset * 100 + $0.element }) == [1, 102, 203, 304])
+        #expect(try Set(cursor) == [1, 2, 3, 4])
+        var collected = [0]
+        try collected.append(contentsOf: cursor.map { -$0 })
+        #expect(collected == [0, -1, -2, -3, -4])
+        #expect(cursor.nextCalls == 0)
+    }
+}

@@ -30,7 +30,28 @@ extension Database {
     /// Rolls back the current transaction; does nothing outside of a transaction.
     public func rollback() throws {
         guard isInsideTransaction else { return }
-        try internalStatement("ROLLBACK TRANSACTION").execute()
+        do {
+            try internalStatement("ROLLBACK TRANSACTION").execute()
+        } catch let error as DatabaseError where error.resultCode == .SQLITE_INTERRUPT && isInsideTransaction {
+            // SQLite clears a pending interrupt only when no statement is
+            // running, and FTS5 leaves its own statements running after an
+            // interrupted write (https://sqlite.org/forum/forumpost/95413eb410):
+            // the ROLLBACK is interrupted too. Reset them and roll back
+            // again; rolling back aborts every statement anyway.
+            resetRunningStatements()
+            try internalStatement("ROLLBACK TRANSACTION").execute()
+        }
+    }
+
+    /// Resets every statement of the connection that is running (its own,
+    /// the application's, and those of virtual tables such as FTS5).
+    private func resetRunningStatements() {
+        guard let connection = sqliteConnection else { return }
+        var statement = sqlite3_next_stmt(connection, nil)
+        while let current = statement {
+            if sqlite3_stmt_busy(current) != 0 { sqlite3_reset(current) }
+            statement = sqlite3_next_stmt(connection, current)
+        }
     }
 
     /// Runs `operations` inside a transaction, and commits or rolls back as

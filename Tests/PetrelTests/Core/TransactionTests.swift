@@ -130,4 +130,38 @@ struct TransactionTests {
         }
         #expect(try dbQueue.read { db in try Int.fetchAll(db, sql: "SELECT a FROM u ORDER BY a") } == [1, 3])
     }
+
+    // SQLite keeps an interrupt pending while FTS5's own statements are
+    // active (https://sqlite.org/forum/forumpost/95413eb410), so the
+    // ROLLBACK or COMMIT that ends an interrupted FTS5 write can itself be
+    // interrupted: the transaction must still end, and nothing be written.
+    @Test(arguments: StorageKind.allCases)
+    func interruptedFTS5WritesEndTheirTransaction(_ kind: StorageKind) throws {
+        let database = try TestDatabase(kind)
+        let dbQueue = database.queue
+        try dbQueue.write { db in try db.execute(sql: "CREATE VIRTUAL TABLE documents USING fts5(content)") }
+        try dbQueue.inDatabase { db in
+            try db.inTransaction {
+                try db.execute(sql: "INSERT INTO documents(content) VALUES ('rolled back')")
+                dbQueue.interrupt()
+                return .rollback
+            }
+            #expect(!db.isInsideTransaction)
+        }
+        do {
+            try dbQueue.write { db in
+                try db.execute(sql: "INSERT INTO documents(content) VALUES ('interrupted')")
+                dbQueue.interrupt()
+            }
+        } catch DatabaseError.SQLITE_INTERRUPT {
+            // The commit was interrupted: the insert must be gone.
+        }
+        let contents = try dbQueue.read { db in try String.fetchAll(db, sql: "SELECT content FROM documents") }
+        #expect(contents.isEmpty || contents == ["interrupted"])
+        try dbQueue.write { db in
+            try db.execute(sql: "INSERT INTO documents(content) VALUES ('later')")
+            try db.execute(sql: "INSERT INTO documents(documents) VALUES ('integrity-check')")
+        }
+        #expect(try dbQueue.read { db in try String.fetchAll(db, sql: "SELECT content FROM documents WHERE documents MATCH 'later'") } == ["later"])
+    }
 }

@@ -129,8 +129,47 @@ final class RecordEncoder<Record: EncodableRecord>: Encoder {
         preconditionFailure("\(Record.self) must encode into a keyed container (one key per column)")
     }
 
+    /// A record may encode another value in its place (a wrapper that
+    /// encodes the value it wraps): that value's columns are the record's.
     func singleValueContainer() -> any SingleValueEncodingContainer {
-        preconditionFailure("\(Record.self) must encode into a keyed container (one key per column)")
+        SingleValueContainer(encoder: self)
+    }
+
+    struct SingleValueContainer: SingleValueEncodingContainer {
+        let encoder: RecordEncoder
+        var codingPath: [any CodingKey] { [] }
+
+        private func notAColumn(_ value: Any) -> EncodingError {
+            EncodingError.invalidValue(value, EncodingError.Context(
+                codingPath: [],
+                debugDescription: "\(Record.self) encodes a single \(type(of: value)) with no column name: a record encodes into a keyed container, one key per column"))
+        }
+
+        mutating func encodeNil() throws { throw notAColumn(Optional<Any>.none as Any) }
+        mutating func encode(_ value: Bool) throws { throw notAColumn(value) }
+        mutating func encode(_ value: String) throws { throw notAColumn(value) }
+        mutating func encode(_ value: Double) throws { throw notAColumn(value) }
+        mutating func encode(_ value: Float) throws { throw notAColumn(value) }
+        mutating func encode(_ value: Int) throws { throw notAColumn(value) }
+        mutating func encode(_ value: Int8) throws { throw notAColumn(value) }
+        mutating func encode(_ value: Int16) throws { throw notAColumn(value) }
+        mutating func encode(_ value: Int32) throws { throw notAColumn(value) }
+        mutating func encode(_ value: Int64) throws { throw notAColumn(value) }
+        mutating func encode(_ value: UInt) throws { throw notAColumn(value) }
+        mutating func encode(_ value: UInt8) throws { throw notAColumn(value) }
+        mutating func encode(_ value: UInt16) throws { throw notAColumn(value) }
+        mutating func encode(_ value: UInt32) throws { throw notAColumn(value) }
+        mutating func encode(_ value: UInt64) throws { throw notAColumn(value) }
+
+        mutating func encode<T: Encodable>(_ value: T) throws {
+            // A value that is a record itself encodes as its own type says
+            // (its `encode(to: &container)` wins over `Encodable`).
+            if let record = value as? any EncodableRecord {
+                try record.encode(to: &encoder.storage.container)
+            } else {
+                try value.encode(to: encoder)
+            }
+        }
     }
 
     struct KeyedContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {

@@ -387,3 +387,50 @@ struct GRDBJoinCompatibilityTests {
     }
 }
 
+
+/// A record that encodes the value it wraps in its place, then a column
+/// of its own, as a wrapper type does.
+private struct Wrapper<Model: Encodable>: MutablePersistableRecord, Encodable {
+    static var databaseTableName: String { "wrapped" }
+    var model: Model
+    var note: String
+    enum CodingKeys: String, CodingKey { case note }
+    func encode(to encoder: any Encoder) throws {
+        var single = encoder.singleValueContainer()
+        try single.encode(model)
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(note, forKey: .note)
+    }
+}
+
+private struct Inner: Encodable { var value: String }
+
+/// An inner record whose own encoding differs from its Encodable one.
+private struct InnerRecord: Encodable, EncodableRecord {
+    var value: String
+    func encode(to container: inout PersistenceContainer) throws { container["value"] = value.uppercased() }
+}
+
+@Suite("GRDB-shaped encoding")
+struct GRDBEncodingCompatibilityTests {
+    @Test(arguments: StorageKind.allCases)
+    func singleValueContainersEncodeTheWrappedValuesColumns(_ kind: StorageKind) throws {
+        let database = try TestDatabase(kind)
+        try database.queue.write { db in
+            try db.create(table: "wrapped") { t in
+                t.column("value", .text)
+                t.column("note", .text)
+            }
+            var plain = Wrapper(model: Inner(value: "foo"), note: "bar")
+            try plain.insert(db)
+            var record = Wrapper(model: InnerRecord(value: "foo"), note: "baz")
+            try record.insert(db)
+            let rows = try Row.fetchAll(db, sql: "SELECT value, note FROM wrapped ORDER BY rowid")
+            #expect(rows == [["value": "foo", "note": "bar"], ["value": "FOO", "note": "baz"]])
+            // A lone value has no column: an error, not a crash.
+            var lone = Wrapper(model: "just text", note: "x")
+            #expect(throws: EncodingError.self) { try lone.insert(db) }
+            #expect(try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM wrapped") == 2)
+        }
+    }
+}

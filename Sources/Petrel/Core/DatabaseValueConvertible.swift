@@ -128,25 +128,36 @@ extension DatabaseValueConvertible where Self: RawRepresentable, RawValue: Datab
 }
 
 extension DatabaseValueConvertible where Self: Encodable {
-    /// The value encoded as JSON text.
+    /// The single value the type encodes (a wrapped String is TEXT, a
+    /// wrapped Date a date string), or JSON text for a type that encodes
+    /// keys or a list.
     public var databaseValue: DatabaseValue {
-        // JSON encoding of a Codable value can fail (non-conforming floats,
-        // throwing encode(to:)); the protocol cannot throw, so NULL it is.
-        guard let data = try? Self.databaseJSONEncoder().encode(self) else { return .null }
+        // Encoding can fail (non-conforming floats, a throwing
+        // encode(to:)); the protocol cannot throw, so NULL it is.
+        let encoder = DatabaseValueEncoder()
+        if (try? encode(to: encoder)) != nil, !encoder.needsJSON, let value = encoder.value { return value }
+        guard encoder.needsJSON, let data = try? Self.databaseJSONEncoder().encode(self) else { return .null }
         return .init(storage: .string(String(decoding: data, as: UTF8.self)))
     }
 }
 
 extension DatabaseValueConvertible where Self: Decodable {
-    /// Decodes JSON text (or a blob holding JSON).
+    /// Decodes the single value the type decodes, or JSON text (or a blob
+    /// holding JSON) for a type that decodes keys or a list.
     public static func fromDatabaseValue(_ dbValue: DatabaseValue) -> Self? {
-        let data: Data
-        switch dbValue.storage {
-        case .string(let string): data = Data(string.utf8)
-        case .blob(let blob): data = blob
-        default: return nil
+        do {
+            return try Self(from: DatabaseValueDecoder(dbValue: dbValue))
+        } catch is DatabaseValueNeedsJSON {
+            let data: Data
+            switch dbValue.storage {
+            case .string(let string): data = Data(string.utf8)
+            case .blob(let blob): data = blob
+            default: return nil
+            }
+            return try? databaseJSONDecoder().decode(Self.self, from: data)
+        } catch {
+            return nil
         }
-        return try? databaseJSONDecoder().decode(Self.self, from: data)
     }
 }
 

@@ -433,4 +433,52 @@ struct GRDBEncodingCompatibilityTests {
             #expect(try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM wrapped") == 2)
         }
     }
+
+    struct Name: Codable, DatabaseValueConvertible, Equatable {
+        var text: String
+        init(text: String) { self.text = text }
+        init(from decoder: any Decoder) throws { text = try decoder.singleValueContainer().decode(String.self) }
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.singleValueContainer()
+            try container.encode(text)
+        }
+    }
+
+    struct Stamp: Codable, DatabaseValueConvertible, Equatable {
+        var date: Date
+        init(date: Date) { self.date = date }
+        init(from decoder: any Decoder) throws { date = try decoder.singleValueContainer().decode(Date.self) }
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.singleValueContainer()
+            try container.encode(date)
+        }
+    }
+
+    struct Point: Codable, DatabaseValueConvertible, Equatable {
+        var x: Int
+        var y: Int
+    }
+
+    @Test(arguments: StorageKind.allCases)
+    func codableValuesStoreTheirSingleValueOrJSON(_ kind: StorageKind) throws {
+        // A wrapped single value is stored as that value, a wrapped Date as
+        // a date string (not Codable's seconds), a keyed value as JSON.
+        #expect(Name(text: "Arthur").databaseValue == "Arthur".databaseValue)
+        #expect(Name.fromDatabaseValue("Arthur".databaseValue) == Name(text: "Arthur"))
+        #expect(Name.fromDatabaseValue(1.databaseValue) == nil)
+        let date = Date(timeIntervalSince1970: 1_000_000)
+        #expect(Stamp(date: date).databaseValue == date.databaseValue)
+        #expect(Stamp.fromDatabaseValue(date.databaseValue) == Stamp(date: date))
+        #expect(Point(x: 1, y: 2).databaseValue == #"{"x":1,"y":2}"#.databaseValue)
+        #expect(Point.fromDatabaseValue(#"{"x":1,"y":2}"#.databaseValue) == Point(x: 1, y: 2))
+        let database = try TestDatabase(kind)
+        try database.queue.write { db in
+            try db.execute(sql: "CREATE TABLE t (name TEXT, stamp TEXT, point TEXT)")
+            try db.execute(sql: "INSERT INTO t VALUES (?, ?, ?)", arguments: [Name(text: "Zaphod"), Stamp(date: date), Point(x: 3, y: 4)])
+            #expect(try String.fetchOne(db, sql: "SELECT typeof(name) || typeof(stamp) FROM t") == "texttext")
+            #expect(try Name.fetchOne(db, sql: "SELECT name FROM t") == Name(text: "Zaphod"))
+            #expect(try Stamp.fetchOne(db, sql: "SELECT stamp FROM t") == Stamp(date: date))
+            #expect(try Point.fetchOne(db, sql: "SELECT point FROM t") == Point(x: 3, y: 4))
+        }
+    }
 }

@@ -668,8 +668,18 @@ struct JoinPlan {
                     node = nodes.count - 1
                     nodes[parentNode].children.append(node)
                 }
+                try add(core.request.joins, parentAlias: alias, parentIsOptional: isOptional, parentNode: node, db)
+            } else if join.annotatesParent {
+                try add(core.request.joins, parentAlias: alias, parentIsOptional: isOptional, parentNode: node, db)
+            } else {
+                // A joined association selects no column, but the ones it
+                // includes in turn are scoped under it (an empty row with
+                // their scopes), as the path to them reads: a.b.c.
+                nodes.append(ScopeNode(key: Self.scopeKey(core), selections: [], count: 0))
+                let empty = nodes.count - 1
+                try add(core.request.joins, parentAlias: alias, parentIsOptional: isOptional, parentNode: empty, db)
+                if !nodes[empty].children.isEmpty { nodes[parentNode].children.append(empty) }
             }
-            try add(core.request.joins, parentAlias: alias, parentIsOptional: isOptional, parentNode: node, db)
         }
     }
 

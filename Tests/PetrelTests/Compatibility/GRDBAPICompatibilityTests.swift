@@ -316,6 +316,53 @@ struct GRDBJoinCompatibilityTests {
         }
     }
 
+    struct Country: TableRecord, FetchableRecord, Decodable, Equatable {
+        var code: String
+        var name: String
+    }
+    struct Writer: TableRecord {
+        static let country = belongsTo(Country.self)
+    }
+    struct Novel: TableRecord, FetchableRecord, Decodable {
+        static let writer = belongsTo(Writer.self)
+        static let country = hasOne(Country.self, through: writer, using: Writer.country)
+        var id: Int64
+    }
+    struct NovelInfo: FetchableRecord, Decodable {
+        var novel: Novel
+        var country: Country?
+    }
+
+    @Test(arguments: StorageKind.allCases)
+    func includedRowsOfJoinedAssociationsAreScopedUnderThem(_ kind: StorageKind) throws {
+        let database = try TestDatabase(kind)
+        try database.queue.write { db in
+            try db.execute(sql: """
+                CREATE TABLE country (code TEXT PRIMARY KEY, name TEXT);
+                CREATE TABLE writer (id INTEGER PRIMARY KEY, countryCode TEXT REFERENCES country(code));
+                CREATE TABLE novel (id INTEGER PRIMARY KEY, writerId INTEGER REFERENCES writer(id));
+                INSERT INTO country VALUES ('FR', 'France');
+                INSERT INTO writer VALUES (1, 'FR'), (2, NULL);
+                INSERT INTO novel VALUES (1, 1), (2, 2);
+                """)
+            // The pivot (writer) selects nothing: an empty scope holding the
+            // country's, as the path novel → writer → country reads.
+            for request in [Novel.including(required: Novel.country), Novel.joining(required: Novel.writer.including(required: Writer.country))] {
+                let rows = try Row.fetchAll(db, request)
+                #expect(rows.count == 1)
+                #expect(rows.first?.unscoped == ["id": 1, "writerId": 1])
+                #expect(rows.first?.scopes.names == ["writer"])
+                #expect(rows.first?.scopes["writer"]?.unscoped == [:])
+                #expect(rows.first?.scopes["writer"]?.scopes["country"] == ["code": "FR", "name": "France"])
+            }
+            // A joined association that includes nothing gets no scope.
+            #expect(try Row.fetchAll(db, Novel.joining(required: Novel.writer)).first?.scopes.names == [])
+            // Records find the country at any depth.
+            let infos = try NovelInfo.fetchAll(db, Novel.including(optional: Novel.country).order(Column("id")))
+            #expect(infos.map(\.country) == [Country(code: "FR", name: "France"), nil])
+        }
+    }
+
     struct Team: TableRecord, FetchableRecord, Decodable {
         static let databaseTableName = "teams"
         static let players = hasMany(Member.self)

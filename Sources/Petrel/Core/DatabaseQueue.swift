@@ -20,7 +20,8 @@ public final class DatabaseQueue: DatabaseWriter, @unchecked Sendable {
     // connection. `interruptHandle` has its own lock.
     private let db: Database
     private let queue: DispatchQueue
-    private let queueKey = DispatchSpecificKey<Void>()
+    /// Marks this queue's dispatch queue, under the process-wide key.
+    private let queueIdentity = QueueIdentity()
     private let interruptHandle: InterruptHandle
 
     /// The configuration of the connection.
@@ -65,7 +66,7 @@ public final class DatabaseQueue: DatabaseWriter, @unchecked Sendable {
         queue = target.map { DispatchQueue(label: label, target: $0) } ?? DispatchQueue(label: label, qos: qos)
         db = try Database(path: openPath, description: label, configuration: configuration, extraFlags: flags)
         interruptHandle = InterruptHandle(db.sqliteConnection)
-        queue.setSpecific(key: queueKey, value: ())
+        queue.setSpecific(key: QueueIdentity.key, value: queueIdentity)
     }
 
     /// An in-memory copy of the database at `path`.
@@ -77,7 +78,7 @@ public final class DatabaseQueue: DatabaseWriter, @unchecked Sendable {
         interruptHandle.invalidate()
     }
 
-    private var isOnQueue: Bool { DispatchQueue.getSpecific(key: queueKey) != nil }
+    private var isOnQueue: Bool { DispatchQueue.getSpecific(key: QueueIdentity.key) === queueIdentity }
 
     /// Runs `body` on the queue; accesses are not reentrant.
     private func sync<T>(_ body: (Database) throws -> T) rethrows -> T {
@@ -337,4 +338,13 @@ final class AsyncJob: @unchecked Sendable {
             if state == .running { interrupt() }
         }
     }
+}
+
+/// Which `DatabaseQueue` a dispatch queue runs. The key lives as long as
+/// the process: libdispatch matches keys by address, so a key freed with
+/// its queue could be reallocated at the address of a key another program
+/// left set on a queue (the main queue, say), and a first access from
+/// there would pass for a reentrant one.
+private final class QueueIdentity: Sendable {
+    static let key = DispatchSpecificKey<QueueIdentity>()
 }

@@ -414,4 +414,20 @@ struct SuspensionTests {
         try dbPool.write { db in try db.execute(sql: "INSERT INTO u VALUES (1)") }
         #expect(try dbPool.read { try Int.fetchOne($0, sql: "SELECT count(*) FROM u") } == 1)
     }
+
+    // libdispatch matches specific keys by address: a key that a program
+    // set on a queue and then freed must not make a later DatabaseQueue
+    // believe that queue runs it (a false "not reentrant" stop).
+    @Test func foreignSpecificKeysDoNotLookLikeReentrancy() throws {
+        let caller = DispatchQueue(label: "caller")
+        for round in 0..<50 {
+            do {
+                let key = DispatchSpecificKey<Void>()
+                caller.setSpecific(key: key, value: ())
+            }
+            let dbQueue = try DatabaseQueue()
+            let value = try caller.sync { try dbQueue.write { db in try Int.fetchOne(db, sql: "SELECT ?", arguments: [round]) } }
+            #expect(value == round)
+        }
+    }
 }

@@ -76,6 +76,11 @@ public final class Database {
     var schemaSourceOverride: (any DatabaseSchemaSource)??
     /// INSERT statements of record types, with the columns they were built for.
     var recordInsertStatements = RecordInsertStatementCache()
+    /// Whether this SQLite accepts `DELETE ... LIMIT` and `UPDATE ... LIMIT`
+    /// (SQLITE_ENABLE_UPDATE_DELETE_LIMIT), read once.
+    lazy var supportsUpdateDeleteLimit: Bool = {
+        (try? String.fetchAll(self, sql: "PRAGMA compile_options"))?.contains("ENABLE_UPDATE_DELETE_LIMIT") ?? false
+    }()
 
     /// The version of the SQLite library, as `sqlite3_libversion_number()` returns it (3040001 for 3.40.1).
     public static var sqliteLibVersionNumber: CInt { sqlite3_libversion_number() }

@@ -283,6 +283,88 @@ public struct QueryInterfaceRequest<RowDecoder>: Sendable {
         return [SQLExpression(sql: sql, isTerm: true)]
     }
 
+    /// The rows a DELETE or UPDATE of the request touches, as the SQL that
+    /// follows `DELETE FROM table` or `UPDATE table SET ...`: its WHERE
+    /// clause, then (after any RETURNING clause) ORDER BY and LIMIT when
+    /// SQLite takes them there. A request with joins, grouping, DISTINCT,
+    /// common table expressions or (without SQLite's UPDATE/DELETE LIMIT)
+    /// a limit selects its rows by primary key in a subquery, so it never
+    /// touches more rows than it fetches.
+    func mutationTarget(_ db: Database) throws -> (condition: SQL, orderAndLimit: SQL) {
+        let usesSubquery = !joins.isEmpty || !groups.isEmpty || groupsByPrimaryKey || !havings.isEmpty || isDistinct
+            || !ctes.isEmpty || alias?.name != nil || (limitClause != nil && !db.supportsUpdateDeleteLimit)
+        if !usesSubquery {
+            var condition = SQL(elements: [])
+            if let whereSQL = try whereSQL(db) { condition = " WHERE " + whereSQL }
+            var tail = SQL(elements: [])
+            if let limitClause {
+                let orderSQL = try orderingSQL(db, qualify: { $0 }, rowIDOrderingWhenReversed: false)
+                if !orderSQL.isEmpty { tail += " ORDER BY " + orderSQL.joined(separator: ", ") }
+                tail += SQL(sql: " LIMIT \(limitClause.limit)")
+                if let offset = limitClause.offset { tail += SQL(sql: " OFFSET \(offset)") }
+            }
+            return (condition, tail)
+        }
+        // The key that names a row: the rowid, or its alias column, or the
+        // primary key columns of a WITHOUT ROWID table.
+        let primaryKey = try db.primaryKey(table)
+        let keyColumns = primaryKey.rowIDColumn.map { [$0] } ?? (primaryKey.tableHasRowID ? ["rowid"] : primaryKey.columns)
+        if !groups.isEmpty, !groupsByPrimaryKey {
+            // Grouping by other columns picks one arbitrary row per group.
+            let grouped = Set(try groups.map { try $0.sql.resolved(db).build().0.lowercased() })
+            let keys = Set(primaryKey.columns.map { Column($0).sqlExpression.sql.build().0.lowercased() })
+            guard keys.isSubset(of: grouped) else {
+                throw DatabaseError(resultCode: .SQLITE_MISUSE, message: "cannot delete or update the rows of a request grouped by other columns than the primary key of \(table)")
+            }
+        }
+        var subquery = self
+        subquery.selection = keyColumns.map { SQLSelection(sql: Column($0).sqlExpression.sql) }
+        subquery.selectsPrimaryKey = false
+        subquery.aggregateSelections = []
+        subquery.prefetches = []
+        subquery.joins = joins.map { join in
+            var join = join
+            join.includesColumns = false
+            join.annotatesParent = false
+            return join
+        }
+        if limitClause == nil {
+            subquery.orderings = []
+            subquery.isReversed = false
+            subquery.ordersByPrimaryKey = false
+            subquery.hasStableOrder = false
+        }
+        let key = keyColumns.map { SQL(sql: $0.quotedDatabaseIdentifier) }
+        let keySQL = key.count == 1 ? key[0] : "(" + key.joined(separator: ", ") + ")"
+        return (" WHERE " + keySQL + " IN (" + (try subquery.compile(db).sql) + ")", SQL(elements: []))
+    }
+
+    /// The ORDER BY terms of the request's own orderings (the joined
+    /// associations' come from the join plan).
+    private func orderingSQL(_ db: Database, qualify: (SQL) -> SQL, rowIDOrderingWhenReversed: Bool) throws -> [SQL] {
+        var orderings = self.orderings
+        if ordersByPrimaryKey {
+            orderings = try db.primaryKey(table).columns.map { column in
+                let term = Column(column).sqlExpression.sql
+                return SQLOrdering(sql: term, reversedSQL: term + SQL(sql: " DESC"))
+            }
+        }
+        var orderSQL = orderings.map { qualify($0.sql) }
+        if isReversed {
+            if orderings.isEmpty {
+                orderSQL = rowIDOrderingWhenReversed ? [SQL(sql: "\(table.quotedDatabaseIdentifier).rowid DESC")] : []
+            } else {
+                orderSQL = try orderings.map { ordering in
+                    guard let reversed = ordering.reversedSQL else {
+                        throw DatabaseError(resultCode: .SQLITE_MISUSE, message: "cannot reverse a raw SQL ordering")
+                    }
+                    return qualify(reversed)
+                }
+            }
+        }
+        return orderSQL
+    }
+
     /// The SELECT statement of the request.
     func selectSQL(_ db: Database) throws -> SQL {
         try compile(db).sql
@@ -338,24 +420,7 @@ public struct QueryInterfaceRequest<RowDecoder>: Sendable {
         if !havings.isEmpty {
             sql += " HAVING " + qualify(havings.count == 1 ? havings[0].sql : havings.map(\.operandSQL).joined(separator: " AND "))
         }
-        var orderings = self.orderings
-        if ordersByPrimaryKey {
-            orderings = try db.primaryKey(table).columns.map { column in
-                let term = Column(column).sqlExpression.sql
-                return SQLOrdering(sql: term, reversedSQL: term + SQL(sql: " DESC"))
-            }
-        }
-        var orderSQL = orderings.map { qualify($0.sql) }
-        if isReversed {
-            orderSQL = orderings.isEmpty
-                ? [SQL(sql: "\(table.quotedDatabaseIdentifier).rowid DESC")]
-                : try orderings.map { ordering in
-                    guard let reversed = ordering.reversedSQL else {
-                        throw DatabaseError(resultCode: .SQLITE_MISUSE, message: "cannot reverse a raw SQL ordering")
-                    }
-                    return qualify(reversed)
-                }
-        }
+        var orderSQL = try orderingSQL(db, qualify: qualify, rowIDOrderingWhenReversed: true)
         orderSQL += plan.orderings
         if hasStableOrder, !ordersByPrimaryKey {
             orderSQL += try db.primaryKey(table).columns.map { qualify(Column($0).sqlExpression.sql) }
@@ -434,8 +499,8 @@ public struct QueryInterfaceRequest<RowDecoder>: Sendable {
     /// Deletes the rows the request selects; returns the number deleted.
     @discardableResult
     public func deleteAll(_ db: Database) throws -> Int {
-        var sql = SQL(sql: "DELETE FROM \(table.quotedDatabaseIdentifier)")
-        if let condition = try whereSQL(db) { sql += " WHERE " + condition }
+        let target = try mutationTarget(db)
+        let sql = SQL(sql: "DELETE FROM \(table.quotedDatabaseIdentifier)") + target.condition + target.orderAndLimit
         let (text, arguments) = try sql.resolved(db).build()
         try db.execute(sql: text, arguments: arguments)
         return db.changesCount
@@ -465,7 +530,8 @@ public struct QueryInterfaceRequest<RowDecoder>: Sendable {
         let or = resolution.map { $0 == .abort ? "" : " OR \($0.rawValue)" } ?? ""
         var sql = SQL(sql: "UPDATE\(or) \(table.quotedDatabaseIdentifier) SET ")
         sql += assignments.map { SQL(sql: $0.column.name.quotedDatabaseIdentifier + " = ") + $0.value.sql }.joined(separator: ", ")
-        if let condition = try whereSQL(db) { sql += " WHERE " + condition }
+        let target = try mutationTarget(db)
+        sql += target.condition + target.orderAndLimit
         let (text, arguments) = try sql.resolved(db).build()
         try db.execute(sql: text, arguments: arguments)
         return db.changesCount

@@ -133,9 +133,9 @@ extension QueryInterfaceRequest {
     /// Deletes the selected rows with a statement that returns `selection`
     /// for each of them: iterate it (`Row.fetchAll(statement)`) to run it.
     public func deleteAndFetchStatement(_ db: Database, selection: [any SQLSelectable]) throws -> Statement {
-        var sql = SQL(sql: "DELETE FROM \(table.quotedDatabaseIdentifier)")
-        if let condition = try whereSQL(db) { sql += " WHERE " + condition }
-        sql += " RETURNING " + selection.map(\.sqlSelection.sql).joined(separator: ", ")
+        let target = try mutationTarget(db)
+        var sql = SQL(sql: "DELETE FROM \(table.quotedDatabaseIdentifier)") + target.condition
+        sql += try returningSQL(selection, db) + target.orderAndLimit
         return try makeReturningStatement(sql, db)
     }
 
@@ -151,9 +151,16 @@ extension QueryInterfaceRequest {
         let or = conflictResolution.map { $0 == .abort ? "" : " OR \($0.rawValue)" } ?? ""
         var sql = SQL(sql: "UPDATE\(or) \(table.quotedDatabaseIdentifier) SET ")
         sql += assignments.map { SQL(sql: $0.column.name.quotedDatabaseIdentifier + " = ") + $0.value.sql }.joined(separator: ", ")
-        if let condition = try whereSQL(db) { sql += " WHERE " + condition }
-        sql += " RETURNING " + selection.map(\.sqlSelection.sql).joined(separator: ", ")
+        let target = try mutationTarget(db)
+        sql += target.condition + (try returningSQL(selection, db)) + target.orderAndLimit
         return try makeReturningStatement(sql, db)
+    }
+
+    /// `RETURNING` and the selection, `allColumns(excluding:)` expanded
+    /// against the table (`*` stays `*`).
+    private func returningSQL(_ selection: [any SQLSelectable], _ db: Database) throws -> SQL {
+        let expanded = try SQLSelection.expanding(selection.map(\.sqlSelection), table: table, db)
+        return " RETURNING " + expanded.map(\.sql).joined(separator: ", ")
     }
 
     private func makeReturningStatement(_ sql: SQL, _ db: Database) throws -> Statement {

@@ -459,10 +459,13 @@ extension QueryInterfaceRequest {
     ///
     /// The same association (same key, same table) joined twice is joined
     /// once: required if either is, selected if either is, with the
-    /// conditions of both.
+    /// conditions of both. A through association joins as its pivot (with
+    /// the target inside), so that the pivot included on its own too is
+    /// the same join.
     func adding(_ core: _AssociationCore, isRequired: Bool, includesColumns: Bool, annotatesParent: Bool = false) -> Self {
         var request = self
-        let join = JoinSpec(core: core, isRequired: isRequired, includesColumns: includesColumns, annotatesParent: annotatesParent)
+        let join = core.throughJoin(isRequired: isRequired, includesColumns: includesColumns, annotatesParent: annotatesParent)
+            ?? JoinSpec(core: core, isRequired: isRequired, includesColumns: includesColumns, annotatesParent: annotatesParent)
         if let index = request.joins.firstIndex(where: { $0.canMerge(with: join) }) {
             request.joins[index] = request.joins[index].merged(with: join)
         } else {

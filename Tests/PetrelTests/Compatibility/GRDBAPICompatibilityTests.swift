@@ -355,6 +355,14 @@ struct GRDBJoinCompatibilityTests {
                 #expect(rows.first?.scopes["writer"]?.unscoped == [:])
                 #expect(rows.first?.scopes["writer"]?.scopes["country"] == ["code": "FR", "name": "France"])
             }
+            // Included too, the pivot is one join: its columns and, inside
+            // it, the country's.
+            let both = try Row.fetchAll(db, Novel.including(optional: Novel.country).including(required: Novel.writer).order(Column("id")))
+            #expect(both.count == 2)
+            #expect(both.first?.scopes.names == ["writer"])
+            #expect(both.first?.scopes["writer"]?.unscoped == ["id": 1, "countryCode": "FR"])
+            #expect(both.first?.scopes["writer"]?.scopes["country"] == ["code": "FR", "name": "France"])
+            #expect(both.last?.scopes["writer"]?.scopes["country"] == ["code": nil, "name": nil])
             // A joined association that includes nothing gets no scope.
             #expect(try Row.fetchAll(db, Novel.joining(required: Novel.writer)).first?.scopes.names == [])
             // Records find the country at any depth.

@@ -59,7 +59,8 @@ struct RowDecoder<Record: FetchableRecord>: Decoder {
             guard let index = row.index(forColumn: column(for: key)) else {
                 // A scope of NULLs (an outer join that found nothing) is nil.
                 if let scope = scope(for: key) { return !scope.containsNonNullValue }
-                return true
+                // Prefetched rows (even none) are a value: an empty array.
+                return row.prefetchedRowsStorage[key.stringValue] == nil
             }
             return row.hasNull(atIndex: index)
         }

@@ -371,6 +371,16 @@ struct GRDBJoinCompatibilityTests {
         }
     }
 
+    /// Decodes its players only when the container says they are there.
+    struct Roster: FetchableRecord, Decodable {
+        var playerIDs: [Int64]
+        enum CodingKeys: String, CodingKey { case players }
+        init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            playerIDs = try container.decodeNil(forKey: .players) ? [-1] : container.decode([Member].self, forKey: .players).map(\.id)
+        }
+    }
+
     struct Team: TableRecord, FetchableRecord, Decodable {
         static let databaseTableName = "teams"
         static let players = hasMany(Member.self)
@@ -404,6 +414,10 @@ struct GRDBJoinCompatibilityTests {
             #expect(row.scopes.names == ["team"])
             let team = try #require(try Row.fetchOne(db, Team.including(all: Team.players)))
             #expect(team.prefetchedRows.keys == ["players"])
+            // Prefetched rows are a value, even when there are none.
+            try db.execute(sql: "INSERT INTO teams VALUES (2)")
+            let rosters = try Roster.fetchAll(db, Team.including(all: Team.players).order(Column("id")))
+            #expect(rosters.map(\.playerIDs) == [[1, 2], []])
             let joined = try Row.fetchAll(db, Team.including(required: Team.players))
             #expect(joined.first?.scopes.names == ["player"])
             // A record type's update policy applies to batch updates.

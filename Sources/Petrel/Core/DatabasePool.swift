@@ -27,6 +27,10 @@ public final class DatabasePool: DatabaseWriter, @unchecked Sendable {
     private var busyReaders = 0
     private var barrier = false
     private var closed = false
+    /// Async accesses waiting for a reader: each suspended task, not a
+    /// blocked thread (hundreds of concurrent reads would otherwise take
+    /// every Dispatch worker thread, the readers' queues included).
+    private var readerWaiters: [CheckedContinuation<Void, Never>] = []
     private let readerConfiguration: Configuration
 
     public let configuration: Configuration
@@ -61,22 +65,32 @@ public final class DatabasePool: DatabaseWriter, @unchecked Sendable {
         condition.lock()
         defer { condition.unlock() }
         while true {
-            if closed { throw DatabaseError(resultCode: .SQLITE_MISUSE, message: "the database pool is closed") }
-            if !barrier {
-                if let reader = idle.popLast() {
-                    busyReaders += 1
-                    return reader
-                }
-                if all.count < max(1, configuration.maximumReaderCount) {
-                    let label = (configuration.label ?? "Petrel.DatabasePool") + ".reader.\(all.count + 1)"
-                    let reader = try DatabaseQueue(poolPath: path, label: label, configuration: readerConfiguration)
-                    all.append(reader)
-                    busyReaders += 1
-                    return reader
-                }
-            }
+            if let reader = try takeReaderLocked() { return reader }
             condition.wait()
         }
+    }
+
+    /// An idle reader or a new one, or nil when the caller must wait. Call
+    /// with `condition` locked.
+    private func takeReaderLocked() throws -> DatabaseQueue? {
+        if closed { throw DatabaseError(resultCode: .SQLITE_MISUSE, message: "the database pool is closed") }
+        guard !barrier else { return nil }
+        if let reader = idle.popLast() {
+            busyReaders += 1
+            return reader
+        }
+        guard all.count < max(1, configuration.maximumReaderCount) else { return nil }
+        let label = (configuration.label ?? "Petrel.DatabasePool") + ".reader.\(all.count + 1)"
+        let reader = try DatabaseQueue(poolPath: path, label: label, configuration: readerConfiguration)
+        all.append(reader)
+        busyReaders += 1
+        return reader
+    }
+
+    /// True when `takeReaderLocked` would not wait. Call with `condition`
+    /// locked.
+    private var readerIsAvailableLocked: Bool {
+        closed || (!barrier && (!idle.isEmpty || all.count < max(1, configuration.maximumReaderCount)))
     }
 
     private func giveBack(_ reader: DatabaseQueue) {
@@ -84,7 +98,16 @@ public final class DatabasePool: DatabaseWriter, @unchecked Sendable {
         busyReaders -= 1
         if all.contains(where: { $0 === reader }) { idle.append(reader) }
         condition.broadcast()
+        let waiter = readerWaiters.isEmpty ? nil : readerWaiters.removeFirst()
         condition.unlock()
+        waiter?.resume()
+    }
+
+    /// Wakes every async access waiting for a reader (the barrier lifted,
+    /// or the pool closed). Call with `condition` locked; resume after.
+    private func takeAllReaderWaitersLocked() -> [CheckedContinuation<Void, Never>] {
+        defer { readerWaiters.removeAll() }
+        return readerWaiters
     }
 
     private func withReader<T>(_ body: (DatabaseQueue) throws -> T) throws -> T {
@@ -136,8 +159,24 @@ public final class DatabasePool: DatabaseWriter, @unchecked Sendable {
     }
 
     /// Waits for a reader off the cooperative thread pool.
+    /// A reader for an async access, waiting without blocking a thread.
+    /// A waiter woken by a given-back reader that another access took
+    /// first waits again for the next one.
     private func acquireReader() async throws -> DatabaseQueue {
-        try await offCooperativePool { try self.takeReader() }
+        while true {
+            let reader = try condition.withLock { try takeReaderLocked() }
+            if let reader { return reader }
+            await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+                condition.lock()
+                if readerIsAvailableLocked {
+                    condition.unlock()
+                    continuation.resume()
+                } else {
+                    readerWaiters.append(continuation)
+                    condition.unlock()
+                }
+            }
+        }
     }
 
     /// Runs blocking work (waiting for a reader, or for readers to finish)
@@ -195,7 +234,9 @@ public final class DatabasePool: DatabaseWriter, @unchecked Sendable {
                 condition.lock()
                 barrier = false
                 condition.broadcast()
+                let waiters = takeAllReaderWaitersLocked()
                 condition.unlock()
+                for waiter in waiters { waiter.resume() }
             }
             return try updates(db)
         }
@@ -251,7 +292,9 @@ public final class DatabasePool: DatabaseWriter, @unchecked Sendable {
         all.removeAll()
         idle.removeAll()
         condition.broadcast()
+        let waiters = takeAllReaderWaitersLocked()
         condition.unlock()
+        for waiter in waiters { waiter.resume() }
         for reader in readers { try reader.close() }
         try writer.close()
     }

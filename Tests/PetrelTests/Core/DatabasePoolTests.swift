@@ -321,4 +321,31 @@ struct DispatchConfigurationTests {
         #expect(seen.all == ["read"])
         pool.releaseMemoryEventually()
     }
+
+    // Hundreds of async reads at once, half of them cancelled: waiting for
+    // a reader must suspend tasks, not block threads (which starved the
+    // readers' own queues and hung), and a cancelled read must not fail
+    // the others.
+    @Test func manyConcurrentAsyncReadsWithCancellation() async throws {
+        let directory = try TemporaryDirectory()
+        let pool = try DatabasePool(path: directory.path("db.sqlite"))
+        try await pool.write { db in try db.execute(sql: "CREATE TABLE t (a); INSERT INTO t VALUES (1)") }
+        let readers: [any DatabaseReader] = [pool, try pool.makeSnapshot(), try DatabaseQueue(path: directory.path("queue.sqlite"))]
+        for reader in readers {
+            let completed = try await withThrowingTaskGroup(of: Int.self) { group in
+                for index in 0..<300 {
+                    let task = Task { try await reader.read { db in try Int.fetchOne(db, sql: "SELECT 1") ?? 0 } }
+                    group.addTask {
+                        if index.isMultiple(of: 2) {
+                            Task { task.cancel() }
+                            return (try? await task.value) ?? 0
+                        }
+                        return try await task.value
+                    }
+                }
+                return try await group.reduce(0, +)
+            }
+            #expect(completed >= 150)
+        }
+    }
 }

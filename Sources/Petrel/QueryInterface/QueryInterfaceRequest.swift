@@ -313,7 +313,8 @@ public struct QueryInterfaceRequest<RowDecoder>: Sendable {
             // Grouping by other columns picks one arbitrary row per group.
             let grouped = Set(try groups.map { try $0.sql.resolved(db).build().0.lowercased() })
             let keys = Set(primaryKey.columns.map { Column($0).sqlExpression.sql.build().0.lowercased() })
-            guard keys.isSubset(of: grouped) else {
+            let groupsByRowID = primaryKey.tableHasRowID && !grouped.isDisjoint(with: [#""rowid""#, #""_rowid_""#, #""oid""#, "rowid"])
+            guard keys.isSubset(of: grouped) || groupsByRowID else {
                 throw DatabaseError(resultCode: .SQLITE_MISUSE, message: "cannot delete or update the rows of a request grouped by other columns than the primary key of \(table)")
             }
         }

@@ -503,23 +503,14 @@ struct GRDBEncodingCompatibilityTests {
         }
     }
 
-    struct Name: Codable, DatabaseValueConvertible, Equatable {
-        var text: String
-        init(text: String) { self.text = text }
-        init(from decoder: any Decoder) throws { text = try decoder.singleValueContainer().decode(String.self) }
+    /// A value stored as the one value it wraps.
+    struct Single<Value: Codable & Equatable>: Codable, DatabaseValueConvertible, Equatable {
+        var value: Value
+        init(_ value: Value) { self.value = value }
+        init(from decoder: any Decoder) throws { value = try decoder.singleValueContainer().decode(Value.self) }
         func encode(to encoder: any Encoder) throws {
             var container = encoder.singleValueContainer()
-            try container.encode(text)
-        }
-    }
-
-    struct Stamp: Codable, DatabaseValueConvertible, Equatable {
-        var date: Date
-        init(date: Date) { self.date = date }
-        init(from decoder: any Decoder) throws { date = try decoder.singleValueContainer().decode(Date.self) }
-        func encode(to encoder: any Encoder) throws {
-            var container = encoder.singleValueContainer()
-            try container.encode(date)
+            try container.encode(value)
         }
     }
 
@@ -532,21 +523,21 @@ struct GRDBEncodingCompatibilityTests {
     func codableValuesStoreTheirSingleValueOrJSON(_ kind: StorageKind) throws {
         // A wrapped single value is stored as that value, a wrapped Date as
         // a date string (not Codable's seconds), a keyed value as JSON.
-        #expect(Name(text: "Arthur").databaseValue == "Arthur".databaseValue)
-        #expect(Name.fromDatabaseValue("Arthur".databaseValue) == Name(text: "Arthur"))
-        #expect(Name.fromDatabaseValue(1.databaseValue) == nil)
+        #expect(Single("Arthur").databaseValue == "Arthur".databaseValue)
+        #expect(Single<String>.fromDatabaseValue("Arthur".databaseValue) == Single("Arthur"))
+        #expect(Single<String>.fromDatabaseValue(1.databaseValue) == nil)
         let date = Date(timeIntervalSince1970: 1_000_000)
-        #expect(Stamp(date: date).databaseValue == date.databaseValue)
-        #expect(Stamp.fromDatabaseValue(date.databaseValue) == Stamp(date: date))
+        #expect(Single(date).databaseValue == date.databaseValue)
+        #expect(Single<Date>.fromDatabaseValue(date.databaseValue) == Single(date))
         #expect(Point(x: 1, y: 2).databaseValue == #"{"x":1,"y":2}"#.databaseValue)
         #expect(Point.fromDatabaseValue(#"{"x":1,"y":2}"#.databaseValue) == Point(x: 1, y: 2))
         let database = try TestDatabase(kind)
         try database.queue.write { db in
             try db.execute(sql: "CREATE TABLE t (name TEXT, stamp TEXT, point TEXT)")
-            try db.execute(sql: "INSERT INTO t VALUES (?, ?, ?)", arguments: [Name(text: "Zaphod"), Stamp(date: date), Point(x: 3, y: 4)])
+            try db.execute(sql: "INSERT INTO t VALUES (?, ?, ?)", arguments: [Single("Zaphod"), Single(date), Point(x: 3, y: 4)])
             #expect(try String.fetchOne(db, sql: "SELECT typeof(name) || typeof(stamp) FROM t") == "texttext")
-            #expect(try Name.fetchOne(db, sql: "SELECT name FROM t") == Name(text: "Zaphod"))
-            #expect(try Stamp.fetchOne(db, sql: "SELECT stamp FROM t") == Stamp(date: date))
+            #expect(try Single<String>.fetchOne(db, sql: "SELECT name FROM t") == Single("Zaphod"))
+            #expect(try Single<Date>.fetchOne(db, sql: "SELECT stamp FROM t") == Single(date))
             #expect(try Point.fetchOne(db, sql: "SELECT point FROM t") == Point(x: 3, y: 4))
         }
     }

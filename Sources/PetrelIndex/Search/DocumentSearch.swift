@@ -212,18 +212,15 @@ private struct SearchRun {
 
     /// Other forms of a word (`encoding`: encode, encoded, encoder) as its
     /// stem searched as a prefix, weaker than the word itself, on indexes
-    /// that do not stem (see ``QueryStemming``).
-    ///
-    /// The stemmer gets the word as typed (lowercased) when it is known:
-    /// stemmers read diacritics (й, é, ü) that folding removes; the stem is
-    /// then folded as the index's words are.
+    /// that do not stem (see ``QueryStemming``), from the word as typed
+    /// when it is known.
     private func stemPrefix(of token: String, original: String? = nil) throws -> AnalyzedQuery.Alternative? {
-        guard let stemming, var stem = stemming.stemPrefix(of: token) else { return nil }
-        if let original, let icuTokenizer, let unfolded = stemming.stem(original.lowercased(), like: token) {
-            let folded = try icuTokenizer.tokenTexts(in: unfolded, for: .query)
-            if folded.count == 1, folded[0].unicodeScalars.count >= QueryStemming.minimumLength { stem = folded[0] }
+        guard let stemming else { return nil }
+        let stem = try stemming.stemPrefix(of: token, original: original) { stem in
+            let folded = try icuTokenizer?.tokenTexts(in: stem, for: .query) ?? [stem]
+            return folded.count == 1 ? folded[0] : nil
         }
-        return .init(phrase: stem, weight: options.ranking.stemWeight, isPrefix: true)
+        return stem.map { .init(phrase: $0, weight: options.ranking.stemWeight, isPrefix: true) }
     }
 
     /// The two-character words inside a CJK word of three or more

@@ -103,7 +103,12 @@ struct QueryStemming {
     /// The stem of a folded query token to search as a prefix, or nil for
     /// a token that is too short, not all letters, or of a script or
     /// language without a stemmer.
-    func stemPrefix(of token: String) -> String? {
+    ///
+    /// With the word as typed (`original`), the stemmer gets that word,
+    /// lowercased, instead: stemmers read diacritics (й, é, ü) that folding
+    /// removes; `fold` then folds the stem as the index's words are (nil
+    /// when it is not one word).
+    func stemPrefix(of token: String, original: String? = nil, fold: (String) throws -> String? = { $0 }) rethrows -> String? {
         var count = 0
         var script: Script?
         for scalar in token.unicodeScalars {
@@ -113,16 +118,12 @@ struct QueryStemming {
         }
         guard count >= Self.minimumLength, let script, let language = language(for: script),
               let algorithm = Self.algorithms[language], let stemmer = Self.stemmers[algorithm] else { return nil }
+        if let original, let stem = try fold(stemmer.stem(original.lowercased())), stem.unicodeScalars.count >= Self.minimumLength {
+            return stem
+        }
         let stem = stemmer.stem(token)
         guard stem.unicodeScalars.count >= Self.minimumLength else { return nil }
         return stem
-    }
-
-    /// `word` stemmed by the stemmer `token`'s script gets.
-    func stem(_ word: String, like token: String) -> String? {
-        guard let first = token.unicodeScalars.first, let script = Script(first), let language = language(for: script),
-              let algorithm = Self.algorithms[language], let stemmer = Self.stemmers[algorithm] else { return nil }
-        return stemmer.stem(word)
     }
 
     /// The languages of about `count` documents spread evenly over the

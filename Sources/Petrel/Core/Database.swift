@@ -405,6 +405,12 @@ public final class Database {
 
     // MARK: - Maintenance
 
+    /// Forgets the statements of `cachedStatement(sql:)`, so that the next
+    /// use compiles them again. Statements the caller holds are unchanged.
+    func forgetCachedStatements() {
+        statementCache.removeAll()
+    }
+
     /// Frees as much memory as possible (cached statements, page cache).
     public func releaseMemory() {
         statementCache.removeAll()

@@ -134,6 +134,10 @@ extension Database {
     public func add(transactionObserver: some TransactionObserver, extent: TransactionObservationExtent = .observerLifetime) {
         guard !configuration.readonly else { return }
         observationBroker.add(transactionObserver, extent: extent)
+        // A DELETE compiled before may use SQLite's truncate optimization,
+        // which reports no deleted row: cached statements are compiled
+        // again, now that the authorizer sees an observer.
+        forgetCachedStatements()
     }
 
     /// Removes a transaction observer.

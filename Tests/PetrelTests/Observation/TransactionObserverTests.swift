@@ -51,6 +51,22 @@ struct TransactionObserverTests {
         return database
     }
 
+    // A DELETE cached before the observer came compiled with SQLite's
+    // truncate optimization, which reports no row: it is compiled again.
+    @Test(arguments: StorageKind.allCases)
+    func deletesCachedBeforeTheObserverReportTheirRows(kind: StorageKind) throws {
+        let database = try makeDatabase(kind)
+        let observer = RecordingObserver()
+        try database.queue.writeWithoutTransaction { db in
+            try db.cachedStatement(sql: "DELETE FROM t").execute()
+            db.add(transactionObserver: observer, extent: .databaseLifetime)
+            try db.execute(sql: "INSERT INTO t (a) VALUES (1), (2)")
+            _ = observer.take()
+            try db.cachedStatement(sql: "DELETE FROM t").execute()
+        }
+        #expect(observer.take() == ["delete t 1", "delete t 2", "willCommit", "commit"])
+    }
+
     @Test(arguments: StorageKind.allCases)
     func rowsChangedAndCommits(kind: StorageKind) throws {
         let database = try makeDatabase(kind)

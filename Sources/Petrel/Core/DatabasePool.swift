@@ -30,7 +30,8 @@ public final class DatabasePool: DatabaseWriter, @unchecked Sendable {
     /// Async accesses waiting for a reader: each suspended task, not a
     /// blocked thread (hundreds of concurrent reads would otherwise take
     /// every Dispatch worker thread, the readers' queues included).
-    private var readerWaiters: [CheckedContinuation<Void, Never>] = []
+    private var readerWaiters: [ReaderWaiter] = []
+    private typealias ReaderWaiter = CheckedContinuation<DatabaseQueue?, any Error>
     private let readerConfiguration: Configuration
 
     public let configuration: Configuration
@@ -87,12 +88,6 @@ public final class DatabasePool: DatabaseWriter, @unchecked Sendable {
         return reader
     }
 
-    /// True when `takeReaderLocked` would not wait. Call with `condition`
-    /// locked.
-    private var readerIsAvailableLocked: Bool {
-        closed || (!barrier && (!idle.isEmpty || all.count < max(1, configuration.maximumReaderCount)))
-    }
-
     private func giveBack(_ reader: DatabaseQueue) {
         condition.lock()
         busyReaders -= 1
@@ -100,12 +95,12 @@ public final class DatabasePool: DatabaseWriter, @unchecked Sendable {
         condition.broadcast()
         let waiter = readerWaiters.isEmpty ? nil : readerWaiters.removeFirst()
         condition.unlock()
-        waiter?.resume()
+        waiter?.resume(returning: nil)
     }
 
     /// Wakes every async access waiting for a reader (the barrier lifted,
     /// or the pool closed). Call with `condition` locked; resume after.
-    private func takeAllReaderWaitersLocked() -> [CheckedContinuation<Void, Never>] {
+    private func takeAllReaderWaitersLocked() -> [ReaderWaiter] {
         defer { readerWaiters.removeAll() }
         return readerWaiters
     }
@@ -158,24 +153,28 @@ public final class DatabasePool: DatabaseWriter, @unchecked Sendable {
         }
     }
 
-    /// Waits for a reader off the cooperative thread pool.
-    /// A reader for an async access, waiting without blocking a thread.
-    /// A waiter woken by a given-back reader that another access took
-    /// first waits again for the next one.
+    /// A reader for an async access, waiting without blocking a thread:
+    /// a task that finds none suspends until a reader is given back (its
+    /// continuation is resumed with nil) and tries again, since another
+    /// access may have taken that reader first.
     private func acquireReader() async throws -> DatabaseQueue {
         while true {
-            let reader = try condition.withLock { try takeReaderLocked() }
-            if let reader { return reader }
-            await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            let reader = try await withCheckedThrowingContinuation { (continuation: ReaderWaiter) in
                 condition.lock()
-                if readerIsAvailableLocked {
+                do {
+                    if let reader = try takeReaderLocked() {
+                        condition.unlock()
+                        continuation.resume(returning: reader)
+                    } else {
+                        readerWaiters.append(continuation)
+                        condition.unlock()
+                    }
+                } catch {
                     condition.unlock()
-                    continuation.resume()
-                } else {
-                    readerWaiters.append(continuation)
-                    condition.unlock()
+                    continuation.resume(throwing: error)
                 }
             }
+            if let reader { return reader }
         }
     }
 
@@ -236,7 +235,7 @@ public final class DatabasePool: DatabaseWriter, @unchecked Sendable {
                 condition.broadcast()
                 let waiters = takeAllReaderWaitersLocked()
                 condition.unlock()
-                for waiter in waiters { waiter.resume() }
+                for waiter in waiters { waiter.resume(returning: nil) }
             }
             return try updates(db)
         }
@@ -294,7 +293,7 @@ public final class DatabasePool: DatabaseWriter, @unchecked Sendable {
         condition.broadcast()
         let waiters = takeAllReaderWaitersLocked()
         condition.unlock()
-        for waiter in waiters { waiter.resume() }
+        for waiter in waiters { waiter.resume(returning: nil) }
         for reader in readers { try reader.close() }
         try writer.close()
     }

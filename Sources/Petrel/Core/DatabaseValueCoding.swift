@@ -22,11 +22,12 @@ struct DatabaseValueDecoder: Decoder, SingleValueDecodingContainer {
     func decodeNil() -> Bool { dbValue.isNull }
 
     private func convert<T: DatabaseValueConvertible>(_ type: T.Type) throws -> T {
-        guard let value = T.fromDatabaseValue(dbValue) else {
-            throw DecodingError.typeMismatch(T.self, DecodingError.Context(
-                codingPath: [], debugDescription: "could not decode \(T.self) from \(dbValue)"))
-        }
+        guard let value = T.fromDatabaseValue(dbValue) else { throw mismatch(T.self) }
         return value
+    }
+
+    private func mismatch(_ type: Any.Type) -> DecodingError {
+        DecodingError.typeMismatch(type, DecodingError.Context(codingPath: [], debugDescription: "could not decode \(type) from \(dbValue)"))
     }
 
     func decode(_ type: Bool.Type) throws -> Bool { try convert(type) }
@@ -48,10 +49,7 @@ struct DatabaseValueDecoder: Decoder, SingleValueDecodingContainer {
         // A database value type reads as itself (a Date from its string,
         // not from Codable's number of seconds).
         if let convertible = T.self as? any DatabaseValueConvertible.Type {
-            guard let value = convertible.fromDatabaseValue(dbValue) as? T else {
-                throw DecodingError.typeMismatch(T.self, DecodingError.Context(
-                    codingPath: [], debugDescription: "could not decode \(T.self) from \(dbValue)"))
-            }
+            guard let value = convertible.fromDatabaseValue(dbValue) as? T else { throw mismatch(T.self) }
             return value
         }
         return try T(from: self)

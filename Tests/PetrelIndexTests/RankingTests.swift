@@ -156,12 +156,12 @@ struct RankingTests {
     @Test func theStemmerIsTheLanguageOfTheIndexOrOfTheQuery() throws {
         // An index mostly in one language stems every word of its script so.
         let german = QueryStemming(queryText: "the files", sampleLanguages: Array(repeating: "de", count: 9) + ["en", nil])
-        #expect(german.language(for: .latin) == "de")
+        #expect(try german.language(for: .latin) == "de")
         #expect(try german.stemPrefix(of: "verzeichnisse") == "verzeichnis")
         // A mixed index: the query's common words decide, then the majority.
         let mixed = ["de", "en", "en", "fr"]
-        #expect(QueryStemming(queryText: "die Dateien", sampleLanguages: mixed).language(for: .latin) == "de")
-        #expect(QueryStemming(queryText: "Dateien auflisten", sampleLanguages: mixed).language(for: .latin) == "en")
+        #expect(try QueryStemming(queryText: "die Dateien", sampleLanguages: mixed).language(for: .latin) == "de")
+        #expect(try QueryStemming(queryText: "Dateien auflisten", sampleLanguages: mixed).language(for: .latin) == "en")
         // Nothing known: English for Latin letters, Russian for Cyrillic.
         let unknown = QueryStemming(queryText: "", sampleLanguages: [])
         #expect(try unknown.stemPrefix(of: "encoding") == "encod")
@@ -173,6 +173,19 @@ struct RankingTests {
         for token in ["use", "дом", "abc1", "fileфайл", "設定ファイル", "ข้อมูลระบบ"] {
             #expect(try unknown.stemPrefix(of: token) == nil, "\(token)")
         }
+    }
+
+    @Test func theIndexIsSampledOnceAndOnlyForWordsWithAStemmer() throws {
+        var samples = 0
+        let stemming = QueryStemming(queryText: "encoding 東京") {
+            samples += 1
+            return ["en"]
+        }
+        #expect(try stemming.stemPrefix(of: "東京") == nil)
+        #expect(samples == 0)
+        #expect(try stemming.stemPrefix(of: "encoding") == "encod")
+        #expect(try stemming.stemPrefix(of: "encodings") == "encod")
+        #expect(samples == 1)
     }
 
     @Test func aQueryWithAnIndexedWordAlwaysFindsSomething() throws {

@@ -172,7 +172,7 @@ private struct SearchRun {
             k1: options.ranking.k1, coordinationPower: options.ranking.coordinationPower,
             proximityWeight: options.ranking.proximityWeight)
         stemming = index.tokenizer == .icu
-            ? QueryStemming(queryText: query.text, sampleLanguages: try QueryStemming.sampleLanguages(db))
+            ? QueryStemming(queryText: query.text, sampleLanguages: { try QueryStemming.sampleLanguages(db) })
             : nil
     }
 

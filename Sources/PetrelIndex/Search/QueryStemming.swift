@@ -10,7 +10,9 @@ import PetrelText
 /// index's documents of that script are in when one clearly dominates,
 /// otherwise the language the query's own common words point to, otherwise
 /// the index's most frequent one (English for Latin letters by default).
-struct QueryStemming {
+/// The index is sampled only when a word needs a stemmer, so queries with
+/// none (Chinese, Japanese...) do not pay for it.
+final class QueryStemming {
     /// The languages ``LanguageGuess`` reports, to their Snowball algorithms.
     static let algorithms: [String: String] = [
         "en": "english", "de": "german", "fr": "french", "es": "spanish", "it": "italian",
@@ -69,16 +71,27 @@ struct QueryStemming {
     static let minimumLength = 4
 
     private let queryLanguage: String?
-    private let indexLanguages: [Script: (language: String, share: Double)]
+    private let sampleLanguages: () throws -> [String?]
+    /// The dominant language of each script in the sample, once read.
+    private var sampledLanguages: [Script: (language: String, share: Double)]?
 
     /// - parameter queryText: the query as typed, for its language.
-    /// - parameter sampleLanguages: the languages of a sample of the
-    ///   index's documents (nil entries for unknown).
-    init(queryText: String, sampleLanguages: [String?]) {
+    /// - parameter sampleLanguages: reads the languages of a sample of the
+    ///   index's documents (nil entries for unknown), at most once.
+    init(queryText: String, sampleLanguages: @escaping () throws -> [String?]) {
         queryLanguage = LanguageGuess.guessQuery(queryText)
+        self.sampleLanguages = sampleLanguages
+    }
+
+    convenience init(queryText: String, sampleLanguages: [String?]) {
+        self.init(queryText: queryText, sampleLanguages: { sampleLanguages })
+    }
+
+    private func indexLanguages() throws -> [Script: (language: String, share: Double)] {
+        if let sampledLanguages { return sampledLanguages }
         var counts: [Script: [String: Int]] = [:]
         var totals: [Script: Int] = [:]
-        for case let language? in sampleLanguages {
+        for case let language? in try sampleLanguages() {
             guard let script = Script.of(language: language) else { continue }
             counts[script, default: [:]][language, default: 0] += 1
             totals[script, default: 0] += 1
@@ -89,12 +102,13 @@ struct QueryStemming {
             guard let best = languages.max(by: { ($0.value, $1.key) < ($1.value, $0.key) }), let total = totals[script] else { continue }
             dominant[script] = (best.key, Double(best.value) / Double(total))
         }
-        indexLanguages = dominant
+        sampledLanguages = dominant
+        return dominant
     }
 
     /// The language whose stemmer a word of `script` gets.
-    func language(for script: Script) -> String? {
-        let indexLanguage = indexLanguages[script]
+    func language(for script: Script) throws -> String? {
+        let indexLanguage = try indexLanguages()[script]
         if let indexLanguage, indexLanguage.share >= 0.8 { return indexLanguage.language }
         if let queryLanguage, Script.of(language: queryLanguage) == script { return queryLanguage }
         return indexLanguage?.language ?? script.defaultLanguage
@@ -108,7 +122,7 @@ struct QueryStemming {
     /// lowercased, instead: stemmers read diacritics (й, é, ü) that folding
     /// removes; `fold` then folds the stem as the index's words are (nil
     /// when it is not one word).
-    func stemPrefix(of token: String, original: String? = nil, fold: (String) throws -> String? = { $0 }) rethrows -> String? {
+    func stemPrefix(of token: String, original: String? = nil, fold: (String) throws -> String? = { $0 }) throws -> String? {
         var count = 0
         var script: Script?
         for scalar in token.unicodeScalars {
@@ -116,7 +130,7 @@ struct QueryStemming {
             guard let own = Script(scalar) ?? (scalar.properties.isAlphabetic ? script : nil) else { return nil }
             if script == nil { script = own } else if script != own { return nil }
         }
-        guard count >= Self.minimumLength, let script, let language = language(for: script),
+        guard count >= Self.minimumLength, let script, let language = try language(for: script),
               let algorithm = Self.algorithms[language], let stemmer = Self.stemmers[algorithm] else { return nil }
         if let original, let stem = try fold(stemmer.stem(original.lowercased())), stem.unicodeScalars.count >= Self.minimumLength {
             return stem

@@ -67,9 +67,9 @@ extension DocumentIndex {
     /// Paths (relative to `root`) whose documents match an FTS5 query.
     func search(_ query: String, root: String) throws -> [String] {
         try dbQueue.read { db in
-            try String.fetchAll(db, sql: """
+            try FilePath.fetchAll(db, sql: """
                 SELECT d.path FROM documents_fts f JOIN documents d ON d.id = f.rowid WHERE documents_fts MATCH ? ORDER BY d.path
-                """, arguments: [query]).map { String($0.dropFirst(root.count + 1)) }
+                """, arguments: [query]).map { (path: FilePath) in String(path.string.dropFirst(root.count + 1)) }
         }
     }
 

@@ -92,3 +92,22 @@ extension String {
         count >= width ? self : String(repeating: character, count: width - count) + self
     }
 }
+
+/// A path is stored as text when it is UTF-8, else as a blob of its bytes:
+/// two different files never share a key (a file literally named `a\xFF`
+/// and one whose name holds the byte 0xFF stay apart), and every stored
+/// path opens the file it names.
+extension FilePath: DatabaseValueConvertible {
+    var databaseValue: DatabaseValue {
+        if let text = String(validating: bytes, as: UTF8.self) { return text.databaseValue }
+        return Data(bytes).databaseValue
+    }
+
+    static func fromDatabaseValue(_ dbValue: DatabaseValue) -> FilePath? {
+        switch dbValue.storage {
+        case .string(let text): return FilePath(text)
+        case .blob(let data): return FilePath(bytes: Array(data))
+        default: return nil
+        }
+    }
+}

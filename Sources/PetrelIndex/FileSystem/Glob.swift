@@ -137,3 +137,55 @@ struct Glob: Sendable, Hashable {
         return s == path.count
     }
 }
+
+/// Checks of glob patterns given by users (`*.md`, `docs/**`, `[a-f]*`),
+/// so that a mistyped one is an error instead of matching nothing.
+public enum GlobSyntax {
+    /// Why `pattern` is not a valid glob, or nil when it is.
+    public static func problem(in pattern: String) -> String? {
+        let bytes = Array(pattern.utf8)
+        if bytes.isEmpty { return "it is empty" }
+        var index = 0
+        var character = 0
+        while index < bytes.count {
+            switch bytes[index] {
+            case UInt8(ascii: "\\"):
+                if index + 1 == bytes.count { return "it ends with an escaping \\" }
+                index += 2
+                character += 2
+                continue
+            case UInt8(ascii: "["):
+                var inner = index + 1
+                if inner < bytes.count, bytes[inner] == UInt8(ascii: "!") || bytes[inner] == UInt8(ascii: "^") { inner += 1 }
+                var first = true
+                var closed = false
+                while inner < bytes.count {
+                    let low = bytes[inner]
+                    if low == UInt8(ascii: "]"), !first {
+                        closed = true
+                        break
+                    }
+                    first = false
+                    if inner + 2 < bytes.count, bytes[inner + 1] == UInt8(ascii: "-"), bytes[inner + 2] != UInt8(ascii: "]") {
+                        let high = bytes[inner + 2]
+                        if low > high {
+                            return "the range \(String(decoding: [low], as: UTF8.self))-\(String(decoding: [high], as: UTF8.self)) runs backwards"
+                        }
+                        inner += 3
+                    } else {
+                        inner += 1
+                    }
+                }
+                if !closed { return "the [ at character \(character + 1) is not closed by ]" }
+                character += inner + 1 - index
+                index = inner + 1
+                continue
+            default:
+                break
+            }
+            index += 1
+            character += 1
+        }
+        return nil
+    }
+}

@@ -148,6 +148,33 @@ enum POSIX {
         return FilePath(bytes: Array(UnsafeRawBufferPointer(start: resolved, count: length)))
     }
 
+    /// Opens (creating it when missing) a lock file and takes an exclusive
+    /// `flock` on it: at once when `wait` is false (nil when another
+    /// process or descriptor holds it), else when it is released. The
+    /// lock lasts until the returned descriptor is closed, or the process
+    /// ends however it ends.
+    static func lockFile(_ path: FilePath, wait: Bool) throws(FileSystemError) -> Int32? {
+        // Readable and writable by every user who may update the index
+        // (umask permitting); a lock file made by another user is opened
+        // read-only, which is enough for flock.
+        var descriptor = withCPath(path) { open($0, O_RDWR | O_CREAT | O_CLOEXEC, 0o666) }
+        if descriptor < 0, errno == EACCES { descriptor = withCPath(path) { open($0, O_RDONLY | O_CLOEXEC) } }
+        guard descriptor >= 0 else { throw FileSystemError(code: errno, operation: "open") }
+        while flock(descriptor, LOCK_EX | (wait ? 0 : LOCK_NB)) != 0 {
+            let code = errno
+            if code == EINTR { continue }
+            close(descriptor)
+            if code == EWOULDBLOCK { return nil }
+            throw FileSystemError(code: code, operation: "flock")
+        }
+        return descriptor
+    }
+
+    /// Releases a lock taken by ``lockFile(_:wait:)``.
+    static func unlockFile(_ descriptor: Int32) {
+        close(descriptor)
+    }
+
     /// Whether an executable named `name` is on the PATH.
     static func isExecutable(_ path: FilePath) -> Bool {
         withCPath(path) { access($0, X_OK) } == 0

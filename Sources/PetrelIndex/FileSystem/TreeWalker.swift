@@ -56,6 +56,9 @@ struct TreeWalker {
     private(set) var files: [WalkedFile] = []
     private(set) var skipped: [SkippedFile] = []
     private(set) var failed: [FailedFile] = []
+    /// Paths that failed (folders that could not be listed, links that
+    /// could not be followed): what the index holds under them stays.
+    private(set) var unreadable: [FilePath] = []
     /// Symbolic links passed over because links are not followed.
     private(set) var symbolicLinksNotFollowed = 0
     /// Set by `isCancelled` to stop early.
@@ -93,7 +96,10 @@ struct TreeWalker {
             names = try POSIX.directoryEntries(folder)
         } catch {
             // A folder that vanished since its parent was listed is not an error.
-            if !error.isMissing { failed.append(FailedFile(path: folder.string, message: "cannot list folder: \(error)")) }
+            if !error.isMissing {
+                failed.append(FailedFile(path: folder.string, message: "cannot list folder: \(error)"))
+                unreadable.append(folder)
+            }
             return
         }
         var ignores = ignores
@@ -125,8 +131,10 @@ struct TreeWalker {
                     skipped.append(SkippedFile(path: path.string, reason: .symbolicLinkLoop, detail: nil))
                 } else if error.isMissing, (try? POSIX.linkStatus(path))?.kind == .symbolicLink {
                     failed.append(FailedFile(path: path.string, message: "broken symbolic link"))
+                    unreadable.append(path)
                 } else if !error.isMissing {
                     failed.append(FailedFile(path: path.string, message: "\(error)"))
+                    unreadable.append(path)
                 }
                 continue
             }

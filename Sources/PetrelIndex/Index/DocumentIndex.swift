@@ -24,6 +24,9 @@ public final class DocumentIndex: Sendable {
     public let tokenizer: IndexTokenizer
     /// The database, for direct queries (`documents`, `documents_fts`).
     public let dbQueue: DatabaseQueue
+    /// True for an index opened with ``init(readingAt:)``: searches and
+    /// reads only.
+    public let isReadOnly: Bool
     /// The index's ICU tokenizer in Swift (ICU indexes only), built once:
     /// searches tokenize queries and make snippets with it.
     let icuTokenizer: ICUWordTokenizer?
@@ -38,22 +41,34 @@ public final class DocumentIndex: Sendable {
         return home + "/.local/share/petrel/index.sqlite"
     }
 
+    /// Deletes the index at `path` (with its WAL files) when it
+    /// keeps no folder: what is left of a first update that failed. An
+    /// index with folders, or a file that is not an index, stays.
+    public static func removeIfEmpty(at path: String) {
+        guard exists(at: path) else { return }
+        if let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? NSNumber)?.intValue, size > 0 {
+            guard let index = try? DocumentIndex(readingAt: path), (try? index.roots().isEmpty) == true else { return }
+            try? index.dbQueue.close()
+        }
+        for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) }
+    }
+
     /// Whether an index file exists at `path`.
     public static func exists(at path: String) -> Bool {
         FileManager.default.fileExists(atPath: path)
     }
 
-    /// Opens the index at `path`, creating it (and its folder) when missing.
+    /// Opens the index at `path` for updates, creating it (and its folder)
+    /// when missing.
     ///
     /// - parameter tokenizer: the tokenizer for a new index (default: ICU).
     ///   For an existing index, nil accepts whatever it was made with; a
     ///   different one is refused (``rebuild(tokenizer:)`` changes it).
     /// - parameter create: when false, a missing index is an error.
-    public init(path: String, tokenizer: IndexTokenizer? = nil, create: Bool = true) throws {
-        self.path = path
+    public convenience init(path: String, tokenizer: IndexTokenizer? = nil, create: Bool = true) throws {
         let exists = DocumentIndex.exists(at: path)
         if !exists {
-            guard create else { throw IndexError("no index at \(path) (create one with `petrel-index FOLDER`)") }
+            guard create else { throw IndexError("no index at \(path)") }
             let folder = (path as NSString).deletingLastPathComponent
             if !folder.isEmpty {
                 do {
@@ -63,39 +78,99 @@ public final class DocumentIndex: Sendable {
                 }
             }
         }
-        var configuration = Configuration()
+        var configuration = DocumentIndex.configuration()
         configuration.journalMode = .wal
         configuration.busyMode = .timeout(30)
-        configuration.enableICU([.tokenizer, .functions])
         configuration.prepareDatabase { db in
             // In WAL mode NORMAL is safe against a killed process: only a
             // power loss can drop the last commits.
             try db.execute(sql: "PRAGMA synchronous = NORMAL")
-            // The ranking model of searches (see RankingModel).
-            try db.add(fts5Function: RankingModel.rankFunction)
-            try db.add(fts5Function: RankingModel.explainFunction)
+        }
+        // A file that is not an index is refused before anything is
+        // written to it (no WAL switch, no tables).
+        if exists, (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? NSNumber)?.intValue != 0 {
+            let probe = try DocumentIndex.openReadOnly(path)
+            let stored = try DocumentIndex.storedSettings(probe, path: path)
+            try probe.close()
+            if let stored, let tokenizer, tokenizer != stored.tokenizer {
+                throw IndexError("the index \(path) uses the \(stored.tokenizer.rawValue) tokenizer, not \(tokenizer.rawValue); rebuild it to change tokenizers")
+            }
         }
         let dbQueue: DatabaseQueue
         do {
             dbQueue = try DatabaseQueue(path: path, configuration: configuration)
         } catch {
-            throw IndexError("cannot open the index \(path): \(error)")
+            throw IndexError("cannot open the index \(path) for writing: \(error)")
         }
         let stored = try DocumentIndex.storedSettings(dbQueue, path: path)
-        if let stored {
-            if let tokenizer, tokenizer != stored.tokenizer {
-                throw IndexError("the index \(path) uses the \(stored.tokenizer.rawValue) tokenizer, not \(tokenizer.rawValue); rebuild it to change (petrel-index --rebuild --tokenizer \(tokenizer.rawValue))")
+        try self.init(path: path, dbQueue: dbQueue, tokenizer: stored?.tokenizer ?? tokenizer ?? .icu, isReadOnly: false)
+        try IndexSchema.migrator(tokenizer: self.tokenizer).migrate(dbQueue)
+    }
+
+    /// Opens an existing index for searching and reading only: nothing is
+    /// ever written to it, so an index in a folder the user cannot write
+    /// works, and a file that is not an index is refused untouched.
+    public convenience init(readingAt path: String) throws {
+        guard DocumentIndex.exists(at: path) else { throw IndexError("no index at \(path)") }
+        let dbQueue = try DocumentIndex.openReadOnly(path)
+        guard let stored = try DocumentIndex.storedSettings(dbQueue, path: path) else {
+            throw IndexError("\(path) is not an index yet (an empty database)")
+        }
+        try self.init(path: path, dbQueue: dbQueue, tokenizer: stored.tokenizer, isReadOnly: true)
+    }
+
+    private init(path: String, dbQueue: DatabaseQueue, tokenizer: IndexTokenizer, isReadOnly: Bool) throws {
+        self.path = path
+        self.dbQueue = dbQueue
+        self.tokenizer = tokenizer
+        self.isReadOnly = isReadOnly
+        icuTokenizer = tokenizer == .icu || tokenizer == .icuEnglish
+            ? try? ICUWordTokenizer(arguments: Array(tokenizer.sql.split(separator: " ").dropFirst().map(String.init)))
+            : nil
+    }
+
+    /// What every connection to an index has: Petrel's ICU tokenizer and
+    /// functions, and the ranking functions of searches.
+    private static func configuration() -> Configuration {
+        var configuration = Configuration()
+        configuration.enableICU([.tokenizer, .functions])
+        configuration.prepareDatabase { db in
+            try db.add(fts5Function: RankingModel.rankFunction)
+            try db.add(fts5Function: RankingModel.explainFunction)
+        }
+        return configuration
+    }
+
+    /// A read-only connection. When SQLite cannot open the file read-only
+    /// as it is (a WAL index whose folder the user cannot write has no
+    /// `-shm` to share), the file is opened as immutable: read as it is on
+    /// disk, which is right as long as no update runs at the same time.
+    private static func openReadOnly(_ path: String) throws -> DatabaseQueue {
+        if (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? NSNumber)?.intValue == 0 {
+            throw IndexError("\(path) is an empty file, not an index")
+        }
+        var configuration = DocumentIndex.configuration()
+        configuration.readonly = true
+        configuration.busyMode = .timeout(30)
+        do {
+            let dbQueue = try DatabaseQueue(path: path, configuration: configuration)
+            // Reading the schema is what fails when the WAL index cannot be shared.
+            try dbQueue.read { db in _ = try db.tableExists("petrel_meta") }
+            return dbQueue
+        } catch let error as DatabaseError where error.resultCode == .SQLITE_NOTADB {
+            throw IndexError("\(path) is not an SQLite database")
+        } catch {
+            let absolute = FilePath.absolute(path)
+            let allowed = CharacterSet.urlPathAllowed.subtracting(CharacterSet(charactersIn: "?#%"))
+            guard let encoded = absolute.addingPercentEncoding(withAllowedCharacters: allowed) else {
+                throw IndexError("cannot open the index \(path): \(error)")
             }
-            if stored.schemaVersion > DocumentIndex.schemaVersion {
-                throw IndexError("the index \(path) has schema version \(stored.schemaVersion), made by a newer Petrel (this one reads up to \(DocumentIndex.schemaVersion))")
+            do {
+                return try DatabaseQueue(path: "file:\(encoded)?immutable=1", configuration: configuration)
+            } catch let retry {
+                throw IndexError("cannot open the index \(path): \(error) (and as immutable: \(retry))")
             }
         }
-        self.tokenizer = stored?.tokenizer ?? tokenizer ?? .icu
-        self.dbQueue = dbQueue
-        icuTokenizer = self.tokenizer == .icu || self.tokenizer == .icuEnglish
-            ? try? ICUWordTokenizer(arguments: Array(self.tokenizer.sql.split(separator: " ").dropFirst().map(String.init)))
-            : nil
-        try IndexSchema.migrator(tokenizer: self.tokenizer).migrate(dbQueue)
     }
 
     /// The tokenizer and schema version an existing index records, nil for
@@ -117,7 +192,11 @@ public final class DocumentIndex: Sendable {
                 guard let name = values["tokenizer"], let tokenizer = IndexTokenizer(rawValue: name) else {
                     throw IndexError("the index \(path) names an unknown tokenizer (\(values["tokenizer"] ?? "none"))")
                 }
-                return (tokenizer, Int(values["schema_version"] ?? "") ?? 0)
+                let version = Int(values["schema_version"] ?? "") ?? 0
+                if version > DocumentIndex.schemaVersion {
+                    throw IndexError("the index \(path) has schema version \(version), made by a newer Petrel (this one reads up to \(DocumentIndex.schemaVersion))")
+                }
+                return (tokenizer, version)
             }
         } catch let error as IndexError {
             throw error
@@ -137,7 +216,7 @@ public final class DocumentIndex: Sendable {
                 SELECT r.id, r.path, r.last_run_at, (SELECT COUNT(*) FROM documents d WHERE d.root_id = r.id) AS count
                 FROM roots r ORDER BY r.path
                 """).map { row in
-                IndexedRoot(id: row["id"], path: row["path"], documentCount: row["count"],
+                IndexedRoot(id: row["id"], location: row["path"], documentCount: row["count"],
                             lastRun: (row["last_run_at"] as Double?).map(Date.init(timeIntervalSince1970:)))
             }
         }
@@ -169,19 +248,18 @@ public final class DocumentIndex: Sendable {
     @discardableResult
     public func addRoot(_ path: String) throws -> IndexedRoot {
         let folder = try DocumentIndex.canonicalFolder(path)
-        let key = folder.string
         try dbQueue.write { db in
-            let existing = try Row.fetchAll(db, sql: "SELECT id, path FROM roots").map { ($0[0] as Int64, $0[1] as String) }
-            if existing.contains(where: { folder.isWithin(FilePath($0.1)) }) { return }
-            try db.execute(sql: "INSERT INTO roots (path, added_at) VALUES (?, ?)", arguments: [key, Date().timeIntervalSince1970])
+            let existing = try Row.fetchAll(db, sql: "SELECT id, path FROM roots").map { ($0[0] as Int64, $0[1] as FilePath) }
+            if existing.contains(where: { folder.isWithin($0.1) }) { return }
+            try db.execute(sql: "INSERT INTO roots (path, added_at) VALUES (?, ?)", arguments: [folder, Date().timeIntervalSince1970])
             let id = db.lastInsertedRowID
-            for (innerID, innerPath) in existing where FilePath(innerPath).isWithin(folder) {
+            for (innerID, innerPath) in existing where innerPath.isWithin(folder) {
                 try db.execute(sql: "UPDATE documents SET root_id = ? WHERE root_id = ?", arguments: [id, innerID])
                 try db.execute(sql: "DELETE FROM roots WHERE id = ?", arguments: [innerID])
             }
         }
-        guard let root = try roots().first(where: { folder.isWithin(FilePath($0.path)) }) else {
-            throw IndexError("the folder \(key) was not recorded")
+        guard let root = try roots().first(where: { folder.isWithin($0.location) }) else {
+            throw IndexError("the folder \(folder.string) was not recorded")
         }
         return root
     }
@@ -190,6 +268,8 @@ public final class DocumentIndex: Sendable {
     /// - returns: the number of documents removed.
     @discardableResult
     public func removeRoot(_ path: String) throws -> Int {
+        let lock = try takeUpdateLock(progress: nil, isCancelled: { false })
+        defer { lock.map(POSIX.unlockFile) }
         return try dbQueue.write { db in
             for candidate in FilePath.spellings(of: path) {
                 let trimmed = candidate.count > 1 && candidate.hasSuffix("/") ? String(candidate.dropLast()) : candidate
@@ -204,6 +284,11 @@ public final class DocumentIndex: Sendable {
     }
 
     // MARK: - Statistics and checks
+
+    /// The kinds of the indexed documents ("md", "html", "pdf"...).
+    public func kinds() throws -> Set<String> {
+        try dbQueue.read { db in try Set(String.fetchAll(db, sql: "SELECT DISTINCT kind FROM documents")) }
+    }
 
     public func statistics() throws -> IndexStatistics {
         try dbQueue.read { db in
@@ -229,15 +314,25 @@ public final class DocumentIndex: Sendable {
     /// integrity check (with Petrel's tokenizers registered, which the
     /// plain `sqlite3` shell cannot do), and that every document has its
     /// full-text row. Returns the problems found; empty means sound.
+    ///
+    /// FTS5's check is a write statement (that writes nothing): an index
+    /// opened with ``init(readingAt:)`` skips it.
     public func check() throws -> [String] {
-        try dbQueue.writeWithoutTransaction { db in
+        if isReadOnly { return try dbQueue.read { try check($0) } }
+        return try dbQueue.writeWithoutTransaction { try check($0) }
+    }
+
+    private func check(_ db: Database) throws -> [String] {
+        do {
             var problems: [String] = []
             let integrity = try String.fetchAll(db, sql: "PRAGMA integrity_check")
             if integrity != ["ok"] { problems += integrity.map { "integrity_check: \($0)" } }
-            do {
-                try db.execute(sql: "INSERT INTO documents_fts (documents_fts, rank) VALUES ('integrity-check', 1)")
-            } catch {
-                problems.append("FTS5 integrity check: \(error)")
+            if !isReadOnly {
+                do {
+                    try db.execute(sql: "INSERT INTO documents_fts (documents_fts, rank) VALUES ('integrity-check', 1)")
+                } catch {
+                    problems.append("FTS5 integrity check: \(error)")
+                }
             }
             let orphans = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM documents WHERE id NOT IN (SELECT rowid FROM documents_fts)") ?? 0
             if orphans > 0 { problems.append("\(orphans) documents have no full-text row") }
@@ -246,6 +341,8 @@ public final class DocumentIndex: Sendable {
             let foreign = try Row.fetchAll(db, sql: "PRAGMA foreign_key_check")
             if !foreign.isEmpty { problems.append("\(foreign.count) foreign key violations") }
             return problems
+        } catch let error as DatabaseError where error.resultCode == .SQLITE_CORRUPT || error.resultCode == .SQLITE_NOTADB {
+            return ["the database is damaged: \(error)"]
         }
     }
 
@@ -254,6 +351,8 @@ public final class DocumentIndex: Sendable {
     /// Atomic: a rebuild that is interrupted leaves the index as it was.
     public func rebuild(tokenizer: IndexTokenizer? = nil) throws -> DocumentIndex {
         let newTokenizer = tokenizer ?? self.tokenizer
+        let lock = try takeUpdateLock(progress: nil, isCancelled: { false })
+        defer { lock.map(POSIX.unlockFile) }
         try dbQueue.write { db in
             let roots = try Row.fetchAll(db, sql: "SELECT path, added_at FROM roots")
             for statement in IndexSchema.dropStatements { try db.execute(sql: statement) }

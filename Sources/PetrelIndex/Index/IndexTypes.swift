@@ -41,10 +41,32 @@ public struct IndexError: Error, Sendable, CustomStringConvertible, Equatable {
 /// A folder the index keeps up to date.
 public struct IndexedRoot: Sendable, Equatable, Codable {
     public var id: Int64
+    /// The folder's path, with `\xNN` for bytes that are not UTF-8.
     public var path: String
     public var documentCount: Int
     /// When the last update of this folder finished, if one did.
     public var lastRun: Date?
+    /// The folder as the file system names it.
+    var location: FilePath
+
+    init(id: Int64, location: FilePath, documentCount: Int, lastRun: Date?) {
+        self.id = id
+        self.path = location.string
+        self.location = location
+        self.documentCount = documentCount
+        self.lastRun = lastRun
+    }
+
+    private enum CodingKeys: String, CodingKey { case id, path, documentCount, lastRun }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        id = try container.decode(Int64.self, forKey: .id)
+        path = try container.decode(String.self, forKey: .path)
+        documentCount = try container.decode(Int.self, forKey: .documentCount)
+        lastRun = try container.decodeIfPresent(Date.self, forKey: .lastRun)
+        location = FilePath(path)
+    }
 }
 
 /// Sizes and counts of an index.
@@ -66,7 +88,12 @@ public struct IndexStatistics: Sendable, Equatable, Codable {
 
 /// Where an update stands, for progress displays.
 public struct IndexProgress: Sendable, Equatable {
-    public enum Phase: String, Sendable { case walking, indexing, removing, done }
+    public enum Phase: String, Sendable {
+        /// Another update of the same index is running (in this process or
+        /// another): this one starts when it ends.
+        case waiting
+        case walking, indexing, removing, done
+    }
     public var phase: Phase
     /// Files found by the walk so far (walking) or in all (afterwards).
     public var filesFound: Int

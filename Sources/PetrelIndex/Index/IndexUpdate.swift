@@ -49,7 +49,19 @@ extension DocumentIndex {
         progress: (@Sendable (IndexProgress) -> Void)? = nil,
         isCancelled: @escaping @Sendable () -> Bool = { false }
     ) throws -> IndexReport {
+        for glob in options.walk.includeGlobs + options.walk.excludeGlobs {
+            if let problem = GlobSyntax.problem(in: glob) { throw IndexError("the glob '\(glob)' is not valid: \(problem)") }
+        }
         let start = Date()
+        // One update at a time per index: each plans its writes from what
+        // the index holds when it starts, so a second one waits its turn.
+        let lock = options.dryRun ? nil : try takeUpdateLock(progress: progress, isCancelled: isCancelled)
+        defer { lock.map(POSIX.unlockFile) }
+        if !options.dryRun, lock == nil {
+            var report = IndexReport()
+            report.cancelled = true
+            return report
+        }
         var targets: [IndexedRoot]
         if let paths {
             var requested: [IndexedRoot] = []
@@ -59,8 +71,8 @@ extension DocumentIndex {
             // Read the roots back once all are added: a later folder may
             // have taken an earlier one over (a parent given after its child).
             let current = options.dryRun ? requested : try roots()
-            targets = current.filter { root in requested.contains { FilePath($0.path).isWithin(FilePath(root.path)) } }
-            targets = targets.reduce(into: []) { result, root in if !result.contains(where: { $0.path == root.path }) { result.append(root) } }
+            targets = current.filter { root in requested.contains { $0.location.isWithin(root.location) } }
+            targets = targets.reduce(into: []) { result, root in if !result.contains(where: { $0.location == root.location }) { result.append(root) } }
         } else {
             targets = try roots()
         }
@@ -95,11 +107,43 @@ extension DocumentIndex {
         }
     }
 
+    /// The file whose `flock` an update holds, named after the index file's
+    /// device and inode so that every process that writes the index finds
+    /// it (whatever path it was given), in `/tmp` so that no walk ever sees
+    /// it as a document. It is left in place: removing a lock file races
+    /// with the next process opening it.
+    var updateLockPath: String {
+        guard let status = try? POSIX.status(FilePath(path)) else { return path + ".lock" }
+        return "/tmp/petrel-index-\(status.device)-\(status.inode).lock"
+    }
+
+    /// Takes the update lock, waiting (and saying so through `progress`)
+    /// while another update holds it. Nil when cancelled while waiting.
+    func takeUpdateLock(progress: (@Sendable (IndexProgress) -> Void)?, isCancelled: @Sendable () -> Bool) throws -> Int32? {
+        let lockPath = FilePath(updateLockPath)
+        var announced = false
+        while true {
+            let descriptor: Int32?
+            do {
+                descriptor = try POSIX.lockFile(lockPath, wait: false)
+            } catch {
+                throw IndexError("cannot lock the index for writing (\(updateLockPath)): \(error)")
+            }
+            if let descriptor { return descriptor }
+            if isCancelled() { return nil }
+            if !announced {
+                announced = true
+                progress?(IndexProgress(phase: .waiting, filesFound: 0, filesToRead: 0, filesRead: 0, bytesToRead: 0, bytesRead: 0))
+            }
+            Thread.sleep(forTimeInterval: 0.05)
+        }
+    }
+
     /// The root a dry run would use for a folder, without recording it.
     private func dryRunRoot(_ path: String) throws -> IndexedRoot {
         let folder = try DocumentIndex.canonicalFolder(path)
-        if let root = try roots().first(where: { folder.isWithin(FilePath($0.path)) }) { return root }
-        return IndexedRoot(id: -1, path: folder.string, documentCount: 0, lastRun: nil)
+        if let root = try roots().first(where: { folder.isWithin($0.location) }) { return root }
+        return IndexedRoot(id: -1, location: folder, documentCount: 0, lastRun: nil)
     }
 
     /// The index's own files, which a walk must never index.
@@ -112,7 +156,7 @@ extension DocumentIndex {
         root: IndexedRoot, options: UpdateOptions, report: inout IndexReport,
         progress: (@Sendable (IndexProgress) -> Void)?, isCancelled: @escaping @Sendable () -> Bool
     ) throws {
-        let rootPath = FilePath(root.path)
+        let rootPath = root.location
         var state = IndexProgress(phase: .walking, filesFound: 0, filesToRead: 0, filesRead: 0, bytesToRead: 0, bytesRead: 0)
         progress?(state)
         guard (try? POSIX.status(rootPath))?.kind == .directory else {
@@ -131,8 +175,8 @@ extension DocumentIndex {
         }
 
         // Compare with what the index holds.
-        var stored: [String: StoredDocument] = [:]
-        var storedSkips: [String: (size: Int64, modificationTime: Int64, skipped: SkippedFile)] = [:]
+        var stored: [FilePath: StoredDocument] = [:]
+        var storedSkips: [FilePath: (size: Int64, modificationTime: Int64, skipped: SkippedFile)] = [:]
         if root.id >= 0 {
             try dbQueue.read { db in
                 let rows = try Row.fetchCursor(db, sql: "SELECT id, path, size, mtime, hash FROM documents WHERE root_id = ?", arguments: [root.id])
@@ -142,15 +186,16 @@ extension DocumentIndex {
                 let skips = try Row.fetchCursor(db, sql: "SELECT path, size, mtime, reason, detail FROM skipped_files WHERE root_id = ?", arguments: [root.id])
                 while let row = try skips.next() {
                     let reason = SkippedFile.Reason(rawValue: row[3]) ?? .binary
-                    storedSkips[row[0]] = (row[1], row[2], SkippedFile(path: row[0], reason: reason, detail: row[4]))
+                    let path: FilePath = row[0]
+                    storedSkips[path] = (row[1], row[2], SkippedFile(path: path.string, reason: reason, detail: row[4]))
                 }
             }
         }
         var jobs: [ReadJob] = []
-        var seen = Set<String>()
+        var seen = Set<FilePath>()
         seen.reserveCapacity(walker.files.count)
         for file in walker.files {
-            let key = file.path.string
+            let key = file.path
             seen.insert(key)
             if let document = stored[key] {
                 if document.size == file.status.size, document.modificationTime == file.status.modificationTime {
@@ -168,11 +213,10 @@ extension DocumentIndex {
         let staleSkips = storedSkips.keys.filter { !seen.contains($0) }
         // Documents whose files are gone, except under folders that could
         // not be read (nothing already indexed is lost to a read error).
-        let protected = walker.failed.map { FilePath($0.path) }
+        let protected = walker.unreadable
         var missing: [Int64: StoredDocument] = [:]
         for (key, document) in stored where !seen.contains(key) {
-            let path = FilePath(key)
-            if protected.contains(where: { path.isWithin($0) }) { continue }
+            if protected.contains(where: { key.isWithin($0) }) { continue }
             missing[document.id] = document
         }
 
@@ -241,8 +285,8 @@ extension DocumentIndex {
                     try storeDocument(db, file: file, replacing: replacing, hash: hash, document: document, language: language,
                                       rootID: root.id, relativeBase: relativeBase, now: now)
                     if replacing == nil { report.added += 1 } else { report.updated += 1 }
-                    if storedSkips[file.path.string] != nil {
-                        try db.execute(sql: "DELETE FROM skipped_files WHERE path = ?", arguments: [file.path.string])
+                    if storedSkips[file.path] != nil {
+                        try db.execute(sql: "DELETE FROM skipped_files WHERE path = ?", arguments: [file.path])
                     }
                     bytes = file.status.size
                     batchBytes += document.body.utf8.count
@@ -252,7 +296,7 @@ extension DocumentIndex {
                     if skipped.reason != .missingTool {
                         try db.execute(sql: """
                             INSERT OR REPLACE INTO skipped_files (path, root_id, size, mtime, reason, detail) VALUES (?, ?, ?, ?, ?, ?)
-                            """, arguments: [skipped.path, root.id, file.status.size, file.status.modificationTime, skipped.reason.rawValue, skipped.detail])
+                            """, arguments: [file.path, root.id, file.status.size, file.status.modificationTime, skipped.reason.rawValue, skipped.detail])
                     }
                     if let replacing {
                         try db.cachedStatement(sql: "DELETE FROM documents WHERE id = ?").execute(arguments: [replacing])
@@ -314,7 +358,7 @@ extension DocumentIndex {
         _ db: Database, file: WalkedFile, replacing: Int64?, hash: Int64, document: ExtractedDocument, language: String?,
         rootID: Int64, relativeBase: FilePath, now: Double
     ) throws {
-        let key = file.path.string
+        let key = file.path
         let values: [(any DatabaseValueConvertible)?] = [
             rootID, key, file.status.size, file.status.modificationTime, hash, document.kind, language, document.encoding, document.title, now,
         ]
@@ -346,7 +390,7 @@ extension DocumentIndex {
         let title: String? = row[0]
         let body: String = row[1] ?? ""
         try db.execute(sql: "UPDATE documents SET path = ?, root_id = ?, size = ?, mtime = ? WHERE id = ?",
-                       arguments: [file.path.string, rootID, file.status.size, file.status.modificationTime, id])
+                       arguments: [file.path, rootID, file.status.size, file.status.modificationTime, id])
         try db.execute(sql: "DELETE FROM documents_fts WHERE rowid = ?", arguments: [id])
         try db.execute(sql: "INSERT INTO documents_fts (rowid, path, title, body) VALUES (?, ?, ?, ?)",
                        arguments: [id, ftsPath(file.path, relativeBase: relativeBase), title, body])

@@ -41,7 +41,11 @@ public struct SearchOptions: Sendable, Equatable {
 
 /// One ranked document.
 public struct SearchHit: Sendable, Equatable, Codable {
+    /// The file's path as text, with `\xNN` for bytes that are not UTF-8.
     public var path: String
+    /// The file's path exactly as the file system names it (`path` differs
+    /// only for names that are not UTF-8).
+    public var pathBytes: [UInt8]
     public var title: String?
     /// Higher is better: BM25 (as a positive number) with the boosts applied.
     public var score: Double
@@ -106,13 +110,16 @@ extension DocumentIndex {
     /// suggestions are searched too.
     public func search(_ query: SearchQuery, options: SearchOptions = SearchOptions()) throws -> SearchResults {
         var results = try dbQueue.read { db in try SearchRun(db: db, index: self, query: query, options: options).run() }
-        let missing = results.suggestions.keys.sorted()
+        // Suggestions for the first few missing words only, each read from
+        // the vocabulary under its initials: a query of any length answers
+        // in bounded time.
+        let missing = Array(results.suggestions.keys.sorted().prefix(DocumentIndex.maximumSuggestedWords))
         if !missing.isEmpty {
             var suggestions: [String: [String]] = [:]
             try dbQueue.writeWithoutTransaction { db in
                 try db.execute(sql: "CREATE VIRTUAL TABLE IF NOT EXISTS temp.petrel_vocabulary USING fts5vocab(main, documents_fts, row)")
                 for word in missing {
-                    let terms = try db.suggestTerms(for: word, vocabulary: "petrel_vocabulary", maximumDistance: word.count > 4 ? 2 : 1, limit: 3)
+                    let terms = try db.suggestTerms(for: word, vocabulary: "petrel_vocabulary", maximumDistance: word.count > 4 ? 2 : 1, limit: 3, sharingInitial: true)
                     if !terms.isEmpty { suggestions[word] = terms.map(\.term) }
                 }
             }
@@ -131,6 +138,9 @@ extension DocumentIndex {
 }
 
 extension DocumentIndex {
+    /// Missing words of one query that get suggestions (the first ones).
+    static let maximumSuggestedWords = 8
+
     /// A query as this index analyses it (tests and `--explain`).
     func analyze(_ query: SearchQuery) throws -> AnalyzedQuery {
         try dbQueue.read { db in try SearchRun(db: db, index: self, query: query, options: SearchOptions()).analyzed() }
@@ -296,6 +306,7 @@ private struct SearchRun {
         var sql = ""
         var arguments = StatementArguments()
         if var glob = options.pathGlob, !glob.isEmpty {
+            if let problem = GlobSyntax.problem(in: glob) { throw IndexError("the path glob '\(glob)' is not valid: \(problem)") }
             if !glob.hasPrefix("/"), !glob.hasPrefix("*") { glob = "*/" + glob }
             sql += " AND d.path GLOB ?"
             arguments += [glob]
@@ -492,8 +503,9 @@ private struct SearchRun {
     private func makeHit(_ row: Row, _ candidate: Candidate, snippet: String, ranges: [Range<Int>], explanation: [String: Double]?, termCount: Int) -> SearchHit {
         let mtime: Int64 = row["mtime"]
         let matched = candidate.explanation?.matchedTerms ?? termCount
+        let location: FilePath = row["path"]
         return SearchHit(
-            path: row["path"], title: row["title"], score: candidate.score,
+            path: location.string, pathBytes: location.bytes, title: row["title"], score: candidate.score,
             snippet: Self.oneLine(snippet), matchRanges: ranges,
             modificationTime: Date(timeIntervalSince1970: Double(mtime) / 1_000_000_000), size: row["size"],
             kind: row["kind"], language: row["language"], matchesAllWords: matched >= termCount,

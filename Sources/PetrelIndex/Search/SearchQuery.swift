@@ -92,7 +92,17 @@ public struct SearchQueryError: Error, Sendable, Equatable, CustomStringConverti
     public var message: String
     /// The character offset in the query (0-based).
     public var position: Int
+    /// True when the query is well formed but asks for nothing: no word
+    /// (only punctuation or spaces), or only excluded words. Such a query
+    /// matches no document; the others are malformed.
+    public var asksForNothing = false
     public var description: String { "\(message) (at character \(position + 1))" }
+
+    public init(message: String, position: Int, asksForNothing: Bool = false) {
+        self.message = message
+        self.position = position
+        self.asksForNothing = asksForNothing
+    }
 }
 
 /// A recursive-descent parser over a token list; repairs rather than fails.
@@ -174,10 +184,10 @@ struct QueryParser {
         }
         let root: SearchQuery.Node? = alternatives.count > 1 ? .all(alternatives, excluding: []) : alternatives.first
         guard let root else {
-            throw SearchQueryError(message: "nothing to search for", position: 0)
+            throw SearchQueryError(message: "nothing to search for", position: 0, asksForNothing: true)
         }
         if case .all(let positive, _) = root, positive.isEmpty {
-            throw SearchQueryError(message: "a query needs at least one word that is not excluded", position: 0)
+            throw SearchQueryError(message: "a query needs at least one word that is not excluded", position: 0, asksForNothing: true)
         }
         return root
     }

@@ -71,14 +71,21 @@ let package = Package(
             dependencies: ["Petrel", "PetrelICU", "PetrelText", "CPetrelZlib"],
             swiftSettings: commonSwiftSettings
         ),
+        // What both command-line tools share: the exit-status contract,
+        // checked writes to stdout, terminal-safe text, argument values.
+        .target(
+            name: "PetrelCommandSupport",
+            dependencies: [.product(name: "ArgumentParser", package: "swift-argument-parser")],
+            swiftSettings: commonSwiftSettings
+        ),
         .executableTarget(
             name: "petrel-index",
-            dependencies: ["PetrelIndex", .product(name: "ArgumentParser", package: "swift-argument-parser")],
+            dependencies: ["PetrelIndex", "PetrelCommandSupport", .product(name: "ArgumentParser", package: "swift-argument-parser")],
             swiftSettings: commonSwiftSettings
         ),
         .executableTarget(
             name: "petrel-search",
-            dependencies: ["PetrelIndex", .product(name: "ArgumentParser", package: "swift-argument-parser")],
+            dependencies: ["PetrelIndex", "PetrelCommandSupport", .product(name: "ArgumentParser", package: "swift-argument-parser")],
             swiftSettings: commonSwiftSettings
         ),
         // Helpers shared by the test targets.
@@ -103,6 +110,11 @@ let package = Package(
             dependencies: ["PetrelIndex", "PetrelTestSupport"],
             // Expected outputs of petrel-search, read through #filePath.
             exclude: ["Golden"],
+            swiftSettings: commonSwiftSettings
+        ),
+        .testTarget(
+            name: "PetrelCommandSupportTests",
+            dependencies: ["PetrelCommandSupport", .product(name: "ArgumentParser", package: "swift-argument-parser")],
             swiftSettings: commonSwiftSettings
         ),
         .testTarget(

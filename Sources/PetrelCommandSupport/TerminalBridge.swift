@@ -1,17 +1,40 @@
-// The terminal's width through ioctl: the only pointer use of petrel-search.
+// The terminal and raw writes through POSIX calls: the only pointer use of
+// the command-line tools.
 #if canImport(Glibc)
 import Glibc
+#elseif canImport(Musl)
+import Musl
 #elseif canImport(Darwin)
 import Darwin
 #endif
 
-enum Terminal {
-    /// Columns of the terminal on stdout, or nil when it is not one.
-    static func width() -> Int? {
+public enum Terminal {
+    /// Columns of the terminal on `descriptor`, or nil when it is not one.
+    public static func width(of descriptor: Int32 = STDOUT_FILENO) -> Int? {
         var size = winsize()
-        guard isatty(STDOUT_FILENO) == 1, ioctl(STDOUT_FILENO, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0 else { return nil }
+        guard isatty(descriptor) == 1, ioctl(descriptor, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0 else { return nil }
         return Int(size.ws_col)
     }
 
-    static var stdoutIsTerminal: Bool { isatty(STDOUT_FILENO) == 1 }
+    public static var stdoutIsTerminal: Bool { isatty(STDOUT_FILENO) == 1 }
+    public static var stderrIsTerminal: Bool { isatty(STDERR_FILENO) == 1 }
+}
+
+enum Descriptor {
+    /// Writes every byte, retrying after signals; the errno of a failed
+    /// write, nil when all was written.
+    static func writeAll(_ bytes: [UInt8], to descriptor: Int32) -> Int32? {
+        var offset = 0
+        while offset < bytes.count {
+            let written = bytes.withUnsafeBytes { buffer in
+                write(descriptor, buffer.baseAddress! + offset, buffer.count - offset)
+            }
+            if written < 0 {
+                if errno == EINTR { continue }
+                return errno
+            }
+            offset += written
+        }
+        return nil
+    }
 }

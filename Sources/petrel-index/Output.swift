@@ -1,77 +1,90 @@
 import Foundation
+import PetrelCommandSupport
 import PetrelIndex
 
 /// Everything petrel-index prints: results on stdout, diagnostics on stderr.
+/// Paths and messages reach the terminal with control characters escaped
+/// (a file name can hold any byte but `/` and NUL); `--json` keeps them as
+/// data.
 struct Output {
     var json: Bool
     var quiet: Bool
 
     func error(_ message: String) {
-        FileHandle.standardError.write(Data("petrel-index: error: \(message)\n".utf8))
+        StandardStreams.writeError("petrel-index: error: \(TerminalText.escaped(message))\n")
     }
 
     func note(_ message: String) {
         guard !quiet else { return }
-        FileHandle.standardError.write(Data("petrel-index: \(message)\n".utf8))
+        StandardStreams.writeError("petrel-index: \(TerminalText.escaped(message))\n")
     }
 
-    private func printJSON(_ value: some Encodable) {
+    private func print(_ line: String) throws {
+        try StandardStreams.writeOutput(TerminalText.escaped(line) + "\n")
+    }
+
+    private func printJSON(_ value: some Encodable) throws {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         encoder.dateEncodingStrategy = .iso8601
-        if let data = try? encoder.encode(value) { print(String(decoding: data, as: UTF8.self)) }
+        let data = try encoder.encode(value)
+        try StandardStreams.writeOutput(String(decoding: data, as: UTF8.self) + "\n")
     }
 
-    func checkResult(path: String, problems: [String]) {
-        struct Check: Encodable { var index: String; var ok: Bool; var problems: [String] }
-        if json { return printJSON(Check(index: path, ok: problems.isEmpty, problems: problems)) }
+    func checkResult(path: String, problems: [String], fullTextChecked: Bool) throws {
+        struct Check: Encodable { var index: String; var ok: Bool; var problems: [String]; var fts5_checked: Bool }
+        if json { return try printJSON(Check(index: path, ok: problems.isEmpty, problems: problems, fts5_checked: fullTextChecked)) }
         if problems.isEmpty {
-            if !quiet { print("\(path): ok (integrity_check, FTS5 integrity-check, documents and full-text rows agree)") }
+            let checks = fullTextChecked
+                ? "integrity_check, FTS5 integrity-check, documents and full-text rows agree"
+                : "integrity_check, documents and full-text rows agree; FTS5 integrity-check skipped: it needs write access"
+            if !quiet { try print("\(path): ok (\(checks))") }
         } else {
-            for problem in problems { FileHandle.standardError.write(Data("petrel-index: \(path): \(problem)\n".utf8)) }
+            for problem in problems { StandardStreams.writeError("petrel-index: \(TerminalText.escaped(path)): \(TerminalText.escaped(problem))\n") }
+            StandardStreams.writeError("petrel-index: the index is damaged; petrel-index --rebuild makes it again from the folders if it can still be read, else delete \(TerminalText.escaped(path)) and index the folders again\n")
         }
     }
 
-    func list(_ roots: [IndexedRoot]) {
-        if json { return printJSON(roots) }
+    func list(_ roots: [IndexedRoot]) throws {
+        if json { return try printJSON(roots) }
         let formatter = ISO8601DateFormatter()
         for root in roots {
             let last = root.lastRun.map { formatter.string(from: $0) } ?? "never"
-            print("\(root.path)\t\(root.documentCount) documents\tlast run \(last)")
+            try print("\(root.path)\t\(root.documentCount) documents\tlast run \(last)")
         }
     }
 
-    func statistics(_ stats: IndexStatistics) {
-        if json { return printJSON(stats) }
-        print("index:      \(stats.path)")
-        print("tokenizer:  \(stats.tokenizer.rawValue)  (schema \(stats.schemaVersion))")
-        print("folders:    \(stats.rootCount)")
-        print("documents:  \(stats.documentCount)  (\(ByteSize.format(stats.indexedBytes)) of files)")
-        print("index size: \(ByteSize.format(stats.fileSize))")
+    func statistics(_ stats: IndexStatistics) throws {
+        if json { return try printJSON(stats) }
+        try print("index:      \(stats.path)")
+        try print("tokenizer:  \(stats.tokenizer.rawValue)  (schema \(stats.schemaVersion))")
+        try print("folders:    \(stats.rootCount)")
+        try print("documents:  \(stats.documentCount)  (\(ByteSize.format(stats.indexedBytes)) of files)")
+        try print("index size: \(ByteSize.format(stats.fileSize))")
         let kinds = stats.kinds.sorted { ($0.value, $1.key) > ($1.value, $0.key) }.map { "\($0.key) \($0.value)" }
-        if !kinds.isEmpty { print("kinds:      \(kinds.joined(separator: ", "))") }
+        if !kinds.isEmpty { try print("kinds:      \(kinds.joined(separator: ", "))") }
         let languages = stats.languages.sorted { ($0.value, $1.key) > ($1.value, $0.key) }.map { "\($0.key) \($0.value)" }
-        if !languages.isEmpty { print("languages:  \(languages.joined(separator: ", "))") }
+        if !languages.isEmpty { try print("languages:  \(languages.joined(separator: ", "))") }
     }
 
-    func report(_ report: IndexReport, index: String) {
+    func report(_ report: IndexReport, index: String) throws {
         for failed in report.failed {
-            FileHandle.standardError.write(Data("petrel-index: \(failed.path): \(failed.message)\n".utf8))
+            StandardStreams.writeError("petrel-index: \(TerminalText.escaped(failed.path)): \(TerminalText.escaped(failed.message))\n")
         }
-        if json { return printJSON(report) }
+        if json { return try printJSON(report) }
         guard !quiet else { return }
         let skippedByReason = Dictionary(grouping: report.skipped, by: \.reason).mapValues(\.count)
         let skipped = skippedByReason.sorted { $0.key.rawValue < $1.key.rawValue }.map { "\($0.value) \($0.key.rawValue)" }
         let verb = report.dryRun ? "would index" : "indexed"
         var line = "\(verb) \(report.filesSeen) files in \(report.roots.count) folder\(report.roots.count == 1 ? "" : "s"): "
         line += "\(report.added) added, \(report.updated) updated, \(report.renamed) renamed, \(report.deleted) deleted, \(report.unchanged) unchanged"
-        print(line)
-        if !skipped.isEmpty { print("skipped: \(skipped.joined(separator: ", "))") }
-        if report.symbolicLinksNotFollowed > 0 { print("symbolic links not followed: \(report.symbolicLinksNotFollowed) (use --follow)") }
-        if !report.failed.isEmpty { print("failed: \(report.failed.count) (listed on stderr)") }
+        try print(line)
+        if !skipped.isEmpty { try print("skipped: \(skipped.joined(separator: ", "))") }
+        if report.symbolicLinksNotFollowed > 0 { try print("symbolic links not followed: \(report.symbolicLinksNotFollowed) (use --follow)") }
+        if !report.failed.isEmpty { try print("failed: \(report.failed.count) (listed on stderr)") }
         let rate = report.duration > 0 ? Double(report.bytesRead) / 1_048_576 / report.duration : 0
-        print(String(format: "read %@ in %.2f s (%.1f MB/s) into %@", ByteSize.format(report.bytesRead), report.duration, rate, index))
-        if report.cancelled { print("interrupted: what was committed is kept; run petrel-index again to finish") }
+        try print(String(format: "read %@ in %.2f s (%.1f MB/s) into %@", ByteSize.format(report.bytesRead), report.duration, rate, index))
+        if report.cancelled { try print("interrupted: what was committed is kept; run petrel-index again to finish") }
     }
 }
 
@@ -83,28 +96,42 @@ final class ProgressBar: @unchecked Sendable {
     private var shown = false
 
     func show(_ progress: IndexProgress) {
-        var line: String
-        switch progress.phase {
-        case .walking:
-            line = "walking folders..."
-        case .indexing, .removing, .done:
-            let fraction = progress.bytesToRead > 0 ? Double(progress.bytesRead) / Double(progress.bytesToRead) : 1
-            let elapsed = Date().timeIntervalSince(start)
-            let rate = elapsed > 0 ? Double(progress.bytesRead) / 1_048_576 / elapsed : 0
-            let remaining = fraction > 0.01 ? elapsed * (1 - fraction) / fraction : 0
-            let width = 24
-            let filled = Int(fraction * Double(width))
-            line = "[" + String(repeating: "#", count: filled) + String(repeating: " ", count: width - filled) + "] "
-            line += "\(progress.filesRead)/\(progress.filesToRead) files, "
-            line += String(format: "%.1f/%.1f MB, %.1f MB/s, ETA %.0fs", Double(progress.bytesRead) / 1_048_576, Double(progress.bytesToRead) / 1_048_576, rate, remaining)
-            if progress.phase == .removing { line += ", removing deleted files" }
-        }
-        FileHandle.standardError.write(Data("\r\u{1B}[K\(line)".utf8))
+        let columns = Terminal.width(of: STDERR_FILENO) ?? 80
+        let line = ProgressBar.line(progress, elapsed: Date().timeIntervalSince(start), columns: columns)
+        StandardStreams.writeError("\r\u{1B}[K\(line)")
         shown = true
     }
 
+    /// The progress line, at most `columns - 1` characters so that it never
+    /// wraps (a wrapped line cannot be redrawn in place): the bar goes
+    /// first when space is short, then the rates, then it is cut.
+    static func line(_ progress: IndexProgress, elapsed: TimeInterval, columns: Int) -> String {
+        let room = max(columns - 1, 1)
+        var candidates: [String]
+        switch progress.phase {
+        case .waiting:
+            candidates = ["waiting for another petrel-index on this index...", "waiting for another petrel-index..."]
+        case .walking:
+            candidates = ["walking folders..."]
+        case .indexing, .removing, .done:
+            let fraction = progress.bytesToRead > 0 ? Double(progress.bytesRead) / Double(progress.bytesToRead) : 1
+            let rate = elapsed > 0 ? Double(progress.bytesRead) / 1_048_576 / elapsed : 0
+            let remaining = fraction > 0.01 ? elapsed * (1 - fraction) / fraction : 0
+            let filled = Int(fraction * 24)
+            let bar = "[" + String(repeating: "#", count: filled) + String(repeating: " ", count: 24 - filled) + "] "
+            let files = "\(progress.filesRead)/\(progress.filesToRead) files"
+            let sizes = String(format: "%.1f/%.1f MB, %.1f MB/s, ETA %.0fs", Double(progress.bytesRead) / 1_048_576,
+                               Double(progress.bytesToRead) / 1_048_576, rate, remaining)
+            let removing = progress.phase == .removing ? ", removing deleted files" : ""
+            let percent = String(format: "%3.0f%% ", fraction * 100)
+            candidates = [bar + files + ", " + sizes + removing, percent + files + ", " + sizes + removing, percent + files + removing, percent + files]
+        }
+        if let fitting = candidates.first(where: { $0.count <= room }) { return fitting }
+        return String((candidates.last ?? "").prefix(room))
+    }
+
     func finish() {
-        if shown { FileHandle.standardError.write(Data("\r\u{1B}[K".utf8)) }
+        if shown { StandardStreams.writeError("\r\u{1B}[K") }
     }
 }
 

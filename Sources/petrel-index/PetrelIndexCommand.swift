@@ -1,9 +1,12 @@
 import ArgumentParser
 import Foundation
+import PetrelCommandSupport
 import PetrelIndex
 
 @main
 struct PetrelIndexCommand: ParsableCommand {
+    static func main() { CommandRunner.main(Self.self) }
+
     static let configuration = CommandConfiguration(
         commandName: "petrel-index",
         abstract: "Index folders of documents into one SQLite full-text index, incrementally.",
@@ -24,8 +27,13 @@ struct PetrelIndexCommand: ParsableCommand {
               petrel-index --check                 verify the index (exit 1 on a problem)
               petrel-index --exclude '*.log' --max-size 5M ~/src
 
+            Another petrel-index on the same index (an update, --remove or --rebuild) waits for \
+            the first to finish. --list, --stats and --check only read: they work on an index the \
+            user cannot write (--check then skips FTS5's own check, which needs write access).
+
             Exit status: 0 everything indexed, 1 some files could not be read (listed on \
-            stderr) or --check found a problem, 2 the command could not run.
+            stderr) or --check found a problem, 2 the command could not run (a usage error, \
+            no usable index, an interrupted run, output that cannot be written).
             """
     )
 
@@ -89,6 +97,11 @@ struct PetrelIndexCommand: ParsableCommand {
         guard ByteSize.parse(maxSize) != nil else {
             throw ValidationError("--max-size: '\(maxSize)' is not a size (try 20M, 512K, 1G or a number of bytes)")
         }
+        for (name, globs) in [("--include", include), ("--exclude", exclude)] {
+            for glob in globs {
+                if let problem = GlobSyntax.problem(in: glob) { throw ValidationError("\(name): '\(glob)' is not a glob: \(problem)") }
+            }
+        }
         if check || list || stats, !folders.isEmpty || rebuild || !remove.isEmpty {
             throw ValidationError("--check, --list and --stats do not take folders, --remove or --rebuild")
         }
@@ -100,14 +113,16 @@ struct PetrelIndexCommand: ParsableCommand {
         let output = Output(json: json, quiet: quiet)
         do {
             try execute(output)
-        } catch let error as ExitCode {
+        } catch let error as CommandExit {
+            throw error
+        } catch let error as StandardStreams.WriteError {
             throw error
         } catch let error as IndexError {
             output.error(error.message)
-            throw ExitCode(2)
+            throw CommandExit(.failure)
         } catch {
             output.error("\(error)")
-            throw ExitCode(2)
+            throw CommandExit(.failure)
         }
     }
 
@@ -127,21 +142,35 @@ struct PetrelIndexCommand: ParsableCommand {
             scratch = folder
             openPath = folder.appendingPathComponent("index.sqlite").path
         }
-        var index = try DocumentIndex(path: openPath, tokenizer: rebuild ? nil : tokenizer, create: !(check || list || stats) || DocumentIndex.exists(at: path))
-        if check {
-            let problems = try index.check()
-            output.checkResult(path: path, problems: problems)
-            if !problems.isEmpty { throw ExitCode(1) }
+        if check || list || stats {
+            // Reading only: an index the user may not write is fine, and
+            // nothing is written to it.
+            let writable = FileManager.default.isWritableFile(atPath: path)
+                && FileManager.default.isWritableFile(atPath: URL(fileURLWithPath: path).deletingLastPathComponent().path)
+            let index = check && writable ? try DocumentIndex(path: path, create: false) : try DocumentIndex(readingAt: path)
+            if check {
+                let problems = try index.check()
+                try output.checkResult(path: path, problems: problems, fullTextChecked: !index.isReadOnly)
+                if !problems.isEmpty { throw CommandExit(.partial) }
+            } else if list {
+                try output.list(try index.roots())
+            } else {
+                try output.statistics(try index.statistics())
+            }
             return
         }
-        if list {
-            output.list(try index.roots())
-            return
+        let isNew = !DocumentIndex.exists(at: openPath)
+        do {
+            try update(DocumentIndex(path: openPath, tokenizer: rebuild ? nil : tokenizer), path: path, output: output)
+        } catch {
+            // A first run that fails leaves no empty index behind.
+            if isNew { DocumentIndex.removeIfEmpty(at: openPath) }
+            throw error
         }
-        if stats {
-            output.statistics(try index.statistics())
-            return
-        }
+    }
+
+    private func update(_ opened: DocumentIndex, path: String, output: Output) throws {
+        var index = opened
         for folder in remove {
             let removed = try index.removeRoot(folder)
             output.note("removed \(folder) (\(removed) documents)")
@@ -162,7 +191,7 @@ struct PetrelIndexCommand: ParsableCommand {
         options.walk.includeGlobs = include
         options.walk.excludeGlobs = exclude
 
-        let showProgress = !quiet && !json && (progress == .always || (progress == .auto && isatty(STDERR_FILENO) == 1))
+        let showProgress = !quiet && !json && (progress == .always || (progress == .auto && Terminal.stderrIsTerminal))
         let bar = showProgress ? ProgressBar() : nil
         let interrupted = InterruptFlag()
         var onProgress: (@Sendable (IndexProgress) -> Void)?
@@ -170,42 +199,10 @@ struct PetrelIndexCommand: ParsableCommand {
         let report = try index.update(roots: folders.isEmpty ? nil : folders, options: options,
                                       progress: onProgress, isCancelled: { interrupted.isSet })
         bar?.finish()
-        output.report(report, index: path)
-        if report.cancelled { throw ExitCode(2) }
-        if report.hasFailures { throw ExitCode(1) }
+        try output.report(report, index: path)
+        if report.cancelled { throw CommandExit(.failure) }
+        if report.hasFailures { throw CommandExit(.partial) }
     }
 }
 
 extension IndexTokenizer: ExpressibleByArgument {}
-
-/// Sizes such as "20M", "512k", "1G" or "1000".
-enum ByteSize {
-    static func parse(_ text: String) -> Int64? {
-        let trimmed = text.trimmingCharacters(in: .whitespaces).uppercased()
-        guard let last = trimmed.last else { return nil }
-        var multiplier: Int64 = 1
-        var number = trimmed
-        switch last {
-        case "K": multiplier = 1 << 10
-        case "M": multiplier = 1 << 20
-        case "G": multiplier = 1 << 30
-        case "B": number.removeLast(); return parse(number)
-        default: break
-        }
-        if multiplier > 1 { number.removeLast() }
-        if number.hasSuffix("I") { return nil }
-        guard let value = Double(number), value >= 0, value * Double(multiplier) < 9e18 else { return nil }
-        return Int64(value * Double(multiplier))
-    }
-
-    static func format(_ bytes: Int64) -> String {
-        let units = ["B", "KB", "MB", "GB", "TB"]
-        var value = Double(bytes)
-        var unit = 0
-        while value >= 1024, unit < units.count - 1 {
-            value /= 1024
-            unit += 1
-        }
-        return unit == 0 ? "\(bytes) B" : String(format: "%.1f %@", value, units[unit])
-    }
-}

@@ -1,9 +1,12 @@
 import ArgumentParser
 import Foundation
+import PetrelCommandSupport
 import PetrelIndex
 
 @main
 struct PetrelSearchCommand: ParsableCommand {
+    static func main() { CommandRunner.main(Self.self) }
+
     static let configuration = CommandConfiguration(
         commandName: "petrel-search",
         abstract: "Search an index built by petrel-index: ranked hits with snippets, in every language.",
@@ -28,7 +31,11 @@ struct PetrelSearchCommand: ParsableCommand {
               petrel-search -l0 petrel | xargs -0 ls -l
               petrel-search --fuzzy alamaba              search the nearest indexed words too
 
-            Exit status: 0 hits found, 1 no hits, 2 error (as ripgrep).
+            Control characters in documents and names are shown as \\xNN, except with --json \
+            and --files-only piped or with -0 (data, as it is).
+
+            Exit status: 0 hits found, 1 no hits (a query with nothing to search for included), \
+            2 error: a usage error, no usable index, output that cannot be written (as ripgrep).
             """
     )
 
@@ -103,36 +110,46 @@ struct PetrelSearchCommand: ParsableCommand {
         if let ranking {
             do { _ = try RankingParameters(ranking) } catch { throw ValidationError("--ranking: \(error)") }
         }
-        if let weights, Weights.parse(weights) == nil { throw ValidationError("--weights: '\(weights)' is not path=N,title=N,body=N") }
+        if let weights, FieldWeights(parsing: weights) == nil { throw ValidationError("--weights: '\(weights)' is not path=N,title=N,body=N") }
+        if let path, let problem = GlobSyntax.problem(in: path) { throw ValidationError("--path: '\(path)' is not a glob: \(problem)") }
     }
 
     func run() throws {
-        // A reader that stops early (`| head`) ends the output quietly: the
-        // failed write is ignored instead of a SIGPIPE death.
+        // A reader that stops early (`| head`) makes the next write fail
+        // with EPIPE, which ends the command quietly (StandardStreams).
         signal(SIGPIPE, SIG_IGN)
         let indexPath = index ?? DocumentIndex.defaultPath()
         let output = SearchOutput(
             color: color == .always || (color == .auto && Terminal.stdoutIsTerminal && ProcessInfo.processInfo.environment["NO_COLOR"].map(\.isEmpty) ?? true),
-            width: Terminal.width())
+            width: Terminal.width(),
+            escapesControlCharacters: !(filesOnly && (nulSeparated || !Terminal.stdoutIsTerminal)))
         do {
-            guard DocumentIndex.exists(at: indexPath) else {
-                throw IndexError("no index at \(indexPath) (build one with petrel-index FOLDER, or give --index)")
-            }
-            let documentIndex = try DocumentIndex(path: indexPath, create: false)
+            let documentIndex = try DocumentIndex(readingAt: indexPath)
             let text = query.joined(separator: " ")
             let parsed: SearchQuery
             do {
                 parsed = try SearchQuery(text)
+            } catch where error.asksForNothing {
+                // Only punctuation, or only exclusions: no document can be
+                // asked for, which is no hit, not a failure.
+                output.diagnostic("'\(TerminalText.escaped(text))': \(error.message)")
+                throw CommandExit(.partial)
             } catch {
-                output.diagnostic("query error at character \(error.position + 1): \(error.message)")
-                throw ExitCode(2)
+                output.diagnostic("query error at character \(error.position + 1): \(TerminalText.escaped(error.message))")
+                throw CommandExit(.failure)
             }
             var options = SearchOptions()
             options.limit = limit ?? (filesOnly ? 1_000_000_000 : 10)
             if count { options.limit = 0 }
             options.offset = offset
             options.pathGlob = path
-            options.kinds = kind.map { $0.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) } } ?? []
+            options.kinds = kind.map { $0.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces).lowercased() } } ?? []
+            if !options.kinds.isEmpty {
+                let present = try documentIndex.kinds()
+                for absent in options.kinds where !present.contains(absent) {
+                    output.diagnostic("no document of kind '\(TerminalText.escaped(absent))' in this index (its kinds: \(present.sorted().joined(separator: ", ")))")
+                }
+            }
             options.modifiedSince = since.flatMap { DateSpec.parse($0) }
             options.modifiedBefore = before.flatMap { DateSpec.parse($0) }
             options.root = root
@@ -141,80 +158,41 @@ struct PetrelSearchCommand: ParsableCommand {
             options.countAll = count
             options.explain = explain
             if let ranking { options.ranking = try RankingParameters(ranking) }
-            if let weights, let parsedWeights = Weights.parse(weights) {
+            if let weights, let parsedWeights = FieldWeights(parsing: weights) {
                 options.pathWeight = parsedWeights.path
                 options.titleWeight = parsedWeights.title
                 options.bodyWeight = parsedWeights.body
             }
             let results = try documentIndex.search(parsed, options: options)
             if count {
-                print(results.fullMatchCount ?? 0)
-                if (results.fullMatchCount ?? 0) == 0 { throw ExitCode(1) }
+                try StandardStreams.writeOutput("\(results.fullMatchCount ?? 0)\n")
+                if (results.fullMatchCount ?? 0) == 0 { throw CommandExit(.partial) }
                 return
             }
-            if explain { output.explainQuery(results) }
+            if explain { try output.explainQuery(results) }
             if json {
-                output.jsonLines(results.hits)
+                try output.jsonLines(results.hits)
             } else if filesOnly {
-                output.paths(results.hits, separator: nulSeparated ? "\0" : "\n")
+                try output.paths(results.hits, separator: nulSeparated ? 0 : 10)
             } else {
-                output.blocks(results.hits, offset: offset, explain: explain)
+                try output.blocks(results.hits, offset: offset, explain: explain)
             }
             if !fuzzy, !results.suggestions.isEmpty {
                 for (word, terms) in results.suggestions.sorted(by: { $0.key < $1.key }) {
-                    output.diagnostic("no document has '\(word)'; did you mean \(terms.joined(separator: ", "))? (--fuzzy searches them)")
+                    output.diagnostic("no document has '\(TerminalText.escaped(word))'; did you mean \(TerminalText.escaped(terms.joined(separator: ", ")))? (--fuzzy searches them)")
                 }
             }
-            if results.hits.isEmpty { throw ExitCode(1) }
-        } catch let error as ExitCode {
+            if results.hits.isEmpty { throw CommandExit(.partial) }
+        } catch let error as CommandExit {
+            throw error
+        } catch let error as StandardStreams.WriteError {
             throw error
         } catch let error as IndexError {
-            output.diagnostic(error.message)
-            throw ExitCode(2)
+            output.diagnostic(TerminalText.escaped(error.message))
+            throw CommandExit(.failure)
         } catch {
-            output.diagnostic("\(error)")
-            throw ExitCode(2)
+            output.diagnostic(TerminalText.escaped("\(error)"))
+            throw CommandExit(.failure)
         }
-    }
-}
-
-/// "2024-05-01", "2024-05-01T12:00:00Z", or a span ago: "7d", "12h", "2w", "30m".
-enum DateSpec {
-    static func parse(_ text: String, now: Date = Date()) -> Date? {
-        let trimmed = text.trimmingCharacters(in: .whitespaces).lowercased()
-        if let unit = trimmed.last, let amount = Double(trimmed.dropLast()), amount >= 0 {
-            let seconds: Double? = switch unit {
-            case "s": 1
-            case "m": 60
-            case "h": 3600
-            case "d": 86400
-            case "w": 604_800
-            case "y": 31_557_600
-            default: nil
-            }
-            if let seconds { return now.addingTimeInterval(-amount * seconds) }
-        }
-        let full = ISO8601DateFormatter()
-        if let date = full.date(from: text) { return date }
-        let day = ISO8601DateFormatter()
-        day.formatOptions = [.withFullDate]
-        return day.date(from: text)
-    }
-}
-
-enum Weights {
-    static func parse(_ text: String) -> (path: Double, title: Double, body: Double)? {
-        var result = (path: 2.0, title: 4.0, body: 1.0)
-        for part in text.split(separator: ",") {
-            let pair = part.split(separator: "=", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
-            guard pair.count == 2, let value = Double(pair[1]), value >= 0 else { return nil }
-            switch pair[0] {
-            case "path": result.path = value
-            case "title": result.title = value
-            case "body": result.body = value
-            default: return nil
-            }
-        }
-        return result
     }
 }

@@ -1,10 +1,16 @@
 import Foundation
+import PetrelCommandSupport
 import PetrelIndex
 
-/// What petrel-search prints: hits on stdout, diagnostics on stderr.
+/// What petrel-search prints: hits on stdout, diagnostics on stderr. Text
+/// from documents and file names reaches a terminal with its control
+/// characters escaped; `--json` keeps them as data (JSON-escaped), and so
+/// do path lists for other programs.
 struct SearchOutput {
     var color: Bool
     var width: Int?
+    /// False only for `-l` output read by another program.
+    var escapesControlCharacters: Bool
 
     private static let reset = "\u{1B}[0m"
     private static let pathStyle = "\u{1B}[35m"
@@ -13,7 +19,7 @@ struct SearchOutput {
     private static let dimStyle = "\u{1B}[2m"
 
     func diagnostic(_ message: String) {
-        FileHandle.standardError.write(Data("petrel-search: \(message)\n".utf8))
+        StandardStreams.writeError("petrel-search: \(message)\n")
     }
 
     private func style(_ text: String, _ code: String) -> String {
@@ -27,12 +33,12 @@ struct SearchOutput {
         return path.hasPrefix(prefix) ? String(path.dropFirst(prefix.count)) : path
     }
 
-    func blocks(_ hits: [SearchHit], offset: Int, explain: Bool) {
+    func blocks(_ hits: [SearchHit], offset: Int, explain: Bool) throws {
         var out = ""
         for (number, hit) in hits.enumerated() {
             if number > 0 { out += "\n" }
-            var header = "\(offset + number + 1). " + style(SearchOutput.displayPath(hit.path), SearchOutput.pathStyle)
-            if let title = hit.title, !title.isEmpty { header += "  " + style(title, SearchOutput.titleStyle) }
+            var header = "\(offset + number + 1). " + style(TerminalText.escaped(SearchOutput.displayPath(hit.path)), SearchOutput.pathStyle)
+            if let title = hit.title, !title.isEmpty { header += "  " + style(TerminalText.escaped(title), SearchOutput.titleStyle) }
             if !hit.matchesAllWords { header += style("  (some words)", SearchOutput.dimStyle) }
             out += header + "\n"
             out += "   " + snippet(hit, width: width.map { max(20, $0 - 3) }) + "\n"
@@ -41,7 +47,7 @@ struct SearchOutput {
                 out += "   " + style("score \(String(format: "%.3f", hit.score)): " + components.joined(separator: ", "), SearchOutput.dimStyle) + "\n"
             }
         }
-        print(out, terminator: "")
+        try StandardStreams.writeOutput(out)
     }
 
     /// The snippet with its matches highlighted, cut to the width around
@@ -64,20 +70,36 @@ struct SearchOutput {
                 piece = String(piece.prefix(max(0, width - used - 1))) + "…"
             }
             used += piece.count
+            piece = TerminalText.escaped(piece)
             result += isMatch ? style(piece, SearchOutput.matchStyle) : piece
             if let width, used >= width { break }
         }
         return result
     }
 
-    func paths(_ hits: [SearchHit], separator: String) {
-        var out = ""
-        for hit in hits { out += SearchOutput.displayPath(hit.path) + separator }
-        print(out, terminator: "")
+    /// The paths, one per line or NUL-terminated: the file system's bytes
+    /// for other programs, escaped text on a terminal.
+    func paths(_ hits: [SearchHit], separator: UInt8) throws {
+        let current = Array(FileManager.default.currentDirectoryPath.utf8)
+        let prefix = current.last == UInt8(ascii: "/") ? current : current + [UInt8(ascii: "/")]
+        var out: [UInt8] = []
+        for hit in hits {
+            let bytes = hit.pathBytes.starts(with: prefix) ? Array(hit.pathBytes.dropFirst(prefix.count)) : hit.pathBytes
+            if escapesControlCharacters {
+                out += Array(TerminalText.escaped(SearchOutput.displayPath(hit.path)).utf8)
+            } else {
+                out += bytes
+            }
+            out.append(separator)
+        }
+        try StandardStreams.writeOutput(bytes: out)
     }
 
     private struct JSONHit: Encodable {
         var path: String
+        /// For a path that is not UTF-8 (then `path` has `\xNN` escapes):
+        /// its bytes in base64, as the file system has them.
+        var path_bytes: String?
         var title: String?
         var score: Double
         var snippet: String
@@ -90,25 +112,26 @@ struct SearchOutput {
         var explanation: [String: Double]?
     }
 
-    func jsonLines(_ hits: [SearchHit]) {
+    func jsonLines(_ hits: [SearchHit]) throws {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         let dates = ISO8601DateFormatter()
         var out = ""
         for hit in hits {
             let value = JSONHit(
-                path: hit.path, title: hit.title, score: (hit.score * 10000).rounded() / 10000, snippet: hit.snippet,
+                path: hit.path, path_bytes: String(validating: hit.pathBytes, as: UTF8.self) == nil ? Data(hit.pathBytes).base64EncodedString() : nil,
+                title: hit.title, score: (hit.score * 10000).rounded() / 10000, snippet: hit.snippet,
                 matches: hit.matchRanges.map { [$0.lowerBound, $0.upperBound] }, mtime: dates.string(from: hit.modificationTime),
                 size: hit.size, kind: hit.kind, language: hit.language, all_words: hit.matchesAllWords, explanation: hit.explanation)
             if let data = try? encoder.encode(value) { out += String(decoding: data, as: UTF8.self) + "\n" }
         }
-        print(out, terminator: "")
+        try StandardStreams.writeOutput(out)
     }
 
-    func explainQuery(_ results: SearchResults) {
+    func explainQuery(_ results: SearchResults) throws {
         var lines = ["query: \(results.query.text)", "fts5:  \(results.expression)"]
         lines += results.notes.map { "note:  \($0)" }
         if let count = results.fullMatchCount { lines.append("documents matching every word: \(count)") }
-        print(lines.map { style($0, SearchOutput.dimStyle) }.joined(separator: "\n") + "\n")
+        try StandardStreams.writeOutput(lines.map { style(TerminalText.escaped($0), SearchOutput.dimStyle) }.joined(separator: "\n") + "\n\n")
     }
 }

@@ -119,7 +119,8 @@ struct SearchCommandTests {
         #expect(fuzzy.status == 0)
         #expect(fuzzy.stdout.contains("notes/manual.html"))
         let badDate = try petrelSearch(["--since", "yesterday", "petrel"])
-        #expect(badDate.status == 64)
+        #expect(badDate.status == 2)
+        #expect(badDate.stderr.contains("--since: 'yesterday' is not a date"))
     }
 
     @Test func brokenPipeExitsQuietly() throws {

@@ -1,0 +1,92 @@
+import Foundation
+
+/// Sizes such as "20M", "512k", "1G", "10MB" or "1000" (bytes).
+public enum ByteSize {
+    public static func parse(_ text: String) -> Int64? {
+        var number = text.trimmingCharacters(in: .whitespaces).uppercased()
+        if number.hasSuffix("B") { number.removeLast() }
+        var multiplier: Int64 = 1
+        switch number.last {
+        case "K": multiplier = 1 << 10
+        case "M": multiplier = 1 << 20
+        case "G": multiplier = 1 << 30
+        case "T": multiplier = 1 << 40
+        default: break
+        }
+        if multiplier > 1 { number.removeLast() }
+        guard !number.isEmpty, number.allSatisfy({ $0.isASCII && ($0.isNumber || $0 == ".") }),
+              let value = Double(number), value * Double(multiplier) < 9e18 else { return nil }
+        return Int64(value * Double(multiplier))
+    }
+
+    public static func format(_ bytes: Int64) -> String {
+        let units = ["B", "KB", "MB", "GB", "TB"]
+        var value = Double(bytes)
+        var unit = 0
+        while value >= 1024, unit < units.count - 1 {
+            value /= 1024
+            unit += 1
+        }
+        return unit == 0 ? "\(bytes) B" : String(format: "%.1f %@", value, units[unit])
+    }
+}
+
+/// A date: "2024-05-01", "2024-05-01T12:00:00Z", or a span ago: "30s",
+/// "30m", "12h", "7d", "2w", "1y".
+public enum DateSpec {
+    public static func parse(_ text: String, now: Date = Date()) -> Date? {
+        let trimmed = text.trimmingCharacters(in: .whitespaces).lowercased()
+        if let unit = trimmed.last, trimmed.dropLast().allSatisfy({ $0.isASCII && ($0.isNumber || $0 == ".") }),
+           let amount = Double(trimmed.dropLast()) {
+            let seconds: Double? = switch unit {
+            case "s": 1
+            case "m": 60
+            case "h": 3600
+            case "d": 86400
+            case "w": 604_800
+            case "y": 31_557_600
+            default: nil
+            }
+            if let seconds { return now.addingTimeInterval(-amount * seconds) }
+        }
+        // ISO 8601 only, as written: a day (YYYY-MM-DD) or a full UTC or
+        // offset time; the formatter alone accepts 2024/05/01 too.
+        let digitsAndDashes = trimmed.prefix(10).enumerated().allSatisfy { offset, character in
+            [4, 7].contains(offset) ? character == "-" : character.isASCII && character.isNumber
+        }
+        guard trimmed.count >= 10, digitsAndDashes else { return nil }
+        if trimmed.count == 10 {
+            let day = ISO8601DateFormatter()
+            day.formatOptions = [.withFullDate]
+            return day.date(from: trimmed)
+        }
+        return ISO8601DateFormatter().date(from: trimmed.uppercased())
+    }
+}
+
+/// Field weights such as "path=2,title=4,body=1"; fields left out keep
+/// their defaults.
+public struct FieldWeights: Equatable, Sendable {
+    public var path = 2.0
+    public var title = 4.0
+    public var body = 1.0
+
+    public init(path: Double = 2.0, title: Double = 4.0, body: Double = 1.0) {
+        self.path = path
+        self.title = title
+        self.body = body
+    }
+
+    public init?(parsing text: String) {
+        for part in text.split(separator: ",") {
+            let pair = part.split(separator: "=", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
+            guard pair.count == 2, let value = Double(pair[1]), value >= 0, value.isFinite else { return nil }
+            switch pair[0] {
+            case "path": path = value
+            case "title": title = value
+            case "body": body = value
+            default: return nil
+            }
+        }
+    }
+}

@@ -1,0 +1,107 @@
+import ArgumentParser
+import Foundation
+import PetrelCommandSupport
+import Testing
+
+@Suite("Argument values")
+struct ArgumentValueTests {
+    @Test func byteSizes() {
+        #expect(ByteSize.parse("1000") == 1000)
+        #expect(ByteSize.parse("20M") == 20 << 20)
+        #expect(ByteSize.parse("512k") == 512 << 10)
+        #expect(ByteSize.parse("1G") == 1 << 30)
+        #expect(ByteSize.parse("10MB") == 10 << 20)
+        #expect(ByteSize.parse(" 1.5K ") == 1536)
+        #expect(ByteSize.parse("2T") == 2 << 40)
+        for invalid in ["", "10Q", "lots", "-5", "M", "1e3", "1 M", "1MiB", "inf", "nan"] {
+            #expect(ByteSize.parse(invalid) == nil, "\(invalid)")
+        }
+        #expect(ByteSize.format(512) == "512 B")
+        #expect(ByteSize.format(1536) == "1.5 KB")
+        #expect(ByteSize.format(20 << 20) == "20.0 MB")
+    }
+
+    @Test func dates() throws {
+        let now = Date(timeIntervalSince1970: 1_000_000_000)
+        #expect(DateSpec.parse("7d", now: now) == now.addingTimeInterval(-7 * 86400))
+        #expect(DateSpec.parse("12h", now: now) == now.addingTimeInterval(-12 * 3600))
+        #expect(DateSpec.parse("2w", now: now) == now.addingTimeInterval(-14 * 86400))
+        #expect(DateSpec.parse("30m", now: now) == now.addingTimeInterval(-1800))
+        #expect(DateSpec.parse("45s", now: now) == now.addingTimeInterval(-45))
+        #expect(DateSpec.parse("1y", now: now) == now.addingTimeInterval(-31_557_600))
+        #expect(DateSpec.parse("2024-05-01") == Date(timeIntervalSince1970: 1_714_521_600))
+        #expect(DateSpec.parse("2024-05-01T12:00:00Z") == Date(timeIntervalSince1970: 1_714_564_800))
+        for invalid in ["yesterday", "", "7x", "d", "-3d", "2024-13-01", "2024/05/01"] {
+            #expect(DateSpec.parse(invalid, now: now) == nil, "\(invalid)")
+        }
+    }
+
+    @Test func fieldWeights() {
+        #expect(FieldWeights(parsing: "path=2,title=4,body=1") == FieldWeights())
+        #expect(FieldWeights(parsing: "title=10") == FieldWeights(path: 2, title: 10, body: 1))
+        #expect(FieldWeights(parsing: " body = 0.5 , path=0") == FieldWeights(path: 0, title: 4, body: 0.5))
+        for invalid in ["title", "title=x", "author=1", "title=-1", "title=inf"] {
+            #expect(FieldWeights(parsing: invalid) == nil, "\(invalid)")
+        }
+    }
+}
+
+@Suite("Terminal text")
+struct TerminalTextTests {
+    @Test func controlCharactersAreEscaped() {
+        #expect(TerminalText.escaped("plain text, ünïcode 東京") == "plain text, ünïcode 東京")
+        #expect(TerminalText.escaped("a\u{1B}]0;PWNED\u{07} \u{1B}[2J") == "a\\x1B]0;PWNED\\x07 \\x1B[2J")
+        #expect(TerminalText.escaped("tab\tstays") == "tab\tstays")
+        #expect(TerminalText.escaped("nul\u{0}del\u{7F}c1\u{9B}x") == "nul\\x00del\\x7Fc1\\x9Bx")
+        #expect(TerminalText.escaped("new\nline\r") == "new\\x0Aline\\x0D")
+    }
+}
+
+/// A command that ends as told, to check the exit-status contract.
+private struct Probe: ParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "probe")
+    @Option var outcome: String = "ok"
+    @Option var count: Int = 1
+
+    func validate() throws {
+        if count < 0 { throw ValidationError("--count cannot be negative") }
+    }
+
+    func run() throws {
+        switch outcome {
+        case "partial": throw CommandExit(.partial)
+        case "failure": throw CommandExit(.failure)
+        case "error": throw CocoaError(.fileNoSuchFile)
+        default: break
+        }
+    }
+}
+
+@Suite("Exit-status contract")
+struct ExitStatusTests {
+    @Test func statuses() {
+        #expect(CommandRunner.run(Probe.self, arguments: []).status == .success)
+        #expect(CommandRunner.run(Probe.self, arguments: ["--outcome", "partial"]).status == .partial)
+        #expect(CommandRunner.run(Probe.self, arguments: ["--outcome", "failure"]).status == .failure)
+        let error = CommandRunner.run(Probe.self, arguments: ["--outcome", "error"])
+        #expect(error.status == .failure)
+        #expect(error.stderr.hasPrefix("probe: error: "))
+    }
+
+    @Test func usageErrorsExitTwoWithTheMessage() {
+        for arguments in [["--count=-1"], ["--count", "many"], ["--unknown"], ["extra"]] {
+            let result = CommandRunner.run(Probe.self, arguments: arguments)
+            #expect(result.status == .failure, "\(arguments)")
+            #expect(result.stderr.contains("Usage: probe"), "\(arguments): \(result.stderr)")
+            #expect(result.stdout.isEmpty)
+        }
+        #expect(CommandRunner.run(Probe.self, arguments: ["--count=-1"]).stderr.contains("--count cannot be negative"))
+    }
+
+    @Test func helpGoesToStdoutWithSuccess() {
+        let result = CommandRunner.run(Probe.self, arguments: ["--help"])
+        #expect(result.status == .success)
+        #expect(result.stdout.contains("--outcome"))
+        #expect(result.stderr.isEmpty)
+    }
+}

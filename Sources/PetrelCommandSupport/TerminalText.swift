@@ -1,3 +1,5 @@
+import Foundation
+
 /// Text from documents and file names made safe to show on a terminal:
 /// control characters (C0 but tab, DEL, C1) are written as `\xNN`, so a
 /// document cannot move the cursor, retitle the window or clear the screen.
@@ -15,6 +17,13 @@ public enum TerminalText {
             }
         }
         return String(result)
+    }
+
+    /// Line breaks (and the spaces around them) as one space: for
+    /// diagnostics that quote multi-line text such as SQL.
+    public static func oneLine(_ text: String) -> String {
+        guard text.contains(where: \.isNewline) else { return text }
+        return text.split(whereSeparator: \.isNewline).map { $0.trimmingCharacters(in: .whitespaces) }.joined(separator: " ")
     }
 
     /// Whether the scalar is a control character a terminal would act on.

@@ -10,13 +10,15 @@ struct Output {
     var json: Bool
     var quiet: Bool
 
+    /// Diagnostics are one line each: newlines (in quoted SQL) become
+    /// spaces, other control characters are escaped.
     func error(_ message: String) {
-        StandardStreams.writeError("petrel-index: error: \(TerminalText.escaped(message))\n")
+        StandardStreams.writeError("petrel-index: error: \(TerminalText.escaped(TerminalText.oneLine(message)))\n")
     }
 
     func note(_ message: String) {
         guard !quiet else { return }
-        StandardStreams.writeError("petrel-index: \(TerminalText.escaped(message))\n")
+        StandardStreams.writeError("petrel-index: \(TerminalText.escaped(TerminalText.oneLine(message)))\n")
     }
 
     private func print(_ line: String) throws {
@@ -41,7 +43,7 @@ struct Output {
             if !quiet { try print("\(path): ok (\(checks))") }
         } else {
             for problem in problems { StandardStreams.writeError("petrel-index: \(TerminalText.escaped(path)): \(TerminalText.escaped(problem))\n") }
-            StandardStreams.writeError("petrel-index: the index is damaged; petrel-index --rebuild makes it again from the folders if it can still be read, else delete \(TerminalText.escaped(path)) and index the folders again\n")
+            StandardStreams.writeError("petrel-index: if the index is damaged, petrel-index --rebuild makes a new one from its folders (keeping the damaged file aside)\n")
         }
     }
 
@@ -50,8 +52,22 @@ struct Output {
         let formatter = ISO8601DateFormatter()
         for root in roots {
             let last = root.lastRun.map { formatter.string(from: $0) } ?? "never"
-            try print("\(root.path)\t\(root.documentCount) documents\tlast run \(last)")
+            let settings = Output.describe(root.walkOptions)
+            try print("\(root.path)\t\(root.documentCount) documents\tlast run \(last)" + (settings.isEmpty ? "" : "\t" + settings))
         }
+    }
+
+    /// A folder's settings that differ from the defaults, as options.
+    static func describe(_ options: WalkOptions) -> String {
+        let defaults = WalkOptions()
+        var parts: [String] = []
+        if options.includeHidden != defaults.includeHidden { parts.append(options.includeHidden ? "--hidden" : "--no-hidden") }
+        if options.followSymbolicLinks != defaults.followSymbolicLinks { parts.append(options.followSymbolicLinks ? "--follow" : "--no-follow") }
+        if options.honorIgnoreFiles != defaults.honorIgnoreFiles { parts.append(options.honorIgnoreFiles ? "--ignore" : "--no-ignore") }
+        if options.maximumFileSize != defaults.maximumFileSize { parts.append("--max-size \(options.maximumFileSize)") }
+        parts += options.includeGlobs.map { "--include '\($0)'" }
+        parts += options.excludeGlobs.map { "--exclude '\($0)'" }
+        return parts.joined(separator: " ")
     }
 
     func statistics(_ stats: IndexStatistics) throws {

@@ -26,6 +26,12 @@ struct PetrelIndexCommand: ParsableCommand {
               petrel-index --remove ~/Documents    forget a folder and its documents
               petrel-index --check                 verify the index (exit 1 on a problem)
               petrel-index --exclude '*.log' --max-size 5M ~/src
+                                                   settings kept with ~/src for later runs
+
+            --hidden, --follow, --no-ignore, --max-size, --include and --exclude are kept with the \
+            folders they are given with, and every later run of those folders uses them (--list \
+            shows them). Giving one again changes it (--include and --exclude replace the kept \
+            lists); --reset-settings goes back to the defaults.
 
             Another petrel-index on the same index (an update, --remove or --rebuild) waits for \
             the first to finish. --list, --stats and --check only read: they work on an index the \
@@ -64,23 +70,27 @@ struct PetrelIndexCommand: ParsableCommand {
     @Option(name: .long, help: ArgumentHelp("Tokenizer of a new index: icu (every language, default), icu-english (with English stemming), unicode61, porter or trigram.", valueName: "name"))
     var tokenizer: IndexTokenizer?
 
-    @Flag(name: .long, help: "Index hidden files and folders too.")
-    var hidden = false
+    @Flag(inversion: .prefixedNo, help: "Index hidden files and folders too (default: not).")
+    var hidden: Bool?
 
-    @Flag(name: .long, help: "Follow symbolic links (loops are detected).")
-    var follow = false
+    @Flag(inversion: .prefixedNo, help: "Follow symbolic links, loops detected (default: not).")
+    var follow: Bool?
 
-    @Flag(name: .long, help: "Do not read .gitignore, .ignore and .petrelignore files.")
-    var noIgnore = false
+    @Flag(name: .customLong("ignore"), inversion: .prefixedNo,
+          help: "Honour .gitignore, .ignore and .petrelignore files (default: yes).")
+    var honorIgnore: Bool?
 
-    @Option(name: .long, help: ArgumentHelp("Skip files larger than this (bytes, or with K, M, G).", valueName: "size"))
-    var maxSize: String = "20M"
+    @Option(name: .long, help: ArgumentHelp("Skip files larger than this (bytes, or with K, M, G; default 20M).", valueName: "size"))
+    var maxSize: String?
 
     @Option(name: .long, help: ArgumentHelp("Index only files matching this glob (repeatable; gitignore syntax).", valueName: "glob"))
     var include: [String] = []
 
     @Option(name: .long, help: ArgumentHelp("Leave out files and folders matching this glob (repeatable).", valueName: "glob"))
     var exclude: [String] = []
+
+    @Flag(name: .long, help: "Forget the folders' kept settings: the defaults, and what is given now, apply.")
+    var resetSettings = false
 
     @Flag(name: .long, help: "Print the summary as JSON.")
     var json = false
@@ -94,8 +104,11 @@ struct PetrelIndexCommand: ParsableCommand {
     enum ProgressMode: String, ExpressibleByArgument, CaseIterable { case auto, always, never }
 
     func validate() throws {
-        guard ByteSize.parse(maxSize) != nil else {
+        if let maxSize, ByteSize.parse(maxSize) == nil {
             throw ValidationError("--max-size: '\(maxSize)' is not a size (try 20M, 512K, 1G or a number of bytes)")
+        }
+        if givesWalkOptions, folders.isEmpty {
+            throw ValidationError("--hidden, --follow, --ignore, --max-size, --include, --exclude and --reset-settings are kept with the folders they are given with: name the folders (petrel-index --list shows them)")
         }
         for (name, globs) in [("--include", include), ("--exclude", exclude)] {
             for glob in globs {
@@ -109,6 +122,22 @@ struct PetrelIndexCommand: ParsableCommand {
 
     var indexPath: String { index ?? DocumentIndex.defaultPath() }
 
+    var givesWalkOptions: Bool {
+        hidden != nil || follow != nil || honorIgnore != nil || maxSize != nil || !include.isEmpty || !exclude.isEmpty || resetSettings
+    }
+
+    /// A folder's kept settings with what this run gives applied.
+    func walkOptions(over kept: WalkOptions) -> WalkOptions {
+        var options = resetSettings ? WalkOptions() : kept
+        if let hidden { options.includeHidden = hidden }
+        if let follow { options.followSymbolicLinks = follow }
+        if let honorIgnore { options.honorIgnoreFiles = honorIgnore }
+        if let size = maxSize.flatMap(ByteSize.parse) { options.maximumFileSize = size }
+        if !include.isEmpty { options.includeGlobs = include }
+        if !exclude.isEmpty { options.excludeGlobs = exclude }
+        return options
+    }
+
     func run() throws {
         let output = Output(json: json, quiet: quiet)
         do {
@@ -117,11 +146,11 @@ struct PetrelIndexCommand: ParsableCommand {
             throw error
         } catch let error as StandardStreams.WriteError {
             throw error
-        } catch let error as IndexError {
-            output.error(error.message)
-            throw CommandExit(.failure)
         } catch {
-            output.error("\(error)")
+            output.error(error is IndexError ? (error as? IndexError)?.message ?? "" : "\(error)")
+            if DocumentIndex.isDamage(error) {
+                output.error("the index \(indexPath) is damaged: petrel-index --rebuild makes a new one from its folders (keeping the damaged file aside)")
+            }
             throw CommandExit(.failure)
         }
     }
@@ -161,7 +190,13 @@ struct PetrelIndexCommand: ParsableCommand {
         }
         let isNew = !DocumentIndex.exists(at: openPath)
         do {
-            try update(DocumentIndex(path: openPath, tokenizer: rebuild ? nil : tokenizer), path: path, output: output)
+            try update(DocumentIndex(path: openPath, tokenizer: rebuild ? nil : tokenizer), path: path, output: output, rebuilding: rebuild)
+        } catch where rebuild && !dryRun && DocumentIndex.isDamage(error) {
+            // A damaged index is what --rebuild is for: a new one, with the
+            // folders the old one still names, the old file kept aside.
+            let (fresh, damagedCopy) = try DocumentIndex.replaceDamaged(at: path, tokenizer: tokenizer)
+            output.note("the index was damaged (\(error)); it is kept as \(damagedCopy), and its folders are indexed again")
+            try update(fresh, path: path, output: output, rebuilding: false)
         } catch {
             // A first run that fails leaves no empty index behind.
             if isNew { DocumentIndex.removeIfEmpty(at: openPath) }
@@ -169,14 +204,14 @@ struct PetrelIndexCommand: ParsableCommand {
         }
     }
 
-    private func update(_ opened: DocumentIndex, path: String, output: Output) throws {
+    private func update(_ opened: DocumentIndex, path: String, output: Output, rebuilding: Bool) throws {
         var index = opened
         for folder in remove {
             let removed = try index.removeRoot(folder)
             output.note("removed \(folder) (\(removed) documents)")
         }
         if !remove.isEmpty, folders.isEmpty, !rebuild { return }
-        if rebuild {
+        if rebuilding {
             index = try index.rebuild(tokenizer: tokenizer)
         }
         if folders.isEmpty, try index.roots().isEmpty {
@@ -184,12 +219,17 @@ struct PetrelIndexCommand: ParsableCommand {
         }
         var options = UpdateOptions()
         options.dryRun = dryRun
-        options.walk.includeHidden = hidden
-        options.walk.followSymbolicLinks = follow
-        options.walk.honorIgnoreFiles = !noIgnore
-        options.walk.maximumFileSize = ByteSize.parse(maxSize) ?? options.walk.maximumFileSize
-        options.walk.includeGlobs = include
-        options.walk.excludeGlobs = exclude
+        if givesWalkOptions {
+            // Each folder's kept settings, changed by what is given.
+            for folder in folders {
+                let kept = try index.root(covering: folder)?.walkOptions ?? WalkOptions()
+                if dryRun {
+                    options.walk = walkOptions(over: kept)
+                } else {
+                    try index.addRoot(folder, walkOptions: walkOptions(over: kept))
+                }
+            }
+        }
 
         let showProgress = !quiet && !json && (progress == .always || (progress == .auto && Terminal.stderrIsTerminal))
         let bar = showProgress ? ProgressBar() : nil

@@ -19,7 +19,7 @@ struct SearchOutput {
     private static let dimStyle = "\u{1B}[2m"
 
     func diagnostic(_ message: String) {
-        StandardStreams.writeError("petrel-search: \(message)\n")
+        StandardStreams.writeError("petrel-search: \(TerminalText.oneLine(message))\n")
     }
 
     private func style(_ text: String, _ code: String) -> String {

@@ -1,5 +1,5 @@
 /// Which files of a folder tree to index.
-public struct WalkOptions: Sendable, Equatable {
+public struct WalkOptions: Sendable, Equatable, Codable {
     /// Index hidden files and folders (names starting with "."). `.git`
     /// folders are never indexed.
     public var includeHidden = false
@@ -16,6 +16,22 @@ public struct WalkOptions: Sendable, Equatable {
     public var excludeGlobs: [String] = []
 
     public init() {}
+
+    // Stored with each folder of an index: a field missing from the JSON
+    // (written by an older version) keeps its default.
+    private enum CodingKeys: String, CodingKey {
+        case includeHidden, followSymbolicLinks, maximumFileSize, honorIgnoreFiles, includeGlobs, excludeGlobs
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        includeHidden = try container.decodeIfPresent(Bool.self, forKey: .includeHidden) ?? includeHidden
+        followSymbolicLinks = try container.decodeIfPresent(Bool.self, forKey: .followSymbolicLinks) ?? followSymbolicLinks
+        maximumFileSize = try container.decodeIfPresent(Int64.self, forKey: .maximumFileSize) ?? maximumFileSize
+        honorIgnoreFiles = try container.decodeIfPresent(Bool.self, forKey: .honorIgnoreFiles) ?? honorIgnoreFiles
+        includeGlobs = try container.decodeIfPresent([String].self, forKey: .includeGlobs) ?? includeGlobs
+        excludeGlobs = try container.decodeIfPresent([String].self, forKey: .excludeGlobs) ?? excludeGlobs
+    }
 }
 
 /// A file the walk found.

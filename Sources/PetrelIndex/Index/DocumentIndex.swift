@@ -16,7 +16,7 @@ import Foundation
 /// search while an update writes, and see each committed batch.
 public final class DocumentIndex: Sendable {
     /// The schema this version of PetrelIndex writes.
-    public static let schemaVersion = 1
+    public static let schemaVersion = 2
 
     /// The index file.
     public let path: String
@@ -202,6 +202,8 @@ public final class DocumentIndex: Sendable {
             throw error
         } catch let error as DatabaseError where error.resultCode == .SQLITE_NOTADB {
             throw IndexError("\(path) is not an SQLite database")
+        } catch let error as DatabaseError where error.resultCode == .SQLITE_CORRUPT {
+            throw IndexError("the index \(path) is damaged: \(error)", indexIsDamaged: true)
         } catch {
             throw IndexError("cannot read the index \(path): \(error)")
         }
@@ -212,14 +214,37 @@ public final class DocumentIndex: Sendable {
     /// The folders the index keeps, with their document counts.
     public func roots() throws -> [IndexedRoot] {
         try dbQueue.read { db in
-            try Row.fetchAll(db, sql: """
-                SELECT r.id, r.path, r.last_run_at, (SELECT COUNT(*) FROM documents d WHERE d.root_id = r.id) AS count
+            // A version 1 index (opened read-only, not migrated) has no
+            // stored walk options: its folders have the defaults.
+            let hasWalkOptions = try db.columns(in: "roots").contains { $0.name == "walk_options" }
+            return try Row.fetchAll(db, sql: """
+                SELECT r.id, r.path, r.last_run_at, \(hasWalkOptions ? "r.walk_options" : "NULL AS walk_options"),
+                       (SELECT COUNT(*) FROM documents d WHERE d.root_id = r.id) AS count
                 FROM roots r ORDER BY r.path
                 """).map { row in
                 IndexedRoot(id: row["id"], location: row["path"], documentCount: row["count"],
-                            lastRun: (row["last_run_at"] as Double?).map(Date.init(timeIntervalSince1970:)))
+                            lastRun: (row["last_run_at"] as Double?).map(Date.init(timeIntervalSince1970:)),
+                            walkOptions: DocumentIndex.walkOptions(fromJSON: row["walk_options"]))
             }
         }
+    }
+
+    static func walkOptions(fromJSON json: String?) -> WalkOptions {
+        guard let json, let options = try? JSONDecoder().decode(WalkOptions.self, from: Data(json.utf8)) else { return WalkOptions() }
+        return options
+    }
+
+    static func json(of options: WalkOptions) throws -> String? {
+        if options == WalkOptions() { return nil }
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = .sortedKeys
+        return String(decoding: try encoder.encode(options), as: UTF8.self)
+    }
+
+    /// The kept folder that is `path` or contains it, if any.
+    public func root(covering path: String) throws -> IndexedRoot? {
+        let folder = try DocumentIndex.canonicalFolder(path)
+        return try roots().first { folder.isWithin($0.location) }
     }
 
     /// Throws the error an update would give for a folder that cannot be
@@ -245,13 +270,30 @@ public final class DocumentIndex: Sendable {
     /// one the index already keeps is not added again; a folder that
     /// contains kept folders takes their documents over.
     /// - returns: the root that covers the folder.
+    ///
+    /// - parameter walkOptions: which files of the folder to index, kept
+    ///   with it; given for a folder the index already covers, they replace
+    ///   the covering folder's. Nil: a new folder gets the defaults, a kept
+    ///   one keeps its own.
     @discardableResult
-    public func addRoot(_ path: String) throws -> IndexedRoot {
+    public func addRoot(_ path: String, walkOptions: WalkOptions? = nil) throws -> IndexedRoot {
         let folder = try DocumentIndex.canonicalFolder(path)
+        if let walkOptions {
+            for glob in walkOptions.includeGlobs + walkOptions.excludeGlobs {
+                if let problem = GlobSyntax.problem(in: glob) { throw IndexError("the glob '\(glob)' is not valid: \(problem)") }
+            }
+        }
+        let storedOptions = try walkOptions.map(DocumentIndex.json(of:))
         try dbQueue.write { db in
             let existing = try Row.fetchAll(db, sql: "SELECT id, path FROM roots").map { ($0[0] as Int64, $0[1] as FilePath) }
-            if existing.contains(where: { folder.isWithin($0.1) }) { return }
-            try db.execute(sql: "INSERT INTO roots (path, added_at) VALUES (?, ?)", arguments: [folder, Date().timeIntervalSince1970])
+            if let covering = existing.first(where: { folder.isWithin($0.1) }) {
+                if walkOptions != nil {
+                    try db.execute(sql: "UPDATE roots SET walk_options = ? WHERE id = ?", arguments: [storedOptions ?? nil, covering.0])
+                }
+                return
+            }
+            try db.execute(sql: "INSERT INTO roots (path, added_at, walk_options) VALUES (?, ?, ?)",
+                           arguments: [folder, Date().timeIntervalSince1970, storedOptions ?? nil])
             let id = db.lastInsertedRowID
             for (innerID, innerPath) in existing where innerPath.isWithin(folder) {
                 try db.execute(sql: "UPDATE documents SET root_id = ? WHERE root_id = ?", arguments: [id, innerID])
@@ -305,7 +347,8 @@ public final class DocumentIndex: Sendable {
                 let size = (try? FileManager.default.attributesOfItem(atPath: path + suffix)[.size] as? NSNumber)?.int64Value ?? 0
                 return total + size
             }
-            return IndexStatistics(path: path, tokenizer: tokenizer, schemaVersion: DocumentIndex.schemaVersion, rootCount: roots,
+            let schemaVersion = try String.fetchOne(db, sql: "SELECT value FROM petrel_meta WHERE key = 'schema_version'").flatMap { Int($0) } ?? 0
+            return IndexStatistics(path: path, tokenizer: tokenizer, schemaVersion: schemaVersion, rootCount: roots,
                                    documentCount: documents, indexedBytes: bytes, fileSize: fileSize, kinds: kinds, languages: languages)
         }
     }
@@ -346,6 +389,55 @@ public final class DocumentIndex: Sendable {
         }
     }
 
+    /// Whether an error means that the index file is damaged (SQLite
+    /// found it malformed, or it is not a database any more).
+    public static func isDamage(_ error: any Error) -> Bool {
+        if let error = error as? IndexError { return error.indexIsDamaged }
+        if let error = error as? DatabaseError { return [.SQLITE_CORRUPT, .SQLITE_NOTADB].contains(error.resultCode.primaryResultCode) }
+        return false
+    }
+
+    /// Replaces a damaged index with a new, empty one that keeps what can
+    /// still be read of the old one: its folders and its tokenizer (or
+    /// `tokenizer`). The damaged file is moved aside, not deleted, to
+    /// `<path>.damaged` (returned). Run an update afterwards.
+    public static func replaceDamaged(at path: String, tokenizer: IndexTokenizer? = nil) throws -> (index: DocumentIndex, damagedCopy: String) {
+        let lock = try takeUpdateLock(path: path, progress: nil, isCancelled: { false })
+        defer { lock.map(POSIX.unlockFile) }
+        var roots: [(path: FilePath, addedAt: Double, walkOptions: String?)] = []
+        var storedTokenizer: IndexTokenizer?
+        if let reader = try? DatabaseQueue(path: path, configuration: { var c = configuration(); c.readonly = true; return c }()) {
+            try? reader.read { db in
+                storedTokenizer = try? String.fetchOne(db, sql: "SELECT value FROM petrel_meta WHERE key = 'tokenizer'").flatMap(IndexTokenizer.init(rawValue:))
+                let rows = (try? Row.fetchAll(db, sql: "SELECT path, added_at, walk_options FROM roots"))
+                    ?? (try? Row.fetchAll(db, sql: "SELECT path, added_at, NULL FROM roots")) ?? []
+                roots = rows.compactMap { row in (row[0] as FilePath?).map { ($0, row[1] ?? Date().timeIntervalSince1970, row[2]) } }
+            }
+            try? reader.close()
+        }
+        let damaged = path + ".damaged"
+        let manager = FileManager.default
+        for (suffix, keptSuffix) in [("", ""), ("-wal", "-wal")] {
+            let source = path + suffix, target = damaged + keptSuffix
+            guard manager.fileExists(atPath: source) else { continue }
+            try? manager.removeItem(atPath: target)
+            do {
+                try manager.moveItem(atPath: source, toPath: target)
+            } catch {
+                throw IndexError("cannot move the damaged index \(source) aside: \(error.localizedDescription)")
+            }
+        }
+        try? manager.removeItem(atPath: path + "-shm")
+        let index = try DocumentIndex(path: path, tokenizer: tokenizer ?? storedTokenizer)
+        try index.dbQueue.write { db in
+            for root in roots {
+                try db.execute(sql: "INSERT OR IGNORE INTO roots (path, added_at, walk_options) VALUES (?, ?, ?)",
+                               arguments: [root.path, root.addedAt, root.walkOptions])
+            }
+        }
+        return (index, damaged)
+    }
+
     /// Drops every document and recreates the tables (with a new tokenizer
     /// if given), keeping the list of folders. Run an update afterwards.
     /// Atomic: a rebuild that is interrupted leaves the index as it was.
@@ -354,11 +446,11 @@ public final class DocumentIndex: Sendable {
         let lock = try takeUpdateLock(progress: nil, isCancelled: { false })
         defer { lock.map(POSIX.unlockFile) }
         try dbQueue.write { db in
-            let roots = try Row.fetchAll(db, sql: "SELECT path, added_at FROM roots")
+            let roots = try Row.fetchAll(db, sql: "SELECT path, added_at, walk_options FROM roots")
             for statement in IndexSchema.dropStatements { try db.execute(sql: statement) }
             try IndexSchema.create(db, tokenizer: newTokenizer)
             for root in roots {
-                try db.execute(sql: "INSERT INTO roots (path, added_at) VALUES (?, ?)", arguments: [root[0], root[1]])
+                try db.execute(sql: "INSERT INTO roots (path, added_at, walk_options) VALUES (?, ?, ?)", arguments: [root[0], root[1], root[2]])
             }
         }
         try dbQueue.writeWithoutTransaction { db in try db.execute(sql: "VACUUM") }

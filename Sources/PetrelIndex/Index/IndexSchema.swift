@@ -4,12 +4,30 @@ enum IndexSchema {
     static func migrator(tokenizer: IndexTokenizer) -> DatabaseMigrator {
         var migrator = DatabaseMigrator()
         migrator.registerMigration("v1") { db in
-            try create(db, tokenizer: tokenizer)
+            try createVersion1(db, tokenizer: tokenizer)
+        }
+        migrator.registerMigration("v2") { db in
+            try migrateToVersion2(db)
         }
         return migrator
     }
 
+    /// The current schema, in one go (a rebuild).
     static func create(_ db: Database, tokenizer: IndexTokenizer) throws {
+        try createVersion1(db, tokenizer: tokenizer)
+        try migrateToVersion2(db)
+    }
+
+    /// Version 2: each folder keeps the walk options it was added with
+    /// (JSON of `WalkOptions`; NULL for the defaults).
+    private static func migrateToVersion2(_ db: Database) throws {
+        try db.alter(table: "roots") { table in
+            table.add(column: "walk_options", .text)
+        }
+        try db.execute(sql: "UPDATE petrel_meta SET value = '2' WHERE key = 'schema_version'")
+    }
+
+    private static func createVersion1(_ db: Database, tokenizer: IndexTokenizer) throws {
         try db.execute(sql: """
             CREATE TABLE petrel_meta (key TEXT PRIMARY KEY NOT NULL, value TEXT NOT NULL) WITHOUT ROWID;
             CREATE TABLE roots (
@@ -48,8 +66,8 @@ enum IndexSchema {
                 DELETE FROM documents_fts WHERE rowid = old.id;
             END;
             """)
-        try db.execute(sql: "INSERT INTO petrel_meta (key, value) VALUES ('schema_version', ?), ('tokenizer', ?)",
-                       arguments: [String(DocumentIndex.schemaVersion), tokenizer.rawValue])
+        try db.execute(sql: "INSERT INTO petrel_meta (key, value) VALUES ('schema_version', '1'), ('tokenizer', ?)",
+                       arguments: [tokenizer.rawValue])
     }
 
     static let dropStatements = [

@@ -34,7 +34,13 @@ public enum IndexTokenizer: String, Sendable, CaseIterable, Codable {
 /// An error that stops an index operation, with a message for people.
 public struct IndexError: Error, Sendable, CustomStringConvertible, Equatable {
     public var message: String
-    public init(_ message: String) { self.message = message }
+    /// True when the index file is damaged (see
+    /// ``DocumentIndex/replaceDamaged(at:tokenizer:)``).
+    public var indexIsDamaged = false
+    public init(_ message: String, indexIsDamaged: Bool = false) {
+        self.message = message
+        self.indexIsDamaged = indexIsDamaged
+    }
     public var description: String { message }
 }
 
@@ -46,18 +52,22 @@ public struct IndexedRoot: Sendable, Equatable, Codable {
     public var documentCount: Int
     /// When the last update of this folder finished, if one did.
     public var lastRun: Date?
+    /// Which files of the folder are indexed: kept with the folder, so that
+    /// every update of it walks it the same way until they are changed.
+    public var walkOptions: WalkOptions
     /// The folder as the file system names it.
     var location: FilePath
 
-    init(id: Int64, location: FilePath, documentCount: Int, lastRun: Date?) {
+    init(id: Int64, location: FilePath, documentCount: Int, lastRun: Date?, walkOptions: WalkOptions) {
         self.id = id
         self.path = location.string
         self.location = location
         self.documentCount = documentCount
         self.lastRun = lastRun
+        self.walkOptions = walkOptions
     }
 
-    private enum CodingKeys: String, CodingKey { case id, path, documentCount, lastRun }
+    private enum CodingKeys: String, CodingKey { case id, path, documentCount, lastRun, walkOptions }
 
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
@@ -65,6 +75,7 @@ public struct IndexedRoot: Sendable, Equatable, Codable {
         path = try container.decode(String.self, forKey: .path)
         documentCount = try container.decode(Int.self, forKey: .documentCount)
         lastRun = try container.decodeIfPresent(Date.self, forKey: .lastRun)
+        walkOptions = try container.decodeIfPresent(WalkOptions.self, forKey: .walkOptions) ?? WalkOptions()
         location = FilePath(path)
     }
 }
@@ -147,7 +158,10 @@ public struct IndexReport: Sendable, Equatable, Codable {
 
 /// What one update does.
 public struct UpdateOptions: Sendable {
-    public var walk = WalkOptions()
+    /// Which files to index. Nil (the default): each folder's own options,
+    /// as stored with it. Given: used for the folders of this update and
+    /// stored with them for the next ones.
+    public var walk: WalkOptions?
     /// Report what would change, without reading files or writing.
     public var dryRun = false
     /// Commit after this many documents...

@@ -49,7 +49,7 @@ extension DocumentIndex {
         progress: (@Sendable (IndexProgress) -> Void)? = nil,
         isCancelled: @escaping @Sendable () -> Bool = { false }
     ) throws -> IndexReport {
-        for glob in options.walk.includeGlobs + options.walk.excludeGlobs {
+        for glob in (options.walk?.includeGlobs ?? []) + (options.walk?.excludeGlobs ?? []) {
             if let problem = GlobSyntax.problem(in: glob) { throw IndexError("the glob '\(glob)' is not valid: \(problem)") }
         }
         let start = Date()
@@ -66,7 +66,7 @@ extension DocumentIndex {
         if let paths {
             var requested: [IndexedRoot] = []
             for path in paths {
-                requested.append(options.dryRun ? try dryRunRoot(path) : try addRoot(path))
+                requested.append(options.dryRun ? try dryRunRoot(path) : try addRoot(path, walkOptions: options.walk))
             }
             // Read the roots back once all are added: a later folder may
             // have taken an earlier one over (a parent given after its child).
@@ -74,6 +74,9 @@ extension DocumentIndex {
             targets = current.filter { root in requested.contains { $0.location.isWithin(root.location) } }
             targets = targets.reduce(into: []) { result, root in if !result.contains(where: { $0.location == root.location }) { result.append(root) } }
         } else {
+            if let walk = options.walk, !options.dryRun {
+                for root in try roots() { try addRoot(root.path, walkOptions: walk) }
+            }
             targets = try roots()
         }
         var report = IndexReport()
@@ -112,7 +115,9 @@ extension DocumentIndex {
     /// it (whatever path it was given), in `/tmp` so that no walk ever sees
     /// it as a document. It is left in place: removing a lock file races
     /// with the next process opening it.
-    var updateLockPath: String {
+    var updateLockPath: String { DocumentIndex.updateLockPath(for: path) }
+
+    static func updateLockPath(for path: String) -> String {
         guard let status = try? POSIX.status(FilePath(path)) else { return path + ".lock" }
         return "/tmp/petrel-index-\(status.device)-\(status.inode).lock"
     }
@@ -120,6 +125,11 @@ extension DocumentIndex {
     /// Takes the update lock, waiting (and saying so through `progress`)
     /// while another update holds it. Nil when cancelled while waiting.
     func takeUpdateLock(progress: (@Sendable (IndexProgress) -> Void)?, isCancelled: @Sendable () -> Bool) throws -> Int32? {
+        try DocumentIndex.takeUpdateLock(path: path, progress: progress, isCancelled: isCancelled)
+    }
+
+    static func takeUpdateLock(path: String, progress: (@Sendable (IndexProgress) -> Void)?, isCancelled: @Sendable () -> Bool) throws -> Int32? {
+        let updateLockPath = updateLockPath(for: path)
         let lockPath = FilePath(updateLockPath)
         var announced = false
         while true {
@@ -143,7 +153,7 @@ extension DocumentIndex {
     private func dryRunRoot(_ path: String) throws -> IndexedRoot {
         let folder = try DocumentIndex.canonicalFolder(path)
         if let root = try roots().first(where: { folder.isWithin($0.location) }) { return root }
-        return IndexedRoot(id: -1, location: folder, documentCount: 0, lastRun: nil)
+        return IndexedRoot(id: -1, location: folder, documentCount: 0, lastRun: nil, walkOptions: WalkOptions())
     }
 
     /// The index's own files, which a walk must never index.
@@ -163,7 +173,8 @@ extension DocumentIndex {
             report.failed.append(FailedFile(path: root.path, message: "folder not found or not a folder; its documents are kept (petrel-index --remove to drop them)"))
             return
         }
-        var walker = TreeWalker(root: rootPath, options: options.walk, excluded: ownFiles, isCancelled: isCancelled)
+        let walk = options.walk ?? root.walkOptions
+        var walker = TreeWalker(root: rootPath, options: walk, excluded: ownFiles, isCancelled: isCancelled)
         walker.run()
         report.filesSeen += walker.files.count
         report.skipped += walker.skipped
@@ -240,8 +251,8 @@ extension DocumentIndex {
         // --max-size bounds what a compressed file expands to as well: the
         // largest document's text is what sets the peak memory.
         var extractors = options.extractors
-        extractors.maximumDecompressedSize = min(extractors.maximumDecompressedSize, Int(clamping: options.walk.maximumFileSize))
-        let maximumSize = options.walk.maximumFileSize
+        extractors.maximumDecompressedSize = min(extractors.maximumDecompressedSize, Int(clamping: walk.maximumFileSize))
+        let maximumSize = walk.maximumFileSize
         let missingSnapshot = missing
         let readJobs = jobs
         let readExtractors = extractors

@@ -97,6 +97,9 @@ struct Output {
         try print(line)
         if !skipped.isEmpty { try print("skipped: \(skipped.joined(separator: ", "))") }
         if report.symbolicLinksNotFollowed > 0 { try print("symbolic links not followed: \(report.symbolicLinksNotFollowed) (use --follow)") }
+        if !report.truncated.isEmpty {
+            try print("truncated: \(report.truncated.count) text files indexed on their first \(ByteSize.format(Int64(UpdateOptions().maximumTextBytes))) (\(report.truncated.prefix(3).joined(separator: ", "))\(report.truncated.count > 3 ? ", ..." : ""))")
+        }
         if !report.failed.isEmpty { try print("failed: \(report.failed.count) (listed on stderr)") }
         let rate = report.duration > 0 ? Double(report.bytesRead) / 1_048_576 / report.duration : 0
         try print(String(format: "read %@ in %.2f s (%.1f MB/s) into %@", ByteSize.format(report.bytesRead), report.duration, rate, index))

@@ -152,3 +152,27 @@ enum TextDecoding {
         0x90, 0x2018, 0x2019, 0x201C, 0x201D, 0x2022, 0x2013, 0x2014, 0x02DC, 0x2122, 0x0161, 0x203A, 0x0153, 0x9D, 0x017E, 0x0178,
     ]
 }
+
+extension TextDecoding {
+    /// The first bytes of a longer text, ending on a whole character: an
+    /// incomplete UTF-8 sequence, or half a UTF-16/32 code unit, at the end
+    /// is dropped (a cut character would make the text look binary).
+    static func droppingIncompleteTail(_ bytes: [UInt8]) -> [UInt8] {
+        if bytes.starts(with: [0xFF, 0xFE, 0, 0]) || bytes.starts(with: [0, 0, 0xFE, 0xFF]) {
+            return Array(bytes.prefix(bytes.count & ~3))
+        }
+        if bytes.starts(with: [0xFF, 0xFE]) || bytes.starts(with: [0xFE, 0xFF]) {
+            return Array(bytes.prefix(bytes.count & ~1))
+        }
+        var start = bytes.count - 1
+        var continuations = 0
+        while start >= 0, continuations < 4, bytes[start] & 0xC0 == 0x80 {
+            start -= 1
+            continuations += 1
+        }
+        guard start >= 0 else { return bytes }
+        let lead = bytes[start]
+        let length = lead >= 0xF0 ? 4 : lead >= 0xE0 ? 3 : lead >= 0xC0 ? 2 : 1
+        return bytes.count - start < length ? Array(bytes[..<start]) : bytes
+    }
+}

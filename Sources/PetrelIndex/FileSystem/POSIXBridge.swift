@@ -107,6 +107,34 @@ enum POSIX {
         case tooLarge(Int64)
     }
 
+    /// Reads at most `prefix` bytes of a file no larger than `limit`: the
+    /// bytes, and whether the file holds more.
+    static func readPrefix(_ path: FilePath, prefix: Int, limit: Int) throws(FileSystemError) -> (outcome: ReadOutcome, truncated: Bool) {
+        let descriptor = withCPath(path) { open($0, O_RDONLY | O_CLOEXEC | O_NONBLOCK) }
+        guard descriptor >= 0 else { throw FileSystemError(code: errno, operation: "open") }
+        defer { close(descriptor) }
+        var info = stat()
+        guard fstat(descriptor, &info) == 0 else { throw FileSystemError(code: errno, operation: "fstat") }
+        guard info.st_mode & S_IFMT == S_IFREG else { throw FileSystemError(code: EINVAL, operation: "open") }
+        if Int64(info.st_size) > Int64(limit) { return (.tooLarge(Int64(info.st_size)), false) }
+        // One byte past the prefix tells a longer file.
+        var buffer = [UInt8](repeating: 0, count: prefix + 1)
+        var count = 0
+        while count < buffer.count {
+            let capacity = buffer.count - count
+            let got = buffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress! + count, capacity) }
+            if got < 0 {
+                if errno == EINTR { continue }
+                throw FileSystemError(code: errno, operation: "read")
+            }
+            if got == 0 { break }
+            count += got
+        }
+        let truncated = count > prefix
+        buffer.removeSubrange(min(count, prefix)...)
+        return (.bytes(buffer), truncated)
+    }
+
     /// Reads a whole file, or stops and says so past `limit` bytes.
     static func readFile(_ path: FilePath, limit: Int) throws(FileSystemError) -> ReadOutcome {
         let descriptor = withCPath(path) { open($0, O_RDONLY | O_CLOEXEC | O_NONBLOCK) }

@@ -134,6 +134,8 @@ public struct IndexReport: Sendable, Equatable, Codable {
     public var deleted = 0
     /// Files left out, with the reason (too large, binary...).
     public var skipped: [SkippedFile] = []
+    /// Files indexed on their first ``UpdateOptions/maximumTextBytes`` only.
+    public var truncated: [String] = []
     /// Files and folders that could not be read. What the index held for
     /// them is kept.
     public var failed: [FailedFile] = []
@@ -170,6 +172,11 @@ public struct UpdateOptions: Sendable {
     public var batchBytes = 64 * 1024 * 1024
     /// The extractors to use.
     public var extractors = ExtractorRegistry.standard
+    /// Text files (all but PDF and compressed ones, which must be read
+    /// whole) are indexed on at most this many of their first bytes: the
+    /// memory an update needs stays bounded whatever the file. Files cut
+    /// short are listed in ``IndexReport/truncated``.
+    public var maximumTextBytes = 8 << 20
 
     public init() {}
 }

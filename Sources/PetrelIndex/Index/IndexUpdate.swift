@@ -21,7 +21,7 @@ private enum WorkItem: Sendable {
     /// A new file whose content is a missing document's: move it.
     case rename(id: Int64, file: WalkedFile)
     /// New or changed content, extracted.
-    case store(file: WalkedFile, replacing: Int64?, hash: Int64, document: ExtractedDocument, language: String?)
+    case store(file: WalkedFile, replacing: Int64?, hash: Int64, document: ExtractedDocument, language: String?, truncated: Bool)
     /// Not indexable (binary, too large...): the stored version, if any,
     /// goes, and the file is remembered so that it is not read again while
     /// it does not change.
@@ -256,8 +256,9 @@ extension DocumentIndex {
         let missingSnapshot = missing
         let readJobs = jobs
         let readExtractors = extractors
+        let maximumTextBytes = options.maximumTextBytes
         Thread.detachNewThread {
-            Self.extract(jobs: readJobs, missing: missingSnapshot, extractors: readExtractors, maximumSize: maximumSize,
+            Self.extract(jobs: readJobs, missing: missingSnapshot, extractors: readExtractors, maximumSize: maximumSize, maximumTextBytes: maximumTextBytes,
                          queue: queue, shouldStop: { stop.isSet || isCancelled() })
             queue.close()
             finished.signal()
@@ -292,7 +293,8 @@ extension DocumentIndex {
                     report.renamed += 1
                     bytes = file.status.size
                     batchBytes += Int(file.status.size)
-                case .store(let file, let replacing, let hash, let document, let language):
+                case .store(let file, let replacing, let hash, let document, let language, let truncated):
+                    if truncated { report.truncated.append(file.path.string) }
                     try storeDocument(db, file: file, replacing: replacing, hash: hash, document: document, language: language,
                                       rootID: root.id, relativeBase: relativeBase, now: now)
                     if replacing == nil { report.added += 1 } else { report.updated += 1 }
@@ -413,7 +415,7 @@ extension DocumentIndex {
     /// The extraction side of an update: reads, hashes and extracts each
     /// file, in order, and queues what the writer must do.
     private static func extract(
-        jobs: [ReadJob], missing: [Int64: StoredDocument], extractors: ExtractorRegistry, maximumSize: Int64,
+        jobs: [ReadJob], missing: [Int64: StoredDocument], extractors: ExtractorRegistry, maximumSize: Int64, maximumTextBytes: Int,
         queue: WorkQueue<WorkItem>, shouldStop: () -> Bool
     ) {
         var renameCandidates: [Int64: [Int64]] = [:]
@@ -432,10 +434,20 @@ extension DocumentIndex {
                 skip(.binary)
                 continue
             }
-            let bytes: [UInt8]
-            queue.waitForRoom(Int(clamping: file.status.size))
+            var bytes: [UInt8]
+            var truncated = false
+            // PDFs and compressed files are read whole (a prefix of them is
+            // not a document); text is read up to the text budget.
+            let readWhole = ["pdf", "gz"].contains(FilePath.pathExtension(of: file.path.lastComponent))
+            queue.waitForRoom(Int(clamping: min(file.status.size, readWhole ? Int64.max : Int64(maximumTextBytes))))
             do {
-                switch try POSIX.readFile(file.path, limit: Int(clamping: maximumSize)) {
+                let outcome: POSIX.ReadOutcome
+                if readWhole {
+                    outcome = try POSIX.readFile(file.path, limit: Int(clamping: maximumSize))
+                } else {
+                    (outcome, truncated) = try POSIX.readPrefix(file.path, prefix: maximumTextBytes, limit: Int(clamping: maximumSize))
+                }
+                switch outcome {
                 case .bytes(let read): bytes = read
                 case .tooLarge(let size):
                     skip(.tooLarge, "\(size) bytes")
@@ -449,7 +461,10 @@ extension DocumentIndex {
                 }
                 continue
             }
-            let hash = Int64(bitPattern: XXHash64.hash(bytes))
+            // A file cut short is hashed on what is indexed of it, with its
+            // size: its content, as far as the index is concerned.
+            let hash = Int64(bitPattern: XXHash64.hash(bytes, seed: truncated ? UInt64(file.status.size) : 0))
+            if truncated { bytes = TextDecoding.droppingIncompleteTail(bytes) }
             if let stored = job.stored, stored.hash == hash {
                 queue.put(.touch(id: stored.id, file: file), cost: 64)
                 continue
@@ -464,14 +479,14 @@ extension DocumentIndex {
             do {
                 let document = try extractors.extract(input)
                 let language = unlanguagedKinds.contains(document.kind) ? nil : LanguageGuess.guess(document.body)
-                queue.put(.store(file: file, replacing: replacing, hash: hash, document: document, language: language),
+                queue.put(.store(file: file, replacing: replacing, hash: hash, document: document, language: language, truncated: truncated),
                           cost: document.body.utf8.count + 256)
             } catch {
                 switch error {
                 case .binary:
                     skip(.binary, bytesRead: bytes.count)
                 case .tooLarge(let size):
-                    skip(.tooLarge, "\(size) bytes decompressed", bytesRead: bytes.count)
+                    skip(.tooLarge, "expands past \(size) bytes; compressed files may expand to \(extractors.maximumDecompressedSize) bytes (the size limit, at most 64 MiB)", bytesRead: bytes.count)
                 case .missingTool:
                     skip(.missingTool, error.description, bytesRead: bytes.count)
                 case .unreadable(let reason):

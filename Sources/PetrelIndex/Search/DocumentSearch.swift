@@ -466,6 +466,11 @@ private struct SearchRun {
         return String(decoding: text.utf8.map { $0 == 0x0A || $0 == 0x0D ? 0x20 : $0 }, as: UTF8.self)
     }
 
+    /// The characters of a body the Swift snippet looks through: a match
+    /// further in gets FTS5's own snippet, so a huge document costs a
+    /// bounded amount of memory and time to show.
+    static let snippetScanLength = 1 << 20
+
     private func hit(_ candidate: Candidate, expression: String, terms: [AnalyzedQuery.Term], snippetMaker: SnippetMaker?) throws -> SearchHit? {
         let open = FTSMarkedText.openMarker, close = FTSMarkedText.closeMarker
         var explanation: [String: Double]?
@@ -479,7 +484,7 @@ private struct SearchRun {
         // The Swift snippet, unless the body has no match.
         if let snippetMaker {
             guard let row = try Row.fetchOne(db.cachedStatement(sql: """
-                SELECT d.path, d.title, d.size, d.mtime, d.kind, d.language, f.body
+                SELECT d.path, d.title, d.size, d.mtime, d.kind, d.language, substr(f.body, 1, \(Self.snippetScanLength)) AS body
                 FROM documents_fts f JOIN documents d ON d.id = f.rowid WHERE f.rowid = ?
                 """), arguments: [candidate.id]) else { return nil }
             if let (text, ranges) = snippetMaker.snippet(of: row["body"] ?? "", tokens: options.snippetTokens) {

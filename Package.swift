@@ -75,7 +75,7 @@ let package = Package(
         // checked writes to stdout, terminal-safe text, argument values.
         .target(
             name: "PetrelCommandSupport",
-            dependencies: [.product(name: "ArgumentParser", package: "swift-argument-parser")],
+            dependencies: ["PetrelIndex", .product(name: "ArgumentParser", package: "swift-argument-parser")],
             swiftSettings: commonSwiftSettings
         ),
         .executableTarget(
@@ -114,7 +114,7 @@ let package = Package(
         ),
         .testTarget(
             name: "PetrelCommandSupportTests",
-            dependencies: ["PetrelCommandSupport", .product(name: "ArgumentParser", package: "swift-argument-parser")],
+            dependencies: ["PetrelCommandSupport", "PetrelIndex", .product(name: "ArgumentParser", package: "swift-argument-parser")],
             swiftSettings: commonSwiftSettings
         ),
         .testTarget(

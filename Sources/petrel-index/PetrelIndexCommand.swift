@@ -176,7 +176,14 @@ struct PetrelIndexCommand: ParsableCommand {
             // nothing is written to it.
             let writable = FileManager.default.isWritableFile(atPath: path)
                 && FileManager.default.isWritableFile(atPath: URL(fileURLWithPath: path).deletingLastPathComponent().path)
-            let index = check && writable ? try DocumentIndex(path: path, create: false) : try DocumentIndex(readingAt: path)
+            let index: DocumentIndex
+            do {
+                index = check && writable ? try DocumentIndex(path: path, create: false) : try DocumentIndex(readingAt: path)
+            } catch where check && DocumentIndex.isDamage(error) {
+                // An index too damaged to open fails its check.
+                try output.checkResult(path: path, problems: ["\(error)"], fullTextChecked: false)
+                throw CommandExit(.partial)
+            }
             if check {
                 let problems = try index.check()
                 try output.checkResult(path: path, problems: problems, fullTextChecked: !index.isReadOnly)
@@ -215,6 +222,9 @@ struct PetrelIndexCommand: ParsableCommand {
             index = try index.rebuild(tokenizer: tokenizer)
         }
         if folders.isEmpty, try index.roots().isEmpty {
+            if rebuild, FileManager.default.fileExists(atPath: path + ".damaged") {
+                throw IndexError("the folders of the damaged index could not be read back: name them (petrel-index --rebuild FOLDER...)")
+            }
             throw IndexError("the index \(path) has no folders yet: give one (petrel-index FOLDER)")
         }
         var options = UpdateOptions()

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import PetrelCommandSupport
+import PetrelIndex
 import Testing
 
 @Suite("Argument values")
@@ -103,5 +104,26 @@ struct ExitStatusTests {
         #expect(result.status == .success)
         #expect(result.stdout.contains("--outcome"))
         #expect(result.stderr.isEmpty)
+    }
+}
+
+@Suite("Progress line")
+struct ProgressLineTests {
+    @Test(arguments: [200, 80, 60, 40, 30, 20, 10, 1])
+    func neverWiderThanTheTerminal(columns: Int) {
+        let phases: [IndexProgress.Phase] = [.waiting, .walking, .indexing, .removing, .done]
+        for phase in phases {
+            let progress = IndexProgress(phase: phase, filesFound: 123_456, filesToRead: 98_765, filesRead: 54_321,
+                                         bytesToRead: 5_000_000_000, bytesRead: 2_500_000_000)
+            let line = ProgressLine.render(progress, elapsed: 12, columns: columns)
+            #expect(line.count <= max(columns - 1, 1), "\(phase) at \(columns): \(line)")
+            #expect(!line.contains("\n"))
+        }
+    }
+
+    @Test func wideTerminalsGetTheBar() {
+        let progress = IndexProgress(phase: .indexing, filesFound: 10, filesToRead: 10, filesRead: 5, bytesToRead: 1 << 20, bytesRead: 1 << 19)
+        #expect(ProgressLine.render(progress, elapsed: 1, columns: 120).hasPrefix("[############            ] 5/10 files, 0.5/1.0 MB"))
+        #expect(ProgressLine.render(progress, elapsed: 1, columns: 40).hasPrefix(" 50% 5/10 files"))
     }
 }

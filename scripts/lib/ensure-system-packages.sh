@@ -2,11 +2,13 @@
 # and that its tests and demo use, when they are missing: SQLite and ICU
 # headers, zlib, Snowball's stemmers (libstemmer-dev), pkg-config, and
 # poppler-utils (pdftotext: PDF documents in corpora/ are indexed, and the
-# golden files list them).
+# golden files list them); time (/usr/bin/time: the hostile-input tests
+# bound peak memory) and util-linux (setpriv: they run read-only cases as an
+# unprivileged user).
 ensure_system_packages() {
     local missing=()
     local package
-    for package in libsqlite3-dev libicu-dev zlib1g-dev libstemmer-dev pkg-config poppler-utils "$@"; do
+    for package in libsqlite3-dev libicu-dev zlib1g-dev libstemmer-dev pkg-config poppler-utils time util-linux "$@"; do
         dpkg -s "$package" >/dev/null 2>&1 || missing+=("$package")
     done
     [ ${#missing[@]} -eq 0 ] && return 0

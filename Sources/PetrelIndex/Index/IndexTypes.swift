@@ -114,6 +114,15 @@ public struct IndexProgress: Sendable, Equatable {
     /// Bytes of those files, and how many are done.
     public var bytesToRead: Int64
     public var bytesRead: Int64
+
+    public init(phase: Phase, filesFound: Int, filesToRead: Int, filesRead: Int, bytesToRead: Int64, bytesRead: Int64) {
+        self.phase = phase
+        self.filesFound = filesFound
+        self.filesToRead = filesToRead
+        self.filesRead = filesRead
+        self.bytesToRead = bytesToRead
+        self.bytesRead = bytesRead
+    }
 }
 
 /// What an update did.

@@ -159,7 +159,7 @@ extension DocumentIndex {
     /// The index's own files, which a walk must never index.
     private var ownFiles: Set<FilePath> {
         let spellings = FilePath.spellings(of: path)
-        return Set(["", "-wal", "-shm", "-journal"].flatMap { suffix in spellings.map { FilePath($0 + suffix) } })
+        return Set(["", "-wal", "-shm", "-journal", ".damaged", ".damaged-wal"].flatMap { suffix in spellings.map { FilePath($0 + suffix) } })
     }
 
     private func update(

@@ -17,26 +17,9 @@ struct HostileInputTests {
     }
 
     /// Runs a tool and returns stdout as bytes (paths need not be UTF-8).
-    func runBytes(_ executable: String, _ arguments: [String]) throws -> (status: Int32, stdout: [UInt8], stderr: String) {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = arguments
-        let out = Pipe(), err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        try process.run()
-        let outData = LockedData(), errData = LockedData()
-        let group = DispatchGroup()
-        for (pipe, box) in [(out, outData), (err, errData)] {
-            group.enter()
-            DispatchQueue.global().async {
-                box.set(pipe.fileHandleForReading.readDataToEndOfFile())
-                group.leave()
-            }
-        }
-        process.waitUntilExit()
-        group.wait()
-        return (process.terminationStatus, Array(outData.get()), String(decoding: errData.get(), as: UTF8.self))
+    func runBytes(_ executable: String, _ arguments: [String]) throws -> (status: Int32, stdout: [UInt8]) {
+        let result = try runCapturingBytes(executable, arguments)
+        return (result.status, Array(result.stdout))
     }
 
     func documentCount(_ index: String) throws -> Int {

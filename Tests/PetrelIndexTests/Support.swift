@@ -96,6 +96,12 @@ func builtProduct(_ name: String) -> String? {
 
 /// Runs a process to its end: exit status, stdout and stderr.
 func run(_ executable: String, _ arguments: [String], environment: [String: String] = [:], in folder: String? = nil) throws -> (status: Int32, stdout: String, stderr: String) {
+    let result = try runCapturingBytes(executable, arguments, environment: environment, in: folder)
+    return (result.status, String(decoding: result.stdout, as: UTF8.self), String(decoding: result.stderr, as: UTF8.self))
+}
+
+/// Like `run`, with the output as bytes (paths need not be UTF-8).
+func runCapturingBytes(_ executable: String, _ arguments: [String], environment: [String: String] = [:], in folder: String? = nil) throws -> (status: Int32, stdout: Data, stderr: Data) {
     let process = Process()
     process.executableURL = URL(fileURLWithPath: executable)
     if let folder { process.currentDirectoryURL = URL(fileURLWithPath: folder) }
@@ -119,7 +125,7 @@ func run(_ executable: String, _ arguments: [String], environment: [String: Stri
     }
     process.waitUntilExit()
     group.wait()
-    return (process.terminationStatus, String(decoding: outData.get(), as: UTF8.self), String(decoding: errData.get(), as: UTF8.self))
+    return (process.terminationStatus, outData.get(), errData.get())
 }
 
 // @unchecked Sendable: `data` is guarded by `lock`.

@@ -107,19 +107,28 @@ enum POSIX {
         case tooLarge(Int64)
     }
 
-    /// Reads at most `prefix` bytes of a file no larger than `limit`: the
-    /// bytes, and whether the file holds more.
-    static func readPrefix(_ path: FilePath, prefix: Int, limit: Int) throws(FileSystemError) -> (outcome: ReadOutcome, truncated: Bool) {
+    /// Opens a regular file for reading (not blocking on a FIFO that
+    /// replaced it) and returns its descriptor and status.
+    private static func openRegularFile(_ path: FilePath) throws(FileSystemError) -> (Int32, stat) {
         let descriptor = withCPath(path) { open($0, O_RDONLY | O_CLOEXEC | O_NONBLOCK) }
         guard descriptor >= 0 else { throw FileSystemError(code: errno, operation: "open") }
-        defer { close(descriptor) }
         var info = stat()
-        guard fstat(descriptor, &info) == 0 else { throw FileSystemError(code: errno, operation: "fstat") }
-        guard info.st_mode & S_IFMT == S_IFREG else { throw FileSystemError(code: EINVAL, operation: "open") }
-        if Int64(info.st_size) > Int64(limit) { return (.tooLarge(Int64(info.st_size)), false) }
-        // One byte past the prefix tells a longer file.
-        var buffer = [UInt8](repeating: 0, count: prefix + 1)
-        var count = 0
+        guard fstat(descriptor, &info) == 0 else {
+            let code = errno
+            close(descriptor)
+            throw FileSystemError(code: code, operation: "fstat")
+        }
+        guard info.st_mode & S_IFMT == S_IFREG else {
+            close(descriptor)
+            throw FileSystemError(code: EINVAL, operation: "open")
+        }
+        return (descriptor, info)
+    }
+
+    /// Reads into `buffer` from `count` until it is full or the file ends;
+    /// returns the new count.
+    private static func fill(_ buffer: inout [UInt8], from count: Int, reading descriptor: Int32) throws(FileSystemError) -> Int {
+        var count = count
         while count < buffer.count {
             let capacity = buffer.count - count
             let got = buffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress! + count, capacity) }
@@ -130,6 +139,18 @@ enum POSIX {
             if got == 0 { break }
             count += got
         }
+        return count
+    }
+
+    /// Reads at most `prefix` bytes of a file no larger than `limit`: the
+    /// bytes, and whether the file holds more.
+    static func readPrefix(_ path: FilePath, prefix: Int, limit: Int) throws(FileSystemError) -> (outcome: ReadOutcome, truncated: Bool) {
+        let (descriptor, info) = try openRegularFile(path)
+        defer { close(descriptor) }
+        if Int64(info.st_size) > Int64(limit) { return (.tooLarge(Int64(info.st_size)), false) }
+        // One byte past the prefix tells a longer file.
+        var buffer = [UInt8](repeating: 0, count: prefix + 1)
+        let count = try fill(&buffer, from: 0, reading: descriptor)
         let truncated = count > prefix
         buffer.removeSubrange(min(count, prefix)...)
         return (.bytes(buffer), truncated)
@@ -137,29 +158,17 @@ enum POSIX {
 
     /// Reads a whole file, or stops and says so past `limit` bytes.
     static func readFile(_ path: FilePath, limit: Int) throws(FileSystemError) -> ReadOutcome {
-        let descriptor = withCPath(path) { open($0, O_RDONLY | O_CLOEXEC | O_NONBLOCK) }
-        guard descriptor >= 0 else { throw FileSystemError(code: errno, operation: "open") }
+        let (descriptor, info) = try openRegularFile(path)
         defer { close(descriptor) }
-        var info = stat()
-        guard fstat(descriptor, &info) == 0 else { throw FileSystemError(code: errno, operation: "fstat") }
-        guard info.st_mode & S_IFMT == S_IFREG else { throw FileSystemError(code: EINVAL, operation: "open") }
         if Int64(info.st_size) > Int64(limit) { return .tooLarge(Int64(info.st_size)) }
         // Read one byte past the expected size to see a file that grew.
         var buffer = [UInt8](repeating: 0, count: min(limit, Int(info.st_size)) + 1)
         var count = 0
         while true {
-            if count == buffer.count {
-                if count > limit { return .tooLarge(Int64(count)) }
-                buffer.append(contentsOf: repeatElement(0, count: min(max(count, 4096), limit + 1 - count)))
-            }
-            let capacity = buffer.count - count
-            let got = buffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress! + count, capacity) }
-            if got < 0 {
-                if errno == EINTR { continue }
-                throw FileSystemError(code: errno, operation: "read")
-            }
-            if got == 0 { break }
-            count += got
+            count = try fill(&buffer, from: count, reading: descriptor)
+            if count < buffer.count { break }
+            if count > limit { return .tooLarge(Int64(count)) }
+            buffer.append(contentsOf: repeatElement(0, count: min(max(count, 4096), limit + 1 - count)))
         }
         if count > limit { return .tooLarge(Int64(count)) }
         buffer.removeSubrange(count...)

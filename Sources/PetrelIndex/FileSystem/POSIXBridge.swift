@@ -148,9 +148,14 @@ enum POSIX {
         let (descriptor, info) = try openRegularFile(path)
         defer { close(descriptor) }
         if Int64(info.st_size) > Int64(limit) { return (.tooLarge(Int64(info.st_size)), false) }
-        // One byte past the prefix tells a longer file.
-        var buffer = [UInt8](repeating: 0, count: prefix + 1)
-        let count = try fill(&buffer, from: 0, reading: descriptor)
+        // One byte past the expected size tells a file that grew, and one
+        // past the prefix a longer file.
+        var buffer = [UInt8](repeating: 0, count: min(prefix, Int(info.st_size)) + 1)
+        var count = try fill(&buffer, from: 0, reading: descriptor)
+        while count == buffer.count, buffer.count <= prefix {
+            buffer.append(contentsOf: repeatElement(0, count: min(max(count, 4096), prefix + 1 - buffer.count)))
+            count = try fill(&buffer, from: count, reading: descriptor)
+        }
         let truncated = count > prefix
         buffer.removeSubrange(min(count, prefix)...)
         return (.bytes(buffer), truncated)

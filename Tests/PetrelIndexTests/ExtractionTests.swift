@@ -178,6 +178,23 @@ struct FormatTests {
         }
     }
 
+    /// `manual.pdf.gz` is read expanded: pdftotext gets those bytes, not
+    /// the compressed file (which it cannot read).
+    @Test(.enabled(if: PDFExtractor.pdftotext != nil, "pdftotext is not installed (apt-get install poppler-utils)"))
+    func compressedPDF() throws {
+        let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        let pdf = try Data(contentsOf: repository.appendingPathComponent("corpora/tiny/formats/annual-report.pdf"))
+        let tree = try Tree()
+        try tree.write("report.pdf", bytes: Array(pdf))
+        let gzip = try run("/bin/gzip", ["-n", tree.path("report.pdf")])
+        #expect(gzip.status == 0)
+        let document = try ExtractorRegistry.standard.extract(
+            ExtractionInput(bytes: Array(try Data(contentsOf: URL(fileURLWithPath: tree.path("report.pdf.gz")))), name: "report.pdf.gz", path: tree.path("report.pdf.gz")))
+        #expect(document.kind == "pdf")
+        #expect(document.title == "Storm petrel annual report")
+        #expect(document.body.contains("Burrow counts rose on the north slope"))
+    }
+
     @Test(arguments: [
         ("The storm petrel is a small seabird that flies over the ocean and feeds on plankton.", "en"),
         ("Le pétrel tempête est un petit oiseau de mer qui vole au-dessus des vagues et il se nourrit de plancton.", "fr"),

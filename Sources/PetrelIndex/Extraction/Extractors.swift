@@ -137,9 +137,24 @@ public struct PDFExtractor: DocumentExtractor {
         guard let tool = PDFExtractor.pdftotext else {
             throw .missingTool("pdftotext", install: "apt-get install poppler-utils")
         }
+        // A compressed PDF (`manual.pdf.gz`) reaches here expanded: the
+        // tool reads those bytes from a temporary file, not the file on disk.
+        var source = input.path
+        var temporary: URL?
+        defer { if let temporary { try? FileManager.default.removeItem(at: temporary) } }
+        if !input.path.lowercased().hasSuffix(".pdf") {
+            let url = FileManager.default.temporaryDirectory.appendingPathComponent("petrel-\(UUID().uuidString).pdf")
+            do {
+                try Data(input.bytes).write(to: url)
+            } catch {
+                throw .unreadable("cannot write a temporary copy for pdftotext: \(error.localizedDescription)")
+            }
+            temporary = url
+            source = url.path
+        }
         let process = Process()
         process.executableURL = URL(fileURLWithPath: tool)
-        process.arguments = ["-q", "-enc", "UTF-8", "--", input.path, "-"]
+        process.arguments = ["-q", "-enc", "UTF-8", "--", source, "-"]
         let output = Pipe()
         process.standardOutput = output
         process.standardError = FileHandle.nullDevice

@@ -13,10 +13,7 @@ public enum StandardStreams {
     /// Writes all of `text` to stdout. A closed pipe ends the process with
     /// status 0 (what was wanted has been read); any other failure throws.
     public static func writeOutput(_ text: String) throws(WriteError) {
-        if let code = Descriptor.writeAll(Array(text.utf8), to: STDOUT_FILENO) {
-            if code == EPIPE { exit(0) }
-            throw WriteError(code: code)
-        }
+        try writeOutput(bytes: Array(text.utf8))
     }
 
     /// Writes raw bytes (paths that are not UTF-8) to stdout.

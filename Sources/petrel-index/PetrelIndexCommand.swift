@@ -147,7 +147,7 @@ struct PetrelIndexCommand: ParsableCommand {
         } catch let error as StandardStreams.WriteError {
             throw error
         } catch {
-            output.error(error is IndexError ? (error as? IndexError)?.message ?? "" : "\(error)")
+            output.error("\(error)")
             if DocumentIndex.isDamage(error) {
                 output.error("the index \(indexPath) is damaged: petrel-index --rebuild makes a new one from its folders (keeping the damaged file aside)")
             }

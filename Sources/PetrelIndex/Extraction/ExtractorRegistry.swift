@@ -69,6 +69,15 @@ public struct ExtractorRegistry: Sendable {
         return binaryExtensions.contains(ext)
     }
 
+    /// Whether a file must be read whole to be extracted: compressed files
+    /// and formats whose extractor says so (PDF). Others may be cut to an
+    /// update's text budget.
+    public func readsWholeFile(name: String) -> Bool {
+        let ext = FilePath.pathExtension(of: Array(name.utf8))
+        if ext == "gz" || ext == "z" { return true }
+        return byExtension[ext]?.needsWholeFile ?? false
+    }
+
     /// Extracts a file's document, unwrapping gzip and choosing by extension.
     public func extract(_ input: ExtractionInput) throws(ExtractionError) -> ExtractedDocument {
         var input = input

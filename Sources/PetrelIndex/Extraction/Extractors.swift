@@ -60,6 +60,14 @@ public struct ExtractionInput: Sendable {
 /// Turns the bytes of one format into an ``ExtractedDocument``.
 public protocol DocumentExtractor: Sendable {
     func extract(_ input: ExtractionInput) throws(ExtractionError) -> ExtractedDocument
+    /// Whether the extractor needs the whole file: true for formats whose
+    /// first bytes alone are not a document (PDF); false (the default) for
+    /// text, which an update may cut to its text budget.
+    var needsWholeFile: Bool { get }
+}
+
+extension DocumentExtractor {
+    public var needsWholeFile: Bool { false }
 }
 
 /// Plain text, source code and light markup (rst, AsciiDoc, pod, TeX,
@@ -120,6 +128,8 @@ public struct HTMLExtractor: DocumentExtractor {
 
 /// PDF through poppler's `pdftotext`, when it is installed.
 public struct PDFExtractor: DocumentExtractor {
+    public var needsWholeFile: Bool { true }
+
     /// Where `pdftotext` is, or nil when it is not on the PATH.
     public static let pdftotext: String? = {
         let directories = (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin").split(separator: ":")

@@ -17,6 +17,13 @@ public struct WalkOptions: Sendable, Equatable, Codable {
 
     public init() {}
 
+    /// Throws for the first include or exclude glob that is not valid.
+    public func checkGlobs() throws {
+        for glob in includeGlobs + excludeGlobs {
+            if let problem = GlobSyntax.problem(in: glob) { throw IndexError("the glob '\(glob)' is not valid: \(problem)") }
+        }
+    }
+
     // Stored with each folder of an index: a field missing from the JSON
     // (written by an older version) keeps its default.
     private enum CodingKeys: String, CodingKey {

@@ -46,11 +46,16 @@ public final class DocumentIndex: Sendable {
     /// index with folders, or a file that is not an index, stays.
     public static func removeIfEmpty(at path: String) {
         guard exists(at: path) else { return }
-        if let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? NSNumber)?.intValue, size > 0 {
+        if fileSize(path) != 0 {
             guard let index = try? DocumentIndex(readingAt: path), (try? index.roots().isEmpty) == true else { return }
             try? index.dbQueue.close()
         }
         for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) }
+    }
+
+    /// The size of a file in bytes, nil when it cannot be read.
+    static func fileSize(_ path: String) -> Int64? {
+        try? POSIX.status(FilePath(path)).size
     }
 
     /// Whether an index file exists at `path`.
@@ -88,7 +93,7 @@ public final class DocumentIndex: Sendable {
         }
         // A file that is not an index is refused before anything is
         // written to it (no WAL switch, no tables).
-        if exists, (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? NSNumber)?.intValue != 0 {
+        if exists, DocumentIndex.fileSize(path) != 0 {
             let probe = try DocumentIndex.openReadOnly(path)
             let stored = try DocumentIndex.storedSettings(probe, path: path)
             try probe.close()
@@ -146,7 +151,7 @@ public final class DocumentIndex: Sendable {
     /// `-shm` to share), the file is opened as immutable: read as it is on
     /// disk, which is right as long as no update runs at the same time.
     private static func openReadOnly(_ path: String) throws -> DatabaseQueue {
-        if (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? NSNumber)?.intValue == 0 {
+        if fileSize(path) == 0 {
             throw IndexError("\(path) is an empty file, not an index")
         }
         var configuration = DocumentIndex.configuration()
@@ -234,6 +239,11 @@ public final class DocumentIndex: Sendable {
         return options
     }
 
+    /// Keeps walk options with a folder (JSON; NULL for the defaults).
+    static func storeWalkOptions(_ db: Database, json: String?, rootID: Int64) throws {
+        try db.execute(sql: "UPDATE roots SET walk_options = ? WHERE id = ?", arguments: [json, rootID])
+    }
+
     static func json(of options: WalkOptions) throws -> String? {
         if options == WalkOptions() { return nil }
         let encoder = JSONEncoder()
@@ -278,18 +288,12 @@ public final class DocumentIndex: Sendable {
     @discardableResult
     public func addRoot(_ path: String, walkOptions: WalkOptions? = nil) throws -> IndexedRoot {
         let folder = try DocumentIndex.canonicalFolder(path)
-        if let walkOptions {
-            for glob in walkOptions.includeGlobs + walkOptions.excludeGlobs {
-                if let problem = GlobSyntax.problem(in: glob) { throw IndexError("the glob '\(glob)' is not valid: \(problem)") }
-            }
-        }
+        try walkOptions?.checkGlobs()
         let storedOptions = try walkOptions.map(DocumentIndex.json(of:))
         try dbQueue.write { db in
             let existing = try Row.fetchAll(db, sql: "SELECT id, path FROM roots").map { ($0[0] as Int64, $0[1] as FilePath) }
             if let covering = existing.first(where: { folder.isWithin($0.1) }) {
-                if walkOptions != nil {
-                    try db.execute(sql: "UPDATE roots SET walk_options = ? WHERE id = ?", arguments: [storedOptions ?? nil, covering.0])
-                }
+                if walkOptions != nil { try DocumentIndex.storeWalkOptions(db, json: storedOptions ?? nil, rootID: covering.0) }
                 return
             }
             try db.execute(sql: "INSERT INTO roots (path, added_at, walk_options) VALUES (?, ?, ?)",
@@ -310,7 +314,7 @@ public final class DocumentIndex: Sendable {
     /// - returns: the number of documents removed.
     @discardableResult
     public func removeRoot(_ path: String) throws -> Int {
-        let lock = try takeUpdateLock(progress: nil, isCancelled: { false })
+        let lock = try DocumentIndex.takeUpdateLock(path: path, progress: nil, isCancelled: { false })
         defer { lock.map(POSIX.unlockFile) }
         return try dbQueue.write { db in
             for candidate in FilePath.spellings(of: path) {
@@ -344,8 +348,7 @@ public final class DocumentIndex: Sendable {
                 languages[row[0]] = row[1]
             }
             let fileSize = ["", "-wal"].reduce(Int64(0)) { total, suffix in
-                let size = (try? FileManager.default.attributesOfItem(atPath: path + suffix)[.size] as? NSNumber)?.int64Value ?? 0
-                return total + size
+                total + (DocumentIndex.fileSize(path + suffix) ?? 0)
             }
             let schemaVersion = try String.fetchOne(db, sql: "SELECT value FROM petrel_meta WHERE key = 'schema_version'").flatMap { Int($0) } ?? 0
             return IndexStatistics(path: path, tokenizer: tokenizer, schemaVersion: schemaVersion, rootCount: roots,
@@ -443,7 +446,7 @@ public final class DocumentIndex: Sendable {
     /// Atomic: a rebuild that is interrupted leaves the index as it was.
     public func rebuild(tokenizer: IndexTokenizer? = nil) throws -> DocumentIndex {
         let newTokenizer = tokenizer ?? self.tokenizer
-        let lock = try takeUpdateLock(progress: nil, isCancelled: { false })
+        let lock = try DocumentIndex.takeUpdateLock(path: path, progress: nil, isCancelled: { false })
         defer { lock.map(POSIX.unlockFile) }
         try dbQueue.write { db in
             let roots = try Row.fetchAll(db, sql: "SELECT path, added_at, walk_options FROM roots")

@@ -49,13 +49,11 @@ extension DocumentIndex {
         progress: (@Sendable (IndexProgress) -> Void)? = nil,
         isCancelled: @escaping @Sendable () -> Bool = { false }
     ) throws -> IndexReport {
-        for glob in (options.walk?.includeGlobs ?? []) + (options.walk?.excludeGlobs ?? []) {
-            if let problem = GlobSyntax.problem(in: glob) { throw IndexError("the glob '\(glob)' is not valid: \(problem)") }
-        }
+        try options.walk?.checkGlobs()
         let start = Date()
         // One update at a time per index: each plans its writes from what
         // the index holds when it starts, so a second one waits its turn.
-        let lock = options.dryRun ? nil : try takeUpdateLock(progress: progress, isCancelled: isCancelled)
+        let lock = options.dryRun ? nil : try DocumentIndex.takeUpdateLock(path: path, progress: progress, isCancelled: isCancelled)
         defer { lock.map(POSIX.unlockFile) }
         if !options.dryRun, lock == nil {
             var report = IndexReport()
@@ -75,7 +73,10 @@ extension DocumentIndex {
             targets = targets.reduce(into: []) { result, root in if !result.contains(where: { $0.location == root.location }) { result.append(root) } }
         } else {
             if let walk = options.walk, !options.dryRun {
-                for root in try roots() { try addRoot(root.path, walkOptions: walk) }
+                let json = try DocumentIndex.json(of: walk)
+                try dbQueue.write { db in
+                    for id in try Int64.fetchAll(db, sql: "SELECT id FROM roots") { try DocumentIndex.storeWalkOptions(db, json: json, rootID: id) }
+                }
             }
             targets = try roots()
         }
@@ -115,19 +116,14 @@ extension DocumentIndex {
     /// it (whatever path it was given), in `/tmp` so that no walk ever sees
     /// it as a document. It is left in place: removing a lock file races
     /// with the next process opening it.
-    var updateLockPath: String { DocumentIndex.updateLockPath(for: path) }
-
     static func updateLockPath(for path: String) -> String {
         guard let status = try? POSIX.status(FilePath(path)) else { return path + ".lock" }
         return "/tmp/petrel-index-\(status.device)-\(status.inode).lock"
     }
 
-    /// Takes the update lock, waiting (and saying so through `progress`)
-    /// while another update holds it. Nil when cancelled while waiting.
-    func takeUpdateLock(progress: (@Sendable (IndexProgress) -> Void)?, isCancelled: @Sendable () -> Bool) throws -> Int32? {
-        try DocumentIndex.takeUpdateLock(path: path, progress: progress, isCancelled: isCancelled)
-    }
-
+    /// Takes the update lock of the index at `path`, waiting (and saying so
+    /// through `progress`) while another update holds it. Nil when cancelled
+    /// while waiting.
     static func takeUpdateLock(path: String, progress: (@Sendable (IndexProgress) -> Void)?, isCancelled: @Sendable () -> Bool) throws -> Int32? {
         let updateLockPath = updateLockPath(for: path)
         let lockPath = FilePath(updateLockPath)
@@ -436,9 +432,9 @@ extension DocumentIndex {
             }
             var bytes: [UInt8]
             var truncated = false
-            // PDFs and compressed files are read whole (a prefix of them is
-            // not a document); text is read up to the text budget.
-            let readWhole = ["pdf", "gz"].contains(FilePath.pathExtension(of: file.path.lastComponent))
+            // Formats whose prefix is not a document (PDF, compressed files)
+            // are read whole; text is read up to the text budget.
+            let readWhole = extractors.readsWholeFile(name: name)
             queue.waitForRoom(Int(clamping: min(file.status.size, readWhole ? Int64.max : Int64(maximumTextBytes))))
             do {
                 let outcome: POSIX.ReadOutcome

@@ -45,7 +45,7 @@ extension ColumnExpression where Self: RawRepresentable, RawValue == String {
     public var name: String { rawValue }
 }
 
-public struct Column: ColumnExpression, Sendable, Hashable {
+public struct Column: ColumnExpression, Sendable {
     /// The column name.
     public let name: String
 
@@ -85,7 +85,7 @@ public func == (lhs: some SQLSpecificExpressible, rhs: (any SQLExpressible)?) ->
 }
 
 public func == (lhs: (any SQLExpressible)?, rhs: some SQLSpecificExpressible) -> SQLExpression {
-    equality(rhs.sqlExpression, lhs?.sqlExpression)
+    equality(lhs?.sqlExpression, rhs.sqlExpression)
 }
 
 public func == (lhs: some SQLSpecificExpressible, rhs: some SQLSpecificExpressible) -> SQLExpression {
@@ -93,19 +93,21 @@ public func == (lhs: some SQLSpecificExpressible, rhs: some SQLSpecificExpressib
 }
 
 public func != (lhs: some SQLSpecificExpressible, rhs: (any SQLExpressible)?) -> SQLExpression {
-    !equality(lhs.sqlExpression, rhs?.sqlExpression)
+    equality(lhs.sqlExpression, rhs?.sqlExpression).negated
 }
 
 public func != (lhs: (any SQLExpressible)?, rhs: some SQLSpecificExpressible) -> SQLExpression {
-    !equality(rhs.sqlExpression, lhs?.sqlExpression)
+    equality(lhs?.sqlExpression, rhs.sqlExpression).negated
 }
 
 public func != (lhs: some SQLSpecificExpressible, rhs: some SQLSpecificExpressible) -> SQLExpression {
-    !equality(lhs.sqlExpression, rhs.sqlExpression)
+    equality(lhs.sqlExpression, rhs.sqlExpression).negated
 }
 
-/// `lhs = rhs`, or `lhs IS NULL` for nil and NULL.
-private func equality(_ lhs: SQLExpression, _ rhs: SQLExpression?) -> SQLExpression {
+/// `lhs = rhs` in the order written, or `x IS NULL` when one side is nil
+/// or NULL.
+private func equality(_ lhs: SQLExpression?, _ rhs: SQLExpression?) -> SQLExpression {
+    guard let lhs, !lhs.isNullValue else { return (rhs ?? .value(.null)).isNull }
     guard let rhs, !rhs.isNullValue else { return lhs.isNull }
     return .binary(lhs, "=", rhs)
 }
@@ -139,13 +141,10 @@ public func * (lhs: some SQLSpecificExpressible, rhs: some SQLSpecificExpressibl
 public func / (lhs: some SQLSpecificExpressible, rhs: some SQLExpressible) -> SQLExpression { .binary(lhs.sqlExpression, "/", rhs.sqlExpression) }
 public func / (lhs: some SQLExpressible, rhs: some SQLSpecificExpressible) -> SQLExpression { .binary(lhs.sqlExpression, "/", rhs.sqlExpression) }
 public func / (lhs: some SQLSpecificExpressible, rhs: some SQLSpecificExpressible) -> SQLExpression { .binary(lhs.sqlExpression, "/", rhs.sqlExpression) }
+/// `NOT expr`; `a <> b` for `a = b`, `x IS NOT NULL` for `x IS NULL`,
+/// `x NOT IN (...)`, `x NOT BETWEEN ...`, and `x` for `NOT x`.
 public prefix func ! (expression: some SQLSpecificExpressible) -> SQLExpression {
-    let operand = expression.sqlExpression
-    if operand.isNullTest {
-        // NOT (x IS NULL) reads better as x IS NOT NULL.
-        return SQLExpression(sql: operand.nullTestOperand + SQL(sql: " IS NOT NULL"), isTerm: false)
-    }
-    return SQLExpression(sql: SQL(sql: "NOT ") + operand.operandSQL, isTerm: false)
+    expression.sqlExpression.negated
 }
 
 public prefix func - (expression: some SQLSpecificExpressible) -> SQLExpression {
@@ -178,19 +177,21 @@ extension SQLExpression {
         // One value: `expr = value`, which reads better and evaluates like
         // `expr IN (value)`, NULL included (hence no IS NULL rewrite).
         if values.count == 1 { return .binary(expression, "=", values[0]) }
+        let list = SQL(sql: "(") + values.map(\.sql).joined(separator: ", ") + SQL(sql: ")")
         return SQLExpression(
-            sql: expression.operandSQL + SQL(sql: " IN (") + values.map(\.sql).joined(separator: ", ") + SQL(sql: ")"),
-            isTerm: false)
+            sql: expression.operandSQL + SQL(sql: " IN ") + list, isTerm: false,
+            negation: expression.operandSQL + SQL(sql: " NOT IN ") + list)
     }
 }
 
 extension ClosedRange where Bound: SQLExpressible {
     /// `expr BETWEEN lower AND upper`.
     public func contains(_ expression: some SQLSpecificExpressible) -> SQLExpression {
-        SQLExpression(
-            sql: expression.sqlExpression.operandSQL + SQL(sql: " BETWEEN ") + lowerBound.sqlExpression.sql
-                + SQL(sql: " AND ") + upperBound.sqlExpression.sql,
-            isTerm: false)
+        let operand = expression.sqlExpression.operandSQL
+        let bounds = lowerBound.sqlExpression.sql + SQL(sql: " AND ") + upperBound.sqlExpression.sql
+        return SQLExpression(
+            sql: operand + SQL(sql: " BETWEEN ") + bounds, isTerm: false,
+            negation: operand + SQL(sql: " NOT BETWEEN ") + bounds)
     }
 }
 

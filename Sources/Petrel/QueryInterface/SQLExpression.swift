@@ -78,6 +78,9 @@ public struct SQLExpression: SQLSpecificExpressible, Sendable {
     static func binary(_ lhs: SQLExpression, _ op: String, _ rhs: SQLExpression) -> SQLExpression {
         var result = SQLExpression(sql: lhs.operandSQL + SQL(sql: " \(op) ") + rhs.operandSQL, isTerm: false)
         result.isAggregate = lhs.isAggregate || rhs.isAggregate
+        if let opposite = ["=": "<>", "<>": "=", "IS": "IS NOT", "IS NOT": "IS"][op] {
+            result.negation = Negation(sql: lhs.operandSQL + SQL(sql: " \(opposite) ") + rhs.operandSQL, isTerm: false)
+        }
         switch op {
         case "=":
             // `column = value`: the column is pinned (NULL never reaches
@@ -107,15 +110,41 @@ public struct SQLExpression: SQLSpecificExpressible, Sendable {
 
     /// `expr IS NULL`.
     var isNull: SQLExpression {
-        var expression = SQLExpression(sql: operandSQL + SQL(sql: " IS NULL"), isTerm: false)
-        expression.nullTested = operandSQL
-        return expression
+        SQLExpression(sql: operandSQL + SQL(sql: " IS NULL"), isTerm: false, negation: operandSQL + SQL(sql: " IS NOT NULL"))
     }
 
-    /// For `x IS NULL` expressions: `x`, so that negation gives `x IS NOT NULL`.
-    var nullTested: SQL?
-    var isNullTest: Bool { nullTested != nil }
-    var nullTestOperand: SQL { nullTested ?? sql }
+    /// `expr IS NOT NULL`.
+    var isNotNull: SQLExpression {
+        SQLExpression(sql: operandSQL + SQL(sql: " IS NOT NULL"), isTerm: false, negation: operandSQL + SQL(sql: " IS NULL"))
+    }
+
+    /// The logical negation, for expressions that have one of their own:
+    /// `a <> b` for `a = b`, `x NOT IN (...)` for `x IN (...)`, and back.
+    /// Others are negated as `NOT expr`.
+    struct Negation: Sendable {
+        var sql: SQL
+        var isTerm: Bool
+    }
+    var negation: Negation?
+
+    /// An expression and its negation (neither needs parentheses).
+    init(sql: SQL, isTerm: Bool, negation: SQL) {
+        self.init(sql: sql, isTerm: isTerm)
+        self.negation = Negation(sql: negation, isTerm: false)
+    }
+
+    /// `NOT expr`, in the expression's own negated form when it has one.
+    var negated: SQLExpression {
+        var result: SQLExpression
+        if let negation {
+            result = SQLExpression(sql: negation.sql, isTerm: negation.isTerm)
+        } else {
+            result = SQLExpression(sql: SQL(sql: "NOT ") + operandSQL, isTerm: false)
+        }
+        result.negation = Negation(sql: sql, isTerm: isTerm)
+        result.isAggregate = isAggregate
+        return result
+    }
 
     /// True for the NULL value.
     var isNullValue: Bool {

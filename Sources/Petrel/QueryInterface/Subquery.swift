@@ -28,7 +28,9 @@ extension SQLSubqueryable {
 
     /// `element IN (subquery)`.
     public func contains(_ element: some SQLExpressible) -> SQLExpression {
-        SQLExpression(sql: element.sqlExpression.operandSQL + " IN " + SQL(elements: [.subquery(sqlSubquery.deferred)]), isTerm: false)
+        let operand = element.sqlExpression.operandSQL
+        let subquery = SQL(elements: [.subquery(sqlSubquery.deferred)])
+        return SQLExpression(sql: operand + " IN " + subquery, isTerm: false, negation: operand + " NOT IN " + subquery)
     }
 
     /// `EXISTS (subquery)`.

@@ -73,6 +73,36 @@ struct QueryInterfaceTests {
         #expect(recorder.contains(#"SELECT * FROM "hero" ORDER BY "score" DESC LIMIT 1"#))
     }
 
+    @Test(arguments: StorageKind.allCases)
+    func negationsUseTheOperatorsOwnNegatedForm(_ kind: StorageKind) throws {
+        let database = try makeDatabase(kind)
+        let recorder = SQLRecorder()
+        try database.queue.read { (db: Database) throws in
+            recorder.start(db)
+            let score = Column("score"), team = Column("team")
+            let cases: [(SQLExpression, String, [String])] = [
+                (score != 100, #""score" <> ?"#, ["Barbara", "Craig", "O'Brien"]),
+                (!(score == 100), #""score" <> ?"#, ["Barbara", "Craig", "O'Brien"]),
+                (!(100 == score), #"? <> "score""#, ["Barbara", "Craig", "O'Brien"]),
+                (score != Column("id"), #""score" <> "id""#, ["Arthur", "Barbara", "Craig", "O'Brien"]),
+                (nil == team, #""team" IS NULL"#, ["Craig"]),
+                (!(team == nil), #""team" IS NOT NULL"#, ["Arthur", "Barbara", "O'Brien"]),
+                (!(team !== nil), #""team" IS NULL"#, ["Craig"]),
+                (!["red", "blue"].contains(team), #""team" NOT IN (?, ?)"#, []),
+                (!(!["red", "blue"].contains(team)), #""team" IN (?, ?)"#, ["Arthur", "Barbara", "O'Brien"]),
+                (!(1...500).contains(score), #""score" NOT BETWEEN ? AND ?"#, ["Barbara", "Craig"]),
+                (!Hero.select(Column("score")).filter(Column("id") == 1).contains(score), #""score" NOT IN (SELECT "score" FROM "hero" WHERE "id" = ?)"#, ["Barbara", "Craig", "O'Brien"]),
+                (!(score > 100), #"NOT ("score" > ?)"#, ["Arthur", "Craig"]),
+                (!(!(score > 100)), #""score" > ?"#, ["Barbara", "O'Brien"]),
+            ]
+            for (expression, condition, names) in cases {
+                let fetched = try Hero.filter(expression).order(Column("name")).fetchAll(db).map(\.name)
+                #expect(fetched == names, "\(condition)")
+                #expect(recorder.sql.last == #"SELECT * FROM "hero" WHERE "# + condition + #" ORDER BY "name""#)
+            }
+        }
+    }
+
     @Test func selectionsAggregatesAndValues() throws {
         let database = try makeDatabase()
         try database.queue.read { (db) throws in

@@ -223,11 +223,15 @@ extension Database {
             throw DatabaseError(resultCode: .SQLITE_ERROR, message: "no such table: \(tableName)")
         }
         let prefix = pragmaPrefix(schemaName)
-        return try Row.fetchAll(self, sql: "PRAGMA \(prefix)index_list(\(tableName.quotedDatabaseIdentifier))").map { row in
+        return try Row.fetchAll(self, sql: "PRAGMA \(prefix)index_list(\(tableName.quotedDatabaseIdentifier))").compactMap { row in
             let name: String = row["name"]
-            let columns = try Row.fetchAll(self, sql: "PRAGMA \(prefix)index_info(\(name.quotedDatabaseIdentifier))")
+            let columnNames = try Row.fetchAll(self, sql: "PRAGMA \(prefix)index_info(\(name.quotedDatabaseIdentifier))")
                 .sorted { ($0["seqno"] as Int) < ($1["seqno"] as Int) }
-                .compactMap { $0["name"] as String? }
+                .map { $0["name"] as String? }
+            // An index on an expression (or the rowid) has a NULL column
+            // name: IndexInfo, made of column names, can't describe it.
+            guard !columnNames.contains(nil) else { return nil }
+            let columns = columnNames.compactMap { $0 }
             return IndexInfo(
                 name: name, columns: columns, isUnique: row["unique"],
                 origin: IndexInfo.Origin(rawValue: row["origin"]))

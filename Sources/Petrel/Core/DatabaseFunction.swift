@@ -186,7 +186,11 @@ extension Database {
 
     /// Rebuilds the indexes that use a collation (`REINDEX`).
     public func reindex(collation: CollationName) throws {
-        try execute(sql: "REINDEX \(collation.rawValue.quotedDatabaseIdentifier)")
+        // A plain name is written bare, as SQLite's documentation writes it.
+        let name = collation.rawValue
+        let isPlain = name.first.map { $0.isASCII && ($0.isLetter || $0 == "_") } == true
+            && name.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "_") }
+        try execute(sql: "REINDEX \(isPlain ? name : name.quotedDatabaseIdentifier)")
     }
 
     /// Rebuilds the indexes that use a collation (`REINDEX`).

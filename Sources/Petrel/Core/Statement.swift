@@ -49,7 +49,7 @@ public final class Statement {
         self.database = database
         self.authorization = authorization
         self.sqliteStatement = sqliteStatement
-        self.sql = sql
+        self.sql = sql.trimmingStatementSeparators()
         columnCount = Int(sqlite3_column_count(sqliteStatement))
         let count = sqlite3_bind_parameter_count(sqliteStatement)
         var names: [String?] = []
@@ -136,7 +136,7 @@ public final class Statement {
     public var expandedSQL: String {
         guard let expanded = sqlite3_expanded_sql(sqliteStatement) else { return sql }
         defer { sqlite3_free(expanded) }
-        return String(cString: expanded)
+        return String(cString: expanded).trimmingStatementSeparators()
     }
 
     // MARK: - Arguments
@@ -404,4 +404,16 @@ public final class Statement {
 
 extension Statement: CustomStringConvertible {
     public var description: String { sql }
+}
+
+extension String {
+    /// The SQL of one statement without the white space and semicolons
+    /// around it, as statements and traces show it: `execute(sql:)` of
+    /// `"CREATE ...; CREATE ..."` runs `CREATE ...` twice, not `" CREATE ...;"`.
+    func trimmingStatementSeparators() -> String {
+        func isSeparator(_ character: Character) -> Bool { character == ";" || character.isWhitespace }
+        guard let first = first, let last = last, isSeparator(first) || isSeparator(last) else { return self }
+        guard let start = firstIndex(where: { !isSeparator($0) }), let end = lastIndex(where: { !isSeparator($0) }) else { return "" }
+        return String(self[start...end])
+    }
 }

@@ -262,9 +262,10 @@ extension Database {
 
 extension Database.TraceEvent.Statement {
     init(sqliteStatement: OpaquePointer, sql: String, publicArguments: Bool) {
+        let sql = sql.trimmingStatementSeparators()
         self.sql = sql
         if let expanded = sqlite3_expanded_sql(sqliteStatement) {
-            expandedSQL = String(cString: expanded)
+            expandedSQL = String(cString: expanded).trimmingStatementSeparators()
             sqlite3_free(expanded)
         } else {
             expandedSQL = sql

@@ -30,8 +30,10 @@ struct SchemaExtrasTests {
             #expect(edition.mapping.map(\.origin) == ["editionIsbn", "editionNumber"])
             #expect(edition.mapping.map(\.destination) == ["isbn", "number"])
             let indexes = try db.indexes(on: "player")
-            #expect(Set(indexes.map(\.name)) == ["index_player_on_teamId", "index_player_on_countryCode", "index_player_on_captainId", "index_player_on_mentorId"])
-            #expect(indexes.first { $0.name == "index_player_on_mentorId" }?.isUnique == true)
+            // Single columns are indexed as `<table>_on_<column>`; a unique
+            // one is a UNIQUE column, with SQLite's own index.
+            #expect(Set(indexes.map(\.name)) == ["player_on_teamId", "player_on_countryCode", "player_on_captainId", "sqlite_autoindex_player_1"])
+            #expect(indexes.first { $0.columns == ["mentorId"] }?.isUnique == true)
             #expect(try db.table("player", hasUniqueKey: ["mentorId"]))
             #expect(try db.table("player", hasUniqueKey: ["ID"]))
             #expect(try !db.table("player", hasUniqueKey: ["teamId"]))

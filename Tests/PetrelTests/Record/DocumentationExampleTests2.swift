@@ -35,7 +35,7 @@ struct DocumentationExampleTests2 {
             #expect(try db.columns(in: "book").map(\.name) == ["id", "authorId", "title"])
             #expect(try db.columns(in: "book")[1].isNotNull)
             #expect(try db.foreignKeys(on: "book").first?.destinationTable == "author")
-            #expect(try db.indexes(on: "book").map(\.name) == ["index_book_on_authorId"])
+            #expect(try db.indexes(on: "book").map(\.name) == ["book_on_authorId"])
             #expect(try db.columns(in: "author").map(\.name).last == "birthYear")
         }
         #expect(throws: DatabaseError.self) { try migrator.migrate(dbQueue, upTo: "Create authors") }

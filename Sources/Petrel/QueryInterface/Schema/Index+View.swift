@@ -34,15 +34,27 @@ extension Database {
 
     /// Creates an index named `index_<table>_on_<columns>`.
     public func create(indexOn table: String, columns: [String], options: IndexOptions = [], condition: (any SQLExpressible)? = nil) throws {
-        try create(index: "index_\(table)_on_\(columns.joined(separator: "_"))", on: table, columns: columns, options: options, condition: condition)
+        try create(index: Self.defaultIndexName(on: table, columns: columns), on: table, columns: columns, options: options, condition: condition)
+    }
+
+    /// `index_<table>_on_<columns>`.
+    static func defaultIndexName(on table: String, columns: [String]) -> String {
+        "index_\(table)_on_\(columns.joined(separator: "_"))"
     }
 
     private func create(index name: String, on table: String, terms: [String], options: IndexOptions, condition: (any SQLExpressible)?) throws {
+        try execute(sql: Self.createIndexSQL(name: name, table: table, terms: terms, options: options, condition: condition))
+    }
+
+    /// `CREATE [UNIQUE] INDEX [IF NOT EXISTS] "name" ON "table"(terms) [WHERE condition]`.
+    static func createIndexSQL(
+        name: String, table: String, terms: [String], options: IndexOptions, condition: (any SQLExpressible)? = nil
+    ) -> String {
         var sql = options.contains(.unique) ? "CREATE UNIQUE INDEX " : "CREATE INDEX "
         if options.contains(.ifNotExists) { sql += "IF NOT EXISTS " }
         sql += "\(name.quotedDatabaseIdentifier) ON \(table.quotedDatabaseIdentifier)(\(terms.joined(separator: ", ")))"
         if let condition { sql += " WHERE " + condition.sqlExpression.sql.inlined() }
-        try execute(sql: sql)
+        return sql
     }
 
     /// Drops an index.
@@ -50,9 +62,15 @@ extension Database {
         try execute(sql: "DROP INDEX \(name.quotedDatabaseIdentifier)")
     }
 
-    /// Drops the index named `index_<table>_on_<columns>`.
+    /// Drops the index on exactly these columns, in this order, whatever
+    /// its name (column names compare case-insensitively). Nothing happens
+    /// when no index, or more than one, matches.
     public func drop(indexOn table: String, columns: [String]) throws {
-        try drop(index: "index_\(table)_on_\(columns.joined(separator: "_"))")
+        let wanted = columns.map { $0.lowercased() }
+        let matches = try indexes(on: table).filter { $0.columns.map { $0.lowercased() } == wanted }
+        if matches.count == 1 {
+            try drop(index: matches[0].name)
+        }
     }
 
     /// Creates a view from an SQL literal.
@@ -60,7 +78,7 @@ extension Database {
         var sql = options.contains(.temporary) ? "CREATE TEMPORARY VIEW " : "CREATE VIEW "
         if options.contains(.ifNotExists) { sql += "IF NOT EXISTS " }
         sql += name.quotedDatabaseIdentifier
-        if let columns { sql += "(\(columns.map(\.quotedDatabaseIdentifier).joined(separator: ", ")))" }
+        if let columns { sql += " (\(columns.map(\.quotedDatabaseIdentifier).joined(separator: ", ")))" }
         sql += " AS " + sqlLiteral.inlined()
         try execute(sql: sql)
     }

@@ -87,58 +87,68 @@ extension DatabaseValue {
 }
 
 /// The body of ``Database/create(table:options:body:)``.
+///
+/// The definition only records what was declared. The SQL is written when
+/// the table is created, because a `belongsTo` foreign key and a
+/// `references` without a column take their columns from the primary key of
+/// the referenced table, read from the schema then (or from this very
+/// definition, for a table that references itself).
 public final class TableDefinition {
-    /// A column, or the columns of a `belongsTo` foreign key, in the
-    /// order they were declared.
-    enum Item {
+    /// What appears between the parentheses of `CREATE TABLE`, in the
+    /// order it was declared.
+    enum Component {
         case column(ColumnDefinition)
-        case foreignKey(ForeignKeyDefinition)
-
-        /// The definition object, to find an item's resolved columns.
-        var id: ObjectIdentifier {
-            switch self {
-            case .column(let column): ObjectIdentifier(column)
-            case .foreignKey(let foreignKey): ObjectIdentifier(foreignKey)
-            }
-        }
+        case literal(String)
+        case belongsTo(ForeignKeyDefinition)
+        case foreignKey(TableForeignKey)
     }
 
-    var items: [Item] = []
-    var constraints: [String] = []
-    /// The items declared inside `primaryKey { }`, while its body runs.
-    var pendingPrimaryKeyItems: [Item]?
-    /// A primary key made of items, resolved with the foreign keys.
-    var primaryKeyItems: (items: [Item], conflictResolution: Database.ConflictResolution?)?
+    /// One part of a primary or unique key.
+    enum KeyPart {
+        case name(String)
+        case column(ColumnDefinition)
+        case belongsTo(ForeignKeyDefinition)
+    }
+
+    struct KeyConstraint {
+        var parts: [KeyPart]
+        var conflictResolution: Database.ConflictResolution?
+    }
+
     let tableName: String
+    var components: [Component] = []
+    var primaryKeyConstraint: KeyConstraint?
+    var uniqueKeyConstraints: [KeyConstraint] = []
+    var checkConstraints: [String] = []
+    var literalConstraints: [String] = []
+    /// True while the body of `primaryKey { }` runs.
+    private var inPrimaryKeyBody = false
 
     init(tableName: String) {
         self.tableName = tableName
-    }
-
-    var columns: [ColumnDefinition] {
-        items.compactMap { if case .column(let column) = $0 { column } else { nil } }
     }
 
     /// Appends a column: `t.column("name", .text)`.
     @discardableResult
     public func column(_ name: String, _ type: Database.ColumnType? = nil) -> ColumnDefinition {
         let column = ColumnDefinition(name: name, type: type)
-        items.append(.column(column))
-        if pendingPrimaryKeyItems != nil {
-            pendingPrimaryKeyItems?.append(.column(column))
+        components.append(.column(column))
+        if inPrimaryKeyBody {
+            // SQLite lets primary key columns hold NULL unless told otherwise.
             column.notNull()
+            primaryKeyConstraint?.parts.append(.column(column))
         }
         return column
     }
 
     /// Appends a column written in SQL: `t.column(sql: "name TEXT")`.
     public func column(sql: String) {
-        items.append(.column(ColumnDefinition(rawSQL: sql)))
+        components.append(.literal(sql))
     }
 
     /// Appends a column written as an SQL literal.
     public func column(literal sqlLiteral: SQL) {
-        items.append(.column(ColumnDefinition(rawSQL: sqlLiteral.inlined())))
+        components.append(.literal(sqlLiteral.inlined()))
     }
 
     /// `"id" INTEGER PRIMARY KEY AUTOINCREMENT`.
@@ -157,17 +167,19 @@ public final class TableDefinition {
     }
 
     /// A primary key over several columns: `PRIMARY KEY ("a", "b")`.
+    /// A table has one primary key: a second declaration replaces the first.
     public func primaryKey(_ columns: [String], onConflict conflictResolution: Database.ConflictResolution? = nil) {
-        constraints.append("PRIMARY KEY (\(columns.map(\.quotedDatabaseIdentifier).joined(separator: ", ")))" + Self.conflictClause(conflictResolution))
+        primaryKeyConstraint = KeyConstraint(parts: columns.map(KeyPart.name), conflictResolution: conflictResolution)
     }
 
     /// A primary key made of the columns (and `belongsTo` foreign keys)
     /// defined in `body`, which are NOT NULL.
     public func primaryKey(onConflict conflictResolution: Database.ConflictResolution? = nil, _ body: () throws -> Void) rethrows {
-        pendingPrimaryKeyItems = []
+        primaryKeyConstraint = KeyConstraint(parts: [], conflictResolution: conflictResolution)
+        let wasInBody = inPrimaryKeyBody
+        inPrimaryKeyBody = true
+        defer { inPrimaryKeyBody = wasInBody }
         try body()
-        primaryKeyItems = (pendingPrimaryKeyItems ?? [], conflictResolution)
-        pendingPrimaryKeyItems = nil
     }
 
     /// Columns that reference the primary key of another table, with their
@@ -175,7 +187,8 @@ public final class TableDefinition {
     /// (`countryCode` for a table whose primary key is `code`).
     ///
     /// The referenced table is `table`, else `name`, else its plural
-    /// (`teams`); it may be the table being created.
+    /// (`teams`); it may be the table being created. Columns that belong
+    /// to the primary key get no index of their own.
     @discardableResult
     public func belongsTo(
         _ name: String, inTable table: String? = nil, onDelete deleteAction: Database.ForeignKeyAction? = nil,
@@ -183,253 +196,225 @@ public final class TableDefinition {
     ) -> ForeignKeyDefinition {
         let foreignKey = ForeignKeyDefinition(
             name: name, table: table, deleteAction: deleteAction, updateAction: updateAction, isDeferred: isDeferred,
-            indexing: indexed ? .index : nil)
-        items.append(.foreignKey(foreignKey))
-        if pendingPrimaryKeyItems != nil {
-            pendingPrimaryKeyItems?.append(.foreignKey(foreignKey))
+            indexing: indexed && !inPrimaryKeyBody ? .index : nil)
+        components.append(.belongsTo(foreignKey))
+        if inPrimaryKeyBody {
             foreignKey.notNull()
+            primaryKeyConstraint?.parts.append(.belongsTo(foreignKey))
         }
         return foreignKey
     }
 
     /// `UNIQUE ("a", "b") [ON CONFLICT ...]`.
     public func uniqueKey(_ columns: [String], onConflict conflictResolution: Database.ConflictResolution? = nil) {
-        constraints.append("UNIQUE (\(columns.map(\.quotedDatabaseIdentifier).joined(separator: ", ")))" + Self.conflictClause(conflictResolution))
+        uniqueKeyConstraints.append(KeyConstraint(parts: columns.map(KeyPart.name), conflictResolution: conflictResolution))
     }
 
-    /// `FOREIGN KEY ("a", "b") REFERENCES "parents"("c", "d")`.
+    /// `FOREIGN KEY ("a", "b") REFERENCES "parents"("c", "d")`; without
+    /// `columns`, the primary key of the referenced table.
     public func foreignKey(
         _ columns: [String], references table: String, columns destinationColumns: [String]? = nil,
         onDelete deleteAction: Database.ForeignKeyAction? = nil, onUpdate updateAction: Database.ForeignKeyAction? = nil,
         deferred: Bool = false
     ) {
-        var sql = "FOREIGN KEY (\(columns.map(\.quotedDatabaseIdentifier).joined(separator: ", "))) REFERENCES \(table.quotedDatabaseIdentifier)"
-        if let destinationColumns { sql += "(\(destinationColumns.map(\.quotedDatabaseIdentifier).joined(separator: ", ")))" }
-        sql += Self.actions(deleteAction, updateAction, deferred)
-        constraints.append(sql)
+        components.append(.foreignKey(TableForeignKey(
+            columns: columns, table: table, destinationColumns: destinationColumns,
+            actions: ForeignKeyActions(delete: deleteAction, update: updateAction, isDeferred: deferred))))
     }
 
     /// `CHECK (condition)`.
     public func check(_ condition: some SQLExpressible) {
-        constraints.append("CHECK (\(condition.sqlExpression.sql.inlined()))")
+        checkConstraints.append(condition.sqlExpression.sql.inlined())
     }
 
     /// `CHECK (sql)`.
     public func check(sql: String) {
-        constraints.append("CHECK (\(sql))")
+        checkConstraints.append(sql)
     }
 
     /// A raw table constraint.
     public func constraint(sql: String) {
-        constraints.append(sql)
+        literalConstraints.append(sql)
     }
 
     /// A table constraint written as an SQL literal.
     public func constraint(literal sqlLiteral: SQL) {
-        constraints.append(sqlLiteral.inlined())
+        literalConstraints.append(sqlLiteral.inlined())
     }
 
-    /// The column definitions and constraints, the foreign keys of
-    /// `belongsTo` resolved against the schema; plus the indexes to create.
-    /// A column's `indexed()` index is named `<table>_on_<column>`, a
-    /// foreign key's `index_<table>_on_<columns>`.
-    func resolved(_ db: Database) throws -> (definitions: [String], indexes: [(name: String, columns: [String], unique: Bool)]) {
-        var definitions: [String] = []
-        var foreignKeyConstraints: [String] = []
-        var indexes: [(name: String, columns: [String], unique: Bool)] = []
-        var resolvedColumns: [ObjectIdentifier: [String]] = [:]
-        let primaryKeyObjects = Set((primaryKeyItems?.items ?? []).map(\.id))
-        for item in items {
-            switch item {
+    // MARK: - SQL
+
+    /// The `CREATE TABLE` statement, then the `CREATE INDEX` statements of
+    /// indexed columns and foreign keys.
+    ///
+    /// Indexes of single columns are named `<table>_on_<column>`, those of
+    /// composite foreign keys `index_<table>_on_<columns>`.
+    func statements(_ db: Database, options: TableOptions) throws -> [String] {
+        let indexOptions: IndexOptions = options.contains(.ifNotExists) ? .ifNotExists : []
+        let primaryKey = PrimaryKeyDescriptor(table: tableName, columns: try forwardPrimaryKey(db))
+        let forwardColumns = { primaryKey.columns?.map(\.name) ?? [Column.rowID.name] }
+
+        var columnDefinitions: [ColumnDefinition] = []
+        var items: [String] = []
+        var foreignKeyConstraints: [TableForeignKey] = []
+        var indexes: [String] = []
+        for component in components {
+            switch component {
             case .column(let column):
-                definitions.append(column.sql)
-                resolvedColumns[item.id] = [column.name]
-                if column.isIndexed { indexes.append(("\(tableName)_on_\(column.name)", [column.name], false)) }
-            case .foreignKey(let foreignKey):
-                let resolution = try foreignKey.resolve(in: self, db)
-                definitions += resolution.columnDefinitions
+                columnDefinitions.append(column)
+                items.append(try column.sql(db, tableName: tableName, primaryKey: forwardColumns))
+            case .literal(let sql):
+                items.append(sql)
+            case .belongsTo(let foreignKey):
+                let resolution = try foreignKey.resolve(db, originTable: tableName, forwardPrimaryKey: primaryKey)
+                for column in resolution.columns {
+                    columnDefinitions.append(column)
+                    items.append(try column.sql(db, tableName: tableName, primaryKey: forwardColumns))
+                }
                 if let constraint = resolution.constraint { foreignKeyConstraints.append(constraint) }
-                resolvedColumns[item.id] = resolution.columns
-                // The columns of a primary key are indexed already.
-                if let indexing = foreignKey.indexing, !primaryKeyObjects.contains(item.id) {
-                    indexes.append(("index_\(tableName)_on_\(resolution.columns.joined(separator: "_"))", resolution.columns, indexing == .unique))
+                if let indexing = resolution.compositeIndexing {
+                    let names = resolution.columns.map(\.name)
+                    indexes.append(Database.createIndexSQL(
+                        name: Database.defaultIndexName(on: tableName, columns: names), table: tableName,
+                        terms: names.map(\.quotedDatabaseIdentifier),
+                        options: indexing == .unique ? indexOptions.union(.unique) : indexOptions))
+                }
+            case .foreignKey(let constraint):
+                foreignKeyConstraints.append(constraint)
+            }
+        }
+        for column in columnDefinitions where column.isIndexed {
+            indexes.append(Database.createIndexSQL(
+                name: "\(tableName)_on_\(column.name)", table: tableName,
+                terms: [column.name.quotedDatabaseIdentifier], options: indexOptions))
+        }
+
+        if let primaryKeyConstraint {
+            items.append("PRIMARY KEY " + (try keySQL(primaryKeyConstraint, db, primaryKey)))
+        }
+        for constraint in uniqueKeyConstraints {
+            items.append("UNIQUE " + (try keySQL(constraint, db, primaryKey)))
+        }
+        for constraint in foreignKeyConstraints {
+            items.append(try constraint.sql(db, originTable: tableName, primaryKey: forwardColumns))
+        }
+        items += checkConstraints.map { "CHECK (\($0))" }
+        items += literalConstraints
+
+        var sql = options.contains(.temporary) ? "CREATE TEMPORARY TABLE " : "CREATE TABLE "
+        if options.contains(.ifNotExists) { sql += "IF NOT EXISTS " }
+        sql += tableName.quotedDatabaseIdentifier + " (" + items.joined(separator: ", ") + ")"
+        var tableOptions: [String] = []
+        if options.contains(.strict) { tableOptions.append("STRICT") }
+        if options.contains(.withoutRowID) { tableOptions.append("WITHOUT ROWID") }
+        if !tableOptions.isEmpty { sql += " " + tableOptions.joined(separator: ", ") }
+        return [sql] + indexes
+    }
+
+    /// `("a", "b") [ON CONFLICT ...]`.
+    private func keySQL(_ constraint: KeyConstraint, _ db: Database, _ primaryKey: PrimaryKeyDescriptor) throws -> String {
+        let names = try constraint.parts.flatMap { part -> [String] in
+            switch part {
+            case .name(let name): [name]
+            case .column(let column): [column.name]
+            case .belongsTo(let foreignKey):
+                try foreignKey.resolve(db, originTable: tableName, forwardPrimaryKey: primaryKey).columns.map(\.name)
+            }
+        }
+        return "(\(names.map(\.quotedDatabaseIdentifier).joined(separator: ", ")))" + Self.conflictClause(constraint.conflictResolution)
+    }
+
+    /// The primary key of the table being defined, as other definitions
+    /// see it: nil for a hidden rowid.
+    private func forwardPrimaryKey(_ db: Database) throws -> [KeyColumn]? {
+        if let primaryKeyConstraint {
+            var columns: [KeyColumn] = []
+            for part in primaryKeyConstraint.parts {
+                switch part {
+                case .name(let name):
+                    columns.append(KeyColumn(name: name, type: nil))
+                case .column(let column):
+                    columns.append(KeyColumn(name: column.name, type: column.type))
+                case .belongsTo(let foreignKey):
+                    // The table's own key is not known yet: a foreign key of
+                    // the primary key can't reference its own table.
+                    let resolution = try foreignKey.resolve(db, originTable: tableName, forwardPrimaryKey: nil)
+                    columns += resolution.columns.map { KeyColumn(name: $0.name, type: $0.type) }
                 }
             }
+            return columns
         }
-        var constraints = self.constraints
-        if let primaryKeyItems {
-            let columns = primaryKeyItems.items.flatMap { resolvedColumns[$0.id] ?? [] }
-            constraints.insert(
-                "PRIMARY KEY (\(columns.map(\.quotedDatabaseIdentifier).joined(separator: ", ")))" + Self.conflictClause(primaryKeyItems.conflictResolution),
-                at: 0)
+        for case .column(let column) in components where column.isPrimaryKey {
+            return [KeyColumn(name: column.name, type: column.type)]
         }
-        return (definitions + constraints + foreignKeyConstraints, indexes)
-    }
-
-    /// The primary key columns declared in this definition, with their
-    /// types: for a `belongsTo` that references the table being created.
-    func declaredPrimaryKey() -> [(name: String, type: String?)] {
-        for column in columns where column.isPrimaryKey {
-            return [(column.name, column.type?.rawValue)]
-        }
-        if let primaryKeyItems {
-            return primaryKeyItems.items.compactMap { item in
-                if case .column(let column) = item { (column.name, column.type?.rawValue) } else { nil }
-            }
-        }
-        return []
+        return nil
     }
 
     static func conflictClause(_ resolution: Database.ConflictResolution?) -> String {
         resolution.map { " ON CONFLICT \($0.rawValue)" } ?? ""
     }
+}
 
-    static func actions(_ delete: Database.ForeignKeyAction?, _ update: Database.ForeignKeyAction?, _ deferred: Bool) -> String {
+/// A primary key column, as a foreign key copies it.
+struct KeyColumn {
+    var name: String
+    var type: Database.ColumnType?
+}
+
+/// The primary key of a table: nil columns for a hidden rowid.
+struct PrimaryKeyDescriptor {
+    var table: String
+    var columns: [KeyColumn]?
+
+    /// The primary key of an existing table, with the declared types.
+    static func find(_ db: Database, table: String) throws -> PrimaryKeyDescriptor {
+        let primaryKey = try db.primaryKey(table)
+        if primaryKey.isRowID && primaryKey.rowIDColumn == nil {
+            return PrimaryKeyDescriptor(table: table, columns: nil)
+        }
+        let types = Dictionary(try db.columns(in: table).map { ($0.name.lowercased(), $0.type) }, uniquingKeysWith: { first, _ in first })
+        return PrimaryKeyDescriptor(table: table, columns: primaryKey.columns.map { name in
+            let type = types[name.lowercased()] ?? ""
+            return KeyColumn(name: name, type: type.isEmpty ? nil : Database.ColumnType(rawValue: type))
+        })
+    }
+}
+
+/// `ON DELETE ... ON UPDATE ... DEFERRABLE INITIALLY DEFERRED`.
+struct ForeignKeyActions {
+    var delete: Database.ForeignKeyAction?
+    var update: Database.ForeignKeyAction?
+    var isDeferred: Bool
+
+    var sql: String {
         var sql = ""
         if let delete { sql += " ON DELETE \(delete.rawValue)" }
         if let update { sql += " ON UPDATE \(update.rawValue)" }
-        if deferred { sql += " DEFERRABLE INITIALLY DEFERRED" }
+        if isDeferred { sql += " DEFERRABLE INITIALLY DEFERRED" }
         return sql
     }
 }
 
-/// A column in ``Database/create(table:options:body:)`` or an alteration.
-public final class ColumnDefinition {
-    /// How a generated column is stored.
-    public enum GeneratedColumnQualification: Sendable {
-        case virtual
-        case stored
-    }
+/// A `FOREIGN KEY (...) REFERENCES ...` table constraint.
+struct TableForeignKey {
+    var columns: [String]
+    var table: String
+    /// Nil: the primary key of `table`.
+    var destinationColumns: [String]?
+    var actions: ForeignKeyActions
 
-    let name: String
-    let type: Database.ColumnType?
-    private var clauses: [String] = []
-    private var primaryKeyClause: String?
-    private var notNullClause: String?
-    var isIndexed = false
-    var isUniqueIndexed = false
-
-    /// For `column(sql:)`: the whole definition, as written.
-    private var rawSQL: String?
-
-    init(name: String, type: Database.ColumnType?) {
-        self.name = name
-        self.type = type
-    }
-
-    init(rawSQL: String) {
-        name = ""
-        type = nil
-        self.rawSQL = rawSQL
-    }
-
-    var isPrimaryKey: Bool { primaryKeyClause != nil }
-
-    /// `PRIMARY KEY [ON CONFLICT ...] [AUTOINCREMENT]`.
-    @discardableResult
-    public func primaryKey(onConflict conflictResolution: Database.ConflictResolution? = nil, autoincrement: Bool = false) -> Self {
-        primaryKeyClause = "PRIMARY KEY" + TableDefinition.conflictClause(conflictResolution) + (autoincrement ? " AUTOINCREMENT" : "")
-        return self
-    }
-
-    /// `NOT NULL [ON CONFLICT ...]`.
-    @discardableResult
-    public func notNull(onConflict conflictResolution: Database.ConflictResolution? = nil) -> Self {
-        notNullClause = "NOT NULL" + TableDefinition.conflictClause(conflictResolution)
-        return self
-    }
-
-    /// `UNIQUE [ON CONFLICT ...]`.
-    @discardableResult
-    public func unique(onConflict conflictResolution: Database.ConflictResolution? = nil) -> Self {
-        clauses.append("UNIQUE" + TableDefinition.conflictClause(conflictResolution))
-        return self
-    }
-
-    /// `CHECK (condition)`, the condition built from the column: `.check { $0 > 0 }`.
-    @discardableResult
-    public func check(_ condition: (Column) -> some SQLExpressible) -> Self {
-        clauses.append("CHECK (\(condition(Column(name)).sqlExpression.sql.inlined()))")
-        return self
-    }
-
-    /// `CHECK (sql)`.
-    @discardableResult
-    public func check(sql: String) -> Self {
-        clauses.append("CHECK (\(sql))")
-        return self
-    }
-
-    /// `DEFAULT value`.
-    @discardableResult
-    public func defaults(to value: some DatabaseValueConvertible) -> Self {
-        clauses.append("DEFAULT \(value.databaseValue.sqlLiteral)")
-        return self
-    }
-
-    /// `DEFAULT (sql)` (or the bare keyword for `CURRENT_TIMESTAMP` and the like).
-    @discardableResult
-    public func defaults(sql: String) -> Self {
-        let bare = ["CURRENT_TIME", "CURRENT_DATE", "CURRENT_TIMESTAMP", "NULL", "TRUE", "FALSE"].contains(sql.uppercased())
-        clauses.append("DEFAULT " + (bare ? sql : "(\(sql))"))
-        return self
-    }
-
-    /// `COLLATE name`.
-    @discardableResult
-    public func collate(_ collation: Database.CollationName) -> Self {
-        clauses.append("COLLATE \(collation.rawValue)")
-        return self
-    }
-
-    /// `COLLATE name` with a custom collation.
-    @discardableResult
-    public func collate(_ collation: DatabaseCollation) -> Self {
-        clauses.append("COLLATE \(collation.name)")
-        return self
-    }
-
-    /// `REFERENCES "table"["column"] [ON DELETE ...] [ON UPDATE ...]`.
-    @discardableResult
-    public func references(
-        _ table: String, column: String? = nil, onDelete deleteAction: Database.ForeignKeyAction? = nil,
-        onUpdate updateAction: Database.ForeignKeyAction? = nil, deferred: Bool = false
-    ) -> Self {
-        var sql = "REFERENCES \(table.quotedDatabaseIdentifier)"
-        if let column { sql += "(\(column.quotedDatabaseIdentifier))" }
-        clauses.append(sql + TableDefinition.actions(deleteAction, updateAction, deferred))
-        return self
-    }
-
-    /// Also creates an index on the column, named `<table>_on_<column>`.
-    @discardableResult
-    public func indexed() -> Self {
-        isIndexed = true
-        return self
-    }
-
-    /// `GENERATED ALWAYS AS (sql) VIRTUAL|STORED`.
-    @discardableResult
-    public func generatedAs(sql: String, _ qualification: GeneratedColumnQualification = .virtual) -> Self {
-        clauses.append("GENERATED ALWAYS AS (\(sql)) \(qualification == .virtual ? "VIRTUAL" : "STORED")")
-        return self
-    }
-
-    /// `GENERATED ALWAYS AS (expression) VIRTUAL|STORED`.
-    @discardableResult
-    public func generatedAs(_ expression: some SQLExpressible, _ qualification: GeneratedColumnQualification = .virtual) -> Self {
-        generatedAs(sql: expression.sqlExpression.sql.inlined(), qualification)
-    }
-
-    /// The column's SQL in `CREATE TABLE` / `ADD COLUMN`.
-    var sql: String {
-        if let rawSQL { return rawSQL }
-        var parts = [name.quotedDatabaseIdentifier]
-        if let type { parts.append(type.rawValue) }
-        if let primaryKeyClause { parts.append(primaryKeyClause) }
-        if let notNullClause { parts.append(notNullClause) }
-        parts += clauses
-        return parts.joined(separator: " ")
+    func sql(_ db: Database, originTable: String, primaryKey: () -> [String]) throws -> String {
+        let destination: [String]
+        if let destinationColumns {
+            destination = destinationColumns
+        } else if table.lowercased() == originTable.lowercased() {
+            destination = primaryKey()
+        } else {
+            destination = try db.primaryKey(table).columns
+        }
+        return "FOREIGN KEY (\(columns.map(\.quotedDatabaseIdentifier).joined(separator: ", "))) REFERENCES "
+            + "\(table.quotedDatabaseIdentifier)(\(destination.map(\.quotedDatabaseIdentifier).joined(separator: ", ")))"
+            + actions.sql
     }
 }
 
@@ -443,32 +428,13 @@ extension Database {
     /// }
     /// // CREATE TABLE "player" ("id" INTEGER PRIMARY KEY AUTOINCREMENT, "name" TEXT NOT NULL)
     /// ```
+    ///
+    /// The table and the indexes of its indexed columns and foreign keys
+    /// are created by one `execute(sql:)` of several statements.
     public func create(table name: String, options: TableOptions = [], body: (TableDefinition) throws -> Void) throws {
         let definition = TableDefinition(tableName: name)
         try body(definition)
-        let (definitions, indexes) = try definition.resolved(self)
-        var sql = options.contains(.temporary) ? "CREATE TEMPORARY TABLE " : "CREATE TABLE "
-        if options.contains(.ifNotExists) { sql += "IF NOT EXISTS " }
-        sql += name.quotedDatabaseIdentifier + " ("
-        sql += definitions.joined(separator: ", ")
-        sql += ")"
-        var tableOptions: [String] = []
-        if options.contains(.withoutRowID) { tableOptions.append("WITHOUT ROWID") }
-        if options.contains(.strict) { tableOptions.append("STRICT") }
-        if !tableOptions.isEmpty { sql += " " + tableOptions.joined(separator: ", ") }
-        if indexes.isEmpty {
-            try execute(sql: sql)
-        } else {
-            try inSavepoint {
-                try execute(sql: sql)
-                var indexOptions: IndexOptions = options.contains(.ifNotExists) ? .ifNotExists : []
-                for index in indexes {
-                    if index.unique { indexOptions.insert(.unique) } else { indexOptions.remove(.unique) }
-                    try create(index: index.name, on: name, columns: index.columns, options: indexOptions)
-                }
-                return .commit
-            }
-        }
+        try execute(sql: try definition.statements(self, options: options).joined(separator: "; "))
     }
 
     /// Creates a table (GRDB 4's form of ``create(table:options:body:)``).
@@ -491,157 +457,5 @@ extension Database {
     /// Drops a table.
     public func drop(table name: String) throws {
         try execute(sql: "DROP TABLE \(name.quotedDatabaseIdentifier)")
-    }
-
-    /// Modifies a table: add, rename and drop columns.
-    public func alter(table name: String, body: (TableAlteration) throws -> Void) throws {
-        let alteration = TableAlteration()
-        try body(alteration)
-        for statement in alteration.statements {
-            try execute(sql: "ALTER TABLE \(name.quotedDatabaseIdentifier) \(statement)")
-        }
-    }
-}
-
-/// The body of ``Database/alter(table:body:)``.
-public final class TableAlteration {
-    enum Change {
-        case add(ColumnDefinition)
-        case sql(String)
-    }
-
-    var changes: [Change] = []
-
-    init() {}
-
-    /// `ADD COLUMN`.
-    @discardableResult
-    public func add(column name: String, _ type: Database.ColumnType? = nil) -> ColumnDefinition {
-        let column = ColumnDefinition(name: name, type: type)
-        changes.append(.add(column))
-        return column
-    }
-
-    /// `RENAME COLUMN old TO new`.
-    public func rename(column name: String, to newName: String) {
-        changes.append(.sql("RENAME COLUMN \(name.quotedDatabaseIdentifier) TO \(newName.quotedDatabaseIdentifier)"))
-    }
-
-    /// `DROP COLUMN`.
-    public func drop(column name: String) {
-        changes.append(.sql("DROP COLUMN \(name.quotedDatabaseIdentifier)"))
-    }
-
-    /// `ADD COLUMN` with a definition written in SQL.
-    public func addColumn(sql: String) {
-        changes.append(.sql("ADD COLUMN \(sql)"))
-    }
-
-    /// `ADD COLUMN` with a definition written as an SQL literal.
-    public func addColumn(literal sqlLiteral: SQL) {
-        changes.append(.sql("ADD COLUMN \(sqlLiteral.inlined())"))
-    }
-
-    /// The SQL that follows `ALTER TABLE "name"`, one statement per change.
-    var statements: [String] {
-        changes.map { change in
-            switch change {
-            case .add(let column): "ADD COLUMN \(column.sql)"
-            case .sql(let sql): sql
-            }
-        }
-    }
-}
-
-/// The foreign key of ``TableDefinition/belongsTo(_:inTable:onDelete:onUpdate:deferred:indexed:)``:
-/// its columns are known once the referenced table's primary key is read.
-public final class ForeignKeyDefinition {
-    enum Indexing { case index, unique }
-
-    let name: String
-    let table: String?
-    let deleteAction: Database.ForeignKeyAction?
-    let updateAction: Database.ForeignKeyAction?
-    let isDeferred: Bool
-    var indexing: Indexing?
-    private var notNullClause: String?
-
-    init(
-        name: String, table: String?, deleteAction: Database.ForeignKeyAction?, updateAction: Database.ForeignKeyAction?,
-        isDeferred: Bool, indexing: Indexing?
-    ) {
-        self.name = name
-        self.table = table
-        self.deleteAction = deleteAction
-        self.updateAction = updateAction
-        self.isDeferred = isDeferred
-        self.indexing = indexing
-    }
-
-    /// The columns are NOT NULL.
-    @discardableResult
-    public func notNull(onConflict conflictResolution: Database.ConflictResolution? = nil) -> Self {
-        notNullClause = "NOT NULL" + TableDefinition.conflictClause(conflictResolution)
-        return self
-    }
-
-    /// The index on the columns is unique: at most one row per referenced row.
-    @discardableResult
-    public func unique() -> Self {
-        indexing = .unique
-        return self
-    }
-
-    /// The column definitions (with `REFERENCES` for a single column), the
-    /// table constraint of a composite key, and the column names.
-    func resolve(in definition: TableDefinition, _ db: Database) throws -> (columnDefinitions: [String], constraint: String?, columns: [String]) {
-        let referencedTable: String
-        var referencedKey: [(name: String, type: String?)]
-        if let table {
-            referencedTable = table
-        } else if try name.lowercased() == definition.tableName.lowercased() || db.tableExists(name) {
-            referencedTable = name
-        } else if Inflection.plural(name).lowercased() == definition.tableName.lowercased() {
-            // `t.belongsTo("employee")` in table "employees": a self reference.
-            referencedTable = definition.tableName
-        } else if try db.tableExists(Inflection.plural(name)) {
-            referencedTable = Inflection.plural(name)
-        } else {
-            referencedTable = name
-        }
-        if referencedTable.lowercased() == definition.tableName.lowercased() {
-            referencedKey = definition.declaredPrimaryKey()
-        } else {
-            guard try db.tableExists(referencedTable) else {
-                throw DatabaseError(resultCode: .SQLITE_ERROR, message: "belongsTo(\(name)): no such table: \(referencedTable)")
-            }
-            let key = try db.primaryKey(referencedTable)
-            let types = Dictionary(try db.columns(in: referencedTable).map { ($0.name.lowercased(), $0.type) }, uniquingKeysWith: { $1 })
-            referencedKey = key.columns.map { ($0, types[$0.lowercased()].flatMap { $0.isEmpty ? nil : $0 }) }
-            if key.isRowID && !key.columns.contains(where: { types[$0.lowercased()] != nil }) { referencedKey = [] }
-        }
-        guard !referencedKey.isEmpty else {
-            throw DatabaseError(
-                resultCode: .SQLITE_MISUSE,
-                message: "belongsTo(\(name)): table \(referencedTable) has no primary key column to reference; declare one, or use foreignKey(_:references:)")
-        }
-        let columns = referencedKey.map { name + Inflection.capitalized($0.name) }
-        let actions = TableDefinition.actions(deleteAction, updateAction, isDeferred)
-        var definitions: [String] = []
-        for (column, key) in zip(columns, referencedKey) {
-            var parts = [column.quotedDatabaseIdentifier]
-            if let type = key.type { parts.append(type) }
-            if let notNullClause { parts.append(notNullClause) }
-            if referencedKey.count == 1 {
-                parts.append("REFERENCES \(referencedTable.quotedDatabaseIdentifier)(\(key.name.quotedDatabaseIdentifier))" + actions)
-            }
-            definitions.append(parts.joined(separator: " "))
-        }
-        var constraint: String?
-        if referencedKey.count > 1 {
-            constraint = "FOREIGN KEY (\(columns.map(\.quotedDatabaseIdentifier).joined(separator: ", "))) REFERENCES "
-                + "\(referencedTable.quotedDatabaseIdentifier)(\(referencedKey.map(\.name.quotedDatabaseIdentifier).joined(separator: ", ")))" + actions
-        }
-        return (definitions, constraint, columns)
     }
 }

@@ -132,7 +132,6 @@ extension Database {
             try format.writeRow(self, statement: statement, to: &output)
         }
         format.finalize(self, statement: statement, to: &output)
-        output.margin()
     }
 
     private func dumpTables(
@@ -140,8 +139,10 @@ extension Database {
         to output: inout DumpStream
     ) throws {
         let printsNames = tableHeader == .always || tables.count > 1
-        for table in tables {
+        for (index, table) in tables.enumerated() {
             var format = format
+            // An empty line between tables, even empty ones.
+            if index > 0 { output.write("\n") }
             if printsNames { output.writeLine(table) }
             let quoted = table.quotedDatabaseIdentifier
             let ordering: String
@@ -160,12 +161,13 @@ extension Database {
     private func dumpSchema(to output: inout DumpStream) throws {
         output.writeLine("sqlite_master")
         for object in try dumpedObjects() {
-            output.writeLine(object.sql)
+            output.writeLine(object.sql + ";")
         }
         output.margin()
     }
 
-    /// The schema objects a dump shows, tables first, in name order.
+    /// The schema objects a dump shows: each table (in name order) followed
+    /// by its indexes, then its triggers and views, each group in name order.
     private func dumpedObjects() throws -> [(type: String, name: String, sql: String)] {
         var shadowTables: Set<String> = []
         if sqlite3LibVersionSupportsTableList {
@@ -175,7 +177,8 @@ extension Database {
         }
         let rows = try Row.fetchAll(self, sql: """
             SELECT type, name, sql FROM sqlite_master WHERE sql IS NOT NULL
-            ORDER BY CASE type WHEN 'table' THEN 0 WHEN 'index' THEN 1 WHEN 'view' THEN 2 ELSE 3 END, name COLLATE NOCASE
+            ORDER BY tbl_name COLLATE NOCASE, CASE type WHEN 'table' THEN 0 WHEN 'index' THEN 1 ELSE 2 END, type,
+                name COLLATE NOCASE, sql
             """)
         return rows.compactMap { row in
             let name: String = row["name"]
@@ -237,7 +240,7 @@ private func blobText(_ data: Data, utf8Only: Bool) -> String {
         let bytes = Array(data)
         return NSUUID(uuidBytes: bytes).uuidString
     }
-    return data.map { String(format: "%02X", $0) }.joined()
+    return "X'" + data.map { String(format: "%02X", $0) }.joined() + "'"
 }
 
 /// A number as SQLite's shell prints it: integers without a fraction.
@@ -274,9 +277,8 @@ private struct SeparatedRows: Sendable {
         stream.writeLine(values.joined(separator: separator))
     }
 
-    /// The header is printed even when there is no row.
+    /// Without rows, nothing is printed, not even the header.
     mutating func finalize(_ statement: Statement, to stream: inout DumpStream) {
-        writeHeaderIfNeeded(statement, to: &stream)
         wroteHeader = false
     }
 
@@ -386,7 +388,6 @@ public struct QuoteDumpFormat: DumpFormat, Sendable {
     }
 
     public mutating func finalize(_ db: Database, statement: Statement, to stream: inout DumpStream) {
-        if header, !wroteHeader { stream.writeLine(statement.columnNames.map(\.sqlLiteralText).joined(separator: separator)) }
         wroteHeader = false
     }
 }
@@ -428,10 +429,10 @@ public struct JSONDumpFormat: DumpFormat, @unchecked Sendable {
             case .string(let text): value = try encoded(text)
             case .blob(let data): value = try encoded(data)
             }
-            members.append(try encoded(name) + (pretty ? ": " : ":") + value)
+            members.append(try encoded(name) + ":" + value)
         }
         if pretty {
-            stream.write("\n  {\n" + members.map { "    " + $0 }.joined(separator: ",\n") + "\n  }")
+            stream.write((rowCount == 1 ? "\n" : "") + "  {\n" + members.map { "    " + $0 }.joined(separator: ",\n") + "\n  }")
         } else {
             stream.write("{" + members.joined(separator: ",") + "}")
         }

@@ -37,16 +37,17 @@ struct DumpTests {
     func formatsPrintRowsAsDocumented(_ kind: StorageKind) throws {
         let database = try makeDatabase(kind)
         let request = Table("player").select(Column("name"), Column("score"), Column("photo")).order(Column("id"))
-        #expect(try dump(database) { try $0.dumpRequest(request, to: $1) } == "Arthur|500|abc\nBarbara|1000|\nO'Brien||00FF\n")
+        #expect(try dump(database) { try $0.dumpRequest(request, to: $1) } == "Arthur|500|abc\nBarbara|1000|\nO'Brien||X'00FF'\n")
         #expect(try dump(database) { try $0.dumpRequest(request, format: .debug(header: true, separator: ", ", nullValue: "NULL"), to: $1) }
-            == "name, score, photo\nArthur, 500, abc\nBarbara, 1000, NULL\nO'Brien, NULL, 00FF\n")
+            == "name, score, photo\nArthur, 500, abc\nBarbara, 1000, NULL\nO'Brien, NULL, X'00FF'\n")
         #expect(try dump(database) { try $0.dumpRequest(request.limit(1), format: .line(), to: $1) } == " name = Arthur\nscore = 500\nphoto = abc\n")
         #expect(try dump(database) { try $0.dumpRequest(request, format: .quote(), to: $1) }
             == "'Arthur',500,X'616263'\n'Barbara',1000,NULL\n'O''Brien',NULL,X'00FF'\n")
         #expect(try dump(database) { try $0.dumpRequest(request.limit(2), format: .json(), to: $1) }
             == #"[{"name":"Arthur","score":500,"photo":"YWJj"},"# + "\n" + #"{"name":"Barbara","score":1000,"photo":null}]"# + "\n")
         #expect(try dump(database) { try $0.dumpRequest(request.none(), format: .json(), to: $1) } == "[]\n")
-        #expect(try dump(database) { try $0.dumpRequest(request.none(), format: .list(header: true), to: $1) } == "name|score|photo\n")
+        // No row, no header.
+        #expect(try dump(database) { try $0.dumpRequest(request.none(), format: .list(header: true), to: $1) } == "")
     }
 
     @Test func dumpSQLPrintsEachStatementThatReturnsRows() throws {
@@ -54,7 +55,7 @@ struct DumpTests {
         let text = try dump(database) { db, stream in
             try db.dumpSQL("SELECT name FROM player ORDER BY id; SELECT code, rating FROM team", to: stream)
         }
-        #expect(text == "Arthur\nBarbara\nO'Brien\n\nblue|2.0\nred|1.5\n")
+        #expect(text == "Arthur\nBarbara\nO'Brien\nblue|2.0\nred|1.5\n")
     }
 
     @Test(arguments: StorageKind.allCases)
@@ -66,10 +67,10 @@ struct DumpTests {
         let content = try dump(database) { try $0.dumpContent(format: .quote(), to: $1) }
         #expect(content == """
             sqlite_master
-            CREATE VIRTUAL TABLE doc USING fts5(body)
-            CREATE TABLE player (id INTEGER PRIMARY KEY, name TEXT, score INTEGER, photo BLOB)
-            CREATE TABLE team (code TEXT PRIMARY KEY, rating REAL) WITHOUT ROWID
-            CREATE VIEW best AS SELECT name FROM player WHERE score > 0
+            CREATE VIEW best AS SELECT name FROM player WHERE score > 0;
+            CREATE VIRTUAL TABLE doc USING fts5(body);
+            CREATE TABLE player (id INTEGER PRIMARY KEY, name TEXT, score INTEGER, photo BLOB);
+            CREATE TABLE team (code TEXT PRIMARY KEY, rating REAL) WITHOUT ROWID;
 
             doc
             'hello'
@@ -87,8 +88,39 @@ struct DumpTests {
         // The reader methods print the same.
         let collector = TextCollector()
         try database.queue.dumpSchema(to: collector)
-        #expect(collector.text.hasPrefix("sqlite_master\nCREATE VIRTUAL TABLE doc"))
+        #expect(collector.text.hasPrefix("sqlite_master\nCREATE VIEW best"))
         #expect(!collector.text.contains("doc_data"))
+    }
+
+    @Test(arguments: StorageKind.allCases)
+    func schemaGroupsEachTableWithItsIndexesAndTriggers(_ kind: StorageKind) throws {
+        let database = try TestDatabase(kind)
+        try database.queue.write { db in
+            try db.execute(sql: """
+                CREATE TABLE b(x);
+                CREATE TABLE A(x);
+                CREATE TRIGGER b_update UPDATE OF x ON b BEGIN DELETE FROM A; END;
+                CREATE INDEX b_x2 ON b(x);
+                CREATE INDEX B_x1 ON b(x);
+                CREATE VIEW av AS SELECT x FROM A;
+                INSERT INTO A VALUES (1.5), (2);
+                """)
+        }
+        let schema = try dump(database) { try $0.dumpSchema(to: $1) }
+        #expect(schema == """
+            sqlite_master
+            CREATE TABLE A(x);
+            CREATE VIEW av AS SELECT x FROM A;
+            CREATE TABLE b(x);
+            CREATE INDEX B_x1 ON b(x);
+            CREATE INDEX b_x2 ON b(x);
+            CREATE TRIGGER b_update UPDATE OF x ON b BEGIN DELETE FROM A; END;
+
+            """)
+        let encoder = JSONDumpFormat.defaultEncoder
+        encoder.outputFormatting = .prettyPrinted
+        let json = try dump(database) { try $0.dumpSQL("SELECT x, 'a/b' AS y FROM A ORDER BY x", format: .json(encoder: encoder), to: $1) }
+        #expect(json == "[\n  {\n    \"x\":1.5,\n    \"y\":\"a\\/b\"\n  },\n  {\n    \"x\":2,\n    \"y\":\"a\\/b\"\n  }\n]\n")
     }
 
     @Test func dumpingAMissingTableThrows() throws {

@@ -333,29 +333,27 @@ public struct ListDumpFormat: DumpFormat, Sendable {
 }
 
 /// One line per value, `name = value`, names aligned, an empty line
-/// between rows: the sqlite3 shell's `line` mode.
+/// between rows (also those of different statements): the sqlite3 shell's
+/// `line` mode.
 public struct LineDumpFormat: DumpFormat, Sendable {
     public var nullValue: String
-    private var wroteRow = false
 
     public init(nullValue: String = "") {
         self.nullValue = nullValue
     }
 
     public mutating func writeRow(_ db: Database, statement: Statement, to stream: inout DumpStream) throws {
-        if wroteRow { stream.write("\n") }
-        wroteRow = true
         let names = statement.columnNames
         let width = names.map(\.count).max() ?? 0
         for (index, name) in names.enumerated() {
             let value = plainText(statement.dumpValue(at: index), nullValue: nullValue, utf8Blobs: true)
             stream.writeLine(String(repeating: " ", count: width - name.count) + name + " = " + value)
         }
+        // The empty line comes only if something follows.
+        stream.margin()
     }
 
-    public mutating func finalize(_ db: Database, statement: Statement, to stream: inout DumpStream) {
-        wroteRow = false
-    }
+    public mutating func finalize(_ db: Database, statement: Statement, to stream: inout DumpStream) {}
 }
 
 /// One line per row, values as SQL literals (`'text'`, `X'0102'`, `NULL`):

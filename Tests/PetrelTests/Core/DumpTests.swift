@@ -56,6 +56,10 @@ struct DumpTests {
             try db.dumpSQL("SELECT name FROM player ORDER BY id; SELECT code, rating FROM team", to: stream)
         }
         #expect(text == "Arthur\nBarbara\nO'Brien\nblue|2.0\nred|1.5\n")
+        let lines = try dump(database) { db, stream in
+            try db.dumpSQL("SELECT name FROM player WHERE id < 3 ORDER BY id; SELECT code FROM team WHERE 0; SELECT code FROM team", format: .line(), to: stream)
+        }
+        #expect(lines == "name = Arthur\n\nname = Barbara\n\ncode = blue\n\ncode = red\n")
     }
 
     @Test(arguments: StorageKind.allCases)

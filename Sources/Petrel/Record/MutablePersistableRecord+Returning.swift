@@ -30,10 +30,21 @@ extension MutablePersistableRecord {
     }
 
     mutating func insertAndFetchWithCallbacks<T: FetchableRecord & TableRecord>(
-        _ db: Database, onConflict conflictResolution: Database.ConflictResolution?, as returnedType: T.Type
+        _ db: Database, onConflict conflictResolution: Database.ConflictResolution?, as returnedType: T.Type,
+        saveCallbacks: Bool = true
     ) throws -> T {
         let resolution = conflictResolution ?? type(of: self).persistenceConflictPolicy.conflictResolutionForInsert
-        return try insertReturning(db, resolution: resolution, upsert: nil, as: returnedType)
+        return try insertReturning(db, resolution: resolution, upsert: nil, as: returnedType, saveCallbacks: saveCallbacks)
+    }
+
+    /// Runs `perform` with the insertion callbacks, and the save callbacks
+    /// around them unless a save runs them already.
+    private mutating func insert(_ db: Database, saveCallbacks: Bool, performing perform: (Self) throws -> InsertionSuccess) throws {
+        if saveCallbacks {
+            try insertWithSaveCallbacks(db, performing: perform)
+        } else {
+            _ = try insertWithCallbacks(db, performing: perform)
+        }
     }
 
     /// Inserts (or upserts) with the callbacks and decodes the returned row.
@@ -41,10 +52,11 @@ extension MutablePersistableRecord {
         _ db: Database,
         resolution: Database.ConflictResolution,
         upsert: UpsertSpec?,
-        as returnedType: T.Type
+        as returnedType: T.Type,
+        saveCallbacks: Bool = true
     ) throws -> T {
         var fetched: Row?
-        try insertWithSaveCallbacks(db) { record in
+        try insert(db, saveCallbacks: saveCallbacks) { record in
             let (success, row) = try record.performInsertReturning(
                 db, resolution: resolution, upsert: upsert, selection: T.databaseSelection)
             fetched = row
@@ -102,7 +114,7 @@ extension MutablePersistableRecord {
     }
 
     /// The statement `INSERT ... [ON CONFLICT ... DO UPDATE] RETURNING
-    /// [rowid,] selection`, with its arguments bound.
+    /// selection[, "rowid"]`, with its arguments bound.
     private func insertReturningStatement(
         _ db: Database,
         resolution: Database.ConflictResolution,
@@ -115,7 +127,8 @@ extension MutablePersistableRecord {
         let primaryKey = try db.primaryKey(table)
         // An upsert that updates the existing row leaves lastInsertedRowID
         // alone: read the rowid from the statement, when the table has one.
-        let hasRowID = returnsRowID && primaryKey.tableHasRowID
+        // A plain insert sets lastInsertedRowID.
+        let hasRowID = returnsRowID && upsert != nil && primaryKey.tableHasRowID
 
         // SQLite has no upsert clause after DEFAULT VALUES.
         if container.isEmpty && upsert != nil {
@@ -127,7 +140,7 @@ extension MutablePersistableRecord {
         if let upsert {
             sql += " ON CONFLICT"
             if !upsert.target.isEmpty {
-                sql += " (" + upsert.target.map(\.quotedDatabaseIdentifier).joined(separator: ", ") + ")"
+                sql += "(" + upsert.target.map(\.quotedDatabaseIdentifier).joined(separator: ", ") + ")"
             }
             // The given assignments, then (with .allColumns) every other
             // inserted column but the key and the conflict target.
@@ -142,7 +155,7 @@ extension MutablePersistableRecord {
             if upsert.strategy == .allColumns {
                 for column in container.columns where !kept.contains(column.lowercased()) && !assigned.contains(column.lowercased()) {
                     assigned.insert(column.lowercased())
-                    assignments.append("\(column.quotedDatabaseIdentifier) = excluded.\(column.quotedDatabaseIdentifier)")
+                    assignments.append("\(column.quotedDatabaseIdentifier) = \"excluded\".\(column.quotedDatabaseIdentifier)")
                 }
             }
             // Assigning a column to itself keeps the row unchanged but still
@@ -158,7 +171,7 @@ extension MutablePersistableRecord {
             selectionArguments += arguments
             return selectionSQL
         }
-        if hasRowID { returning.insert("rowid", at: 0) }
+        if hasRowID { returning.append(Column.rowID.name.quotedDatabaseIdentifier) }
         if returning.isEmpty { returning = ["1"] }
         sql += " RETURNING " + returning.joined(separator: ", ")
 
@@ -188,10 +201,10 @@ extension MutablePersistableRecord {
         var columnNames = row.columnNames
         var values = row.databaseValues
         var rowID = db.lastInsertedRowID
-        if hasRowID {
-            rowID = Int64.fromDatabaseValue(values[0]) ?? rowID
-            columnNames.removeFirst()
-            values.removeFirst()
+        if upsert != nil && hasRowID, let last = values.last {
+            rowID = Int64.fromDatabaseValue(last) ?? rowID
+            columnNames.removeLast()
+            values.removeLast()
         }
         let selected = selection.isEmpty ? Row() : Row(columnNames: columnNames, values: values)
         let success = InsertionSuccess(rowID: rowID, rowIDColumn: primaryKey.rowIDColumn, persistenceContainer: container)
@@ -202,14 +215,14 @@ extension MutablePersistableRecord {
     /// returns what `fetch` reads from the statement.
     mutating func insertAndFetchWithCallbacks<T>(
         _ db: Database, onConflict conflictResolution: Database.ConflictResolution?,
-        selection: [any SQLSelectable], fetch: (Statement) throws -> T
+        selection: [any SQLSelectable], fetch: (Statement) throws -> T, saveCallbacks: Bool = true
     ) throws -> T {
         guard !selection.isEmpty else {
             throw DatabaseError(resultCode: .SQLITE_MISUSE, message: "insertAndFetch needs a non-empty selection")
         }
         let resolution = conflictResolution ?? type(of: self).persistenceConflictPolicy.conflictResolutionForInsert
         var fetched: T?
-        try insertWithSaveCallbacks(db) { record in
+        try insert(db, saveCallbacks: saveCallbacks) { record in
             let (statement, container, primaryKey) = try record.insertReturningStatement(
                 db, resolution: resolution, upsert: nil, selection: selection, returnsRowID: false)
             // `fetch` runs the statement (stepping it once inserts the row).
@@ -258,10 +271,24 @@ extension MutablePersistableRecord {
         _ db: Database, onConflict conflictResolution: Database.ConflictResolution?,
         selection: [any SQLSelectable], fetch: (Statement) throws -> T
     ) throws -> T {
-        if try savesByUpdating(db) {
-            return try updateAndFetch(db, onConflict: conflictResolution, selection: selection, fetch: fetch)
+        var fetched: T?
+        try withoutActuallyEscaping(fetch) { fetch in
+            try withSaveCallbacks(db) { record in
+                try record.updateOrInsert(db) { record in
+                    let (success, value) = try record.updateWithCallbacks(
+                        db, onConflict: conflictResolution, columns: Set(PersistenceContainer(record).columns),
+                        returning: UpdateReturning(selection: selection, fetch: fetch))
+                    fetched = value
+                    return success
+                } insert: { record in
+                    fetched = try record.insertAndFetchWithCallbacks(
+                        db, onConflict: conflictResolution, selection: selection, fetch: fetch, saveCallbacks: false)
+                    return PersistenceSuccess(persistenceContainer: try PersistenceContainer(record))
+                }
+            }
         }
-        return try insertAndFetchWithCallbacks(db, onConflict: conflictResolution, selection: selection, fetch: fetch)
+        guard let fetched else { throw DatabaseError.callbackNotCalled("aroundSave", "save") }
+        return fetched
     }
 }
 

@@ -96,10 +96,9 @@ extension MutablePersistableRecord {
     mutating func saveAndFetchWithCallbacks<T: FetchableRecord & TableRecord>(
         _ db: Database, onConflict conflictResolution: Database.ConflictResolution?, as returnedType: T.Type
     ) throws -> T {
-        if try savesByUpdating(db) {
-            return try updateAndFetch(db, onConflict: conflictResolution, as: returnedType)
-        }
-        return try insertAndFetch(db, onConflict: conflictResolution, as: returnedType)
+        let fetched: T? = try saveAndFetchWithCallbacks(
+            db, onConflict: conflictResolution, selection: T.databaseSelection, fetch: { try T.fetchOne($0) })
+        return try Self.unwrap(fetched, T.self)
     }
 
     /// The row an UPDATE ... RETURNING returned (always one after a

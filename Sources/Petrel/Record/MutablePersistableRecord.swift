@@ -124,14 +124,25 @@ extension MutablePersistableRecord {
     /// the record it is given.
     @inlinable
     mutating func insertWithSaveCallbacks(_ db: Database, performing perform: (Self) throws -> InsertionSuccess) throws {
-        try willSave(db)
-        var saved: PersistenceSuccess?
-        try aroundSave(db) {
-            let success = try insertWithCallbacks(db, performing: perform)
-            saved = PersistenceSuccess(persistenceContainer: success.persistenceContainer)
-            return saved.unsafelyUnwrapped
+        try withSaveCallbacks(db) { record in
+            PersistenceSuccess(persistenceContainer: try record.insertWithCallbacks(db, performing: perform).persistenceContainer)
         }
-        if let saved { didSave(saved) }
+    }
+
+    /// Runs `willSave`, `aroundSave` and `didSave` around `save`, which
+    /// inserts or updates the record it is given.
+    @inlinable
+    mutating func withSaveCallbacks(_ db: Database, _ save: (inout Self) throws -> PersistenceSuccess) throws {
+        try willSave(db)
+        var outcome: Result<PersistenceSuccess, any Error>?
+        var record = self
+        try aroundSave(db) {
+            outcome = Result { try save(&record) }
+            return try outcome.unsafelyUnwrapped.get()
+        }
+        self = record
+        let saved = try DatabaseError.checkCallback(outcome, "aroundSave", "save")
+        didSave(saved)
     }
 
     /// A copy of the record, inserted.
@@ -144,14 +155,13 @@ extension MutablePersistableRecord {
     @inlinable
     mutating func insertWithCallbacks(_ db: Database, performing perform: (Self) throws -> InsertionSuccess) throws -> InsertionSuccess {
         try willInsert(db)
-        var inserted: InsertionSuccess?
+        var outcome: Result<InsertionSuccess, any Error>?
         let record = self
         try aroundInsert(db) {
-            let success = try perform(record)
-            inserted = success
-            return success
+            outcome = Result { try perform(record) }
+            return try outcome.unsafelyUnwrapped.get()
         }
-        guard let inserted else { throw DatabaseError.callbackNotCalled("aroundInsert", "insert") }
+        let inserted = try DatabaseError.checkCallback(outcome, "aroundInsert", "insert")
         didInsert(inserted)
         return inserted
     }
@@ -218,26 +228,30 @@ extension MutablePersistableRecord {
         _ db: Database, onConflict conflictResolution: Database.ConflictResolution?, columns: Set<String>,
         returning: UpdateReturning<T>?
     ) throws -> T? {
-        try willSave(db)
-        var saved: PersistenceSuccess?
         var fetched: T?
-        try aroundSave(db) {
-            try willUpdate(db, columns: columns)
-            var updated: PersistenceSuccess?
-            try aroundUpdate(db, columns: columns) {
-                let (success, value) = try performUpdate(db, onConflict: conflictResolution, columns: columns, returning: returning)
-                updated = success
-                fetched = value
-                return success
-            }
-            guard let updated else { throw DatabaseError.callbackNotCalled("aroundUpdate", "update") }
-            didUpdate(updated)
-            saved = updated
-            return updated
+        var record = self
+        try record.withSaveCallbacks(db) { record in
+            let (success, value) = try record.updateWithCallbacks(db, onConflict: conflictResolution, columns: columns, returning: returning)
+            fetched = value
+            return success
         }
-        guard let saved else { throw DatabaseError.callbackNotCalled("aroundSave", "save") }
-        didSave(saved)
         return fetched
+    }
+
+    /// The update with the update callbacks (and not the save ones).
+    func updateWithCallbacks<T>(
+        _ db: Database, onConflict conflictResolution: Database.ConflictResolution?, columns: Set<String>,
+        returning: UpdateReturning<T>?
+    ) throws -> (success: PersistenceSuccess, fetched: T?) {
+        try willUpdate(db, columns: columns)
+        var outcome: Result<(PersistenceSuccess, T?), any Error>?
+        try aroundUpdate(db, columns: columns) {
+            outcome = Result { try performUpdate(db, onConflict: conflictResolution, columns: columns, returning: returning) }
+            return try outcome.unsafelyUnwrapped.get().0
+        }
+        let (updated, fetched) = try DatabaseError.checkCallback(outcome, "aroundUpdate", "update")
+        didUpdate(updated)
+        return (updated, fetched)
     }
 
     private func performUpdate<T>(
@@ -311,11 +325,34 @@ extension MutablePersistableRecord {
     }
 
     mutating func saveWithCallbacks(_ db: Database, onConflict conflictResolution: Database.ConflictResolution?) throws {
-        if try savesByUpdating(db) {
-            try update(db, onConflict: conflictResolution)
-        } else {
-            try insertWithSaveCallbacks(db, onConflict: conflictResolution)
+        try withSaveCallbacks(db) { record in
+            try record.updateOrInsert(db) { record in
+                try record.updateWithCallbacks(
+                    db, onConflict: conflictResolution, columns: Set(PersistenceContainer(record).columns),
+                    returning: nil as UpdateReturning<Void>?).success
+            } insert: { record in
+                PersistenceSuccess(persistenceContainer: try record.insertWithCallbacks(db) {
+                    try $0.performInsert(db, onConflict: conflictResolution)
+                }.persistenceContainer)
+            }
         }
+    }
+
+    /// Updates the record's row, or inserts it when its primary key is NULL
+    /// or no row has it: an update that finds no row falls back to the
+    /// insertion, with both operations' callbacks.
+    mutating func updateOrInsert<T>(
+        _ db: Database, update: (Self) throws -> T, insert: (inout Self) throws -> T
+    ) throws -> T {
+        let container = try PersistenceContainer(self)
+        if try !primaryKeyValues(db, container).allSatisfy(\.value.isNull) {
+            do {
+                return try update(self)
+            } catch RecordError.recordNotFound {
+                // Not there: insert.
+            }
+        }
+        return try insert(&self)
     }
 
     /// A copy of the record, saved.
@@ -329,18 +366,21 @@ extension MutablePersistableRecord {
     @discardableResult
     public func delete(_ db: Database) throws -> Bool {
         try willDelete(db)
-        var deleted: Bool?
+        var outcome: Result<Bool, any Error>?
         try aroundDelete(db) {
-            let container = try PersistenceContainer(self)
-            let key = try primaryKeyValues(db, container)
-            let condition = key.map { "\($0.column.quotedDatabaseIdentifier)=?" }.joined(separator: " AND ")
-            try db.cachedStatement(sql: "DELETE FROM \(type(of: self).table) WHERE \(condition)").execute(arguments: StatementArguments(key.map(\.value)))
-            deleted = db.changesCount > 0
-            return deleted.unsafelyUnwrapped
+            outcome = Result {
+                let container = try PersistenceContainer(self)
+                let key = try primaryKeyValues(db, container)
+                let condition = key.map { "\($0.column.quotedDatabaseIdentifier)=?" }.joined(separator: " AND ")
+                try db.cachedStatement(sql: "DELETE FROM \(type(of: self).table) WHERE \(condition)")
+                    .execute(arguments: StatementArguments(key.map(\.value)))
+                return db.changesCount > 0
+            }
+            return try outcome.unsafelyUnwrapped.get()
         }
-        let result = deleted ?? false
-        didDelete(deleted: result)
-        return result
+        let deleted = try DatabaseError.checkCallback(outcome, "aroundDelete", "delete")
+        didDelete(deleted: deleted)
+        return deleted
     }
 
     /// True when a row has the record's primary key.
@@ -350,14 +390,6 @@ extension MutablePersistableRecord {
         let condition = key.map { "\($0.column.quotedDatabaseIdentifier)=?" }.joined(separator: " AND ")
         return try Bool.fetchOne(
             db, sql: "SELECT EXISTS (SELECT 1 FROM \(type(of: self).table) WHERE \(condition))", arguments: StatementArguments(key.map(\.value))) ?? false
-    }
-
-    /// True when saving the record updates a row: its primary key has no
-    /// NULL and a row has it.
-    func savesByUpdating(_ db: Database) throws -> Bool {
-        let container = try PersistenceContainer(self)
-        guard let key = try? primaryKeyValues(db, container), !key.contains(where: { $0.value.isNull }) else { return false }
-        return try exists(db)
     }
 
     /// The error for a missing row with these primary key values.
@@ -370,13 +402,10 @@ extension MutablePersistableRecord {
     /// The primary key columns and the record's values for them.
     func primaryKeyValues(_ db: Database, _ container: PersistenceContainer) throws -> [(column: String, value: DatabaseValue)] {
         let info = try db.primaryKey(type(of: self).databaseTableName)
-        return try info.columns.map { column in
-            guard let value = container.databaseValue(forColumn: column) else {
-                throw DatabaseError(
-                    resultCode: .SQLITE_MISUSE,
-                    message: "\(Self.self) does not encode the primary key column \(column) of table \(type(of: self).databaseTableName)")
-            }
-            return (column, value)
+        // A column the record does not encode is NULL: no row matches it
+        // (a record that leaves out a hidden rowid can't be updated).
+        return info.columns.map { column in
+            (column, container.databaseValue(forColumn: column) ?? .null)
         }
     }
 }
@@ -412,6 +441,21 @@ extension DatabaseError {
     @usableFromInline
     static func callbackNotCalled(_ callback: String, _ operation: String) -> DatabaseError {
         DatabaseError(resultCode: .SQLITE_MISUSE, message: "\(callback) did not call \(operation)")
+    }
+
+    /// The result of the operation a persistence callback wrapped; a
+    /// misuse error when the callback did not run it, or swallowed its
+    /// error.
+    @usableFromInline
+    static func checkCallback<T>(_ outcome: Result<T, any Error>?, _ callback: String, _ operation: String) throws -> T {
+        switch outcome {
+        case nil:
+            throw callbackNotCalled(callback, operation)
+        case .success(let value):
+            return value
+        case .failure(let error):
+            throw DatabaseError(resultCode: .SQLITE_MISUSE, message: "\(callback) did not rethrow the error of \(operation): \(error)")
+        }
     }
 }
 

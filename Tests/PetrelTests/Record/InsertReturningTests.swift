@@ -77,6 +77,29 @@ struct InsertReturningTests {
         }
     }
 
+    @Test(arguments: StorageKind.allCases)
+    func returningClausesAreWrittenAsGRDBWritesThem(_ kind: StorageKind) throws {
+        let database = try makeDatabase(kind)
+        let recorder = SQLRecorder()
+        try database.queue.write { db in
+            recorder.start(db)
+            var item = Item(name: "pen", stock: 1)
+            _ = try item.insertAndFetch(db, as: Item.self)    // the rowid comes from lastInsertedRowID
+            #expect(item.id == 1)
+            var again = Item(name: "pen", stock: 5)
+            try again.upsert(db)                              // updates row 1: its rowid is returned
+            #expect(again.id == 1)
+            var other = Item(name: "ink", stock: 2)
+            let fetched = try other.upsertAndFetch(db, onConflict: ["name"])
+            #expect(fetched.id == 2 && other.id == 2)
+        }
+        #expect(recorder.sql.contains(#"INSERT INTO "item" ("id", "name", "stock") VALUES (?,?,?) RETURNING *"#))
+        #expect(recorder.sql.contains(
+            #"INSERT INTO "item" ("id", "name", "stock") VALUES (?,?,?) ON CONFLICT DO UPDATE SET "name" = "excluded"."name", "stock" = "excluded"."stock" RETURNING "rowid""#))
+        #expect(recorder.sql.contains(
+            #"INSERT INTO "item" ("id", "name", "stock") VALUES (?,?,?) ON CONFLICT("name") DO UPDATE SET "stock" = "excluded"."stock" RETURNING *, "rowid""#))
+    }
+
     @Test func insertAndFetchWithIgnoreReportsTheSkippedRow() throws {
         let database = try makeDatabase(.memory)
         try database.queue.write { db in

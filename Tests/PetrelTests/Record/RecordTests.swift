@@ -227,6 +227,103 @@ struct RecordTests {
         ])
     }
 
+    /// A record that logs its callbacks in its own log.
+    struct Logged: Encodable, MutablePersistableRecord {
+        static let databaseTableName = "watched"
+        let log: CallbackLog
+        var id: Int64?
+        var name: String
+        enum CodingKeys: String, CodingKey { case id, name }
+        mutating func willInsert(_ db: Database) throws { log.append("willInsert") }
+        mutating func didInsert(_ inserted: InsertionSuccess) { id = inserted.rowID; log.append("didInsert") }
+        func willSave(_ db: Database) throws { log.append("willSave") }
+        func didSave(_ saved: PersistenceSuccess) { log.append("didSave") }
+        func willUpdate(_ db: Database, columns: Set<String>) throws { log.append("willUpdate") }
+        func aroundUpdate(_ db: Database, columns: Set<String>, update: () throws -> PersistenceSuccess) throws {
+            log.append("aroundUpdate>")
+            _ = try update()
+            log.append("<aroundUpdate")
+        }
+        func didUpdate(_ updated: PersistenceSuccess) { log.append("didUpdate") }
+    }
+
+    @Test(arguments: StorageKind.allCases)
+    func saveTriesTheUpdateFirstThenInserts(_ kind: StorageKind) throws {
+        let database = try makeDatabase(kind)
+        let recorder = SQLRecorder()
+        let log = CallbackLog()
+        try database.queue.write { db in
+            recorder.start(db)
+            var record = Logged(log: log, id: 7, name: "a")
+            try record.save(db)        // no row 7: the update finds nothing, then the insert
+            record.name = "b"
+            try record.save(db)        // row 7 exists: the update
+            var fresh = Logged(log: log, id: nil, name: "c")
+            try fresh.save(db)         // a NULL key: straight to the insert
+            #expect(fresh.id == 8)
+            #expect(try String.fetchAll(db, sql: "SELECT name FROM watched ORDER BY id") == ["b", "c"])
+        }
+        #expect(log.events == [
+            "willSave", "willUpdate", "aroundUpdate>", "willInsert", "didInsert", "didSave",
+            "willSave", "willUpdate", "aroundUpdate>", "<aroundUpdate", "didUpdate", "didSave",
+            "willSave", "willInsert", "didInsert", "didSave",
+        ])
+        // No existence check: the update's change count says it all.
+        #expect(!recorder.sql.contains { $0.contains("EXISTS") })
+        #expect(recorder.sql.filter { $0.hasPrefix("UPDATE") }.count == 2)
+    }
+
+    @Test(arguments: StorageKind.allCases)
+    func aRecordWithoutItsKeyMatchesNoRow(_ kind: StorageKind) throws {
+        struct Note: Codable, PersistableRecord { var text: String }
+        let database = try TestDatabase(kind)
+        try database.queue.write { db in
+            try db.execute(sql: "CREATE TABLE note(text)")
+            let note = Note(text: "x")
+            try note.insert(db)
+            // The hidden rowid is not encoded: it is NULL, and no row has it.
+            #expect(try !note.delete(db))
+            #expect(try !note.exists(db))
+            #expect(throws: RecordError.self) { try note.update(db) }
+            try note.save(db)          // a NULL key inserts
+            #expect(try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM note") == 2)
+        }
+    }
+
+    @Test func callbacksThatDoNotRunOrSwallowTheOperationAreMisuses() throws {
+        struct Skipping: Codable, PersistableRecord {
+            var id: Int64
+            func aroundDelete(_ db: Database, delete: () throws -> Bool) throws {}
+            func aroundSave(_ db: Database, save: () throws -> PersistenceSuccess) throws {}
+        }
+        struct Swallowing: Codable, PersistableRecord {
+            var id: Int64
+            func aroundDelete(_ db: Database, delete: () throws -> Bool) throws { _ = try? delete() }
+            func aroundUpdate(_ db: Database, columns: Set<String>, update: () throws -> PersistenceSuccess) throws { _ = try? update() }
+            func aroundInsert(_ db: Database, insert: () throws -> InsertionSuccess) throws { _ = try? insert() }
+        }
+        let dbQueue = try DatabaseQueue()
+        try dbQueue.write { db in
+            try db.execute(sql: """
+                CREATE TABLE skipping(id INTEGER PRIMARY KEY);
+                CREATE TABLE swallowing(id INTEGER PRIMARY KEY);
+                CREATE TABLE child(id INTEGER PRIMARY KEY REFERENCES swallowing(id) ON DELETE RESTRICT);
+                INSERT INTO skipping VALUES (1); INSERT INTO swallowing VALUES (1); INSERT INTO child VALUES (1);
+                """)
+            for (operation, body) in [
+                ("delete skipped", { try Skipping(id: 1).delete(db) }),
+                ("insert skipped", { try Skipping(id: 2).insert(db) }),
+                ("delete swallowed", { try Swallowing(id: 1).delete(db) }),       // RESTRICT fails
+                ("update swallowed", { try Swallowing(id: 5).update(db) }),       // no row 5
+                ("insert swallowed", { try Swallowing(id: 1).insert(db) }),       // duplicate key
+            ] as [(String, () throws -> Void)] {
+                let error = databaseError(body)
+                #expect(error?.resultCode == .SQLITE_MISUSE, "\(operation)")
+            }
+            #expect(try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM skipping") == 1)
+        }
+    }
+
     @Test func quickStartExample() throws {
         // Ex1, with the table created in SQL.
         struct Player: Codable, FetchableRecord, PersistableRecord {

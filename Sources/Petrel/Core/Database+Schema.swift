@@ -132,24 +132,31 @@ extension Database {
 
     /// The columns of a table or view. Throws when it does not exist.
     public func columns(in tableName: String, in schemaName: String? = nil) throws -> [ColumnInfo] {
+        let cacheKey = schemaName.map { $0 + "." + tableName } ?? tableName
+        if let cached = columnsCache[cacheKey] { return cached }
         let rows = try Row.fetchAll(self, sql: "PRAGMA \(pragmaPrefix(schemaName))table_info(\(tableName.quotedDatabaseIdentifier))")
         guard !rows.isEmpty else {
             throw DatabaseError(resultCode: .SQLITE_ERROR, message: "no such table: \(tableName)")
         }
-        return rows.map { row in
+        let columns = rows.map { row in
             ColumnInfo(
                 name: row["name"], type: row["type"] ?? "", isNotNull: row["notnull"],
                 defaultValueSQL: row["dflt_value"], primaryKeyIndex: row["pk"])
         }
+        columnsCache[cacheKey] = columns
+        return columns
     }
 
     /// The lowercased column sets of the table's unique indexes; empty for
     /// views and missing tables.
     func uniqueIndexColumns(_ tableName: String) -> [Set<String>] {
+        uniqueIndexColumnLists(tableName).map { Set($0.map { $0.lowercased() }) }
+    }
+
+    /// The columns of each unique index of a table, in index order.
+    func uniqueIndexColumnLists(_ tableName: String) -> [[String]] {
         if let cached = uniqueKeysCache[tableName] { return cached }
-        let keys = ((try? indexes(on: tableName)) ?? [])
-            .filter(\.isUnique)
-            .map { Set($0.columns.map { $0.lowercased() }) }
+        let keys = ((try? indexes(on: tableName)) ?? []).filter(\.isUnique).map(\.columns)
         uniqueKeysCache[tableName] = keys
         return keys
     }

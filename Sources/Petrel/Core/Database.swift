@@ -68,9 +68,12 @@ public final class Database {
     /// statements of this connection and at the start of every access
     /// (another connection may have changed the schema in between).
     var primaryKeyCache: [String: PrimaryKeyInfo] = [:]
-    /// The lowercased columns of each unique index, by table name; cleared
+    /// The columns of each unique index, by table name; cleared with
+    /// `primaryKeyCache`.
+    var uniqueKeysCache: [String: [[String]]] = [:]
+    /// The columns of tables, by `schema.table` (or `table`), forgotten
     /// with `primaryKeyCache`.
-    var uniqueKeysCache: [String: [Set<String>]] = [:]
+    var columnsCache: [String: [ColumnInfo]] = [:]
     /// The schema source of ``withSchemaSource(_:execute:)``, while it runs
     /// (`.some(nil)` runs without any).
     var schemaSourceOverride: (any DatabaseSchemaSource)??
@@ -432,6 +435,7 @@ public final class Database {
     func forgetSchemaInformation() {
         primaryKeyCache.removeAll()
         uniqueKeysCache.removeAll()
+        columnsCache.removeAll()
     }
 
     /// After DDL of this connection: the schema caches, and the record

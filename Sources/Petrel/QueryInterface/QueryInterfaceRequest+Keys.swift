@@ -13,13 +13,26 @@ extension QueryInterfaceRequest {
     /// Keeps the rows whose columns have one of these sets of values.
     public func filter(keys: [[String: (any DatabaseValueConvertible)?]]) -> Self {
         guard !keys.isEmpty else { return none() }
+        var request = self
+        request.filters.append(.keyValues(keys.map { key in key.mapValues { $0?.databaseValue ?? .null } }))
+        return request
+    }
+
+    /// `(a = ? AND b = ?) OR ...`, the columns of each key in the order of
+    /// the primary or unique key they make (the given order for others).
+    static func keyValuesCondition(_ keys: [[String: DatabaseValue]], table: String, _ db: Database) throws -> SQLExpression {
+        // Views have no keys.
+        let uniqueKeys = ((try? db.primaryKey(table).columns).map { [$0] } ?? []) + db.uniqueIndexColumnLists(table)
         let conditions: [SQLExpression] = keys.map { key in
-            let equalities = key.keys.sorted().map { column in Column(column) == (key[column] ?? nil) }
+            let names = Set(key.keys.map { $0.lowercased() })
+            let columns = uniqueKeys.first { Set($0.map { $0.lowercased() }) == names }
+                .map { ordered in ordered.compactMap { column in key.keys.first { $0.lowercased() == column.lowercased() } } }
+                ?? key.keys.sorted()
+            let equalities = columns.map { column in Column(column) == (key[column] ?? .null) }
             guard let first = equalities.first else { return SQLExpression(sql: "0") }
             return equalities.dropFirst().reduce(first) { $0 && $1 }
         }
-        let first = conditions[0]
-        return filter(conditions.dropFirst().reduce(first) { $0 || $1 })
+        return conditions.dropFirst().reduce(conditions[0]) { $0 || $1 }
     }
 }
 

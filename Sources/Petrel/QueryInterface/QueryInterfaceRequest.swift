@@ -53,6 +53,21 @@ public struct QueryInterfaceRequest<RowDecoder>: Sendable {
         return request
     }
 
+    /// Keeps the rows that satisfy a predicate built once a database
+    /// connection is at hand, when the request runs: for conditions that
+    /// depend on the schema.
+    ///
+    /// ```swift
+    /// Player.all().filterWhenConnected { db in
+    ///     Column("score") >= (try Int.fetchOne(db, sql: "SELECT minimum FROM settings") ?? 0)
+    /// }
+    /// ```
+    public func filterWhenConnected(_ predicate: @escaping @Sendable (Database) throws -> any SQLExpressible) -> Self {
+        var request = self
+        request.filters.append(.whenConnected(predicate))
+        return request
+    }
+
     /// Keeps the rows that satisfy a raw SQL predicate.
     public func filter(sql: String, arguments: StatementArguments = StatementArguments()) -> Self {
         filter(SQLExpression(sql: sql, arguments: arguments))
@@ -246,6 +261,10 @@ public struct QueryInterfaceRequest<RowDecoder>: Sendable {
                 conditions.append(try aggregate.build(db, table))
             case .associatedWith(let core, let origin):
                 conditions += try Self.associationConditions(core, origin: origin, destinationAlias: alias?.name ?? table, db)
+            case .whenConnected(let predicate):
+                conditions.append(try predicate(db).sqlExpression)
+            case .keyValues(let keys):
+                conditions.append(try Self.keyValuesCondition(keys, table: table, db))
             }
         }
         guard !conditions.isEmpty else { return nil }
@@ -548,6 +567,11 @@ enum QueryFilter: Sendable {
     case aggregate(ErasedAggregate)
     /// The rows associated with one record (`record.request(for:)`).
     case associatedWith(core: _AssociationCore, origin: PersistenceContainer)
+    /// A predicate built when the request runs (`filterWhenConnected`).
+    case whenConnected(@Sendable (Database) throws -> any SQLExpressible)
+    /// Rows whose columns have one of these sets of values, each a primary
+    /// or unique key (`filter(keys:)` with dictionaries).
+    case keyValues([[String: DatabaseValue]])
 }
 
 // MARK: - Fetching (see FetchRequest)
@@ -578,9 +602,12 @@ extension QueryInterfaceRequest: FetchRequest {
             switch filter {
             case .keys(let keys):
                 if keys.count <= 1 { return true }
+            case .keyValues(let keys):
+                if keys.isEmpty { return true }
+                if keys.count == 1 { pinned.formUnion(keys[0].keys.map { $0.lowercased() }) }
             case .expression(let expression):
                 pinned.formUnion(expression.identifyingColumns ?? [])
-            case .aggregate, .associatedWith:
+            case .aggregate, .associatedWith, .whenConnected:
                 break
             }
         }

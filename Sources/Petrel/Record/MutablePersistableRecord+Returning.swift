@@ -166,8 +166,8 @@ extension MutablePersistableRecord {
             sql += " DO UPDATE SET " + assignments.joined(separator: ", ")
         }
         var selectionArguments = StatementArguments()
-        var returning = selection.map { selectable in
-            let (selectionSQL, arguments) = selectable.sqlSelection.sql.build()
+        var returning = try SQLSelection.expanding(selection.map(\.sqlSelection), table: table, db).map { selection in
+            let (selectionSQL, arguments) = selection.sql.build()
             selectionArguments += arguments
             return selectionSQL
         }

@@ -262,19 +262,24 @@ extension MutablePersistableRecord {
         let key = try primaryKeyValues(db, container)
         let lowered = Set(columns.map { $0.lowercased() })
         let keyColumns = Set(key.map { $0.column.lowercased() })
+        // The SET clause names the columns as the table does, whatever the
+        // case the record encodes them with.
+        let tableColumns = Dictionary(
+            try db.columns(in: type(of: self).databaseTableName).map { ($0.name.lowercased(), $0.name) }, uniquingKeysWith: { first, _ in first })
         var assigned = container.columns.filter { lowered.contains($0.lowercased()) && !keyColumns.contains($0.lowercased()) }
         // A record made of its key only: update the key to itself, so that
         // a missing row is still detected.
         if assigned.isEmpty { assigned = key.map(\.column) }
         let resolution = conflictResolution ?? type(of: self).persistenceConflictPolicy.conflictResolutionForUpdate
         let or = resolution == .abort ? "" : " OR \(resolution.rawValue)"
-        let assignments = assigned.map { "\($0.quotedDatabaseIdentifier)=?" }.joined(separator: ", ")
+        let assignments = assigned.map { "\((tableColumns[$0.lowercased()] ?? $0).quotedDatabaseIdentifier)=?" }.joined(separator: ", ")
         let condition = key.map { "\($0.column.quotedDatabaseIdentifier)=?" }.joined(separator: " AND ")
         var arguments = StatementArguments(assigned.map { container.databaseValue(forColumn: $0) ?? .null } + key.map(\.value))
         var sql = "UPDATE\(or) \(type(of: self).table) SET \(assignments) WHERE \(condition)"
         var fetched: T?
         if let returning {
-            let (selectionSQL, selectionArguments) = returning.selection.map(\.sqlSelection.sql).joined(separator: ", ").build()
+            let selection = try SQLSelection.expanding(returning.selection.map(\.sqlSelection), table: type(of: self).databaseTableName, db)
+            let (selectionSQL, selectionArguments) = selection.map(\.sql).joined(separator: ", ").build()
             sql += " RETURNING " + selectionSQL
             arguments += selectionArguments
             let statement = try db.makeStatement(sql: sql)

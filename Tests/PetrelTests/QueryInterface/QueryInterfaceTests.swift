@@ -103,6 +103,40 @@ struct QueryInterfaceTests {
         }
     }
 
+    @Test(arguments: StorageKind.allCases)
+    func keyDictionariesFollowTheKeyOrderAndFiltersCanWaitForTheConnection(_ kind: StorageKind) throws {
+        struct Citizenship: Codable, FetchableRecord, PersistableRecord {
+            var personName: String
+            var countryName: String
+            var NATIVE: Bool
+        }
+        let database = try TestDatabase(kind)
+        let recorder = SQLRecorder()
+        try database.queue.write { db in
+            try db.execute(sql: """
+                CREATE TABLE citizenship (personName TEXT, countryName TEXT, native BOOLEAN, code TEXT,
+                  PRIMARY KEY (personName, countryName));
+                CREATE UNIQUE INDEX citizenship_code ON citizenship(native, code);
+                """)
+            try Citizenship(personName: "Arthur", countryName: "France", NATIVE: true).insert(db)
+            recorder.start(db)
+            let found = try Citizenship.fetchOne(db, key: ["countryName": "France", "personName": "Arthur"])
+            #expect(found?.NATIVE == true)
+            #expect(try Citizenship.filter(key: ["code": nil, "native": true]).fetchCount(db) == 1)
+            // The SET clause names columns as the table does.
+            try Citizenship(personName: "Arthur", countryName: "France", NATIVE: false).update(db, columns: ["NATIVE"])
+            // A filter that reads the schema when the request runs.
+            let request = Citizenship.all().filterWhenConnected { db in
+                try db.columns(in: "citizenship").contains { $0.name == "native" } ? (Column("native") == false) as any SQLExpressible : false
+            }
+            #expect(try request.fetchCount(db) == 1)
+        }
+        #expect(recorder.contains(#"SELECT * FROM "citizenship" WHERE ("personName" = ?) AND ("countryName" = ?)"#))
+        #expect(recorder.contains(#"SELECT COUNT(*) FROM "citizenship" WHERE ("native" = ?) AND ("code" IS NULL)"#))
+        #expect(recorder.contains(#"UPDATE "citizenship" SET "native"=? WHERE "personName"=? AND "countryName"=?"#))
+        #expect(recorder.contains(#"SELECT COUNT(*) FROM "citizenship" WHERE "native" = ?"#))
+    }
+
     @Test func selectionsAggregatesAndValues() throws {
         let database = try makeDatabase()
         try database.queue.read { (db) throws in

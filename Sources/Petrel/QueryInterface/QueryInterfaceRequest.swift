@@ -279,6 +279,12 @@ public struct QueryInterfaceRequest<RowDecoder>: Sendable {
         _ core: _AssociationCore, origin: PersistenceContainer, destinationAlias: String, _ db: Database
     ) throws -> [SQLExpression] {
         let path = core.path
+        // A NULL in the record's side of the first join references no row
+        // (`parentId = NULL` is never true): the request selects nothing.
+        let firstPairs = try (path.first ?? core).joinColumns(db)
+        if firstPairs.contains(where: { origin.databaseValue(forColumn: $0.origin)?.isNull == true }) {
+            return [SQLExpression(sql: "0", isTerm: true)]
+        }
         func originValues(_ first: _AssociationCore, qualifier: String?) throws -> [SQLExpression] {
             try first.joinColumns(db).map { pair in
                 guard let value = origin.databaseValue(forColumn: pair.origin) else {

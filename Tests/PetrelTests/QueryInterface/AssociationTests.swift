@@ -164,6 +164,14 @@ struct AssociationTests {
             let faust = try #require(try Book.fetchOne(db, key: 1))
             #expect(try faust.request(for: Book.author).fetchOne(db) == goethe)
             #expect(try Book.including(required: Book.author).fetchCount(db) == 3)
+
+            // A NULL foreign key references nothing, not a row with a NULL key.
+            var orphan = faust
+            orphan.authorId = nil
+            let recorder = SQLRecorder()
+            recorder.start(db)
+            #expect(try orphan.request(for: Book.author).fetchOne(db) == nil)
+            #expect(recorder.sql.last?.contains(#"FROM "author" WHERE 0"#) == true)
         }
     }
 

@@ -42,9 +42,11 @@ public final class ColumnDefinition {
 
     var isPrimaryKey: Bool { primaryKey != nil }
 
-    /// True when the column gets an index of its own, `<table>_on_<column>`.
-    var isIndexed: Bool {
-        if case .index = indexing { true } else { false }
+    /// `CREATE INDEX "<table>_on_<column>"` for an ``indexed()`` column.
+    func indexSQL(table: String, options: IndexOptions) -> String? {
+        guard case .index = indexing else { return nil }
+        return Database.createIndexSQL(
+            name: "\(table)_on_\(name)", table: table, terms: [name.quotedDatabaseIdentifier], options: options)
     }
 
     /// `PRIMARY KEY [ON CONFLICT ...] [AUTOINCREMENT]`.

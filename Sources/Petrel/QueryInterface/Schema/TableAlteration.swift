@@ -61,10 +61,8 @@ public final class TableAlteration {
             case .add(let column):
                 let sql = try column.sql(db, tableName: tableName, primaryKey: { try db.primaryKey(self.tableName).columns })
                 statements.append("ALTER TABLE \(table) ADD COLUMN \(sql)")
-                if column.isIndexed {
-                    statements.append(Database.createIndexSQL(
-                        name: "\(tableName)_on_\(column.name)", table: tableName,
-                        terms: [column.name.quotedDatabaseIdentifier], options: []))
+                if let index = column.indexSQL(table: tableName, options: []) {
+                    statements.append(index)
                 }
             case .addLiteral(let sql):
                 statements.append("ALTER TABLE \(table) ADD COLUMN \(sql)")

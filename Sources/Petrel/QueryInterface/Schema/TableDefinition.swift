@@ -283,11 +283,7 @@ public final class TableDefinition {
                 foreignKeyConstraints.append(constraint)
             }
         }
-        for column in columnDefinitions where column.isIndexed {
-            indexes.append(Database.createIndexSQL(
-                name: "\(tableName)_on_\(column.name)", table: tableName,
-                terms: [column.name.quotedDatabaseIdentifier], options: indexOptions))
-        }
+        indexes += columnDefinitions.compactMap { $0.indexSQL(table: tableName, options: indexOptions) }
 
         if let primaryKeyConstraint {
             items.append("PRIMARY KEY " + (try keySQL(primaryKeyConstraint, db, primaryKey)))

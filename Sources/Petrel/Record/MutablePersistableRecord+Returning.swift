@@ -114,21 +114,21 @@ extension MutablePersistableRecord {
     }
 
     /// The statement `INSERT ... [ON CONFLICT ... DO UPDATE] RETURNING
-    /// selection[, "rowid"]`, with its arguments bound.
+    /// selection[, "rowid"]`, with its arguments bound, and whether it
+    /// returns the rowid last.
     private func insertReturningStatement(
         _ db: Database,
         resolution: Database.ConflictResolution,
         upsert: UpsertSpec?,
-        selection: [any SQLSelectable],
-        returnsRowID: Bool
-    ) throws -> (statement: Statement, container: PersistenceContainer, primaryKey: PrimaryKeyInfo) {
+        selection: [any SQLSelectable]
+    ) throws -> (statement: Statement, container: PersistenceContainer, primaryKey: PrimaryKeyInfo, returnsRowID: Bool) {
         let container = try PersistenceContainer(self)
         let table = type(of: self).databaseTableName
         let primaryKey = try db.primaryKey(table)
         // An upsert that updates the existing row leaves lastInsertedRowID
         // alone: read the rowid from the statement, when the table has one.
         // A plain insert sets lastInsertedRowID.
-        let hasRowID = returnsRowID && upsert != nil && primaryKey.tableHasRowID
+        let returnsRowID = upsert != nil && primaryKey.tableHasRowID
 
         // SQLite has no upsert clause after DEFAULT VALUES.
         if container.isEmpty && upsert != nil {
@@ -171,7 +171,7 @@ extension MutablePersistableRecord {
             selectionArguments += arguments
             return selectionSQL
         }
-        if hasRowID { returning.append(Column.rowID.name.quotedDatabaseIdentifier) }
+        if returnsRowID { returning.append(Column.rowID.name.quotedDatabaseIdentifier) }
         if returning.isEmpty { returning = ["1"] }
         sql += " RETURNING " + returning.joined(separator: ", ")
 
@@ -180,10 +180,10 @@ extension MutablePersistableRecord {
         arguments += upsertArguments
         arguments += selectionArguments
         try statement.setArguments(arguments)
-        return (statement, container, primaryKey)
+        return (statement, container, primaryKey, returnsRowID)
     }
 
-    /// Runs `INSERT ... [ON CONFLICT ... DO UPDATE] RETURNING rowid, selection`
+    /// Runs `INSERT ... [ON CONFLICT ... DO UPDATE] RETURNING selection[, "rowid"]`
     /// and returns the insertion and the selected columns.
     private func performInsertReturning(
         _ db: Database,
@@ -191,9 +191,8 @@ extension MutablePersistableRecord {
         upsert: UpsertSpec?,
         selection: [any SQLSelectable]
     ) throws -> (InsertionSuccess, Row) {
-        let (statement, container, primaryKey) = try insertReturningStatement(
-            db, resolution: resolution, upsert: upsert, selection: selection, returnsRowID: true)
-        let hasRowID = primaryKey.tableHasRowID
+        let (statement, container, primaryKey, returnsRowID) = try insertReturningStatement(
+            db, resolution: resolution, upsert: upsert, selection: selection)
         guard let row = try Row.fetchOne(statement) else {
             // Only OR IGNORE skips the row without an error.
             throw recordNotFound(key: (try? primaryKeyValues(db, container)) ?? [])
@@ -201,7 +200,7 @@ extension MutablePersistableRecord {
         var columnNames = row.columnNames
         var values = row.databaseValues
         var rowID = db.lastInsertedRowID
-        if upsert != nil && hasRowID, let last = values.last {
+        if returnsRowID, let last = values.last {
             rowID = Int64.fromDatabaseValue(last) ?? rowID
             columnNames.removeLast()
             values.removeLast()
@@ -223,8 +222,8 @@ extension MutablePersistableRecord {
         let resolution = conflictResolution ?? type(of: self).persistenceConflictPolicy.conflictResolutionForInsert
         var fetched: T?
         try insert(db, saveCallbacks: saveCallbacks) { record in
-            let (statement, container, primaryKey) = try record.insertReturningStatement(
-                db, resolution: resolution, upsert: nil, selection: selection, returnsRowID: false)
+            let (statement, container, primaryKey, _) = try record.insertReturningStatement(
+                db, resolution: resolution, upsert: nil, selection: selection)
             // `fetch` runs the statement (stepping it once inserts the row).
             fetched = try fetch(statement)
             return InsertionSuccess(rowID: db.lastInsertedRowID, rowIDColumn: primaryKey.rowIDColumn, persistenceContainer: container)

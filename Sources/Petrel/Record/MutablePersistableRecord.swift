@@ -134,14 +134,11 @@ extension MutablePersistableRecord {
     @inlinable
     mutating func withSaveCallbacks(_ db: Database, _ save: (inout Self) throws -> PersistenceSuccess) throws {
         try willSave(db)
-        var outcome: Result<PersistenceSuccess, any Error>?
         var record = self
-        try aroundSave(db) {
-            outcome = Result { try save(&record) }
-            return try outcome.unsafelyUnwrapped.get()
+        let saved = try DatabaseError.runWrapped("aroundSave", "save", around: { try aroundSave(db, save: $0) }) {
+            try save(&record)
         }
         self = record
-        let saved = try DatabaseError.checkCallback(outcome, "aroundSave", "save")
         didSave(saved)
     }
 
@@ -155,13 +152,10 @@ extension MutablePersistableRecord {
     @inlinable
     mutating func insertWithCallbacks(_ db: Database, performing perform: (Self) throws -> InsertionSuccess) throws -> InsertionSuccess {
         try willInsert(db)
-        var outcome: Result<InsertionSuccess, any Error>?
         let record = self
-        try aroundInsert(db) {
-            outcome = Result { try perform(record) }
-            return try outcome.unsafelyUnwrapped.get()
+        let inserted = try DatabaseError.runWrapped("aroundInsert", "insert", around: { try aroundInsert(db, insert: $0) }) {
+            try perform(record)
         }
-        let inserted = try DatabaseError.checkCallback(outcome, "aroundInsert", "insert")
         didInsert(inserted)
         return inserted
     }
@@ -244,12 +238,12 @@ extension MutablePersistableRecord {
         returning: UpdateReturning<T>?
     ) throws -> (success: PersistenceSuccess, fetched: T?) {
         try willUpdate(db, columns: columns)
-        var outcome: Result<(PersistenceSuccess, T?), any Error>?
-        try aroundUpdate(db, columns: columns) {
-            outcome = Result { try performUpdate(db, onConflict: conflictResolution, columns: columns, returning: returning) }
-            return try outcome.unsafelyUnwrapped.get().0
+        var fetched: T?
+        let updated = try DatabaseError.runWrapped("aroundUpdate", "update", around: { try aroundUpdate(db, columns: columns, update: $0) }) {
+            let (success, value) = try performUpdate(db, onConflict: conflictResolution, columns: columns, returning: returning)
+            fetched = value
+            return success
         }
-        let (updated, fetched) = try DatabaseError.checkCallback(outcome, "aroundUpdate", "update")
         didUpdate(updated)
         return (updated, fetched)
     }
@@ -371,19 +365,14 @@ extension MutablePersistableRecord {
     @discardableResult
     public func delete(_ db: Database) throws -> Bool {
         try willDelete(db)
-        var outcome: Result<Bool, any Error>?
-        try aroundDelete(db) {
-            outcome = Result {
-                let container = try PersistenceContainer(self)
-                let key = try primaryKeyValues(db, container)
-                let condition = key.map { "\($0.column.quotedDatabaseIdentifier)=?" }.joined(separator: " AND ")
-                try db.cachedStatement(sql: "DELETE FROM \(type(of: self).table) WHERE \(condition)")
-                    .execute(arguments: StatementArguments(key.map(\.value)))
-                return db.changesCount > 0
-            }
-            return try outcome.unsafelyUnwrapped.get()
+        let deleted = try DatabaseError.runWrapped("aroundDelete", "delete", around: { try aroundDelete(db, delete: $0) }) {
+            let container = try PersistenceContainer(self)
+            let key = try primaryKeyValues(db, container)
+            let condition = key.map { "\($0.column.quotedDatabaseIdentifier)=?" }.joined(separator: " AND ")
+            try db.cachedStatement(sql: "DELETE FROM \(type(of: self).table) WHERE \(condition)")
+                .execute(arguments: StatementArguments(key.map(\.value)))
+            return db.changesCount > 0
         }
-        let deleted = try DatabaseError.checkCallback(outcome, "aroundDelete", "delete")
         didDelete(deleted: deleted)
         return deleted
     }
@@ -448,11 +437,20 @@ extension DatabaseError {
         DatabaseError(resultCode: .SQLITE_MISUSE, message: "\(callback) did not call \(operation)")
     }
 
-    /// The result of the operation a persistence callback wrapped; a
-    /// misuse error when the callback did not run it, or swallowed its
-    /// error.
-    @usableFromInline
-    static func checkCallback<T>(_ outcome: Result<T, any Error>?, _ callback: String, _ operation: String) throws -> T {
+    /// Runs `operation` inside a persistence callback (`around`, such as
+    /// `aroundInsert`) and returns its result; a misuse error when the
+    /// callback did not run it, or swallowed its error.
+    @inlinable
+    static func runWrapped<T>(
+        _ callback: String, _ operation: String, around: (() throws -> T) throws -> Void, _ body: () throws -> T
+    ) throws -> T {
+        var outcome: Result<T, any Error>?
+        try withoutActuallyEscaping(body) { body in
+            try around {
+                outcome = Result { try body() }
+                return try outcome.unsafelyUnwrapped.get()
+            }
+        }
         switch outcome {
         case nil:
             throw callbackNotCalled(callback, operation)

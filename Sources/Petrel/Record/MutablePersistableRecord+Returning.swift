@@ -273,10 +273,9 @@ extension MutablePersistableRecord {
         var fetched: T?
         try withoutActuallyEscaping(fetch) { fetch in
             try withSaveCallbacks(db) { record in
-                try record.updateOrInsert(db) { record in
+                try record.updateOrInsert(db) { record, columns in
                     let (success, value) = try record.updateWithCallbacks(
-                        db, onConflict: conflictResolution, columns: Set(PersistenceContainer(record).columns),
-                        returning: UpdateReturning(selection: selection, fetch: fetch))
+                        db, onConflict: conflictResolution, columns: columns, returning: UpdateReturning(selection: selection, fetch: fetch))
                     fetched = value
                     return success
                 } insert: { record in

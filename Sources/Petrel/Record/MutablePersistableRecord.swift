@@ -325,10 +325,9 @@ extension MutablePersistableRecord {
 
     mutating func saveWithCallbacks(_ db: Database, onConflict conflictResolution: Database.ConflictResolution?) throws {
         try withSaveCallbacks(db) { record in
-            try record.updateOrInsert(db) { record in
+            try record.updateOrInsert(db) { record, columns in
                 try record.updateWithCallbacks(
-                    db, onConflict: conflictResolution, columns: Set(PersistenceContainer(record).columns),
-                    returning: nil as UpdateReturning<Void>?).success
+                    db, onConflict: conflictResolution, columns: columns, returning: nil as UpdateReturning<Void>?).success
             } insert: { record in
                 PersistenceSuccess(persistenceContainer: try record.insertWithCallbacks(db) {
                     try $0.performInsert(db, onConflict: conflictResolution)
@@ -337,16 +336,17 @@ extension MutablePersistableRecord {
         }
     }
 
-    /// Updates the record's row, or inserts it when its primary key is NULL
-    /// or no row has it: an update that finds no row falls back to the
-    /// insertion, with both operations' callbacks.
+    /// Updates the record's row (`update` gets the record and the columns
+    /// it encodes), or inserts it when its primary key is NULL or no row has
+    /// it: an update that finds no row falls back to the insertion, with
+    /// both operations' callbacks.
     mutating func updateOrInsert<T>(
-        _ db: Database, update: (Self) throws -> T, insert: (inout Self) throws -> T
+        _ db: Database, update: (Self, Set<String>) throws -> T, insert: (inout Self) throws -> T
     ) throws -> T {
         let container = try PersistenceContainer(self)
         if try !primaryKeyValues(db, container).allSatisfy(\.value.isNull) {
             do {
-                return try update(self)
+                return try update(self, Set(container.columns))
             } catch RecordError.recordNotFound {
                 // Not there: insert.
             }

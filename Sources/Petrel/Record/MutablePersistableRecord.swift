@@ -257,16 +257,21 @@ extension MutablePersistableRecord {
         let lowered = Set(columns.map { $0.lowercased() })
         let keyColumns = Set(key.map { $0.column.lowercased() })
         // The SET clause names the columns as the table does, whatever the
-        // case the record encodes them with.
-        let tableColumns = Dictionary(
-            try db.columns(in: type(of: self).databaseTableName).map { ($0.name.lowercased(), $0.name) }, uniquingKeysWith: { first, _ in first })
+        // case the record encodes them with (the cached column list: an
+        // exact match costs no allocation).
+        let tableColumns = try db.columns(in: type(of: self).databaseTableName)
+        func tableName(of column: String) -> String {
+            if tableColumns.contains(where: { $0.name == column }) { return column }
+            let lowered = column.lowercased()
+            return tableColumns.first { $0.name.lowercased() == lowered }?.name ?? column
+        }
         var assigned = container.columns.filter { lowered.contains($0.lowercased()) && !keyColumns.contains($0.lowercased()) }
         // A record made of its key only: update the key to itself, so that
         // a missing row is still detected.
         if assigned.isEmpty { assigned = key.map(\.column) }
         let resolution = conflictResolution ?? type(of: self).persistenceConflictPolicy.conflictResolutionForUpdate
         let or = resolution == .abort ? "" : " OR \(resolution.rawValue)"
-        let assignments = assigned.map { "\((tableColumns[$0.lowercased()] ?? $0).quotedDatabaseIdentifier)=?" }.joined(separator: ", ")
+        let assignments = assigned.map { "\(tableName(of: $0).quotedDatabaseIdentifier)=?" }.joined(separator: ", ")
         let condition = key.map { "\($0.column.quotedDatabaseIdentifier)=?" }.joined(separator: " AND ")
         var arguments = StatementArguments(assigned.map { container.databaseValue(forColumn: $0) ?? .null } + key.map(\.value))
         var sql = "UPDATE\(or) \(type(of: self).table) SET \(assignments) WHERE \(condition)"

@@ -58,6 +58,12 @@ public struct Configuration: Sendable {
     /// Default ``Database/BusyMode/immediateError``.
     public var busyMode: Database.BusyMode = .immediateError
 
+    /// What happens when a read-only connection finds the database locked.
+    /// Nil, the default, means ``busyMode``, except for the readers of a
+    /// ``DatabasePool``, which wait up to 10 seconds: a reader of a WAL
+    /// database is only locked out briefly, while the WAL index is rebuilt.
+    public var readonlyBusyMode: Database.BusyMode?
+
     /// The clock of ``Database/transactionDate``.
     public var transactionClock: any TransactionClock = .default
 
@@ -108,5 +114,12 @@ public struct Configuration: Sendable {
     /// opened: the place to register functions, collations, tokenizers and tracing.
     public mutating func prepareDatabase(_ setup: @escaping @Sendable (Database) throws -> Void) {
         prepareDatabaseFunctions.append(setup)
+    }
+}
+
+extension Configuration {
+    /// The busy mode of a connection opened with this configuration.
+    var effectiveBusyMode: Database.BusyMode {
+        readonly ? (readonlyBusyMode ?? busyMode) : busyMode
     }
 }

@@ -255,6 +255,16 @@ extension Set {
         }
         return result
     }
+
+    /// Adds the remaining elements of the cursor to the set.
+    public mutating func formUnion(_ cursor: some Cursor<Element>) throws {
+        while let element = try cursor.next() { insert(element) }
+    }
+
+    /// Keeps only the elements of the set that the cursor also yields.
+    public mutating func formIntersection(_ cursor: some Cursor<Element>) throws {
+        self = try intersection(cursor)
+    }
 }
 
 extension Dictionary {

@@ -125,7 +125,7 @@ public final class Database {
             _ = petrel_db_config_bool(connection, SQLITE_DBCONFIG_DQS_DML, 0, &result)
             _ = petrel_db_config_bool(connection, SQLITE_DBCONFIG_DQS_DDL, 0, &result)
         }
-        setBusyMode(configuration.busyMode)
+        setBusyMode(configuration.effectiveBusyMode)
         if configuration.observesSuspensionNotifications {
             suspension = DatabaseSuspension(connection: connection)
             updateStatementHooks()

@@ -54,6 +54,7 @@ public final class DatabasePool: DatabaseWriter, @unchecked Sendable {
         }
         var readerConfiguration = writerConfiguration
         readerConfiguration.readonly = true
+        if readerConfiguration.readonlyBusyMode == nil { readerConfiguration.readonlyBusyMode = .timeout(10) }
         readerConfiguration.journalMode = .default
         self.readerConfiguration = readerConfiguration
     }

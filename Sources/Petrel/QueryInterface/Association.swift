@@ -245,6 +245,18 @@ extension Association {
         refined { $0 = $0.filter(keys: keys) }
     }
 
+    /// Only the associated rows of a full-text table that match the FTS5
+    /// pattern; nil matches none.
+    public func matching(_ pattern: FTS5Pattern?) -> Self {
+        refined { $0 = $0.matching(pattern) }
+    }
+
+    /// Only the associated rows of a full-text table that match the
+    /// FTS3/FTS4 pattern; nil matches none.
+    public func matching(_ pattern: FTS3Pattern?) -> Self {
+        refined { $0 = $0.matching(pattern) }
+    }
+
     /// Selects these columns of the associated rows.
     public func select(_ selection: [any SQLSelectable]) -> Self {
         refined { $0 = $0.select(selection) }

@@ -39,6 +39,28 @@ public protocol DerivableRequest<RowDecoder> {
     func group(_ expressions: [any SQLExpressible]) -> Self
     /// `HAVING`.
     func having(_ predicate: some SQLExpressible) -> Self
+    /// Keeps the row with this primary key.
+    func filter(key: some DatabaseValueConvertible) -> Self
+    /// Keeps the rows with these primary keys.
+    func filter<Keys: Sequence>(keys: Keys) -> Self where Keys.Element: DatabaseValueConvertible
+    /// Keeps the row whose columns have these values (a primary key or a
+    /// unique key); nil keeps nothing.
+    func filter(key: [String: (any DatabaseValueConvertible)?]?) -> Self
+    /// Keeps the rows whose columns have one of these sets of values.
+    func filter(keys: [[String: (any DatabaseValueConvertible)?]]) -> Self
+    /// Keeps the rows of a full-text table that match the FTS5 pattern;
+    /// nil keeps nothing.
+    func matching(_ pattern: FTS5Pattern?) -> Self
+    /// Keeps the rows of a full-text table that match the FTS3/FTS4
+    /// pattern; nil keeps nothing.
+    func matching(_ pattern: FTS3Pattern?) -> Self
+}
+
+extension DerivableRequest where RowDecoder: Identifiable, RowDecoder.ID: DatabaseValueConvertible {
+    /// Keeps the row with this id.
+    public func filter(id: RowDecoder.ID) -> Self { filter(key: id) }
+    /// Keeps the rows with these ids.
+    public func filter(ids: some Collection<RowDecoder.ID>) -> Self { filter(keys: ids) }
 }
 
 extension DerivableRequest {

@@ -164,7 +164,7 @@ public struct QueryInterfaceRequest<RowDecoder>: Sendable {
     }
 
     /// Replaces the selection and the type of the fetched values.
-    public func select<T>(_ selection: any SQLSelectable..., as type: T.Type) -> QueryInterfaceRequest<T> {
+    public func select<T>(_ selection: any SQLSelectable..., as type: T.Type = T.self) -> QueryInterfaceRequest<T> {
         select(selection).asRequest(of: T.self)
     }
 
@@ -633,13 +633,6 @@ extension QueryInterfaceRequest where RowDecoder: Identifiable {
     }
 }
 
-extension QueryInterfaceRequest where RowDecoder: Identifiable, RowDecoder.ID: DatabaseValueConvertible {
-    /// Keeps the row with this id.
-    public func filter(id: RowDecoder.ID) -> Self { filter(key: id) }
-    /// Keeps the rows with these ids.
-    public func filter(ids: some Collection<RowDecoder.ID>) -> Self { filter(keys: ids) }
-}
-
 // MARK: - Entry points
 
 extension TableRecord {
@@ -667,7 +660,7 @@ extension TableRecord {
         all().order(sql: sql, arguments: arguments)
     }
     public static func select(_ selection: any SQLSelectable...) -> QueryInterfaceRequest<Self> { all().select(selection) }
-    public static func select<T>(_ selection: any SQLSelectable..., as type: T.Type) -> QueryInterfaceRequest<T> {
+    public static func select<T>(_ selection: any SQLSelectable..., as type: T.Type = T.self) -> QueryInterfaceRequest<T> {
         all().select(selection).asRequest(of: T.self)
     }
     public static func limit(_ limit: Int, offset: Int? = nil) -> QueryInterfaceRequest<Self> { all().limit(limit, offset: offset) }

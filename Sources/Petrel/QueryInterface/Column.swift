@@ -107,9 +107,17 @@ public func != (lhs: some SQLSpecificExpressible, rhs: some SQLSpecificExpressib
 /// `lhs = rhs` in the order written, or `x IS NULL` when one side is nil
 /// or NULL.
 private func equality(_ lhs: SQLExpression?, _ rhs: SQLExpression?) -> SQLExpression {
-    guard let lhs, !lhs.isNullValue else { return (rhs ?? .value(.null)).isNull }
-    guard let rhs, !rhs.isNullValue else { return lhs.isNull }
+    guard let lhs, !lhs.isNullValue else { return isNull(rhs ?? .value(.null)) }
+    guard let rhs, !rhs.isNullValue else { return isNull(lhs) }
     return .binary(lhs, "=", rhs)
+}
+
+/// `x IS NULL`, which pins the column `x` as `x = value` does: a filter on
+/// a unique key, NULL included, selects one row at most.
+private func isNull(_ operand: SQLExpression) -> SQLExpression {
+    var result = operand.isNull
+    if let column = operand.columnName { result.identifyingColumns = [column.lowercased()] }
+    return result
 }
 public func < (lhs: some SQLSpecificExpressible, rhs: some SQLExpressible) -> SQLExpression { .binary(lhs.sqlExpression, "<", rhs.sqlExpression) }
 public func < (lhs: some SQLExpressible, rhs: some SQLSpecificExpressible) -> SQLExpression { .binary(lhs.sqlExpression, "<", rhs.sqlExpression) }

@@ -92,7 +92,7 @@ public struct QueryInterfaceRequest<RowDecoder>: Sendable {
 
     /// Fetches nothing.
     public func none() -> Self {
-        filter(SQLExpression(sql: "0"))
+        filter(SQLExpression.value(false.databaseValue))
     }
 
     /// Replaces the ordering.
@@ -323,7 +323,7 @@ public struct QueryInterfaceRequest<RowDecoder>: Sendable {
             if let whereSQL = try whereSQL(db) { condition = " WHERE " + whereSQL }
             var tail = SQL(elements: [])
             if let limitClause {
-                let orderSQL = try orderingSQL(db, qualify: { $0 }, rowIDOrderingWhenReversed: false)
+                let orderSQL = try orderingSQL(db, qualify: { $0 })
                 if !orderSQL.isEmpty { tail += " ORDER BY " + orderSQL.joined(separator: ", ") }
                 tail += SQL(sql: " LIMIT \(limitClause.limit)")
                 if let offset = limitClause.offset { tail += SQL(sql: " OFFSET \(offset)") }
@@ -367,7 +367,7 @@ public struct QueryInterfaceRequest<RowDecoder>: Sendable {
 
     /// The ORDER BY terms of the request's own orderings (the joined
     /// associations' come from the join plan).
-    private func orderingSQL(_ db: Database, qualify: (SQL) -> SQL, rowIDOrderingWhenReversed: Bool) throws -> [SQL] {
+    private func orderingSQL(_ db: Database, qualify: (SQL) -> SQL) throws -> [SQL] {
         var orderings = self.orderings
         if ordersByPrimaryKey {
             orderings = try db.primaryKey(table).columns.map { column in
@@ -376,16 +376,13 @@ public struct QueryInterfaceRequest<RowDecoder>: Sendable {
             }
         }
         var orderSQL = orderings.map { qualify($0.sql) }
-        if isReversed {
-            if orderings.isEmpty {
-                orderSQL = rowIDOrderingWhenReversed ? [SQL(sql: "\(table.quotedDatabaseIdentifier).rowid DESC")] : []
-            } else {
-                orderSQL = try orderings.map { ordering in
-                    guard let reversed = ordering.reversedSQL else {
-                        throw DatabaseError(resultCode: .SQLITE_MISUSE, message: "cannot reverse a raw SQL ordering")
-                    }
-                    return qualify(reversed)
+        // Reversing an unordered request has no effect.
+        if isReversed && !orderings.isEmpty {
+            orderSQL = try orderings.map { ordering in
+                guard let reversed = ordering.reversedSQL else {
+                    throw DatabaseError(resultCode: .SQLITE_MISUSE, message: "cannot reverse a raw SQL ordering")
                 }
+                return qualify(reversed)
             }
         }
         return orderSQL
@@ -446,7 +443,7 @@ public struct QueryInterfaceRequest<RowDecoder>: Sendable {
         if !havings.isEmpty {
             sql += " HAVING " + qualify(havings.count == 1 ? havings[0].sql : havings.map(\.operandSQL).joined(separator: " AND "))
         }
-        var orderSQL = try orderingSQL(db, qualify: qualify, rowIDOrderingWhenReversed: true)
+        var orderSQL = try orderingSQL(db, qualify: qualify)
         orderSQL += plan.orderings
         if hasStableOrder, !ordersByPrimaryKey {
             orderSQL += try db.primaryKey(table).columns.map { qualify(Column($0).sqlExpression.sql) }
@@ -498,17 +495,36 @@ public struct QueryInterfaceRequest<RowDecoder>: Sendable {
         counted.orderings = []
         counted.isReversed = false
         counted.ordersByPrimaryKey = false
-        let simple = !isDistinct && groups.isEmpty && limitClause == nil && joins.isEmpty && aggregateSelections.isEmpty
-            && selection.map(\.sql) == [SQLSelection.allColumns.sql]
         let sql: SQL
-        if simple {
-            counted.selection = [SQLSelection(sql: "COUNT(*)")]
+        if let count = directCount {
+            counted.selection = [SQLSelection(sql: count)]
+            counted.selectsPrimaryKey = false
+            counted.isDistinct = false
             sql = try counted.selectSQL(db)
         } else {
             sql = "SELECT COUNT(*) FROM (" + (try counted.selectSQL(db)) + ")"
         }
         let (text, arguments) = try sql.resolved(db).build()
         return try Int.fetchOne(db, sql: text, arguments: arguments) ?? 0
+    }
+
+    /// The aggregate that counts the rows of the request without a
+    /// subquery, when there is one: the selection does not change the
+    /// number of rows (`COUNT(*)`), or it is one distinct expression
+    /// (`COUNT(DISTINCT expr)`). Nil when joins, groups, limits, common
+    /// table expressions, aggregates or literal selections are involved.
+    private var directCount: SQL? {
+        guard groups.isEmpty, limitClause == nil, joins.isEmpty, aggregateSelections.isEmpty, ctes.isEmpty,
+              !selection.contains(where: \.isAggregate)
+        else { return nil }
+        let isAllColumns = { (s: SQLSelection) in s.excludedColumns != nil || s.sql == SQLSelection.allColumns.sql }
+        if isDistinct {
+            guard !selectsPrimaryKey, selection.count == 1, let expression = selection[0].expression else { return nil }
+            return "COUNT(DISTINCT " + expression + ")"
+        }
+        if selection.count == 1, selection[0].expression != nil { return "COUNT(*)" }
+        let countable = selection.allSatisfy { isAllColumns($0) || ($0.expression != nil && !$0.isAliased) }
+        return countable ? "COUNT(*)" : nil
     }
 
     /// True when the request fetches at least one row.

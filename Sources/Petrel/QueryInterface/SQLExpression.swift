@@ -191,17 +191,28 @@ extension SQLSpecificExpressible {
 
     /// The expression selected under a name: `expr AS "key"`.
     public func forKey(_ key: String) -> SQLSelection {
-        SQLSelection(sql: operand + SQL(sql: " AS \(key.quotedDatabaseIdentifier)"), isAggregate: sqlExpression.isAggregate)
+        var selection = SQLSelection(sql: sqlExpression.sql + SQL(sql: " AS \(key.quotedDatabaseIdentifier)"), isAggregate: sqlExpression.isAggregate)
+        selection.expression = sqlExpression.sql
+        selection.isAliased = true
+        return selection
     }
 
+    // An ordering or an alias binds looser than any operator: the
+    // expression needs no parentheses before `ASC` or `AS`.
+
     /// `expr ASC`.
-    public var asc: SQLOrdering { SQLOrdering(sql: operand + SQL(sql: " ASC"), reversedSQL: operand + SQL(sql: " DESC")) }
+    public var asc: SQLOrdering { ordering(" ASC", reversed: " DESC") }
     /// `expr DESC`.
-    public var desc: SQLOrdering { SQLOrdering(sql: operand + SQL(sql: " DESC"), reversedSQL: operand + SQL(sql: " ASC")) }
+    public var desc: SQLOrdering { ordering(" DESC", reversed: " ASC") }
     /// `expr ASC NULLS LAST`.
-    public var ascNullsLast: SQLOrdering { SQLOrdering(sql: operand + SQL(sql: " ASC NULLS LAST"), reversedSQL: operand + SQL(sql: " DESC NULLS FIRST")) }
+    public var ascNullsLast: SQLOrdering { ordering(" ASC NULLS LAST", reversed: " DESC NULLS FIRST") }
     /// `expr DESC NULLS FIRST`.
-    public var descNullsFirst: SQLOrdering { SQLOrdering(sql: operand + SQL(sql: " DESC NULLS FIRST"), reversedSQL: operand + SQL(sql: " ASC NULLS LAST")) }
+    public var descNullsFirst: SQLOrdering { ordering(" DESC NULLS FIRST", reversed: " ASC NULLS LAST") }
+
+    private func ordering(_ direction: String, reversed: String) -> SQLOrdering {
+        let term = sqlExpression.sql
+        return SQLOrdering(sql: term + SQL(sql: direction), reversedSQL: term + SQL(sql: reversed))
+    }
 }
 
 // Values are expressions: they bind as arguments.
@@ -229,6 +240,11 @@ public struct SQLSelection: SQLSelectable, Sendable {
     /// For `allColumns(excluding:)`: `*` but these lowercased columns,
     /// spelled out when the request compiles.
     var excludedColumns: Set<String>?
+    /// The selected expression without its alias, when the selection is
+    /// one expression: what `COUNT(DISTINCT ...)` counts.
+    var expression: SQL?
+    /// True for `expr AS "key"`: a filter may refer to the key.
+    var isAliased = false
 
     init(sql: SQL, isAggregate: Bool = false) {
         self.sql = sql
@@ -239,7 +255,11 @@ public struct SQLSelection: SQLSelectable, Sendable {
 }
 
 extension SQLExpression: SQLSelectable {
-    public var sqlSelection: SQLSelection { SQLSelection(sql: sql, isAggregate: isAggregate) }
+    public var sqlSelection: SQLSelection {
+        var selection = SQLSelection(sql: sql, isAggregate: isAggregate)
+        selection.expression = sql
+        return selection
+    }
 }
 
 extension SQLSelectable where Self == SQLSelection {
@@ -267,7 +287,7 @@ public struct SQLOrdering: SQLOrderingTerm, Sendable {
 }
 
 extension SQLExpression: SQLOrderingTerm {
-    public var sqlOrdering: SQLOrdering { SQLOrdering(sql: sql, reversedSQL: operandSQL + SQL(sql: " DESC")) }
+    public var sqlOrdering: SQLOrdering { SQLOrdering(sql: sql, reversedSQL: sql + SQL(sql: " DESC")) }
 }
 
 // MARK: - Joining expressions with an associative operator

@@ -614,6 +614,11 @@ struct ScopeNode {
 /// The joins of a request, compiled depth first.
 struct JoinPlan {
     var usedAliases: Set<String>
+    /// The lowercased alias of the request's own table, when it is the
+    /// table's name, and whether a join to the same table was given the
+    /// name with a number: the root then becomes name1, as GRDB does.
+    var rootTableName: String?
+    var rootTableIsJoinedAgain = false
     /// The request's common table expressions, which joins may target.
     var ctes: [CTEClause] = []
     /// Alias placeholders (and names) of `aliased(_:)`, and the aliases chosen.
@@ -632,6 +637,7 @@ struct JoinPlan {
             number += 1
             candidate = table + String(number)
         }
+        if number > 1, table.lowercased() == rootTableName { rootTableIsJoinedAgain = true }
         usedAliases.insert(candidate.lowercased())
         return candidate
     }

@@ -58,7 +58,9 @@ extension QueryInterfaceRequest {
     }
 
     /// Adds the primary key to the end of the ordering, so that rows that
-    /// compare equal come in a stable order (useful in tests).
+    /// compare equal come in a stable order (useful in tests). Views and
+    /// common table expressions, which have no primary key, are ordered by
+    /// every selected column.
     public func withStableOrder() -> Self {
         var request = self
         request.hasStableOrder = true

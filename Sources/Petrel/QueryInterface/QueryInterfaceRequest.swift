@@ -425,7 +425,7 @@ public struct QueryInterfaceRequest<RowDecoder>: Sendable {
         }
         // Joins: clauses, selections, orderings and scopes, depth first.
         var plan = JoinPlan(usedAliases: [rootAlias.lowercased()], ctes: ctes)
-        if let alias { plan.aliasNames[alias.token] = rootAlias }
+        if let alias { plan.aliasNames[alias.token] = rootAlias } else { plan.rootTableName = table.lowercased() }
         plan.nodes = [ScopeNode(key: "", selections: selected)]
         if !joins.isEmpty {
             plan.nodes[0].count = try Self.columnCount(selection, table: table, ctes: ctes, db) + aggregateSelections.count
@@ -434,7 +434,15 @@ public struct QueryInterfaceRequest<RowDecoder>: Sendable {
         }
         sql += selected.joined(separator: ", ")
         sql += SQL(sql: " FROM \(table.quotedDatabaseIdentifier)")
-        if rootAlias != table { sql += SQL(sql: " " + rootAlias.quotedDatabaseIdentifier) }
+        if plan.rootTableIsJoinedAgain {
+            // `FROM "author" "author1" JOIN "author" "author2"`: the root's
+            // qualifiers are renamed with the others at the end.
+            let renamed = plan.alias(for: table + "1")
+            plan.aliasNames[rootAlias] = renamed
+            sql += SQL(sql: " " + renamed.quotedDatabaseIdentifier)
+        } else if rootAlias != table {
+            sql += SQL(sql: " " + rootAlias.quotedDatabaseIdentifier)
+        }
         for clause in plan.clauses { sql += " " + clause }
         if let condition = try whereSQL(db) { sql += " WHERE " + qualify(condition) }
         var groups = self.groups
@@ -446,7 +454,14 @@ public struct QueryInterfaceRequest<RowDecoder>: Sendable {
         var orderSQL = try orderingSQL(db, qualify: qualify)
         orderSQL += plan.orderings
         if hasStableOrder, !ordersByPrimaryKey {
-            orderSQL += try db.primaryKey(table).columns.map { qualify(Column($0).sqlExpression.sql) }
+            if try db.tableExists(table) {
+                orderSQL += try db.primaryKey(table).columns.map { qualify(Column($0).sqlExpression.sql) }
+            } else {
+                // A view or a common table expression has no primary key:
+                // every selected column, by position.
+                let count = try Self.columnCount(selection, table: table, ctes: ctes, db)
+                orderSQL += (0..<count).map { SQL(sql: String($0 + 1)) }
+            }
         }
         if !orderSQL.isEmpty { sql += " ORDER BY " + orderSQL.joined(separator: ", ") }
         if let limitClause {

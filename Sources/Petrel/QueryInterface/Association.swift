@@ -651,12 +651,19 @@ struct JoinPlan {
         return core.key
     }
 
-    mutating func add(_ joins: [JoinSpec], parentAlias: String, parentIsOptional: Bool, parentNode: Int, _ db: Database) throws {
+    /// Adds joins under a parent. `ordering` says whether the parent's
+    /// ordering is reversed and stable: a reversed request reverses the
+    /// orderings of its joined associations too, and `withStableOrder()`
+    /// makes theirs stable.
+    mutating func add(
+        _ joins: [JoinSpec], parentAlias: String, parentIsOptional: Bool, parentNode: Int,
+        ordering: (reversed: Bool, stable: Bool), _ db: Database
+    ) throws {
         for join in joins {
             if let expanded = join.core.throughJoin(
                 isRequired: join.isRequired, includesColumns: join.includesColumns, annotatesParent: join.annotatesParent
             ) {
-                try add([expanded], parentAlias: parentAlias, parentIsOptional: parentIsOptional, parentNode: parentNode, db)
+                try add([expanded], parentAlias: parentAlias, parentIsOptional: parentIsOptional, parentNode: parentNode, ordering: ordering, db)
                 continue
             }
             let core = join.core
@@ -671,11 +678,9 @@ struct JoinPlan {
                 ? core.destinationTable.quotedDatabaseIdentifier
                 : core.destinationTable.quotedDatabaseIdentifier + " " + alias.quotedDatabaseIdentifier
             clauses.append(SQL(sql: (isOptional ? "LEFT JOIN " : "JOIN ") + tableSQL + " ON ") + condition)
-            if core.request.ordersByPrimaryKey {
-                orderings += try db.primaryKey(core.destinationTable).columns.map { Column($0).sqlExpression.sql.qualified(with: alias) }
-            } else {
-                orderings += core.request.orderings.map { $0.sql.qualified(with: alias) }
-            }
+            let joinOrdering = (reversed: core.request.isReversed != ordering.reversed, stable: core.request.hasStableOrder || ordering.stable)
+            orderings += try core.request.orderingSQL(
+                db, qualify: { $0.qualified(with: alias) }, reversed: joinOrdering.reversed, stable: joinOrdering.stable, isRoot: false)
             var node = parentNode
             if join.includesColumns {
                 let selection = try SQLSelection.expanding(core.request.selection, table: core.destinationTable, db)
@@ -689,16 +694,16 @@ struct JoinPlan {
                     node = nodes.count - 1
                     nodes[parentNode].children.append(node)
                 }
-                try add(core.request.joins, parentAlias: alias, parentIsOptional: isOptional, parentNode: node, db)
+                try add(core.request.joins, parentAlias: alias, parentIsOptional: isOptional, parentNode: node, ordering: joinOrdering, db)
             } else if join.annotatesParent {
-                try add(core.request.joins, parentAlias: alias, parentIsOptional: isOptional, parentNode: node, db)
+                try add(core.request.joins, parentAlias: alias, parentIsOptional: isOptional, parentNode: node, ordering: joinOrdering, db)
             } else {
                 // A joined association selects no column, but the ones it
                 // includes in turn are scoped under it (an empty row with
                 // their scopes), as the path to them reads: a.b.c.
                 nodes.append(ScopeNode(key: Self.scopeKey(core), selections: [], count: 0))
                 let empty = nodes.count - 1
-                try add(core.request.joins, parentAlias: alias, parentIsOptional: isOptional, parentNode: empty, db)
+                try add(core.request.joins, parentAlias: alias, parentIsOptional: isOptional, parentNode: empty, ordering: joinOrdering, db)
                 if !nodes[empty].children.isEmpty { nodes[parentNode].children.append(empty) }
             }
         }

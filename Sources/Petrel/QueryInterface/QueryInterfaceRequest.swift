@@ -137,6 +137,12 @@ public struct QueryInterfaceRequest<RowDecoder>: Sendable {
         request.orderings = []
         request.isReversed = false
         request.ordersByPrimaryKey = false
+        // The joined associations lose their orderings too.
+        request.joins = joins.map { join in
+            var join = join
+            join.core.request = join.core.request.unordered()
+            return join
+        }
         return request
     }
 
@@ -323,7 +329,7 @@ public struct QueryInterfaceRequest<RowDecoder>: Sendable {
             if let whereSQL = try whereSQL(db) { condition = " WHERE " + whereSQL }
             var tail = SQL(elements: [])
             if let limitClause {
-                let orderSQL = try orderingSQL(db, qualify: { $0 })
+                let orderSQL = try orderingSQL(db, qualify: { $0 }, reversed: isReversed, stable: hasStableOrder)
                 if !orderSQL.isEmpty { tail += " ORDER BY " + orderSQL.joined(separator: ", ") }
                 tail += SQL(sql: " LIMIT \(limitClause.limit)")
                 if let offset = limitClause.offset { tail += SQL(sql: " OFFSET \(offset)") }
@@ -366,8 +372,9 @@ public struct QueryInterfaceRequest<RowDecoder>: Sendable {
     }
 
     /// The ORDER BY terms of the request's own orderings (the joined
-    /// associations' come from the join plan).
-    private func orderingSQL(_ db: Database, qualify: (SQL) -> SQL) throws -> [SQL] {
+    /// associations' come from the join plan), reversed or made stable as
+    /// the request, or the request it is joined to, says.
+    func orderingSQL(_ db: Database, qualify: (SQL) -> SQL, reversed: Bool, stable: Bool, isRoot: Bool = true) throws -> [SQL] {
         var orderings = self.orderings
         if ordersByPrimaryKey {
             orderings = try db.primaryKey(table).columns.map { column in
@@ -377,12 +384,22 @@ public struct QueryInterfaceRequest<RowDecoder>: Sendable {
         }
         var orderSQL = orderings.map { qualify($0.sql) }
         // Reversing an unordered request has no effect.
-        if isReversed && !orderings.isEmpty {
+        if reversed && !orderings.isEmpty {
             orderSQL = try orderings.map { ordering in
                 guard let reversed = ordering.reversedSQL else {
                     throw DatabaseError(resultCode: .SQLITE_MISUSE, message: "cannot reverse a raw SQL ordering")
                 }
                 return qualify(reversed)
+            }
+        }
+        if stable, !ordersByPrimaryKey {
+            if try db.tableExists(table) {
+                orderSQL += try db.primaryKey(table).columns.map { qualify(Column($0).sqlExpression.sql) }
+            } else if isRoot {
+                // The request's own view or common table expression, which
+                // has no primary key: every selected column, by position.
+                let count = try Self.columnCount(SQLSelection.expanding(selection, table: table, db), table: table, ctes: ctes, db)
+                orderSQL += (0..<count).map { SQL(sql: String($0 + 1)) }
             }
         }
         return orderSQL
@@ -429,7 +446,7 @@ public struct QueryInterfaceRequest<RowDecoder>: Sendable {
         plan.nodes = [ScopeNode(key: "", selections: selected)]
         if !joins.isEmpty {
             plan.nodes[0].count = try Self.columnCount(selection, table: table, ctes: ctes, db) + aggregateSelections.count
-            try plan.add(joins, parentAlias: rootAlias, parentIsOptional: false, parentNode: 0, db)
+            try plan.add(joins, parentAlias: rootAlias, parentIsOptional: false, parentNode: 0, ordering: (isReversed, hasStableOrder), db)
             selected = plan.layout()
         }
         sql += selected.joined(separator: ", ")
@@ -451,18 +468,8 @@ public struct QueryInterfaceRequest<RowDecoder>: Sendable {
         if !havings.isEmpty {
             sql += " HAVING " + qualify(havings.count == 1 ? havings[0].sql : havings.map(\.operandSQL).joined(separator: " AND "))
         }
-        var orderSQL = try orderingSQL(db, qualify: qualify)
+        var orderSQL = try orderingSQL(db, qualify: qualify, reversed: isReversed, stable: hasStableOrder)
         orderSQL += plan.orderings
-        if hasStableOrder, !ordersByPrimaryKey {
-            if try db.tableExists(table) {
-                orderSQL += try db.primaryKey(table).columns.map { qualify(Column($0).sqlExpression.sql) }
-            } else {
-                // A view or a common table expression has no primary key:
-                // every selected column, by position.
-                let count = try Self.columnCount(selection, table: table, ctes: ctes, db)
-                orderSQL += (0..<count).map { SQL(sql: String($0 + 1)) }
-            }
-        }
         if !orderSQL.isEmpty { sql += " ORDER BY " + orderSQL.joined(separator: ", ") }
         if let limitClause {
             sql += SQL(sql: " LIMIT \(limitClause.limit)")

@@ -205,6 +205,22 @@ extension Association {
         refined { $0 = $0.orderByPrimaryKey() }
     }
 
+    /// Reverses the ordering of the associated rows.
+    public func reversed() -> Self {
+        refined { $0 = $0.reversed() }
+    }
+
+    /// Removes the ordering of the associated rows.
+    public func unordered() -> Self {
+        refined { $0 = $0.unordered() }
+    }
+
+    /// Orders the associated rows in a stable order: their primary key
+    /// after their ordering.
+    public func withStableOrder() -> Self {
+        refined { $0 = $0.withStableOrder() }
+    }
+
     /// The distinct associated rows (`SELECT DISTINCT`, for prefetched rows).
     public func distinct() -> Self {
         refined { $0 = $0.distinct() }

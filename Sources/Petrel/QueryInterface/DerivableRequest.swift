@@ -35,6 +35,13 @@ public protocol DerivableRequest<RowDecoder> {
     func distinct() -> Self
     /// Orders by the primary key.
     func orderByPrimaryKey() -> Self
+    /// Reverses the ordering (no effect without one).
+    func reversed() -> Self
+    /// Removes the ordering, that of joined associations included.
+    func unordered() -> Self
+    /// Appends the primary key to the ordering, so that rows come in a
+    /// stable order.
+    func withStableOrder() -> Self
     /// `GROUP BY`.
     func group(_ expressions: [any SQLExpressible]) -> Self
     /// `HAVING`.

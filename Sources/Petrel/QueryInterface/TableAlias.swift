@@ -46,8 +46,15 @@ public final class TableAlias<RowDecoder>: Sendable {
     /// An expression whose columns are those of the aliased table:
     /// `alias[Column("score") + 1]` is `"alias"."score" + 1`.
     public subscript(_ expression: some SQLSpecificExpressible & SQLSelectable & SQLOrderingTerm) -> SQLExpression {
-        let expression = expression.sqlExpression
-        return SQLExpression(sql: expression.sql.qualified(with: token), isTerm: expression.isTerm)
+        expression.sqlExpression.qualified(with: token)
+    }
+
+    /// A JSON expression whose columns are those of the aliased table:
+    /// `alias[JSONColumn("info")]["score"]` is `"alias"."info" ->> 'score'`.
+    public subscript(_ expression: some SQLJSONExpressible & SQLSpecificExpressible & SQLSelectable & SQLOrderingTerm)
+        -> AnySQLJSONExpressible
+    {
+        AnySQLJSONExpressible(sqlExpression: expression.sqlExpression.qualified(with: token))
     }
 
     /// A selection whose columns are those of the aliased table:
@@ -73,6 +80,13 @@ extension TableAlias where RowDecoder: TableRecord {
     public subscript<T: SQLSpecificExpressible & SQLSelectable & SQLOrderingTerm>(
         dynamicMember keyPath: KeyPath<DatabaseComponents, T>
     ) -> SQLExpression {
+        self[RowDecoder.databaseComponents[keyPath: keyPath]]
+    }
+
+    /// A JSON column of the record, qualified: `alias.info["score"]`.
+    public subscript<T: SQLJSONExpressible & SQLSpecificExpressible & SQLSelectable & SQLOrderingTerm>(
+        dynamicMember keyPath: KeyPath<DatabaseComponents, T>
+    ) -> AnySQLJSONExpressible {
         self[RowDecoder.databaseComponents[keyPath: keyPath]]
     }
 
@@ -165,5 +179,17 @@ extension Association {
         var association = self
         association._core.request.alias = (alias.token, alias.aliasName)
         return association
+    }
+}
+
+extension SQLExpression {
+    /// The same expression, its columns qualified with an alias (or an
+    /// alias placeholder); what it is (a column, JSON, an aggregate) stays.
+    func qualified(with qualifier: String) -> SQLExpression {
+        var result = SQLExpression(sql: sql.qualified(with: qualifier), isTerm: isTerm)
+        result.columnName = columnName
+        result.isAggregate = isAggregate
+        result.jsonInterpretation = jsonInterpretation
+        return result
     }
 }

@@ -154,7 +154,9 @@ struct QueryInterfaceTests {
                 .filter(Column("team") != nil).group(Column("team")).having(count(Column("id")) > 1)
                 .asRequest(of: Row.self).fetchAll(db)
             #expect(teams == [["team": "red", "n": 2]])
-            #expect(try Hero.select(Column("team"), as: String?.self).distinct().fetchCount(db) == 3)
+            // Counted as GRDB counts it, COUNT(DISTINCT "team"): NULL is not a team.
+            #expect(try Hero.select(Column("team"), as: String?.self).distinct().fetchCount(db) == 2)
+            #expect(try Hero.select(Column("team"), as: String?.self).distinct().fetchAll(db).count == 3)
             let annotated = try Hero.all().annotated(with: (Column("score") * 2).forKey("double")).order(Column("id")).asRequest(of: Row.self).fetchOne(db)
             #expect(annotated?["double"] as Int? == 200)
             #expect(try Hero.select(Column("team") ?? "none", as: String.self).order(Column("id")).fetchAll(db) == ["red", "blue", "none", "red"])

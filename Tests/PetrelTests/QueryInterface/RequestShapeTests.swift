@@ -1,0 +1,249 @@
+import Foundation
+import Petrel
+import PetrelTestSupport
+import Testing
+
+// Requests as GRDB programs build them, and the SQL they get: type
+// inference of typed selections, methods written once for requests and
+// associations, counts, orderings of joined associations, aliases.
+@Suite("Request shapes")
+struct RequestShapeTests {
+    struct Author: Codable, FetchableRecord, PersistableRecord, Identifiable, Equatable {
+        var id: Int64
+        var name: String
+        var country: String
+        static let books = hasMany(Book.self)
+        enum Columns {
+            static let name = Column("name")
+            static let country = Column("country")
+        }
+    }
+
+    struct Book: Codable, FetchableRecord, PersistableRecord, Identifiable, Equatable {
+        var id: Int64
+        var authorId: Int64
+        var title: String
+        var info: String?
+        static let author = belongsTo(Author.self)
+        static let bookFts = hasOne(BookFts.self, using: ForeignKey(["rowid"]))
+        enum Columns {
+            static let title = Column("title")
+            static let info = JSONColumn("info")
+        }
+    }
+
+    struct BookFts: TableRecord {
+        static let databaseTableName = "bookFts"
+    }
+
+    private func makeLibrary(_ kind: StorageKind) throws -> TestDatabase {
+        let database = try TestDatabase(kind)
+        try database.queue.write { (db: Database) throws in
+            try db.execute(sql: """
+                CREATE TABLE author (id INTEGER PRIMARY KEY, name TEXT NOT NULL, country TEXT NOT NULL);
+                CREATE TABLE book (id INTEGER PRIMARY KEY, authorId INTEGER NOT NULL REFERENCES author(id), title TEXT NOT NULL, info TEXT);
+                CREATE VIRTUAL TABLE bookFts USING fts4(title, content='book');
+                CREATE VIEW authorView AS SELECT name, country FROM author;
+                """)
+            try Author(id: 1, name: "Herman Melville", country: "US").insert(db)
+            try Author(id: 2, name: "Marcel Proust", country: "FR").insert(db)
+            try Author(id: 3, name: "Colette", country: "FR").insert(db)
+            try Book(id: 1, authorId: 1, title: "Moby-Dick", info: #"{"pages":635}"#).insert(db)
+            try Book(id: 2, authorId: 2, title: "Du côté de chez Swann", info: #"{"pages":527}"#).insert(db)
+            try Book(id: 3, authorId: 2, title: "Le Temps retrouvé", info: nil).insert(db)
+            try db.execute(sql: "INSERT INTO bookFts(bookFts) VALUES('rebuild')")
+            try checkIntegrity(db, "bookFts")
+        }
+        return database
+    }
+
+    @Test("select(_:) infers the fetched type from the context", arguments: StorageKind.allCases)
+    func typedSelectionInference(_ kind: StorageKind) throws {
+        let database = try makeLibrary(kind)
+        try database.queue.read { (db: Database) throws in
+            let byType: QueryInterfaceRequest<String> = Author.select(Author.Columns.name).order(Author.Columns.name)
+            let byRequest = Author.all().select(Author.Columns.name) as QueryInterfaceRequest<String>
+            let byClosure: QueryInterfaceRequest<String> = Author.select { $0.name }
+            #expect(try byType.fetchAll(db) == ["Colette", "Herman Melville", "Marcel Proust"])
+            #expect(try byRequest.fetchSet(db) == ["Colette", "Herman Melville", "Marcel Proust"])
+            #expect(try byClosure.fetchCount(db) == 3)
+            // Without context, the request keeps its record type.
+            let records = Author.select(Author.Columns.name, Column("id"), Author.Columns.country)
+            #expect(try records.filter(key: 3).fetchOne(db)?.name == "Colette")
+        }
+    }
+
+    @Test("Sets take the union and intersection of a cursor")
+    func setsAndCursors() throws {
+        var union: Set<Int> = [1, 4]
+        try union.formUnion(AnyCursor([1, 2, 1, 3]))
+        #expect(union == [1, 2, 3, 4])
+        var intersection: Set<Int> = [1, 3, 4]
+        try intersection.formIntersection(AnyCursor([1, 2, 1, 3]))
+        #expect(intersection == [1, 3])
+    }
+
+    @Test("Key, id and full-text filters are written once for requests and associations", arguments: StorageKind.allCases)
+    func derivableKeyAndMatchingFilters(_ kind: StorageKind) throws {
+        let database = try makeLibrary(kind)
+        let recorder = SQLRecorder()
+        try database.queue.read { (db: Database) throws in
+            recorder.start(db)
+            #expect(try Book.all().keyed(2).fetchAll(db).map(\.title) == ["Du côté de chez Swann"])
+            #expect(try Book.all().identified(3).fetchAll(db).map(\.title) == ["Le Temps retrouvé"])
+            #expect(try Book.all().matchingTitle("moby").fetchAll(db).map(\.id) == [1])
+            let authors = try Author
+                .joining(required: Author.books.matchingTitle("temps").identified(3))
+                .fetchAll(db)
+            #expect(authors.map(\.name) == ["Marcel Proust"])
+            #expect(try Author.joining(required: Author.books.keyed(1).matchingTitle("swann")).fetchCount(db) == 0)
+            #expect(try Author.joining(required: Author.books.matchingTitle(nil)).fetchCount(db) == 0)
+        }
+        #expect(recorder.contains(#"SELECT "book".* FROM "book" WHERE "bookFts" MATCH ?"#) == false)
+        #expect(recorder.sql.contains { $0.contains(#"JOIN "bookFts" ON ("bookFts"."rowid" = "book"."id") AND ("bookFts" MATCH ?)"#) })
+    }
+
+    @Test("Readers follow readonlyBusyMode, writers busyMode", arguments: [StorageKind.file])
+    func readonlyBusyMode(_ kind: StorageKind) throws {
+        let database = try makeLibrary(kind)
+        let path = try #require(database.path)
+        let locker = try DatabaseQueue(path: path)
+        // A rollback-journal database, locked by an exclusive transaction
+        // for a moment: readers wait for it, or fail at once.
+        let locked = DispatchSemaphore(value: 0)
+        let lockHolder = Thread {
+            try? locker.inTransaction(.exclusive) { _ in
+                locked.signal()
+                Thread.sleep(forTimeInterval: 0.3)
+                return .commit
+            }
+        }
+        var patient = Configuration()
+        patient.readonly = true
+        patient.busyMode = .immediateError
+        patient.readonlyBusyMode = .timeout(10)
+        var impatient = patient
+        impatient.readonlyBusyMode = nil
+        let impatientReader = try DatabaseQueue(path: path, configuration: impatient)
+        let patientReader = try DatabaseQueue(path: path, configuration: patient)
+        lockHolder.start()
+        locked.wait()
+        let error = databaseError { _ = try impatientReader.read { try Author.fetchCount($0) } }
+        #expect(error?.resultCode == .SQLITE_BUSY)
+        #expect(try patientReader.read { try Author.fetchCount($0) } == 3)
+    }
+
+    @Test("Orderings, aliases and counts are written as GRDB writes them", arguments: StorageKind.allCases)
+    func renderedSQL(_ kind: StorageKind) throws {
+        let database = try makeLibrary(kind)
+        let recorder = SQLRecorder()
+        try database.queue.read { (db: Database) throws in
+            recorder.start(db)
+            _ = try Author.order(Author.Columns.name.collating(.nocase).desc).fetchAll(db)
+            _ = try Author.order(Author.Columns.name.collating(.nocase)).reversed().fetchAll(db)
+            _ = try Row.fetchAll(db, Author.select((Column("id") + 1).forKey("next")))
+            #expect(try Author.select(Author.Columns.country).fetchCount(db) == 3)
+            #expect(try Author.select(Author.Columns.country).distinct().fetchCount(db) == 2)
+            #expect(try Author.select(Author.Columns.country.forKey("c")).distinct().fetchCount(db) == 2)
+            #expect(try Author.select(AllColumns()).distinct().fetchCount(db) == 3)
+            #expect(try Author.select(max(Column("id"))).fetchCount(db) == 1)
+            #expect(try Author.filter(Column("id") == nil).fetchOne(db) == nil)
+            #expect(try Author.all().reversed().fetchAll(db) == Author.fetchAll(db))
+            let none = Author.filter(Author.Columns.country == "FR").none()
+            #expect(try none.fetchAll(db).isEmpty)
+            let prepared = try none.makePreparedRequest(db)
+            #expect(prepared.statement.sql == #"SELECT * FROM "author" WHERE ("country" = ?) AND ?"#)
+            #expect(prepared.statement.arguments == ["FR", false])
+        }
+        for sql in [
+            #"SELECT * FROM "author" ORDER BY "name" COLLATE NOCASE DESC"#,
+            #"SELECT "id" + ? AS "next" FROM "author""#,
+            #"SELECT COUNT(*) FROM "author""#,
+            #"SELECT COUNT(DISTINCT "country") FROM "author""#,
+            #"SELECT COUNT(*) FROM (SELECT DISTINCT * FROM "author")"#,
+            #"SELECT COUNT(*) FROM (SELECT MAX("id") FROM "author")"#,
+            #"SELECT * FROM "author" WHERE "id" IS NULL"#,
+            #"SELECT * FROM "author""#,
+        ] {
+            #expect(recorder.contains(sql), "\(sql)")
+        }
+        #expect(recorder.sql.filter { $0 == #"SELECT * FROM "author" ORDER BY "name" COLLATE NOCASE DESC"# }.count == 2)
+        #expect(recorder.sql.filter { $0 == #"SELECT COUNT(DISTINCT "country") FROM "author""# }.count == 2)
+    }
+
+    @Test("Joined associations are reversed, unordered and made stable with their request", arguments: StorageKind.allCases)
+    func joinedOrderings(_ kind: StorageKind) throws {
+        let database = try makeLibrary(kind)
+        let recorder = SQLRecorder()
+        try database.queue.read { (db: Database) throws in
+            recorder.start(db)
+            let base = Book.joining(required: Book.author.order(Author.Columns.name)).order(Book.Columns.title)
+            #expect(try base.fetchAll(db).map(\.id) == [2, 3, 1])
+            #expect(try base.reversed().fetchAll(db).map(\.id) == [1, 3, 2])
+            _ = try base.unordered().fetchAll(db)
+            _ = try base.withStableOrder().fetchAll(db)
+            // An association reversed on its own, inside a reversed request,
+            // is back in its order.
+            _ = try Book.joining(required: Book.author.order(Author.Columns.name).reversed()).reversed().fetchAll(db)
+            _ = try Table("authorView").all().withStableOrder().fetchAll(db)
+            _ = try Table("authorView").order(Column("name")).withStableOrder().fetchAll(db)
+        }
+        let join = #"SELECT "book".* FROM "book" JOIN "author" ON "author"."id" = "book"."authorId""#
+        for sql in [
+            join + #" ORDER BY "book"."title", "author"."name""#,
+            join + #" ORDER BY "book"."title" DESC, "author"."name" DESC"#,
+            join,
+            join + #" ORDER BY "book"."title", "book"."id", "author"."name", "author"."id""#,
+            join + #" ORDER BY "author"."name""#,
+            #"SELECT * FROM "authorView" ORDER BY 1, 2"#,
+            #"SELECT * FROM "authorView" ORDER BY "name", 1, 2"#,
+        ] {
+            #expect(recorder.contains(sql), "\(sql)")
+        }
+    }
+
+    @Test("A request joined to its own table names both sides", arguments: StorageKind.allCases)
+    func selfJoinAliases(_ kind: StorageKind) throws {
+        let database = try makeLibrary(kind)
+        let recorder = SQLRecorder()
+        try database.queue.read { (db: Database) throws in
+            recorder.start(db)
+            // The authors of books by a French author: Proust, once a book.
+            let authors = try Author
+                .joining(required: Author.books.joining(required: Book.author.filter(Author.Columns.country == "FR")))
+                .order(Author.Columns.name)
+                .fetchAll(db)
+            #expect(authors.map(\.name) == ["Marcel Proust", "Marcel Proust"])
+        }
+        #expect(recorder.contains("""
+            SELECT "author1".* FROM "author" "author1" \
+            JOIN "book" ON "book"."authorId" = "author1"."id" \
+            JOIN "author" "author2" ON ("author2"."id" = "book"."authorId") AND ("author2"."country" = ?) \
+            ORDER BY "author1"."name"
+            """), "\(recorder.sql)")
+    }
+
+    @Test("An alias qualifies JSON columns and keeps them JSON", arguments: StorageKind.allCases)
+    func aliasedJSON(_ kind: StorageKind) throws {
+        let database = try makeLibrary(kind)
+        try database.queue.read { (db: Database) throws in
+            let alias = TableAlias<Book>(name: "b")
+            let request = Book.aliased(alias)
+                .select(alias[Book.Columns.info]["pages"], as: Int?.self)
+                .order(alias[Book.Columns.title])
+            #expect(try request.fetchAll(db) == [527, nil, 635])
+            let sql = try request.makePreparedRequest(db).statement.sql
+            #expect(sql == #"SELECT "b"."info" ->> ? FROM "book" "b" ORDER BY "b"."title""#)
+            let keyPath = Book.aliased(alias).select(alias.info.jsonExtract(atPath: "$.pages"), as: Int?.self)
+            #expect(try keyPath.filter(key: 1).fetchOne(db) == 635)
+        }
+    }
+}
+
+extension DerivableRequest<RequestShapeTests.Book> {
+    func keyed(_ id: Int64) -> Self { filter(key: id) }
+    func identified(_ id: Int64) -> Self { filter(id: id) }
+    func matchingTitle(_ pattern: String?) -> Self {
+        joining(required: RequestShapeTests.Book.bookFts.matching(pattern.flatMap { FTS3Pattern(matchingAllTokensIn: $0) }))
+    }
+}

@@ -136,7 +136,7 @@ public struct _AssociationCore: Sendable {
 
 /// A link from the rows of one table to the rows of another, for
 /// `including`, `joining` and aggregates.
-public protocol Association: Sendable {
+public protocol Association: DerivableRequest, Sendable {
     associatedtype OriginRowDecoder
     associatedtype RowDecoder
     var _core: _AssociationCore { get set }

@@ -340,6 +340,20 @@ extension TableRecord {
 }
 
 extension Association {
+    /// Appends aggregates of the associated rows' own associations to their
+    /// selection: `Team.including(all: Team.players.annotated(with: Player.awards.count))`.
+    public func annotated(with aggregates: AssociationAggregate<RowDecoder>...) -> Self {
+        annotated(with: aggregates)
+    }
+
+    /// Appends aggregates of the associated rows' own associations to their
+    /// selection.
+    public func annotated(with aggregates: [AssociationAggregate<RowDecoder>]) -> Self {
+        var association = self
+        association._core.request.aggregateSelections += aggregates.map(\.erased)
+        return association
+    }
+
     /// Keeps the associated rows whose aggregate is true:
     /// `Team.players.having(Player.awards.isEmpty)`.
     public func having(_ aggregate: AssociationAggregate<RowDecoder>) -> Self {

@@ -87,6 +87,16 @@ extension QueryInterfaceRequest {
     }
 }
 
+extension Association {
+    /// Declares a common table expression that the association refers to:
+    /// it joins the `WITH` clause of the request that uses the association.
+    public func with<T>(_ cte: CommonTableExpression<T>) -> Self {
+        var association = self
+        association._core.request = association._core.request.with(cte)
+        return association
+    }
+}
+
 extension TableRecord {
     /// All records, with a common table expression declared.
     public static func with<T>(_ cte: CommonTableExpression<T>) -> QueryInterfaceRequest<Self> {

@@ -405,6 +405,20 @@ public struct QueryInterfaceRequest<RowDecoder>: Sendable {
         return orderSQL
     }
 
+    /// The request's common table expressions, then those its joined
+    /// associations declare (`Award.joining(optional: Award.player.with(cte))`),
+    /// each name once.
+    private var ctesIncludingJoins: [CTEClause] {
+        var result = ctes
+        for join in joins {
+            for cte in join.core.request.ctesIncludingJoins
+            where !result.contains(where: { $0.tableName.lowercased() == cte.tableName.lowercased() }) {
+                result.append(cte)
+            }
+        }
+        return result
+    }
+
     /// The SELECT statement of the request.
     func selectSQL(_ db: Database) throws -> SQL {
         try compile(db).sql
@@ -426,6 +440,7 @@ public struct QueryInterfaceRequest<RowDecoder>: Sendable {
         func qualify(_ sql: SQL) -> SQL { qualifier.map { sql.qualified(with: $0) } ?? sql }
 
         var sql = SQL(elements: [])
+        let ctes = ctesIncludingJoins
         if !ctes.isEmpty {
             sql += SQL(sql: ctes.contains(where: \.isRecursive) ? "WITH RECURSIVE " : "WITH ") + ctes.map(\.clause).joined(separator: ", ") + " "
         }

@@ -38,11 +38,6 @@ public final class TableAlias<RowDecoder>: Sendable {
         return expression
     }
 
-    /// A column of the aliased table: `"alias"."column"`.
-    public subscript(_ column: some ColumnExpression) -> SQLExpression {
-        self[column.name]
-    }
-
     /// An expression whose columns are those of the aliased table:
     /// `alias[Column("score") + 1]` is `"alias"."score" + 1`.
     public subscript(_ expression: some SQLSpecificExpressible & SQLSelectable & SQLOrderingTerm) -> SQLExpression {

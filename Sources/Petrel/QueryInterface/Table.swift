@@ -14,14 +14,22 @@ public struct Table<RowDecoder>: Sendable {
     /// The table name.
     public let tableName: String
 
-    /// A table of rows.
-    public init(_ tableName: String) where RowDecoder == Row {
+    /// A table whose requests decode `RowDecoder`: `Table<Player>("player")`,
+    /// or whatever the context needs.
+    public init(_ tableName: String) {
         self.tableName = tableName
     }
 
-    /// A table whose requests decode `RowDecoder`: `Table<Player>("player")`.
-    public init(_ tableName: String, as type: RowDecoder.Type = RowDecoder.self) {
+    /// A table whose requests decode `RowDecoder`: `Table("player", as: Player.self)`.
+    public init(_ tableName: String, as type: RowDecoder.Type) {
         self.tableName = tableName
+    }
+}
+
+extension Table where RowDecoder == Row {
+    /// A table of rows: `Table("player")`, when nothing else is asked for.
+    public init(_ tableName: String) {
+        self.init(tableName, as: Row.self)
     }
 }
 

@@ -237,3 +237,27 @@ extension String {
         }
     }
 }
+
+extension DatabaseValue {
+    /// SQLite's order of values: NULL, then numbers, then text (bytes of
+    /// its UTF-8), then blobs.
+    func sortsBefore(_ other: DatabaseValue) -> Bool {
+        func rank(_ storage: Storage) -> Int {
+            switch storage {
+            case .null: 0
+            case .int64, .double: 1
+            case .string: 2
+            case .blob: 3
+            }
+        }
+        switch (storage, other.storage) {
+        case (.int64(let a), .int64(let b)): return a < b
+        case (.int64(let a), .double(let b)): return Double(a) < b
+        case (.double(let a), .int64(let b)): return a < Double(b)
+        case (.double(let a), .double(let b)): return a < b
+        case (.string(let a), .string(let b)): return a.utf8.lexicographicallyPrecedes(b.utf8)
+        case (.blob(let a), .blob(let b)): return a.lexicographicallyPrecedes(b)
+        case (let a, let b): return rank(a) < rank(b)
+        }
+    }
+}

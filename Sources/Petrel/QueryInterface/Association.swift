@@ -769,10 +769,14 @@ extension QueryInterfaceRequest {
                 })
             }
             var groups: [[DatabaseValue]: [Row]] = [:]
-            let distinct = Array(Set(keys.filter { !$0.contains(where: \.isNull) }))
+            // Each key once (NULL never matches a foreign key), in a stable
+            // order: sorted for a single column, as GRDB lists them.
+            var seen: Set<[DatabaseValue]> = []
+            var distinct = keys.filter { !$0.contains(where: \.isNull) && seen.insert($0).inserted }
+            if pairs.count == 1 { distinct.sort { $0[0].sortsBefore($1[0]) } }
             // Pivot columns carry the foreign key of each associated row,
-            // whatever the association selects.
-            let pivots = pairs.indices.map { "petrel_pivot_\($0)" }
+            // whatever the association selects; named as GRDB names them.
+            let pivots = pairs.map { "grdb_\($0.destination)" }
             let pivotSelections = zip(pairs, pivots).map { pair, pivot in
                 SQLSelection(sql: Column(pair.destination).sqlExpression.sql + SQL(sql: " AS \(pivot.quotedDatabaseIdentifier)"))
             }

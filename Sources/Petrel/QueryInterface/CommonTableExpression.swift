@@ -47,7 +47,7 @@ public struct CommonTableExpression<RowDecoder>: Sendable {
     /// The `name(columns) AS (definition)` clause.
     var clause: SQL {
         var sql = SQL(sql: tableName.quotedDatabaseIdentifier)
-        if let columns { sql += SQL(sql: "(" + columns.map(\.quotedDatabaseIdentifier).joined(separator: ", ") + ")") }
+        if let columns, !columns.isEmpty { sql += SQL(sql: "(" + columns.map(\.quotedDatabaseIdentifier).joined(separator: ", ") + ")") }
         return sql + " AS " + SQL(elements: [.subquery(definition)])
     }
 }

@@ -42,7 +42,10 @@ extension SQLExpressible {
     /// embedded as JSON by `Database.jsonArray` and friends.
     public var asJSON: AnySQLJSONExpressible {
         var expression = sqlExpression
-        expression.jsonInterpretation = .jsonText
+        // NULL stays NULL, and the result of a JSON function is JSON already.
+        if expression.jsonInterpretation == .plain && !expression.isNullValue {
+            expression.jsonInterpretation = .jsonText
+        }
         return AnySQLJSONExpressible(sqlExpression: expression)
     }
 }
@@ -205,7 +208,7 @@ extension Database {
 
     /// `JSON_QUOTE(value)`.
     public static func jsonQuote(_ value: some SQLExpressible) -> SQLExpression {
-        .jsonFunction("JSON_QUOTE", [value.sqlExpression])
+        .jsonFunction("JSON_QUOTE", [value.sqlExpression.jsonBuilderArgument])
     }
 
     /// `JSON_GROUP_ARRAY(value)`, optionally ordered (SQLite 3.44 for

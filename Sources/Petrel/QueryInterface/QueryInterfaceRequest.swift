@@ -321,9 +321,12 @@ public struct QueryInterfaceRequest<RowDecoder>: Sendable {
     /// common table expressions or (without SQLite's UPDATE/DELETE LIMIT)
     /// a limit selects its rows by primary key in a subquery, so it never
     /// touches more rows than it fetches.
-    func mutationTarget(_ db: Database) throws -> (condition: SQL, orderAndLimit: SQL) {
+    /// The common table expressions come first, in `with`: `WITH "cte" AS
+    /// (...) DELETE FROM ...`, so that the whole statement sees them.
+    func mutationTarget(_ db: Database) throws -> (with: SQL, condition: SQL, orderAndLimit: SQL) {
+        let with = Self.withClause(ctesIncludingJoins)
         let usesSubquery = !joins.isEmpty || !groups.isEmpty || groupsByPrimaryKey || !havings.isEmpty || isDistinct
-            || !ctes.isEmpty || alias?.name != nil || (limitClause != nil && !db.supportsUpdateDeleteLimit)
+            || alias?.name != nil || (limitClause != nil && !db.supportsUpdateDeleteLimit)
         if !usesSubquery {
             var condition = SQL(elements: [])
             if let whereSQL = try whereSQL(db) { condition = " WHERE " + whereSQL }
@@ -334,7 +337,7 @@ public struct QueryInterfaceRequest<RowDecoder>: Sendable {
                 tail += SQL(sql: " LIMIT \(limitClause.limit)")
                 if let offset = limitClause.offset { tail += SQL(sql: " OFFSET \(offset)") }
             }
-            return (condition, tail)
+            return (with, condition, tail)
         }
         // The key that names a row: the rowid, or its alias column, or the
         // primary key columns of a WITHOUT ROWID table.
@@ -349,12 +352,13 @@ public struct QueryInterfaceRequest<RowDecoder>: Sendable {
                 throw DatabaseError(resultCode: .SQLITE_MISUSE, message: "cannot delete or update the rows of a request grouped by other columns than the primary key of \(table)")
             }
         }
-        var subquery = self
+        // The statement declares the common table expressions, not the subquery.
+        var subquery = removingCTEs()
         subquery.selection = keyColumns.map { SQLSelection(sql: Column($0).sqlExpression.sql) }
         subquery.selectsPrimaryKey = false
         subquery.aggregateSelections = []
         subquery.prefetches = []
-        subquery.joins = joins.map { join in
+        subquery.joins = subquery.joins.map { join in
             var join = join
             join.includesColumns = false
             join.annotatesParent = false
@@ -368,7 +372,7 @@ public struct QueryInterfaceRequest<RowDecoder>: Sendable {
         }
         let key = keyColumns.map { SQL(sql: $0.quotedDatabaseIdentifier) }
         let keySQL = key.count == 1 ? key[0] : "(" + key.joined(separator: ", ") + ")"
-        return (" WHERE " + keySQL + " IN (" + (try subquery.compile(db).sql) + ")", SQL(elements: []))
+        return (with, " WHERE " + keySQL + " IN (" + (try subquery.compile(db).sql) + ")", SQL(elements: []))
     }
 
     /// The ORDER BY terms of the request's own orderings (the joined
@@ -419,6 +423,25 @@ public struct QueryInterfaceRequest<RowDecoder>: Sendable {
         return result
     }
 
+    /// `WITH [RECURSIVE] name AS (...), ... ` before a statement, or nothing.
+    static func withClause(_ ctes: [CTEClause]) -> SQL {
+        guard !ctes.isEmpty else { return SQL(elements: []) }
+        return SQL(sql: ctes.contains(where: \.isRecursive) ? "WITH RECURSIVE " : "WITH ") + ctes.map(\.clause).joined(separator: ", ") + " "
+    }
+
+    /// The request without common table expressions, its joins' included:
+    /// for a subquery of a statement that declares them.
+    private func removingCTEs() -> Self {
+        var request = self
+        request.ctes = []
+        request.joins = joins.map { join in
+            var join = join
+            join.core.request = join.core.request.removingCTEs()
+            return join
+        }
+        return request
+    }
+
     /// The SELECT statement of the request.
     func selectSQL(_ db: Database) throws -> SQL {
         try compile(db).sql
@@ -439,11 +462,8 @@ public struct QueryInterfaceRequest<RowDecoder>: Sendable {
         let qualifier: String? = joins.isEmpty && alias?.name == nil ? nil : rootAlias
         func qualify(_ sql: SQL) -> SQL { qualifier.map { sql.qualified(with: $0) } ?? sql }
 
-        var sql = SQL(elements: [])
         let ctes = ctesIncludingJoins
-        if !ctes.isEmpty {
-            sql += SQL(sql: ctes.contains(where: \.isRecursive) ? "WITH RECURSIVE " : "WITH ") + ctes.map(\.clause).joined(separator: ", ") + " "
-        }
+        var sql = Self.withClause(ctes)
         sql += SQL(sql: isDistinct ? "SELECT DISTINCT " : "SELECT ")
         var selection = try SQLSelection.expanding(self.selection, table: table, db)
         if selectsPrimaryKey {
@@ -579,7 +599,7 @@ public struct QueryInterfaceRequest<RowDecoder>: Sendable {
     @discardableResult
     public func deleteAll(_ db: Database) throws -> Int {
         let target = try mutationTarget(db)
-        let sql = SQL(sql: "DELETE FROM \(table.quotedDatabaseIdentifier)") + target.condition + target.orderAndLimit
+        let sql = target.with + SQL(sql: "DELETE FROM \(table.quotedDatabaseIdentifier)") + target.condition + target.orderAndLimit
         let (text, arguments) = try sql.resolved(db).build()
         try db.execute(sql: text, arguments: arguments)
         return db.changesCount
@@ -607,9 +627,9 @@ public struct QueryInterfaceRequest<RowDecoder>: Sendable {
         let resolution = conflictResolution
             ?? (RowDecoder.self as? any MutablePersistableRecord.Type)?.persistenceConflictPolicy.conflictResolutionForUpdate
         let or = resolution.map { $0 == .abort ? "" : " OR \($0.rawValue)" } ?? ""
-        var sql = SQL(sql: "UPDATE\(or) \(table.quotedDatabaseIdentifier) SET ")
-        sql += assignments.map { SQL(sql: $0.column.name.quotedDatabaseIdentifier + " = ") + $0.value.sql }.joined(separator: ", ")
         let target = try mutationTarget(db)
+        var sql = target.with + SQL(sql: "UPDATE\(or) \(table.quotedDatabaseIdentifier) SET ")
+        sql += assignments.map { SQL(sql: $0.column.name.quotedDatabaseIdentifier + " = ") + $0.value.sql }.joined(separator: ", ")
         sql += target.condition + target.orderAndLimit
         let (text, arguments) = try sql.resolved(db).build()
         try db.execute(sql: text, arguments: arguments)

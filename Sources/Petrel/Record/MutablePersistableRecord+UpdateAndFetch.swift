@@ -133,7 +133,7 @@ extension QueryInterfaceRequest {
     /// for each of them: iterate it (`Row.fetchAll(statement)`) to run it.
     public func deleteAndFetchStatement(_ db: Database, selection: [any SQLSelectable]) throws -> Statement {
         let target = try mutationTarget(db)
-        var sql = SQL(sql: "DELETE FROM \(table.quotedDatabaseIdentifier)") + target.condition
+        var sql = target.with + SQL(sql: "DELETE FROM \(table.quotedDatabaseIdentifier)") + target.condition
         sql += try returningSQL(selection, db) + target.orderAndLimit
         return try makeReturningStatement(sql, db)
     }
@@ -148,9 +148,9 @@ extension QueryInterfaceRequest {
             throw DatabaseError(resultCode: .SQLITE_MISUSE, message: "updateAndFetch needs at least one assignment")
         }
         let or = conflictResolution.map { $0 == .abort ? "" : " OR \($0.rawValue)" } ?? ""
-        var sql = SQL(sql: "UPDATE\(or) \(table.quotedDatabaseIdentifier) SET ")
-        sql += assignments.map { SQL(sql: $0.column.name.quotedDatabaseIdentifier + " = ") + $0.value.sql }.joined(separator: ", ")
         let target = try mutationTarget(db)
+        var sql = target.with + SQL(sql: "UPDATE\(or) \(table.quotedDatabaseIdentifier) SET ")
+        sql += assignments.map { SQL(sql: $0.column.name.quotedDatabaseIdentifier + " = ") + $0.value.sql }.joined(separator: ", ")
         sql += target.condition + (try returningSQL(selection, db)) + target.orderAndLimit
         return try makeReturningStatement(sql, db)
     }

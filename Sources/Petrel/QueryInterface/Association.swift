@@ -97,6 +97,12 @@ public struct _AssociationCore: Sendable {
     /// (under `originAlias`): the foreign key pairs, then the
     /// association's own filters. For JOIN ... ON and correlated subqueries.
     func joinCondition(_ db: Database, alias: String, originAlias: String) throws -> SQL {
+        // A join without condition pairs every row (`ON 1`).
+        try joinConditionIfAny(db, alias: alias, originAlias: originAlias) ?? "1"
+    }
+
+    /// The condition of the join, nil when it pairs every row.
+    func joinConditionIfAny(_ db: Database, alias: String, originAlias: String) throws -> SQL? {
         var conditions: [SQL]
         if kind == .join {
             conditions = joinOn.map { [$0(originAlias, alias).sql] } ?? []
@@ -106,10 +112,9 @@ public struct _AssociationCore: Sendable {
             }
         }
         if let filter = try request.whereSQL(db) { conditions.append(filter.qualified(with: alias)) }
-        // A join without condition pairs every row (`ON 1`); several
-        // conditions are parenthesized, as GRDB writes them.
+        // Several conditions are parenthesized, as GRDB writes them.
         switch conditions.count {
-        case 0: return "1"
+        case 0: return nil
         case 1: return conditions[0]
         default: return conditions.map { "(" + $0 + ")" }.joined(separator: " AND ")
         }
@@ -688,12 +693,13 @@ struct JoinPlan {
             }
             let alias = alias(for: core.request.alias?.name ?? core.destinationTable)
             if let token = core.request.alias?.token { aliasNames[token] = alias }
-            let condition = try core.joinCondition(db, alias: alias, originAlias: parentAlias)
+            let condition = try core.joinConditionIfAny(db, alias: alias, originAlias: parentAlias)
             let isOptional = parentIsOptional || !join.isRequired
             let tableSQL = alias == core.destinationTable
                 ? core.destinationTable.quotedDatabaseIdentifier
                 : core.destinationTable.quotedDatabaseIdentifier + " " + alias.quotedDatabaseIdentifier
-            clauses.append(SQL(sql: (isOptional ? "LEFT JOIN " : "JOIN ") + tableSQL + " ON ") + condition)
+            // `JOIN "cte"` alone pairs every row.
+            clauses.append(SQL(sql: (isOptional ? "LEFT JOIN " : "JOIN ") + tableSQL) + (condition.map { " ON " + $0 } ?? ""))
             let joinOrdering = (reversed: core.request.isReversed != ordering.reversed, stable: core.request.hasStableOrder || ordering.stable)
             orderings += try core.request.orderingSQL(
                 db, qualify: { $0.qualified(with: alias) }, reversed: joinOrdering.reversed, stable: joinOrdering.stable, isRoot: false)
@@ -796,7 +802,8 @@ extension QueryInterfaceRequest {
                 child = core.request
                 child.selection += pivotSelections
             }
-            let chunkSize = 5000
+            // Keys are bound: a chunk stays under SQLite's 32,766 variables.
+            let chunkSize = min(5000, 30000 / pairs.count)
             var start = 0
             while start < distinct.count {
                 let chunk = distinct[start..<min(start + chunkSize, distinct.count)]
@@ -805,10 +812,14 @@ extension QueryInterfaceRequest {
                 if pairs.count == 1 {
                     request = request.filter(chunk.map { $0[0] }.contains(Column(pairs[0].destination)))
                 } else {
-                    let alternatives = chunk.map { values in
-                        zip(pairs, values).map { Column($0.destination) == $1 }.joined(operator: .and)
+                    // ("a", "b") IN (VALUES (?, ?), ...): a chain of ORs of
+                    // ANDs would exceed SQLite's expression depth.
+                    let columns = pairs.map { Column($0.destination).sqlExpression.sql }.joined(separator: ", ")
+                    let keyRows = chunk.map { values in
+                        "(" + values.map { SQLExpression.value($0).sql }.joined(separator: ", ") + ")"
                     }
-                    request = request.filter(alternatives.joined(operator: .or))
+                    request = request.filter(SQLExpression(
+                        sql: "(" + columns + ") IN (VALUES " + keyRows.joined(separator: ", ") + ")", isTerm: false))
                 }
                 for row in try Row.fetchAll(db, request) {
                     let key = pivots.map { pivot in row.databaseValue(forColumn: pivot) ?? .null }

@@ -411,12 +411,12 @@ public struct QueryInterfaceRequest<RowDecoder>: Sendable {
 
     /// The request's common table expressions, then those its joined
     /// associations declare (`Award.joining(optional: Award.player.with(cte))`),
-    /// each name once.
+    /// each name once: as with `with(_:)`, the last declaration wins.
     private var ctesIncludingJoins: [CTEClause] {
         var result = ctes
         for join in joins {
-            for cte in join.core.request.ctesIncludingJoins
-            where !result.contains(where: { $0.tableName.lowercased() == cte.tableName.lowercased() }) {
+            for cte in join.core.request.ctesIncludingJoins {
+                result.removeAll { $0.tableName.lowercased() == cte.tableName.lowercased() }
                 result.append(cte)
             }
         }

@@ -238,6 +238,84 @@ struct RequestShapeTests {
             #expect(try keyPath.filter(key: 1).fetchOne(db) == 635)
         }
     }
+
+    struct Parent: TableRecord {
+        static let children = hasMany(Child.self)
+    }
+
+    struct Child: TableRecord {}
+
+    @Test("Prefetching through a composite key works for thousands of parents", arguments: StorageKind.allCases)
+    func compositeKeyPrefetch(_ kind: StorageKind) throws {
+        let database = try TestDatabase(kind)
+        let recorder = SQLRecorder()
+        try database.queue.write { (db: Database) throws in
+            try db.execute(sql: """
+                CREATE TABLE parent (a INTEGER, b TEXT, PRIMARY KEY (a, b));
+                CREATE TABLE child (id INTEGER PRIMARY KEY, a INTEGER, b TEXT, FOREIGN KEY (a, b) REFERENCES parent(a, b));
+                """)
+            for i in 0..<3000 {
+                try db.execute(sql: "INSERT INTO parent VALUES (?, ?)", arguments: [i, "k\(i % 7)"])
+                try db.execute(sql: "INSERT INTO child (a, b) VALUES (?, ?), (?, ?)", arguments: [i, "k\(i % 7)", i, "k\(i % 7)"])
+            }
+            recorder.start(db)
+            let rows = try Row.fetchAll(db, Parent.including(all: Parent.children).order(Column("a")))
+            #expect(rows.count == 3000)
+            #expect(rows.allSatisfy { $0.prefetchedRows["children"]?.count == 2 })
+            #expect(rows[42].prefetchedRows["children"]?.first?["b"] == "k0")
+        }
+        #expect(recorder.sql.contains { $0.hasPrefix(#"SELECT *, "a" AS "grdb_a", "b" AS "grdb_b" FROM "child" WHERE ("a", "b") IN (VALUES (?, ?), "#) })
+    }
+
+    @Test("Common table expressions: joined without condition, declared by associations, used by updates", arguments: StorageKind.allCases)
+    func commonTableExpressions(_ kind: StorageKind) throws {
+        let database = try makeLibrary(kind)
+        let recorder = SQLRecorder()
+        try database.queue.write { (db: Database) throws in
+            recorder.start(db)
+            let french = CommonTableExpression(named: "french", request: Author.filter(Author.Columns.country == "FR").select(Column("id")))
+            // Every book beside every French author: 3 × 2.
+            #expect(try Book.with(french).including(required: Book.association(to: french)).asRequest(of: Row.self).fetchCount(db) == 6)
+            // An association declares the expression it filters on.
+            let frenchBooks = try Book
+                .joining(required: Book.author.with(french).filter(sql: "author.id IN french"))
+                .fetchAll(db)
+            #expect(frenchBooks.map(\.id) == [2, 3])
+            // An update whose values read the expression.
+            let newest = CommonTableExpression(named: "newest", sql: "SELECT MAX(id) FROM book")
+            let updated = try Book.with(newest).filter(sql: "authorId = 2")
+                .updateAll(db, Column("title").set(to: SQLExpression(sql: "(SELECT * FROM newest) || ' ' || title")))
+            #expect(updated == 2)
+            #expect(try Book.filter(key: 2).fetchOne(db)?.title == "3 Du côté de chez Swann")
+            #expect(try Book.with(newest).filter(sql: "id IN newest").deleteAll(db) == 1)
+            // The last declaration of a name wins.
+            let one = CommonTableExpression(named: "n", sql: "SELECT 1")
+            let two = CommonTableExpression(named: "n", sql: "SELECT 2")
+            _ = try Book.with(one).joining(optional: Book.author.with(two)).fetchAll(db)
+        }
+        #expect(recorder.sql.contains { $0.contains(#"WITH "french" AS (SELECT "id" FROM "author" WHERE "country" = ?) SELECT "book".*, "french".* FROM "book" JOIN "french""#) }, "\(recorder.sql)")
+        #expect(recorder.contains(#"WITH "newest" AS (SELECT MAX(id) FROM book) UPDATE "book" SET "title" = (SELECT * FROM newest) || ' ' || title WHERE authorId = 2"#))
+        #expect(recorder.contains(#"WITH "newest" AS (SELECT MAX(id) FROM book) DELETE FROM "book" WHERE id IN newest"#))
+        #expect(recorder.sql.contains { $0.hasPrefix(#"WITH "n" AS (SELECT 2) SELECT "book".* FROM "book""#) })
+    }
+
+    @Test("asJSON leaves NULL and JSON results as they are; JSON_QUOTE reads JSON as JSON", arguments: StorageKind.allCases)
+    func jsonWrapping(_ kind: StorageKind) throws {
+        let database = try makeLibrary(kind)
+        try database.queue.read { (db: Database) throws in
+            let info = Book.Columns.info
+            let request = Book.filter(key: 1).select(
+                Database.jsonArray([
+                    DatabaseValue.null.asJSON, info.jsonRepresentation(atPath: "$.pages").asJSON, Column("info").asJSON,
+                ] as [any SQLExpressible]),
+                as: String.self)
+            #expect(try request.fetchOne(db) == #"[null,635,{"pages":635}]"#)
+            let sql = try request.makePreparedRequest(db).statement.sql
+            #expect(sql == #"SELECT JSON_ARRAY(?, "info" -> ?, JSON("info")) FROM "book" WHERE "id" = ?"#)
+            let quoted = try String.fetchOne(db, Book.filter(key: 1).select(Database.jsonQuote(info)))
+            #expect(quoted == #"{"pages":635}"#)
+        }
+    }
 }
 
 extension DerivableRequest<RequestShapeTests.Book> {

@@ -337,7 +337,10 @@ struct JoinSpec: Sendable {
     func canMerge(with other: JoinSpec) -> Bool {
         core.key == other.core.key && core.kind == other.core.kind
             && core.destinationTable.lowercased() == other.core.destinationTable.lowercased()
-            && core.through.count == other.core.through.count && annotatesParent == other.annotatesParent
+            && core.through.count == other.core.through.count
+            // A join that selects nothing (the pivot of a through
+            // association) merges with one that annotates or includes.
+            && (annotatesParent == other.annotatesParent || !includesColumns || !other.includesColumns)
             // Two different aliases name two different joins.
             && (core.request.alias == nil || other.core.request.alias == nil
                 || core.request.alias?.token == other.core.request.alias?.token)
@@ -347,6 +350,7 @@ struct JoinSpec: Sendable {
         var result = self
         result.isRequired = isRequired || other.isRequired
         result.includesColumns = includesColumns || other.includesColumns
+        if !includesColumns && other.includesColumns { result.annotatesParent = other.annotatesParent }
         var request = core.request
         let added = other.core.request
         request.filters += added.filters

@@ -47,15 +47,27 @@ public struct _AssociationCore: Sendable {
 
     /// A through association as joins: the pivot (not selected), and
     /// inside it the target under this association's key, with this
-    /// association's refinements.
+    /// association's refinements. Pivots and targets that are through
+    /// associations themselves are expanded too, so that every join of
+    /// the chain is a plain one that merges with the request's other joins.
     func throughJoin(isRequired: Bool, includesColumns: Bool, annotatesParent: Bool = false) -> JoinSpec? {
-        guard let target = throughTarget else { return nil }
-        var pivot = through[0]
-        pivot.request.joins.append(JoinSpec(
-            core: target, isRequired: isRequired, includesColumns: includesColumns, annotatesParent: annotatesParent))
-        // The pivot annotates too, so that the target's columns reach the
-        // row that asked for them.
-        return JoinSpec(core: pivot, isRequired: isRequired, includesColumns: false, annotatesParent: annotatesParent)
+        guard through.count == 2 else { return nil }
+        return join(isRequired: isRequired, includesColumns: includesColumns, annotatesParent: annotatesParent, appending: nil)
+    }
+
+    /// This association as a join, with `inner` joined at the end of its
+    /// chain (under its target, for a through association).
+    private func join(isRequired: Bool, includesColumns: Bool, annotatesParent: Bool, appending inner: JoinSpec?) -> JoinSpec {
+        if let target = throughTarget {
+            let targetJoin = target.join(
+                isRequired: isRequired, includesColumns: includesColumns, annotatesParent: annotatesParent, appending: inner)
+            // The pivot annotates too, so that the target's columns reach
+            // the row that asked for them.
+            return through[0].join(isRequired: isRequired, includesColumns: false, annotatesParent: annotatesParent, appending: targetJoin)
+        }
+        var core = self
+        if let inner { core.request = core.request.adding(inner) }
+        return JoinSpec(core: core, isRequired: isRequired, includesColumns: includesColumns, annotatesParent: annotatesParent)
     }
 
     /// The target association of a through association, under this
@@ -500,9 +512,13 @@ extension QueryInterfaceRequest {
     /// the target inside), so that the pivot included on its own too is
     /// the same join.
     func adding(_ core: _AssociationCore, isRequired: Bool, includesColumns: Bool, annotatesParent: Bool = false) -> Self {
+        adding(core.throughJoin(isRequired: isRequired, includesColumns: includesColumns, annotatesParent: annotatesParent)
+            ?? JoinSpec(core: core, isRequired: isRequired, includesColumns: includesColumns, annotatesParent: annotatesParent))
+    }
+
+    /// Adds a join, merged with a join of the same association if there is one.
+    func adding(_ join: JoinSpec) -> Self {
         var request = self
-        let join = core.throughJoin(isRequired: isRequired, includesColumns: includesColumns, annotatesParent: annotatesParent)
-            ?? JoinSpec(core: core, isRequired: isRequired, includesColumns: includesColumns, annotatesParent: annotatesParent)
         if let index = request.joins.firstIndex(where: { $0.canMerge(with: join) }) {
             request.joins[index] = request.joins[index].merged(with: join)
         } else {

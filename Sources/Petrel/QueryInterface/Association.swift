@@ -655,11 +655,10 @@ struct ScopeNode {
 /// The joins of a request, compiled depth first.
 struct JoinPlan {
     var usedAliases: Set<String>
-    /// The lowercased alias of the request's own table, when it is the
-    /// table's name, and whether a join to the same table was given the
-    /// name with a number: the root then becomes name1, as GRDB does.
-    var rootTableName: String?
-    var rootTableIsJoinedAgain = false
+    /// The lowercased tables that appear more than once in the request:
+    /// their aliases are numbered from 1 (`"child" "child1"`, `"child"
+    /// "child2"`), as GRDB numbers them.
+    var sharedTables: Set<String> = []
     /// The request's common table expressions, which joins may target.
     var ctes: [CTEClause] = []
     /// Alias placeholders (and names) of `aliased(_:)`, and the aliases chosen.
@@ -670,17 +669,37 @@ struct JoinPlan {
     /// included association.
     var nodes: [ScopeNode] = []
 
-    /// A fresh alias for a table: its name, then name2, name3...
-    mutating func alias(for table: String) -> String {
-        var candidate = table
-        var number = 1
+    /// A fresh alias for a table: its name, then name2, name3... or
+    /// name1, name2... for a table the request uses several times. A name
+    /// given with `TableAlias(name:)` is kept.
+    mutating func alias(for table: String, isExplicit: Bool = false) -> String {
+        var number = !isExplicit && sharedTables.contains(table.lowercased()) ? 1 : 0
+        var candidate = number == 0 ? table : table + "1"
         while usedAliases.contains(candidate.lowercased()) {
-            number += 1
+            number = max(number, 1) + 1
             candidate = table + String(number)
         }
-        if number > 1, table.lowercased() == rootTableName { rootTableIsJoinedAgain = true }
         usedAliases.insert(candidate.lowercased())
         return candidate
+    }
+
+    /// The lowercased names of the tables that the joins (and the root
+    /// table, when given) use more than once, counting only those whose
+    /// alias is not named explicitly.
+    static func sharedTables(root: String?, _ joins: [JoinSpec]) -> Set<String> {
+        var counts: [String: Int] = [:]
+        if let root { counts[root.lowercased()] = 1 }
+        func count(_ joins: [JoinSpec]) {
+            for join in joins {
+                let join = join.core.throughJoin(
+                    isRequired: join.isRequired, includesColumns: join.includesColumns, annotatesParent: join.annotatesParent
+                ) ?? join
+                if join.core.request.alias?.name == nil { counts[join.core.destinationTable.lowercased(), default: 0] += 1 }
+                count(join.core.request.joins)
+            }
+        }
+        count(joins)
+        return Set(counts.filter { $0.value > 1 }.keys)
     }
 
     /// The scope of a joined association's row. A to-many association
@@ -711,7 +730,7 @@ struct JoinPlan {
             guard core.request.prefetches.isEmpty else {
                 throw DatabaseError(resultCode: .SQLITE_MISUSE, message: "including(all:) inside a joined association (\(core.key)) is not supported")
             }
-            let alias = alias(for: core.request.alias?.name ?? core.destinationTable)
+            let alias = alias(for: core.request.alias?.name ?? core.destinationTable, isExplicit: core.request.alias?.name != nil)
             if let token = core.request.alias?.token { aliasNames[token] = alias }
             let condition = try core.joinConditionIfAny(db, alias: alias, originAlias: parentAlias)
             let isOptional = parentIsOptional || !join.isRequired

@@ -458,7 +458,9 @@ public struct QueryInterfaceRequest<RowDecoder>: Sendable {
     /// Without joins the SQL is the plain single-table form; with joins
     /// every column is qualified with its table's alias.
     func compile(_ db: Database) throws -> Compiled {
-        let rootAlias = alias?.name ?? table
+        let sharedTables = joins.isEmpty ? [] : JoinPlan.sharedTables(root: alias?.name == nil ? table : nil, joins)
+        // `FROM "author" "author1" JOIN "author" "author2"`.
+        let rootAlias = alias?.name ?? (sharedTables.contains(table.lowercased()) ? table + "1" : table)
         let qualifier: String? = joins.isEmpty && alias?.name == nil ? nil : rootAlias
         func qualify(_ sql: SQL) -> SQL { qualifier.map { sql.qualified(with: $0) } ?? sql }
 
@@ -476,8 +478,8 @@ public struct QueryInterfaceRequest<RowDecoder>: Sendable {
             selected.append(aggregate.key.map { value + SQL(sql: " AS \($0.quotedDatabaseIdentifier)") } ?? value)
         }
         // Joins: clauses, selections, orderings and scopes, depth first.
-        var plan = JoinPlan(usedAliases: [rootAlias.lowercased()], ctes: ctes)
-        if let alias { plan.aliasNames[alias.token] = rootAlias } else { plan.rootTableName = table.lowercased() }
+        var plan = JoinPlan(usedAliases: [rootAlias.lowercased()], sharedTables: sharedTables, ctes: ctes)
+        if let alias { plan.aliasNames[alias.token] = rootAlias }
         plan.nodes = [ScopeNode(key: "", selections: selected)]
         if !joins.isEmpty {
             plan.nodes[0].count = try Self.columnCount(selection, table: table, ctes: ctes, db) + aggregateSelections.count
@@ -486,15 +488,7 @@ public struct QueryInterfaceRequest<RowDecoder>: Sendable {
         }
         sql += selected.joined(separator: ", ")
         sql += SQL(sql: " FROM \(table.quotedDatabaseIdentifier)")
-        if plan.rootTableIsJoinedAgain {
-            // `FROM "author" "author1" JOIN "author" "author2"`: the root's
-            // qualifiers are renamed with the others at the end.
-            let renamed = plan.alias(for: table + "1")
-            plan.aliasNames[rootAlias] = renamed
-            sql += SQL(sql: " " + renamed.quotedDatabaseIdentifier)
-        } else if rootAlias != table {
-            sql += SQL(sql: " " + rootAlias.quotedDatabaseIdentifier)
-        }
+        if rootAlias != table { sql += SQL(sql: " " + rootAlias.quotedDatabaseIdentifier) }
         for clause in plan.clauses { sql += " " + clause }
         if let condition = try whereSQL(db) { sql += " WHERE " + qualify(condition) }
         var groups = self.groups

@@ -98,8 +98,10 @@ extension Database {
         schemaName.map { "\($0.quotedDatabaseIdentifier)." } ?? ""
     }
 
+    /// Without a schema name, temporary objects count too.
     private func objectExists(_ type: String, _ name: String, _ schemaName: String?) throws -> Bool {
-        try Bool.fetchOne(
+        if schemaName == nil, try objectExists(type, name, "temp") { return true }
+        return try Bool.fetchOne(
             self, sql: "SELECT EXISTS (SELECT 1 FROM \(schemaTable(schemaName)) WHERE type = ? AND name = ? COLLATE NOCASE)",
             arguments: [type, name]) ?? false
     }
@@ -111,16 +113,17 @@ extension Database {
 
     /// True when the table exists (names compare case-insensitively).
     public func tableExists(_ name: String, in schemaName: String? = nil) throws -> Bool {
-        if schemaName == nil, try objectExists("table", name, "temp") { return true }
-        return try objectExists("table", name, schemaName)
+        try objectExists("table", name, schemaName)
     }
 
-    /// True when the view exists.
+    /// True when the view exists (a temporary one included, without a
+    /// schema name).
     public func viewExists(_ name: String, in schemaName: String? = nil) throws -> Bool {
         try objectExists("view", name, schemaName)
     }
 
-    /// True when the trigger exists.
+    /// True when the trigger exists (a temporary one included, without a
+    /// schema name).
     public func triggerExists(_ name: String, in schemaName: String? = nil) throws -> Bool {
         try objectExists("trigger", name, schemaName)
     }

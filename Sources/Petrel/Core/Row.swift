@@ -333,11 +333,12 @@ extension Row: RandomAccessCollection {
 }
 
 extension Row: Hashable {
-    /// Rows are equal when they have the same column names and values, in the same order.
+    /// Rows are equal when they have the same column names and values, in
+    /// the same order, and the same scopes and prefetched rows.
     public static func == (lhs: Row, rhs: Row) -> Bool {
         if lhs === rhs { return true }
         return lhs.count == rhs.count && lhs.columnNames == rhs.columnNames && lhs.databaseValues == rhs.databaseValues
-            && lhs.scopeRows == rhs.scopeRows
+            && lhs.scopeRows == rhs.scopeRows && lhs.prefetchedRowsStorage == rhs.prefetchedRowsStorage
     }
 
     public func hash(into hasher: inout Hasher) {
@@ -352,7 +353,36 @@ extension Row: CustomStringConvertible, CustomDebugStringConvertible {
         "[" + zip(columnNames, databaseValues).map { "\($0):\($1.description)" }.joined(separator: " ") + "]"
     }
 
-    public var debugDescription: String { description }
+    /// The row, then what it was read from and what it carries, one line
+    /// each: the unadapted row, scopes (`- name: [...]`, nested), and
+    /// prefetched rows (`+ key: 2 rows`). A plain row is its description.
+    ///
+    /// ```
+    /// ▿ [id:1 name:"Arthur"]
+    ///   unadapted: [id:1 name:"Arthur" id:3 name:"Red"]
+    ///   - team: [id:3 name:"Red"]
+    ///   + awards: 2 rows
+    /// ```
+    public var debugDescription: String {
+        let isPlain = unadaptedRow.map { $0.columnNames == columnNames && $0.databaseValues == databaseValues } ?? true
+        guard !isPlain || !scopeRows.isEmpty || !prefetchedRowsStorage.isEmpty else { return description }
+        var lines = ["▿ " + description]
+        if !isPlain { lines.append("  unadapted: " + unadapted.description) }
+        appendDetails(to: &lines, indent: "  ")
+        return lines.joined(separator: "\n")
+    }
+
+    private func appendDetails(to lines: inout [String], indent: String) {
+        for name in scopeRows.keys.sorted() {
+            guard let scope = scopeRows[name] else { continue }
+            lines.append(indent + "- " + name + ": " + scope.description)
+            scope.appendDetails(to: &lines, indent: indent + "  ")
+        }
+        for key in prefetchedRowsStorage.keys.sorted() {
+            let count = prefetchedRowsStorage[key]?.count ?? 0
+            lines.append(indent + "+ " + key + ": \(count) " + (count < 2 ? "row" : "rows"))
+        }
+    }
 }
 
 extension Row: ExpressibleByDictionaryLiteral {

@@ -212,9 +212,10 @@ extension Row {
     /// (the shallowest first).
     public var scopesTree: ScopesTreeView { ScopesTreeView(row: self) }
 
-    /// The row without its scopes.
+    /// The row without its scopes and prefetched rows.
     public var unscoped: Row {
-        scopeRows.isEmpty ? self : Row(columnNames: columnNames, values: databaseValues, scopes: [:], unadapted: unadaptedRow)
+        scopeRows.isEmpty && prefetchedRowsStorage.isEmpty
+            ? self : Row(columnNames: columnNames, values: databaseValues, scopes: [:], unadapted: unadaptedRow)
     }
 
     /// The row before any adapter: all the columns of the statement.

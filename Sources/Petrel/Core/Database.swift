@@ -57,6 +57,9 @@ public final class Database {
     /// True while statements must report their start and end: there are
     /// transaction observers, or a region is being recorded.
     @usableFromInline var needsStatementHooks = false
+    /// During an async access: whether its task was cancelled. A statement
+    /// that starts after the cancellation fails.
+    var cancellationCheck: CancellationCheck?
     /// Set when the configuration observes suspension notifications.
     var suspension: DatabaseSuspension?
     /// The region read by the statements of the current value observation

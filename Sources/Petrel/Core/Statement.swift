@@ -298,6 +298,13 @@ public final class Statement {
         if let suspension = database.suspension, suspension.isSuspended, authorization.transactionEffect != .rollbackTransaction {
             throw DatabaseError(resultCode: .SQLITE_INTERRUPT, message: "Database is suspended", sql: sql)
         }
+        // A statement that starts after its task was cancelled (the
+        // progress handler only stops statements that run long enough).
+        // Rollbacks still run, and so does the commit that ends a read.
+        if let check = database.cancellationCheck, check.isCancelled(), authorization.transactionEffect != .rollbackTransaction,
+           !(authorization.transactionEffect == .commitTransaction && database.isReadOnly) {
+            throw DatabaseError(resultCode: .SQLITE_INTERRUPT, message: "the task was cancelled", sql: sql)
+        }
         if database.regionRecorder != nil {
             database.regionRecorder?.formUnion(authorization.readRegion)
         }

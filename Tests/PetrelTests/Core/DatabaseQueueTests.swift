@@ -231,6 +231,46 @@ struct DatabaseQueueTests {
         #expect(try await dbQueue.read { db in try Int.fetchOne(db, sql: "WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c WHERE x < 100000) SELECT COUNT(*) FROM c") } == 100000)
     }
 
+    /// A statement too short for the progress handler, started after the
+    /// cancellation, fails too; an access that runs no statement afterwards
+    /// succeeds; the next access works.
+    @Test(arguments: [false, true]) func aShortStatementAfterCancellationFails(usesPool: Bool) async throws {
+        let directory = try TemporaryDirectory()
+        let writer: any DatabaseWriter = usesPool
+            ? try DatabasePool(path: directory.path("db.sqlite")) : try DatabaseQueue(path: directory.path("db.sqlite"))
+        try await writer.write { db in try db.execute(sql: "CREATE TABLE t (a)") }
+        // The access runs on the database's queue: it cancels its task
+        // through a handle, as another part of the program would.
+        func run<T: Sendable>(_ body: @escaping @Sendable (Database, @Sendable () -> Void) throws -> T, write: Bool) async throws -> T {
+            let handle = Collected<Task<T, any Error>>()
+            let gate = AsyncStream<Void>.makeStream()
+            let task = Task {
+                var iterator = gate.stream.makeAsyncIterator()
+                await iterator.next()
+                let cancel: @Sendable () -> Void = { handle.all.first?.cancel() }
+                return write
+                    ? try await writer.write { db in try body(db, cancel) }
+                    : try await writer.read { db in try body(db, cancel) }
+            }
+            handle.append(task)
+            gate.continuation.yield()
+            return try await task.value
+        }
+        await #expect(throws: CancellationError.self) {
+            try await run({ db, cancel in cancel(); return try Int.fetchOne(db, sql: "SELECT 0") }, write: false)
+        }
+        await #expect(throws: CancellationError.self) {
+            try await run({ db, cancel in
+                try db.execute(sql: "INSERT INTO t VALUES (1)")
+                cancel()
+                try db.execute(sql: "INSERT INTO t VALUES (2)")
+            }, write: true)
+        }
+        let answer = try await run({ _, cancel in cancel(); return 42 }, write: false)
+        #expect(answer == 42)
+        #expect(try await writer.read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM t") } == 0)
+    }
+
     @Test func cancelledTasksDoNotStartAccesses() async throws {
         let dbQueue = try DatabaseQueue()
         let ran = Counter()

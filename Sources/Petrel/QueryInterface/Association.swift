@@ -123,7 +123,8 @@ public struct _AssociationCore: Sendable {
                 SQL(elements: [.column(pair.destination, qualifier: alias)]) + " = " + SQL(elements: [.column(pair.origin, qualifier: originAlias)])
             }
         }
-        if let filter = try request.whereSQL(db) { conditions.append(filter.qualified(with: alias)) }
+        // Each filter is one more condition: `ON (a) AND (b) AND (c)`.
+        conditions += try request.whereConditions(db).map { $0.sql.qualified(with: alias) }
         // Several conditions are parenthesized, as GRDB writes them.
         switch conditions.count {
         case 0: return nil

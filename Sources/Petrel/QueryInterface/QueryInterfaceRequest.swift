@@ -255,6 +255,14 @@ public struct QueryInterfaceRequest<RowDecoder>: Sendable {
     // MARK: SQL
 
     func whereSQL(_ db: Database) throws -> SQL? {
+        let conditions = try whereConditions(db)
+        guard !conditions.isEmpty else { return nil }
+        if conditions.count == 1 { return conditions[0].sql }
+        return conditions.map(\.operandSQL).joined(separator: " AND ")
+    }
+
+    /// The filters of the request, one expression each.
+    func whereConditions(_ db: Database) throws -> [SQLExpression] {
         var conditions: [SQLExpression] = []
         for filter in filters {
             switch filter {
@@ -273,9 +281,7 @@ public struct QueryInterfaceRequest<RowDecoder>: Sendable {
                 conditions.append(try Self.keyValuesCondition(keys, table: table, db))
             }
         }
-        guard !conditions.isEmpty else { return nil }
-        if conditions.count == 1 { return conditions[0].sql }
-        return conditions.map(\.operandSQL).joined(separator: " AND ")
+        return conditions
     }
 
     /// What links the rows of a request to one origin record

@@ -826,20 +826,24 @@ extension QueryInterfaceRequest {
             let pivotSelections = zip(pairs, pivots).map { pair, pivot in
                 SQLSelection(sql: Column(pair.destination).sqlExpression.sql + SQL(sql: " AS \(pivot.quotedDatabaseIdentifier)"))
             }
-            // A through association reads the pivot table, its target rows
-            // joined in a scope.
-            let targetScope = "petrel_target"
-            var child: QueryInterfaceRequest<Row>
-            if core.through.count == 2 {
-                child = core.through[0].request
-                child.selection = pivotSelections
-                child.orderings = []
-                var target = core.through[1]
-                target.key = targetScope
-                target.request = core.request
-                child.joins = [JoinSpec(core: target, isRequired: true, includesColumns: true)]
+            // A through association reads its target rows, the pivot table
+            // joined to them: the pivot's filters and the keys of the origin
+            // rows go in the join condition, its key columns are appended.
+            var child = core.request
+            var pivotJoin: _AssociationCore?
+            if let target = core.throughTarget {
+                let pivot = core.through[0]
+                let targetPairs = try target.joinColumns(db)
+                var join = _AssociationCore(
+                    joining: target.destinationTable, to: pivot.destinationTable, key: pivot.key,
+                    on: { (destination: TableAlias<Row>, pivot: TableAlias<Row>) in
+                        targetPairs.map { pivot[$0.origin] == destination[$0.destination] }.joined(operator: .and)
+                    })
+                join.request = pivot.request
+                join.request.selection = pivotSelections
+                join.request.orderings = []
+                pivotJoin = join
             } else {
-                child = core.request
                 child.selection += pivotSelections
             }
             // Keys are bound: a chunk stays under SQLite's 32,766 variables.
@@ -848,9 +852,9 @@ extension QueryInterfaceRequest {
             while start < distinct.count {
                 let chunk = distinct[start..<min(start + chunkSize, distinct.count)]
                 start += chunkSize
-                var request = child
+                let keyFilter: SQLExpression
                 if pairs.count == 1 {
-                    request = request.filter(chunk.map { $0[0] }.contains(Column(pairs[0].destination)))
+                    keyFilter = chunk.map { $0[0] }.contains(Column(pairs[0].destination))
                 } else {
                     // ("a", "b") IN (VALUES (?, ?), ...): a chain of ORs of
                     // ANDs would exceed SQLite's expression depth.
@@ -858,12 +862,19 @@ extension QueryInterfaceRequest {
                     let keyRows = chunk.map { values in
                         "(" + values.map { SQLExpression.value($0).sql }.joined(separator: ", ") + ")"
                     }
-                    request = request.filter(SQLExpression(
-                        sql: "(" + columns + ") IN (VALUES " + keyRows.joined(separator: ", ") + ")", isTerm: false))
+                    keyFilter = SQLExpression(
+                        sql: "(" + columns + ") IN (VALUES " + keyRows.joined(separator: ", ") + ")", isTerm: false)
+                }
+                var request = child
+                if var join = pivotJoin {
+                    join.request = join.request.filter(keyFilter)
+                    request = request.adding(JoinSpec(core: join, isRequired: true, includesColumns: true, annotatesParent: true))
+                } else {
+                    request = request.filter(keyFilter)
                 }
                 for row in try Row.fetchAll(db, request) {
                     let key = pivots.map { pivot in row.databaseValue(forColumn: pivot) ?? .null }
-                    groups[key, default: []].append(core.through.isEmpty ? row : (row.scopes[targetScope] ?? row))
+                    groups[key, default: []].append(row)
                 }
             }
             for (row, key) in zip(rows, keys) {

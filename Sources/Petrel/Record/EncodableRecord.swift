@@ -210,8 +210,11 @@ final class RecordEncoder<Record: EncodableRecord>: Encoder {
             } else if let convertible = value as? any DatabaseValueConvertible {
                 dbValue = convertible.databaseValue
             } else {
-                let encoder = Record.databaseJSONEncoder(for: column)
-                dbValue = String(decoding: try encoder.encode(value), as: UTF8.self).databaseValue
+                // A value that encodes itself as one single value (a
+                // wrapper, a raw-representable enum) is stored as that
+                // value; objects and arrays are stored as JSON text.
+                let json = try Record.databaseJSONEncoder(for: column).encode(value)
+                dbValue = DatabaseValue(singleJSONValue: json) ?? String(decoding: json, as: UTF8.self).databaseValue
             }
             storage.container.set(dbValue, forColumn: column)
         }
@@ -273,5 +276,35 @@ final class RecordEncodingStorage {
 
     func set(_ value: DatabaseValue, _ key: some CodingKey) {
         container.set(value, forColumn: column(for: key))
+    }
+}
+
+extension DatabaseValue {
+    /// The value of a JSON text that is one string, number, boolean or
+    /// null; nil for an object or an array.
+    init?(singleJSONValue json: Data) {
+        guard let first = json.first(where: { !" \n\r\t".utf8.contains($0) }) else { return nil }
+        switch first {
+        case UInt8(ascii: "{"), UInt8(ascii: "["):
+            return nil
+        case UInt8(ascii: "\""):
+            guard let string = try? JSONDecoder().decode(String.self, from: json) else { return nil }
+            self = string.databaseValue
+        default:
+            let text = String(decoding: json, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+            switch text {
+            case "null": self = .null
+            case "true": self = true.databaseValue
+            case "false": self = false.databaseValue
+            default:
+                if let integer = Int64(text) {
+                    self = integer.databaseValue
+                } else if let double = Double(text) {
+                    self = double.databaseValue
+                } else {
+                    return nil
+                }
+            }
+        }
     }
 }

@@ -94,18 +94,32 @@ struct RowDecoder<Record: FetchableRecord>: Decoder {
                 if let value = convertible.fromDatabaseValue(dbValue) as? T { return value }
                 throw valueError(T.self, dbValue, key: key, column: column)
             }
-            // A nested value: JSON in the column.
-            let data: Data
+            // A nested value: JSON in the column, or the single value of a
+            // type that decodes itself from one (a wrapper, a raw-representable
+            // enum), as the encoder stores it.
+            let jsonDecoder = Record.databaseJSONDecoder(for: column)
             switch dbValue.storage {
-            case .string(let text): data = Data(text.utf8)
-            case .blob(let blob): data = blob
+            case .string(let text):
+                do {
+                    return try jsonDecoder.decode(T.self, from: Data(text.utf8))
+                } catch {
+                    guard let fragment = try? JSONEncoder().encode(text), let value = try? jsonDecoder.decode(T.self, from: fragment) else {
+                        throw error
+                    }
+                    return value
+                }
+            case .blob(let blob):
+                return try jsonDecoder.decode(T.self, from: blob)
+            case .int64(let integer):
+                return try jsonDecoder.decode(T.self, from: Data(String(integer).utf8))
+            case .double(let double):
+                guard double.isFinite else {
+                    throw DecodingError.typeMismatch(T.self, .init(codingPath: codingPath + [key], debugDescription: "column \(column) does not hold JSON"))
+                }
+                return try jsonDecoder.decode(T.self, from: Data("\(double)".utf8))
             case .null:
                 throw DecodingError.valueNotFound(T.self, .init(codingPath: codingPath + [key], debugDescription: "column \(column) is NULL"))
-            default:
-                throw DecodingError.typeMismatch(T.self, .init(codingPath: codingPath + [key], debugDescription: "column \(column) does not hold JSON"))
             }
-            let jsonDecoder = Record.databaseJSONDecoder(for: column)
-            return try jsonDecoder.decode(T.self, from: data)
         }
 
         private func valueError<T>(_ type: T.Type, _ dbValue: DatabaseValue, key: Key, column: String) -> DecodingError {

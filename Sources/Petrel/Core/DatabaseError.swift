@@ -114,7 +114,8 @@ public struct DatabaseError: Error, CustomStringConvertible, Sendable {
 
     /// `SQLite error 19: UNIQUE constraint failed: player.id - while executing `INSERT ...``
     public var description: String {
-        var text = "SQLite error \(extendedResultCode.rawValue)"
+        // The primary code, as GRDB prints it (the extended one is in extendedResultCode).
+        var text = "SQLite error \(resultCode.rawValue)"
         if let message { text += ": " + message }
         if let sql { text += " - while executing `\(sql)`" }
         if let arguments, !arguments.isEmpty { text += " with arguments \(arguments)" }

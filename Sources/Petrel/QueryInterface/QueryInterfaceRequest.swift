@@ -83,10 +83,11 @@ public struct QueryInterfaceRequest<RowDecoder>: Sendable {
         filter(keys: [key])
     }
 
-    /// Keeps the rows with these primary keys.
+    /// Keeps the rows with these primary keys (NULL is no key: a NULL key
+    /// alone keeps nothing).
     public func filter<Keys: Sequence>(keys: Keys) -> Self where Keys.Element: DatabaseValueConvertible {
         var request = self
-        request.filters.append(.keys(keys.map(\.databaseValue)))
+        request.filters.append(.keys(keys.map(\.databaseValue).filter { !$0.isNull }))
         return request
     }
 

@@ -146,7 +146,11 @@ extension Table where RowDecoder: DatabaseValueConvertible & StatementColumnConv
 
 extension Table {
     /// True when a row has this primary key.
-    public func exists(_ db: Database, key: some DatabaseValueConvertible) throws -> Bool { try filter(key: key).exists(db) }
+    public func exists(_ db: Database, key: some DatabaseValueConvertible) throws -> Bool {
+        // No row has a NULL key: the database is not asked.
+        guard !key.databaseValue.isNull else { return false }
+        return try filter(key: key).exists(db)
+    }
 
     /// True when a row has these column values (a primary or unique key).
     public func exists(_ db: Database, key: [String: (any DatabaseValueConvertible)?]) throws -> Bool { try filter(key: key).exists(db) }
@@ -169,7 +173,10 @@ extension Table {
 
     /// Deletes the row with this primary key; true when one was deleted.
     @discardableResult
-    public func deleteOne(_ db: Database, key: some DatabaseValueConvertible) throws -> Bool { try filter(key: key).deleteAll(db) > 0 }
+    public func deleteOne(_ db: Database, key: some DatabaseValueConvertible) throws -> Bool {
+        guard !key.databaseValue.isNull else { return false }
+        return try filter(key: key).deleteAll(db) > 0
+    }
 
     /// Deletes the row with these column values; true when one was deleted.
     @discardableResult
@@ -196,11 +203,11 @@ extension Table {
 
 extension Table where RowDecoder: Identifiable, RowDecoder.ID: DatabaseValueConvertible {
     /// True when a row has this id.
-    public func exists(_ db: Database, id: RowDecoder.ID) throws -> Bool { try filter(key: id).exists(db) }
+    public func exists(_ db: Database, id: RowDecoder.ID) throws -> Bool { try exists(db, key: id) }
 
     /// Deletes the row with this id; true when one was deleted.
     @discardableResult
-    public func deleteOne(_ db: Database, id: RowDecoder.ID) throws -> Bool { try filter(key: id).deleteAll(db) > 0 }
+    public func deleteOne(_ db: Database, id: RowDecoder.ID) throws -> Bool { try deleteOne(db, key: id) }
 
     /// Deletes the rows with these ids.
     @discardableResult

@@ -189,7 +189,9 @@ extension FetchableRecord where Self: TableRecord {
 
     /// The record with this primary key, or nil.
     public static func fetchOne(_ db: Database, key: some DatabaseValueConvertible) throws -> Self? {
-        try filter(key: key).fetchOne(db)
+        // No row has a NULL key: the database is not asked.
+        guard !key.databaseValue.isNull else { return nil }
+        return try filter(key: key).fetchOne(db)
     }
 
     /// The records with these primary keys (in no particular order).

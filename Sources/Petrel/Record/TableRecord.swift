@@ -48,7 +48,9 @@ extension TableRecord {
 
     /// True when a row has this primary key.
     public static func exists(_ db: Database, key: some DatabaseValueConvertible) throws -> Bool {
-        try filter(key: key).exists(db)
+        // No row has a NULL key: the database is not asked.
+        guard !key.databaseValue.isNull else { return false }
+        return try filter(key: key).exists(db)
     }
 
     /// Deletes the row with this primary key; true when one was deleted.
@@ -60,7 +62,7 @@ extension TableRecord {
     /// Deletes the rows with these primary keys; returns the number deleted.
     @discardableResult
     public static func deleteAll(_ db: Database, keys: some Collection<some DatabaseValueConvertible>) throws -> Int {
-        guard !keys.isEmpty else { return 0 }
+        guard keys.contains(where: { !$0.databaseValue.isNull }) else { return 0 }
         return try filter(keys: keys).deleteAll(db)
     }
 

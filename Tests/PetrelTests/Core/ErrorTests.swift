@@ -82,7 +82,7 @@ struct ErrorTests {
         #expect(hiddenError?.description.contains("secret") == false)
         let shownError = databaseError { try shown.write { db in try db.execute(sql: "INSERT INTO t VALUES (?)", arguments: ["secret"]) } }
         #expect(shownError?.arguments == ["secret"])
-        #expect(shownError?.description == #"SQLite error 2067: UNIQUE constraint failed: t.a - while executing `INSERT INTO t VALUES (?)` with arguments ["secret"]"#)
+        #expect(shownError?.description == #"SQLite error 19: UNIQUE constraint failed: t.a - while executing `INSERT INTO t VALUES (?)` with arguments ["secret"]"#)
     }
 
     @Test func openingANonDatabaseFileFails() throws {

@@ -239,6 +239,26 @@ struct RequestShapeTests {
         }
     }
 
+    @Test("A NULL key selects nothing, without asking the database", arguments: StorageKind.allCases)
+    func nullKeys(_ kind: StorageKind) throws {
+        let database = try makeLibrary(kind)
+        let recorder = SQLRecorder()
+        try database.queue.write { (db: Database) throws in
+            recorder.start(db)
+            let none: Int64? = nil
+            #expect(try Author.fetchOne(db, key: none) == nil)
+            #expect(try !Author.exists(db, key: none))
+            #expect(try !Author.deleteOne(db, key: none))
+            #expect(try !Table("author").exists(db, key: none))
+            #expect(try !Table("author").deleteOne(db, key: none))
+            #expect(recorder.sql.isEmpty, "\(recorder.sql)")
+            #expect(try Author.filter(key: none).fetchAll(db).isEmpty)
+            #expect(try Author.filter(keys: [none, 2]).fetchAll(db).map(\.name) == ["Marcel Proust"])
+        }
+        #expect(recorder.contains(#"SELECT * FROM "author" WHERE 0"#))
+        #expect(recorder.contains(#"SELECT * FROM "author" WHERE "id" = ?"#))
+    }
+
     struct Parent: TableRecord {
         static let children = hasMany(Child.self)
     }

@@ -129,7 +129,11 @@ extension Database {
         readOnlyDepth += 1
         defer {
             readOnlyDepth -= 1
+            // Even in a cancelled access: the connection must be writable again.
+            let check = cancellationCheck
+            cancellationCheck = nil
             try? internalStatement("PRAGMA query_only = 0").execute()
+            cancellationCheck = check
         }
         return try value()
     }

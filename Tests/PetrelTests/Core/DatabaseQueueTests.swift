@@ -269,6 +269,18 @@ struct DatabaseQueueTests {
         let answer = try await run({ _, cancel in cancel(); return 42 }, write: false)
         #expect(answer == 42)
         #expect(try await writer.read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM t") } == 0)
+        // A read cancelled in the middle leaves the connection writable.
+        await #expect(throws: CancellationError.self) {
+            try await run({ db, cancel in cancel(); return try Int.fetchOne(db, sql: "SELECT 1") }, write: false)
+        }
+        try await writer.write { db in try db.execute(sql: "INSERT INTO t VALUES (3)") }
+        if let queue = writer as? DatabaseQueue {
+            _ = try await queue.read { db in try Int.fetchOne(db, sql: "SELECT 1") }
+            await #expect(throws: CancellationError.self) {
+                try await run({ db, cancel in cancel(); return try Int.fetchOne(db, sql: "SELECT 1") }, write: false)
+            }
+            try queue.inDatabase { db in try db.execute(sql: "INSERT INTO t VALUES (4)") }
+        }
     }
 
     @Test func cancelledTasksDoNotStartAccesses() async throws {

@@ -73,19 +73,23 @@ extension EncodableRecord {
         return mine.columns == theirs.columns && mine.values == theirs.values
     }
 
-    /// The columns whose values differ from `record`'s, with this record's values.
+    /// The columns of this record whose values differ from `record`'s,
+    /// with `record`'s values (the old ones, when `record` is an earlier
+    /// version). A column `record` does not encode counts as NULL there;
+    /// names compare case-insensitively.
     public func databaseChanges(from record: some EncodableRecord) throws -> [String: DatabaseValue] {
         let mine = try PersistenceContainer(self)
         let theirs = try PersistenceContainer(record)
         var changes: [String: DatabaseValue] = [:]
-        for (column, value) in mine where theirs.databaseValue(forColumn: column) != value {
-            changes[column] = value
+        for (column, value) in mine {
+            let old = theirs.databaseValue(forColumn: column) ?? .null
+            if old != value { changes[column] = old }
         }
         return changes
     }
 
-    /// Applies `modify` and returns the columns it changed, with their new
-    /// values.
+    /// Applies `modify` and returns the columns it changed, with their
+    /// values before the change.
     public mutating func databaseChanges(modify: (inout Self) throws -> Void) throws -> [String: DatabaseValue] {
         let original = self
         try modify(&self)

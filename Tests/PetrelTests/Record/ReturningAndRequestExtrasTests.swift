@@ -102,7 +102,15 @@ struct RequestExtrasTests {
             #expect(try Int.fetchAll(db, sql: "SELECT score FROM gamer ORDER BY id") == [6, 206, 206])
 
             var gamer = try Gamer.find(db, id: 1)
-            #expect(try gamer.databaseChanges { $0.score = 7 } == ["score": 7.databaseValue])
+            // The changed columns, with their values before the change (as GRDB reports them).
+            #expect(try gamer.databaseChanges { $0.score = 7 } == ["score": 6.databaseValue])
+            #expect(gamer.score == 7)
+            // Another record type: its missing columns count as NULL, names
+            // compare case-insensitively.
+            struct NarrowGamer: Encodable, EncodableRecord { var ID: Int64; var NAME: String }
+            let wide = Gamer(id: 1, name: "Arthur", score: 41, updatedAt: nil)
+            #expect(try wide.databaseChanges(from: NarrowGamer(ID: 1, NAME: "Arthur")) == ["score": .null])
+            #expect(try wide.databaseChanges(from: NarrowGamer(ID: 1, NAME: "Bobby")) == ["score": .null, "name": "Bobby".databaseValue])
             let error = Gamer.recordNotFound(db, id: 99)
             #expect("\(error)".contains("99"))
 

@@ -50,8 +50,9 @@ public struct ResultCode: RawRepresentable, Hashable, Sendable, CustomStringConv
 /// An error reported by SQLite, or by Petrel on SQLite's behalf.
 ///
 /// It carries the extended result code, SQLite's message, the SQL that failed
-/// and, only when ``Configuration/publicStatementArguments`` is true, the
-/// bound arguments (they may hold private data).
+/// and the bound arguments. Arguments may hold private data: ``description``
+/// shows them only when ``Configuration/publicStatementArguments`` is true;
+/// ``expandedDescription``, for debugging, always does.
 ///
 /// ```swift
 /// do {
@@ -75,8 +76,7 @@ public struct DatabaseError: Error, CustomStringConvertible, Sendable {
     /// The SQL that failed, if any.
     public let sql: String?
 
-    /// The arguments bound to the failing statement. Only set when the
-    /// connection's configuration makes statement arguments public.
+    /// The arguments bound to the failing statement.
     public let arguments: StatementArguments?
 
     let publicStatementArguments: Bool
@@ -100,7 +100,7 @@ public struct DatabaseError: Error, CustomStringConvertible, Sendable {
         self.extendedResultCode = resultCode
         self.message = message ?? String(cString: sqlite3_errstr(resultCode.rawValue))
         self.sql = sql
-        self.arguments = publicStatementArguments ? arguments : nil
+        self.arguments = arguments
         self.publicStatementArguments = publicStatementArguments
     }
 
@@ -118,12 +118,19 @@ public struct DatabaseError: Error, CustomStringConvertible, Sendable {
         var text = "SQLite error \(resultCode.rawValue)"
         if let message { text += ": " + message }
         if let sql { text += " - while executing `\(sql)`" }
-        if let arguments, !arguments.isEmpty { text += " with arguments \(arguments)" }
+        if publicStatementArguments, let arguments, !arguments.isEmpty { text += " with arguments \(arguments)" }
         return text
     }
 
-    /// Same as ``description``; arguments appear only when public.
-    public var expandedDescription: String { description }
+    /// The description with the statement arguments, whatever the
+    /// configuration says: for debugging, as it may show private data.
+    public var expandedDescription: String {
+        var text = "SQLite error \(resultCode.rawValue)"
+        if let message { text += ": " + message }
+        if let sql { text += " - while executing `\(sql)`" }
+        if let arguments, !arguments.isEmpty { text += " with arguments \(arguments)" }
+        return text
+    }
 }
 
 extension DatabaseError {

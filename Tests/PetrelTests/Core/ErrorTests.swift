@@ -78,8 +78,11 @@ struct ErrorTests {
             try dbQueue.write { db in try db.execute(sql: "CREATE TABLE t (a UNIQUE); INSERT INTO t VALUES ('secret')") }
         }
         let hiddenError = databaseError { try hidden.write { db in try db.execute(sql: "INSERT INTO t VALUES (?)", arguments: ["secret"]) } }
-        #expect(hiddenError?.arguments == nil)
+        // The error keeps them (as GRDB's does) but does not print them,
+        // except in the debugging description.
+        #expect(hiddenError?.arguments == ["secret"])
         #expect(hiddenError?.description.contains("secret") == false)
+        #expect(hiddenError?.expandedDescription == #"SQLite error 19: UNIQUE constraint failed: t.a - while executing `INSERT INTO t VALUES (?)` with arguments ["secret"]"#)
         let shownError = databaseError { try shown.write { db in try db.execute(sql: "INSERT INTO t VALUES (?)", arguments: ["secret"]) } }
         #expect(shownError?.arguments == ["secret"])
         #expect(shownError?.description == #"SQLite error 19: UNIQUE constraint failed: t.a - while executing `INSERT INTO t VALUES (?)` with arguments ["secret"]"#)

@@ -78,8 +78,12 @@ extension EncodableRecord {
     /// version). A column `record` does not encode counts as NULL there;
     /// names compare case-insensitively.
     public func databaseChanges(from record: some EncodableRecord) throws -> [String: DatabaseValue] {
+        try databaseChanges(from: PersistenceContainer(record))
+    }
+
+    /// The changes from an earlier encoding of a record.
+    func databaseChanges(from theirs: PersistenceContainer) throws -> [String: DatabaseValue] {
         let mine = try PersistenceContainer(self)
-        let theirs = try PersistenceContainer(record)
         var changes: [String: DatabaseValue] = [:]
         for (column, value) in mine {
             let old = theirs.databaseValue(forColumn: column) ?? .null
@@ -91,7 +95,8 @@ extension EncodableRecord {
     /// Applies `modify` and returns the columns it changed, with their
     /// values before the change.
     public mutating func databaseChanges(modify: (inout Self) throws -> Void) throws -> [String: DatabaseValue] {
-        let original = self
+        // Encoded before the change: a class instance is changed in place.
+        let original = try PersistenceContainer(self)
         try modify(&self)
         return try databaseChanges(from: original)
     }

@@ -71,7 +71,8 @@ extension MutablePersistableRecord {
         _ db: Database, onConflict conflictResolution: Database.ConflictResolution? = nil,
         selection: [any SQLSelectable], fetch: (Statement) throws -> T, modify: (inout Self) throws -> Void
     ) throws -> T? {
-        let original = self
+        // Encoded before the change: a class instance is changed in place.
+        let original = try PersistenceContainer(self)
         try modify(&self)
         let changes = try databaseChanges(from: original)
         guard !changes.isEmpty else { return nil }

@@ -300,7 +300,8 @@ extension MutablePersistableRecord {
     public mutating func updateChanges(
         _ db: Database, onConflict conflictResolution: Database.ConflictResolution? = nil, modify: (inout Self) throws -> Void
     ) throws -> Bool {
-        let original = self
+        // Encoded before the change: a class instance is changed in place.
+        let original = try PersistenceContainer(self)
         try modify(&self)
         let changes = try databaseChanges(from: original)
         guard !changes.isEmpty else { return false }

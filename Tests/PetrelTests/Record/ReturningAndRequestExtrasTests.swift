@@ -111,6 +111,19 @@ struct RequestExtrasTests {
             let wide = Gamer(id: 1, name: "Arthur", score: 41, updatedAt: nil)
             #expect(try wide.databaseChanges(from: NarrowGamer(ID: 1, NAME: "Arthur")) == ["score": .null])
             #expect(try wide.databaseChanges(from: NarrowGamer(ID: 1, NAME: "Bobby")) == ["score": .null, "name": "Bobby".databaseValue])
+            // A class changed in place still reports its changes.
+            final class Champion: Encodable, MutablePersistableRecord {
+                static let databaseTableName = "gamer"
+                var id: Int64
+                var name: String
+                var score: Int
+                init(id: Int64, name: String, score: Int) { (self.id, self.name, self.score) = (id, name, score) }
+            }
+            var champion = Champion(id: 1, name: "Arthur", score: 7)
+            #expect(try champion.databaseChanges { $0.name = "Barbara" } == ["name": "Arthur".databaseValue])
+            #expect(try champion.updateChanges(db) { $0.score = 8 })
+            #expect(try Int.fetchOne(db, sql: "SELECT score FROM gamer WHERE id = 1") == 8)
+            #expect(try !champion.updateChanges(db) { $0.score = 8 })
             let error = Gamer.recordNotFound(db, id: 99)
             #expect("\(error)".contains("99"))
 

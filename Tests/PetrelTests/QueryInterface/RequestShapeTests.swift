@@ -57,6 +57,17 @@ struct RequestShapeTests {
         return database
     }
 
+    /// Runs `body` on a fresh library, recording the SQL it runs.
+    private func recordingLibrary(_ kind: StorageKind, _ body: (Database) throws -> Void) throws -> SQLRecorder {
+        let database = try makeLibrary(kind)
+        let recorder = SQLRecorder()
+        try database.queue.write { (db: Database) throws in
+            recorder.start(db)
+            try body(db)
+        }
+        return recorder
+    }
+
     @Test("select(_:) infers the fetched type from the context", arguments: StorageKind.allCases)
     func typedSelectionInference(_ kind: StorageKind) throws {
         let database = try makeLibrary(kind)
@@ -85,10 +96,7 @@ struct RequestShapeTests {
 
     @Test("Key, id and full-text filters are written once for requests and associations", arguments: StorageKind.allCases)
     func derivableKeyAndMatchingFilters(_ kind: StorageKind) throws {
-        let database = try makeLibrary(kind)
-        let recorder = SQLRecorder()
-        try database.queue.read { (db: Database) throws in
-            recorder.start(db)
+        let recorder = try recordingLibrary(kind) { (db: Database) throws in
             #expect(try Book.all().keyed(2).fetchAll(db).map(\.title) == ["Du côté de chez Swann"])
             #expect(try Book.all().identified(3).fetchAll(db).map(\.title) == ["Le Temps retrouvé"])
             #expect(try Book.all().matchingTitle("moby").fetchAll(db).map(\.id) == [1])
@@ -135,10 +143,7 @@ struct RequestShapeTests {
 
     @Test("Orderings, aliases and counts are written as GRDB writes them", arguments: StorageKind.allCases)
     func renderedSQL(_ kind: StorageKind) throws {
-        let database = try makeLibrary(kind)
-        let recorder = SQLRecorder()
-        try database.queue.read { (db: Database) throws in
-            recorder.start(db)
+        let recorder = try recordingLibrary(kind) { (db: Database) throws in
             _ = try Author.order(Author.Columns.name.collating(.nocase).desc).fetchAll(db)
             _ = try Author.order(Author.Columns.name.collating(.nocase)).reversed().fetchAll(db)
             _ = try Row.fetchAll(db, Author.select((Column("id") + 1).forKey("next")))
@@ -173,10 +178,7 @@ struct RequestShapeTests {
 
     @Test("Joined associations are reversed, unordered and made stable with their request", arguments: StorageKind.allCases)
     func joinedOrderings(_ kind: StorageKind) throws {
-        let database = try makeLibrary(kind)
-        let recorder = SQLRecorder()
-        try database.queue.read { (db: Database) throws in
-            recorder.start(db)
+        let recorder = try recordingLibrary(kind) { (db: Database) throws in
             let base = Book.joining(required: Book.author.order(Author.Columns.name)).order(Book.Columns.title)
             #expect(try base.fetchAll(db).map(\.id) == [2, 3, 1])
             #expect(try base.reversed().fetchAll(db).map(\.id) == [1, 3, 2])
@@ -204,10 +206,7 @@ struct RequestShapeTests {
 
     @Test("A request joined to its own table names both sides", arguments: StorageKind.allCases)
     func selfJoinAliases(_ kind: StorageKind) throws {
-        let database = try makeLibrary(kind)
-        let recorder = SQLRecorder()
-        try database.queue.read { (db: Database) throws in
-            recorder.start(db)
+        let recorder = try recordingLibrary(kind) { (db: Database) throws in
             // The authors of books by a French author: Proust, once a book.
             let authors = try Author
                 .joining(required: Author.books.joining(required: Book.author.filter(Author.Columns.country == "FR")))
@@ -289,10 +288,7 @@ struct RequestShapeTests {
 
     @Test("Common table expressions: joined without condition, declared by associations, used by updates", arguments: StorageKind.allCases)
     func commonTableExpressions(_ kind: StorageKind) throws {
-        let database = try makeLibrary(kind)
-        let recorder = SQLRecorder()
-        try database.queue.write { (db: Database) throws in
-            recorder.start(db)
+        let recorder = try recordingLibrary(kind) { (db: Database) throws in
             let french = CommonTableExpression(named: "french", request: Author.filter(Author.Columns.country == "FR").select(Column("id")))
             // Every book beside every French author: 3 × 2.
             #expect(try Book.with(french).including(required: Book.association(to: french)).asRequest(of: Row.self).fetchCount(db) == 6)

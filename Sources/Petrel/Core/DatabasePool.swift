@@ -45,9 +45,12 @@ public final class DatabasePool: DatabaseWriter, @unchecked Sendable {
         self.path = path
         writer = try DatabaseQueue(poolPath: path, label: (configuration.label ?? "Petrel.DatabasePool") + ".writer", configuration: writerConfiguration)
         if !configuration.readonly {
-            // The WAL and shared-memory files exist once WAL mode is on, so
-            // read-only connections can open them.
-            let mode = try writer.writeWithoutTransaction { db in try String.fetchOne(db, sql: "PRAGMA journal_mode") }
+            // A first read in WAL mode creates the WAL and shared-memory
+            // files, so that read-only connections can open them.
+            let mode = try writer.writeWithoutTransaction { db in
+                try db.execute(sql: "SELECT * FROM sqlite_master LIMIT 1")
+                return try String.fetchOne(db, sql: "PRAGMA journal_mode")
+            }
             guard mode?.lowercased() == "wal" else {
                 throw DatabaseError(resultCode: .SQLITE_ERROR, message: "could not turn WAL mode on for \(path) (journal mode is \(mode ?? "unknown"))")
             }

@@ -37,6 +37,24 @@ struct DatabasePoolTests {
         #expect(throws: DatabaseError.self) { try pool.read { db in try db.execute(sql: "INSERT INTO t (value) VALUES (2)") } }
     }
 
+    /// Opening a pool, even on a database that was not in WAL mode and
+    /// before any access, leaves the WAL and shared-memory files that
+    /// read-only connections need.
+    @Test func openingCreatesTheWALFiles() throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.path("rollback.sqlite")
+        try DatabaseQueue(path: path).write { db in try db.execute(sql: "CREATE TABLE t (a)") }
+        #expect(!FileManager.default.fileExists(atPath: path + "-wal"))
+        let pool = try DatabasePool(path: path)
+        #expect(FileManager.default.fileExists(atPath: path + "-wal"))
+        #expect(FileManager.default.fileExists(atPath: path + "-shm"))
+        var configuration = Configuration()
+        configuration.readonly = true
+        let reader = try DatabaseQueue(path: path, configuration: configuration)
+        #expect(try reader.read { db in try db.tableExists("t") })
+        withExtendedLifetime(pool) {}
+    }
+
     @Test func readsRunInParallel() throws {
         let directory = try TemporaryDirectory()
         defer { withExtendedLifetime(directory) {} }

@@ -728,8 +728,13 @@ struct JoinPlan {
                 continue
             }
             let core = join.core
-            guard core.request.prefetches.isEmpty else {
-                throw DatabaseError(resultCode: .SQLITE_MISUSE, message: "including(all:) inside a joined association (\(core.key)) is not supported")
+            // The rows of `including(all:)` are attached to the scope of an
+            // included association: one that selects nothing has no row to
+            // attach them to.
+            guard core.request.prefetches.isEmpty || (join.includesColumns && !join.annotatesParent) else {
+                throw DatabaseError(
+                    resultCode: .SQLITE_MISUSE,
+                    message: "including(all:) inside association \(core.key) needs its columns: use including(required:) or including(optional:) instead of joining")
             }
             let alias = alias(for: core.request.alias?.name ?? core.destinationTable, isExplicit: core.request.alias?.name != nil)
             if let token = core.request.alias?.token { aliasNames[token] = alias }
@@ -799,6 +804,22 @@ struct JoinPlan {
 // MARK: - Prefetching to-many associations
 
 extension QueryInterfaceRequest {
+    /// True when an included association, at any depth, prefetches rows.
+    static func hasNestedPrefetches(_ joins: [JoinSpec]) -> Bool {
+        joins.contains { !$0.core.request.prefetches.isEmpty || hasNestedPrefetches($0.core.request.joins) }
+    }
+
+    /// Runs the prefetches of included associations, into the scoped rows
+    /// of `rows`: `Book.including(required: Book.author.including(all: Author.awards))`.
+    static func prefetchNested(_ joins: [JoinSpec], _ db: Database, into rows: [Row]) throws {
+        for join in joins where join.includesColumns && !join.annotatesParent {
+            let scoped = rows.compactMap { $0.scopes[JoinPlan.scopeKey(join.core)] }
+            guard !scoped.isEmpty else { continue }
+            try prefetch(join.core.request.prefetches, db, into: scoped)
+            try prefetchNested(join.core.request.joins, db, into: scoped)
+        }
+    }
+
     /// Runs one query per prefetched association (in chunks for many
     /// rows) and attaches the associated rows to each origin row.
     static func prefetch(_ prefetches: [_AssociationCore], _ db: Database, into rows: [Row]) throws {

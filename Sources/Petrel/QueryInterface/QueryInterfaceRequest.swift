@@ -665,10 +665,13 @@ extension QueryInterfaceRequest: FetchRequest {
         let (sql, arguments) = compiled.sql.build()
         let statement = try db.cachedStatement(sql: sql)
         try statement.setArguments(arguments)
-        guard !prefetches.isEmpty else { return PreparedRequest(statement: statement, adapter: compiled.adapter) }
-        let prefetches = self.prefetches
+        guard !prefetches.isEmpty || Self.hasNestedPrefetches(joins) else {
+            return PreparedRequest(statement: statement, adapter: compiled.adapter)
+        }
+        let (prefetches, joins) = (self.prefetches, self.joins)
         let adapter = PrefetchingAdapter(base: compiled.adapter) { db, rows in
             try Self.prefetch(prefetches, db, into: rows)
+            try Self.prefetchNested(joins, db, into: rows)
         }
         return PreparedRequest(statement: statement, adapter: adapter)
     }

@@ -258,6 +258,30 @@ struct RequestShapeTests {
         #expect(recorder.contains(#"SELECT * FROM "author" WHERE "id" = ?"#))
     }
 
+    struct BookWithAuthor: Decodable, FetchableRecord {
+        struct AuthorWithBooks: Decodable { var name: String; var books: [Book] }
+        var title: String
+        var author: AuthorWithBooks
+    }
+
+    @Test("An included association prefetches its own to-many association", arguments: StorageKind.allCases)
+    func prefetchInsideAJoin(_ kind: StorageKind) throws {
+        let database = try makeLibrary(kind)
+        try database.queue.read { (db: Database) throws in
+            let request = Book
+                .including(required: Book.author.including(all: Author.books.order(Column("id").desc)))
+                .order(Column("id"))
+            let infos = try request.asRequest(of: BookWithAuthor.self).fetchAll(db)
+            #expect(infos.map(\.title) == ["Moby-Dick", "Du côté de chez Swann", "Le Temps retrouvé"])
+            #expect(infos.map { $0.author.books.map(\.id) } == [[1], [3, 2], [3, 2]])
+            let row = try #require(try Row.fetchOne(db, request))
+            #expect(row.scopes["author"]?.prefetchedRows["books"]?.count == 1)
+            // A joined association selects no column: nothing to attach the rows to.
+            let error = databaseError { _ = try Row.fetchAll(db, Book.joining(required: Book.author.including(all: Author.books))) }
+            #expect(error?.message?.contains("needs its columns") == true)
+        }
+    }
+
     struct Parent: TableRecord {
         static let children = hasMany(Child.self)
     }

@@ -366,6 +366,8 @@ extension Row: CustomStringConvertible, CustomDebugStringConvertible {
     public var debugDescription: String {
         let isPlain = unadaptedRow.map { $0.columnNames == columnNames && $0.databaseValues == databaseValues } ?? true
         guard !isPlain || !scopeRows.isEmpty || !prefetchedRowsStorage.isEmpty else { return description }
+        // Prefetched rows show under each row that reaches them, as
+        // `prefetchedRows` finds them: the scope's own, and its parents'.
         var lines = ["▿ " + description]
         if !isPlain { lines.append("  unadapted: " + unadapted.description) }
         appendDetails(to: &lines, indent: "  ")
@@ -378,8 +380,9 @@ extension Row: CustomStringConvertible, CustomDebugStringConvertible {
             lines.append(indent + "- " + name + ": " + scope.description)
             scope.appendDetails(to: &lines, indent: indent + "  ")
         }
-        for key in prefetchedRowsStorage.keys.sorted() {
-            let count = prefetchedRowsStorage[key]?.count ?? 0
+        let prefetched = prefetchedRows
+        for key in prefetched.keys.sorted() {
+            let count = prefetched[key]?.count ?? 0
             lines.append(indent + "+ " + key + ": \(count) " + (count < 2 ? "row" : "rows"))
         }
     }

@@ -286,21 +286,36 @@ struct PrefetchingAdapter: RowAdapter {
 
 extension Row {
     /// The rows of to-many associations fetched with `including(all:)`,
-    /// by association key.
-    public var prefetchedRows: PrefetchedRowsView { PrefetchedRowsView(rows: prefetchedRowsStorage) }
+    /// by association key: this row's own, and those of its scopes at any
+    /// depth (`Book.including(required: Book.author.including(all: Author.awards))`
+    /// gives each book row its author's awards under "awards").
+    public var prefetchedRows: PrefetchedRowsView { PrefetchedRowsView(row: self) }
 
     /// Prefetched rows by association key.
     public struct PrefetchedRowsView {
-        let rows: [String: [Row]]
+        let row: Row
 
         /// The keys of the prefetched associations.
-        public var keys: Set<String> { Set(rows.keys) }
+        public var keys: Set<String> {
+            var keys = Set(row.prefetchedRowsStorage.keys)
+            for scope in row.scopeRows.values { keys.formUnion(scope.prefetchedRows.keys) }
+            return keys
+        }
 
         /// True when nothing was prefetched.
-        public var isEmpty: Bool { rows.isEmpty }
+        public var isEmpty: Bool { keys.isEmpty }
 
-        /// The rows of an association key, if it was prefetched.
-        public subscript(_ key: String) -> [Row]? { rows[key] }
+        /// The rows of an association key, if it was prefetched: the row's
+        /// own, or the first found in its scopes, the shallowest first
+        /// (scopes of one level in name order).
+        public subscript(_ key: String) -> [Row]? {
+            var level = [row]
+            while !level.isEmpty {
+                for row in level { if let rows = row.prefetchedRowsStorage[key] { return rows } }
+                level = level.flatMap { row in row.scopeRows.keys.sorted().compactMap { row.scopeRows[$0] } }
+            }
+            return nil
+        }
     }
 }
 

@@ -52,7 +52,7 @@ struct RowDecoder<Record: FetchableRecord>: Decoder {
         }
 
         func contains(_ key: Key) -> Bool {
-            row.hasColumn(column(for: key)) || scope(for: key) != nil || row.prefetchedRowsStorage[key.stringValue] != nil
+            row.hasColumn(column(for: key)) || scope(for: key) != nil || row.prefetchedRows[key.stringValue] != nil
         }
 
         func decodeNil(forKey key: Key) throws -> Bool {
@@ -60,7 +60,7 @@ struct RowDecoder<Record: FetchableRecord>: Decoder {
                 // A scope of NULLs (an outer join that found nothing) is nil.
                 if let scope = scope(for: key) { return !scope.containsNonNullValue }
                 // Prefetched rows (even none) are a value: an empty array.
-                return row.prefetchedRowsStorage[key.stringValue] == nil
+                return row.prefetchedRows[key.stringValue] == nil
             }
             return row.hasNull(atIndex: index)
         }
@@ -136,7 +136,7 @@ struct RowDecoder<Record: FetchableRecord>: Decoder {
             if let scope = scope(for: key) {
                 return try RowDecoder.decodeNested(T.self, from: scope, codingPath: codingPath + [key])
             }
-            if let rows = row.prefetchedRowsStorage[key.stringValue] {
+            if let rows = row.prefetchedRows[key.stringValue] {
                 // An array (or set) of the rows of `including(all:)`.
                 return try T(from: PrefetchedRowsDecoder<Record>(rows: rows, codingPath: codingPath + [key]))
             }

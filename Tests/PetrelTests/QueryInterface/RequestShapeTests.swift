@@ -276,6 +276,16 @@ struct RequestShapeTests {
             #expect(infos.map { $0.author.books.map(\.id) } == [[1], [3, 2], [3, 2]])
             let row = try #require(try Row.fetchOne(db, request))
             #expect(row.scopes["author"]?.prefetchedRows["books"]?.count == 1)
+            // The book row reaches the rows prefetched in its scopes.
+            #expect(row.prefetchedRows.keys == ["books"])
+            #expect(row.prefetchedRows["books"] == row.scopes["author"]?.prefetchedRows["books"])
+            #expect(row.debugDescription == """
+                ▿ [id:1 authorId:1 title:"Moby-Dick" info:"{\\"pages\\":635}"]
+                  unadapted: [id:1 authorId:1 title:"Moby-Dick" info:"{\\"pages\\":635}" id:1 name:"Herman Melville" country:"US"]
+                  - author: [id:1 name:"Herman Melville" country:"US"]
+                    + books: 1 row
+                  + books: 1 row
+                """)
             // A joined association selects no column: nothing to attach the rows to.
             let error = databaseError { _ = try Row.fetchAll(db, Book.joining(required: Book.author.including(all: Author.books))) }
             #expect(error?.message?.contains("needs its columns") == true)

@@ -84,6 +84,26 @@ struct RequestShapeTests {
         }
     }
 
+    /// Generic code over any to-one association gets the request methods.
+    private func frenchOnly<A: AssociationToOne>(_ association: A) -> A where A.RowDecoder == Author {
+        association.filter(Author.Columns.country == "FR").order(Author.Columns.name).reversed()
+    }
+
+    @Test("Table takes its row type from the context; associations are requests in generic code", arguments: StorageKind.allCases)
+    func contextualTypes(_ kind: StorageKind) throws {
+        let database = try makeLibrary(kind)
+        try database.queue.read { (db: Database) throws in
+            // One array, one type: Table("author") is a Table<Author> here.
+            let tables = [Table<Author>("author"), Table("author")]
+            #expect(try tables.map { try $0.fetchCount(db) } == [3, 3])
+            // Without context it is a Table<Row>.
+            let row = try #require(try Table("author").order(Column("id")).fetchOne(db))
+            #expect(row["name"] as String == "Herman Melville")
+            let books = try Book.including(required: frenchOnly(Book.author)).fetchAll(db)
+            #expect(books.map(\.id) == [2, 3])
+        }
+    }
+
     @Test("Sets take the union and intersection of a cursor")
     func setsAndCursors() throws {
         var union: Set<Int> = [1, 4]

@@ -328,6 +328,36 @@ struct HostileInputTests {
         #expect(result.stdout.contains("symbolic link loop") || result.stdout.contains("skipped"))
         try DocumentIndex(path: index).expectSound()
     }
+
+    // MARK: 10. Progress on narrow terminals
+
+    /// In a 40-column terminal (a pseudo-terminal made by script(1)), the
+    /// progress line redraws in place and never wraps: every redraw is
+    /// `\r ESC[K` and at most 39 characters, with no line feed.
+    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/script"), "needs script(1), package bsdutils"))
+    func progressFitsANarrowTerminal() throws {
+        let directory = try TemporaryDirectory()
+        let tree = directory.path("tree")
+        try FileManager.default.createDirectory(atPath: tree, withIntermediateDirectories: true)
+        for number in 0..<300 {
+            try "storm petrel burrow \(number) shearwater puffin colony".write(
+                toFile: tree + "/note-\(number).txt", atomically: false, encoding: .utf8)
+        }
+        let index = directory.path("index.sqlite")
+        func quoted(_ text: String) -> String { "'" + text.replacingOccurrences(of: "'", with: "'\\''") + "'" }
+        // Only stderr reaches the terminal: the summary on stdout is longer than 40 columns.
+        let command = "stty cols 40 rows 24; exec \(quoted(indexer)) --index \(quoted(index)) \(quoted(tree)) > /dev/null"
+        let result = try run("/usr/bin/script", ["-qefc", command, "/dev/null"])
+        #expect(result.status == 0, "\(result.stderr)")
+        let redraw = "\r\u{1B}[K"
+        #expect(result.stdout.hasPrefix(redraw))
+        #expect(!result.stdout.contains("\n"))
+        let lines = result.stdout.components(separatedBy: redraw).dropFirst()
+        #expect(lines.contains { $0.contains("300/300 files") })
+        for line in lines { #expect(line.count <= 39, "\(line)") }
+        try DocumentIndex(path: index).expectSound()
+        #expect(try documentCount(index) == 300)
+    }
 }
 
 /// Runs the tools as `nobody` through setpriv, for read-only cases that

@@ -329,6 +329,41 @@ struct HostileInputTests {
         try DocumentIndex(path: index).expectSound()
     }
 
+    /// A folder whose path is longer than PATH_MAX (4,096 bytes) cannot be
+    /// opened by path: it is listed as failed with the system's reason,
+    /// the run exits 1, and the rest of the tree is indexed.
+    @Test func pathsLongerThanPathMax() throws {
+        let tree = try Tree(["shallow.txt": "shallow petrel"])
+        // Built with openat/mkdirat: no single path here exceeds the limit.
+        var folder = open(tree.root, O_RDONLY | O_DIRECTORY)
+        try #require(folder >= 0)
+        for level in 1...20 {
+            let name = String(repeating: "d", count: 250) + String(level)
+            #expect(mkdirat(folder, name, 0o755) == 0)
+            let next = openat(folder, name, O_RDONLY | O_DIRECTORY)
+            close(folder)
+            folder = next
+            try #require(folder >= 0)
+        }
+        let file = openat(folder, "deep.txt", O_WRONLY | O_CREAT, 0o644)
+        try #require(file >= 0)
+        let text = Array("deep petrel beyond the path limit".utf8)
+        #expect(write(file, text, text.count) == text.count)
+        close(file)
+        close(folder)
+        defer { _ = try? run("/bin/rm", ["-rf", tree.path(String(repeating: "d", count: 250) + "1")]) }
+
+        let indexFolder = try TemporaryDirectory()
+        let index = indexFolder.path("long.sqlite")
+        let result = try run(indexer, ["--index", index, tree.root])
+        #expect(result.status == 1, "\(result.stdout)")
+        #expect(result.stderr.contains("File name too long"), "\(result.stderr)")
+        #expect(result.stdout.contains("1 added"), "\(result.stdout)")
+        let search = try run(searcher, ["--index", index, "-l", "petrel"])
+        #expect(search.stdout.split(separator: "\n").map { $0.hasSuffix("shallow.txt") } == [true])
+        try DocumentIndex(path: index).expectSound()
+    }
+
     // MARK: 10. Progress on narrow terminals
 
     /// In a 40-column terminal (a pseudo-terminal made by script(1)), the

@@ -113,22 +113,18 @@ public struct DatabaseError: Error, CustomStringConvertible, Sendable {
     }
 
     /// `SQLite error 19: UNIQUE constraint failed: player.id - while executing `INSERT ...``
-    public var description: String {
+    public var description: String { text(showingArguments: publicStatementArguments) }
+
+    /// The description with the statement arguments, whatever the
+    /// configuration says: for debugging, as it may show private data.
+    public var expandedDescription: String { text(showingArguments: true) }
+
+    private func text(showingArguments: Bool) -> String {
         // The primary code, as GRDB prints it (the extended one is in extendedResultCode).
         var text = "SQLite error \(resultCode.rawValue)"
         if let message { text += ": " + message }
         if let sql { text += " - while executing `\(sql)`" }
-        if publicStatementArguments, let arguments, !arguments.isEmpty { text += " with arguments \(arguments)" }
-        return text
-    }
-
-    /// The description with the statement arguments, whatever the
-    /// configuration says: for debugging, as it may show private data.
-    public var expandedDescription: String {
-        var text = "SQLite error \(resultCode.rawValue)"
-        if let message { text += ": " + message }
-        if let sql { text += " - while executing `\(sql)`" }
-        if let arguments, !arguments.isEmpty { text += " with arguments \(arguments)" }
+        if showingArguments, let arguments, !arguments.isEmpty { text += " with arguments \(arguments)" }
         return text
     }
 }

@@ -371,7 +371,7 @@ struct JoinSpec: Sendable {
         if other.includesColumns && !includesColumns { request.selection = added.selection }
         if request.alias == nil { request.alias = added.alias }
         for join in added.joins {
-            request = request.adding(join.core, isRequired: join.isRequired, includesColumns: join.includesColumns, annotatesParent: join.annotatesParent)
+            request = request.adding(join)
         }
         request.prefetches += added.prefetches
         result.core.request = request

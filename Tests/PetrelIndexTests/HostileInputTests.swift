@@ -329,6 +329,49 @@ struct HostileInputTests {
         try DocumentIndex(path: index).expectSound()
     }
 
+    /// Files rewritten, deleted, created and renamed while petrel-index
+    /// reads the tree: the run ends normally (a file that vanished is not
+    /// an error), the index is sound, and the next run, once the tree is
+    /// still, leaves exactly what a clean index of the tree holds.
+    @Test func filesChangingDuringARun() throws {
+        let tree = try Tree()
+        let fileCount = 1500
+        for n in 0..<fileCount { try tree.write("d\(n % 10)/f\(n).txt", "original \(n) " + String(repeating: "storm ocean ", count: 200)) }
+        let index = tree.directory.path("moving.sqlite")
+        let process = try startIndexer(indexer, index: index, folder: tree.root)
+        // Change the tree until the indexer is done, touching files all
+        // over it (the walk order is not the creation order).
+        var round = 0
+        var changes = 0
+        while process.isRunning {
+            round += 1
+            for n in stride(from: round % 13, to: fileCount, by: 13) {
+                let name = "d\(n % 10)/f\(n).txt"
+                switch (n / 13 + round) % 4 {
+                case 0: try? tree.write(name, "rewritten \(round) \(n) petrel")
+                case 1: try? tree.remove(name)
+                case 2: try? tree.move(name, "d\(n % 10)/moved-\(round)-\(n).txt")
+                default: try tree.write("new/r\(round)-\(n).txt", "created \(round) \(n) petrel")
+                }
+                changes += 1
+            }
+        }
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0)
+        #expect(changes > 0, "the tree did not change while the indexer ran")
+        try DocumentIndex(path: index).expectSound()
+        // Still: the next run catches up, to exactly the clean index.
+        let settle = try run(indexer, ["--index", index, "--quiet", tree.root])
+        #expect(settle.status == 0, "\(settle.stderr)")
+        #expect(settle.stderr.isEmpty, "\(settle.stderr)")
+        let clean = try DocumentIndex(path: tree.directory.path("clean.sqlite"))
+        try clean.update(roots: [tree.root])
+        let settled = try DocumentIndex(path: index)
+        try settled.expectSound()
+        #expect(try settled.contents(relativeTo: tree.root) == clean.contents(relativeTo: tree.root))
+        #expect(try run(indexer, ["--index", index, "--check"]).status == 0)
+    }
+
     /// A folder whose path is longer than PATH_MAX (4,096 bytes) cannot be
     /// opened by path: it is listed as failed with the system's reason,
     /// the run exits 1, and the rest of the tree is indexed.

@@ -152,6 +152,27 @@ struct FormatTests {
         guard case .tooLarge? = error else { Issue.record("expected tooLarge, got \(String(describing: error))"); return }
     }
 
+    /// Compressed text is cut to the text budget like a plain file (the
+    /// rest is not inflated, and a UTF-8 character is never split), even
+    /// past the limit for files read whole; a PDF inside gzip still has
+    /// that limit.
+    @Test func compressedTextIsCutToTheTextBudget() throws {
+        var registry = ExtractorRegistry.standard
+        registry.maximumTextBytes = 8
+        registry.maximumDecompressedSize = 20
+        let text = "petrel é " + String(repeating: "storm ", count: 20)
+        let cut = try registry.extract(ExtractionInput(bytes: try gzip(text), name: "n.txt.gz", path: "/n.txt.gz"))
+        #expect(cut.body == "petrel ")
+        #expect(cut.isTruncated)
+        let whole = try registry.extract(ExtractionInput(bytes: try gzip("petrel"), name: "n.txt.gz", path: "/n.txt.gz"))
+        #expect(whole.body == "petrel")
+        #expect(!whole.isTruncated)
+        let error = #expect(throws: ExtractionError.self) {
+            try registry.extract(ExtractionInput(bytes: try gzip("%PDF-1.4 " + String(repeating: "x", count: 40)), name: "a.pdf.gz", path: "/a.pdf.gz"))
+        }
+        guard case .tooLarge? = error else { Issue.record("expected tooLarge, got \(String(describing: error))"); return }
+    }
+
     @Test func registryChoosesByExtensionAndSniffs() throws {
         let registry = ExtractorRegistry.standard
         #expect(registry.isKnownBinary(name: "photo.JPG"))

@@ -297,6 +297,32 @@ struct ChangingFilesTests {
         #expect(report.bytesRead == 5)
     }
 
+    /// A compressed text that expands past the 64 MiB limit for files read
+    /// whole is indexed on its first text budget, listed as truncated,
+    /// within the memory a plain file of that size takes.
+    @Test func hugeCompressedTextIsIndexedOnItsStart() throws {
+        let tree = try Tree()
+        let line = Array("petrel storm ocean wave\n".utf8)
+        var text: [UInt8] = Array("beginning\n".utf8)
+        text.reserveCapacity(70 << 20)
+        while text.count < 70 << 20 { text += line }
+        text += Array("farewell\n".utf8)
+        try tree.write("big.txt", bytes: text)
+        #expect(try run("/bin/gzip", ["-1", "-n", tree.path("big.txt")]).status == 0)
+        let index = try DocumentIndex(path: tree.directory.path("i.sqlite"), tokenizer: .unicode61)
+        let report = try index.update(roots: [tree.root])
+        #expect(report.added == 1)
+        #expect(report.skipped.isEmpty, "\(report.skipped)")
+        #expect(report.truncated == [tree.path("big.txt.gz")])
+        #expect(try index.search("beginning", root: tree.root) == ["big.txt.gz"])
+        #expect(try index.search("farewell", root: tree.root).isEmpty)
+        let body = try index.contents(relativeTo: tree.root)[0][2] ?? ""
+        #expect(body.utf8.count <= UpdateOptions().maximumTextBytes)
+        // Unchanged, it stays unchanged.
+        #expect(try index.update().unchanged == 1)
+        try index.expectSound()
+    }
+
     @Test func tenThousandFilesInOneFolder() throws {
         let count = 10_000
         let tree = try Tree()

@@ -7,6 +7,11 @@ public struct ExtractorRegistry: Sendable {
     public var binaryExtensions: Set<String>
     /// The most bytes a compressed file may expand to.
     public var maximumDecompressedSize = 64 * 1024 * 1024
+    /// The most decompressed bytes of text kept from a compressed text
+    /// file (nil: no cut): the rest is not inflated and the document is
+    /// marked ``ExtractedDocument/isTruncated``, as a long plain file's
+    /// text is cut to an update's text budget.
+    public var maximumTextBytes: Int?
 
     /// An empty registry: every file is sniffed as plain text.
     public init() {
@@ -82,10 +87,16 @@ public struct ExtractorRegistry: Sendable {
     public func extract(_ input: ExtractionInput) throws(ExtractionError) -> ExtractedDocument {
         var input = input
         var ext = FilePath.pathExtension(of: Array(input.name.utf8))
+        var isCut = false
         if ext == "gz" || ext == "z" || Gzip.isCompressed(input.bytes) {
             guard Gzip.isCompressed(input.bytes) else { throw .unreadable("not gzip data") }
+            let innerName = ext == "gz" || ext == "z" ? String(input.name.dropLast(ext.count + 1)) : input.name
+            // Text may be cut like a plain file's; formats that need the
+            // whole file (PDF) are inflated whole, within the limit.
+            let prefix = readsWholeFile(name: innerName) ? Int.max : (maximumTextBytes ?? Int.max)
             do {
-                input.bytes = try Gzip.decompress(input.bytes, limit: maximumDecompressedSize)
+                (input.bytes, isCut) = try Gzip.decompress(input.bytes, limit: maximumDecompressedSize, prefix: prefix)
+                if isCut { input.bytes = TextDecoding.droppingIncompleteTail(input.bytes) }
             } catch {
                 switch error {
                 case .damaged(let reason): throw .unreadable(reason)
@@ -96,6 +107,12 @@ public struct ExtractorRegistry: Sendable {
             ext = FilePath.pathExtension(of: Array(input.name.utf8))
             if binaryExtensions.contains(ext) { throw .binary }
         }
+        var document = try extractUnwrapped(input, extension: ext)
+        document.isTruncated = document.isTruncated || isCut
+        return document
+    }
+
+    private func extractUnwrapped(_ input: ExtractionInput, extension ext: String) throws(ExtractionError) -> ExtractedDocument {
         if let extractor = byExtension[ext] { return try extractor.extract(input) }
         // Manual sections with a suffix (open.3pm, SSL_read.3ssl, ls.1p).
         if ManPageExtractor.isManualName(input.name), let extractor = byExtension["man"] { return try extractor.extract(input) }

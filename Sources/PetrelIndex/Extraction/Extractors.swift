@@ -11,6 +11,9 @@ public struct ExtractedDocument: Sendable, Equatable {
     public var kind: String
     /// The encoding the bytes were read in ("UTF-8", "Shift_JIS"...).
     public var encoding: String?
+    /// Whether the text is only the start of the file's (a compressed
+    /// file expanding past the text budget).
+    public var isTruncated = false
 
     public init(title: String?, body: String, kind: String, encoding: String? = nil) {
         self.title = title

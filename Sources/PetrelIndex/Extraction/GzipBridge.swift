@@ -16,6 +16,12 @@ enum Gzip {
     /// The decompressed bytes of every member of a gzip file; stops with
     /// `.tooLarge` past `limit` bytes (a decompression bomb stays bounded).
     static func decompress(_ input: [UInt8], limit: Int) throws(Failure) -> [UInt8] {
+        try decompress(input, limit: limit, prefix: Int.max).bytes
+    }
+
+    /// The first `prefix` decompressed bytes (`isCut` when there was more:
+    /// the rest is not inflated), or `.tooLarge` past `limit` bytes.
+    static func decompress(_ input: [UInt8], limit: Int, prefix: Int) throws(Failure) -> (bytes: [UInt8], isCut: Bool) {
         var output: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 64 * 1024)
         var stream = z_stream()
@@ -37,6 +43,10 @@ enum Gzip {
             }
             let produced = chunk.count - Int(stream.avail_out)
             output.append(contentsOf: chunk[0..<produced])
+            if output.count > prefix, prefix <= limit {
+                output.removeSubrange(prefix...)
+                return (output, true)
+            }
             if output.count > limit { throw .tooLarge(output.count) }
             switch status {
             case Z_STREAM_END:
@@ -45,7 +55,7 @@ enum Gzip {
                 if consumed + 1 < input.count, input[consumed] == 0x1F, input[consumed + 1] == 0x8B {
                     guard inflateReset(&stream) == Z_OK else { throw .damaged("zlib could not restart") }
                 } else {
-                    return output
+                    return (output, false)
                 }
             case Z_OK:
                 if produced == 0, consumed == input.count { throw .damaged("gzip: truncated data") }

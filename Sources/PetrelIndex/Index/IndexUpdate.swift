@@ -248,6 +248,7 @@ extension DocumentIndex {
         // largest document's text is what sets the peak memory.
         var extractors = options.extractors
         extractors.maximumDecompressedSize = min(extractors.maximumDecompressedSize, Int(clamping: walk.maximumFileSize))
+        extractors.maximumTextBytes = options.maximumTextBytes
         let maximumSize = walk.maximumFileSize
         let missingSnapshot = missing
         let readJobs = jobs
@@ -475,14 +476,15 @@ extension DocumentIndex {
             do {
                 let document = try extractors.extract(input)
                 let language = unlanguagedKinds.contains(document.kind) ? nil : LanguageGuess.guess(document.body)
-                queue.put(.store(file: file, replacing: replacing, hash: hash, document: document, language: language, truncated: truncated),
+                queue.put(.store(file: file, replacing: replacing, hash: hash, document: document, language: language,
+                                 truncated: truncated || document.isTruncated),
                           cost: document.body.utf8.count + 256)
             } catch {
                 switch error {
                 case .binary:
                     skip(.binary, bytesRead: bytes.count)
                 case .tooLarge(let size):
-                    skip(.tooLarge, "expands past \(size) bytes; compressed files may expand to \(extractors.maximumDecompressedSize) bytes (the size limit, at most 64 MiB)", bytesRead: bytes.count)
+                    skip(.tooLarge, "expands past \(size) bytes, over the limit of \(extractors.maximumDecompressedSize) bytes for a compressed file read whole (the size limit, at most 64 MiB)", bytesRead: bytes.count)
                 case .missingTool:
                     skip(.missingTool, error.description, bytesRead: bytes.count)
                 case .unreadable(let reason):

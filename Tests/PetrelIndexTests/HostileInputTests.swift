@@ -210,6 +210,12 @@ struct HostileInputTests {
         result = try run(searcher, ["--index", index, "--kind", "nonsense", "petrel"])
         #expect(result.status == 1)
         #expect(result.stderr.contains("no document of kind 'nonsense' in this index (its kinds: txt)"))
+        // The word is in the index: no "did you mean" for it.
+        #expect(!result.stderr.contains("no document has"), "\(result.stderr)")
+        result = try run(searcher, ["--index", index, "--kind", "txt", "--path", "*/nowhere/*", "petrel", "pterel"])
+        #expect(result.status == 1)
+        #expect(result.stderr.contains("no document has 'pterel'"), "\(result.stderr)")
+        #expect(!result.stderr.contains("no document has 'petrel'"), "\(result.stderr)")
         for (tool, arguments) in [(searcher, ["--index", index, "petrel"]), (indexer, ["--index", index, "--list"])] {
             let process = Process()
             process.executableURL = URL(fileURLWithPath: tool)

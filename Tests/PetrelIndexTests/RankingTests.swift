@@ -104,6 +104,26 @@ struct RankingTests {
         #expect(flat.hits.first?.score == flat.hits.last?.score)
     }
 
+    @Test func wordsAtTheStartOfTheBodyCountMore() throws {
+        let filler = (0..<150).map { "filler\($0 % 30)" }.joined(separator: " ")
+        let (_, index) = try Self.makeIndex([
+            "early.txt": "alpha beta " + filler,
+            "late.txt": filler + " alpha beta",
+            "other.txt": "unrelated text",
+        ])
+        var options = SearchOptions()
+        options.explain = true
+        let results = try index.search("alpha beta", options: options)
+        #expect(names(results) == ["early.txt", "late.txt"])
+        #expect(results.hits[0].score > results.hits[1].score * 1.2)
+        // Without the lead the two tie (same words, same lengths, same distance).
+        options.ranking.leadWeight = 0
+        let flat = try index.search("alpha beta", options: options)
+        #expect(flat.hits.first?.score == flat.hits.last?.score)
+        #expect(throws: IndexError.self) { try RankingParameters("lead=x") }
+        #expect(try RankingParameters("lead=1,lead-length=50").leadLength == 50)
+    }
+
     @Test func exactFormsBeatWeakerAlternatives() throws {
         // 操作系统 is also searched as its bigrams (weaker): a document with
         // the whole word comes first, one with a part of it still comes.

@@ -8,6 +8,7 @@ the document's name into a development half (for tuning) and a held-out half
 
 usage: eval_relevance.py EVAL_DIR BIN_DIR [--sets a,b] [--systems a,b]
                          [--split dev|heldout|both] [--ranking PARAMS] [--max-queries N]
+                         [--report FILE]
 """
 import argparse, glob, gzip, hashlib, json, math, os, re, shutil, sqlite3, subprocess, sys, tempfile, unicodedata
 
@@ -19,6 +20,7 @@ parser.add_argument("--systems", default="")
 parser.add_argument("--split", default="both", choices=["dev", "heldout", "both"])
 parser.add_argument("--ranking", default="", help="petrel-search --ranking parameters (experiments)")
 parser.add_argument("--max-queries", type=int, default=0)
+parser.add_argument("--report", default="", help="write each query's outcome (JSON lines) to this file, for error analysis")
 args = parser.parse_args()
 root = os.path.join(args.eval_dir, "root")
 
@@ -340,6 +342,14 @@ for key, label, language, load in SETS:
             except Exception as error:  # a peer that fails is reported, not fatal
                 print("| %s | | | %s | failed: %s | | | |" % (label, system_label, str(error)[:60]))
                 continue
+            if args.report:
+                with open(args.report, "a", encoding="utf-8") as report:
+                    for split in splits:
+                        for q in queries_by_split[split][: args.max_queries or None]:
+                            ranked = results[q]
+                            report.write(json.dumps({"set": key, "split": split, "system": system_key, "query": docs[q][4], "target": docs[q][0],
+                                                     "rank": ranked.index(q) + 1 if q in ranked else None,
+                                                     "top": [docs[r][0] for r in ranked[:3]]}, ensure_ascii=False) + "\n")
             for split in splits:
                 qs = queries_by_split[split][: args.max_queries or None]
                 if not qs:

@@ -180,7 +180,8 @@ private struct SearchRun {
             columnWeights: [options.pathWeight, options.titleWeight, options.bodyWeight],
             columnB: [options.ranking.pathB, options.ranking.titleB, options.ranking.bodyB],
             k1: options.ranking.k1, coordinationPower: options.ranking.coordinationPower,
-            proximityWeight: options.ranking.proximityWeight)
+            proximityWeight: options.ranking.proximityWeight,
+            leadWeight: options.ranking.leadWeight, leadLength: options.ranking.leadLength)
         stemming = index.tokenizer == .icu
             ? QueryStemming(queryText: query.text, sampleLanguages: { try QueryStemming.sampleLanguages(db) })
             : nil
@@ -429,8 +430,9 @@ private struct SearchRun {
                 notes.append(String(format: "term %@%@: in %d documents, idf %.2f", item.label, item.isRequired ? " (required)" : "",
                                     explanation.documentFrequency[term], explanation.idf[term]))
             }
-            notes.append(String(format: "score: (BM25F (k1 %.2g, weights path %.3g, title %.3g, body %.3g) + proximity) × coordination^%.3g",
-                                model.k1, options.pathWeight, options.titleWeight, options.bodyWeight, model.coordinationPower))
+            notes.append(String(format: "score: (BM25F (k1 %.2g, weights path %.3g, title %.3g, body %.3g, the body's first %.0f tokens ×%.3g) + proximity) × coordination^%.3g",
+                                model.k1, options.pathWeight, options.titleWeight, options.bodyWeight, model.leadLength, 1 + model.leadWeight,
+                                model.coordinationPower))
         }
 
         let maker = try snippetMaker(for: query.root)

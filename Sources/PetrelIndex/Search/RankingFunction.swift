@@ -27,6 +27,16 @@ import Foundation
 ///   they are at most eight tokens further apart than in the query: the
 ///   words of a phrase typed without quotes still rank documents that keep
 ///   them together first, particles and short words in between or not.
+/// - **Lead**: a hit among the first `leadLength` tokens of the body counts
+///   `1 + leadWeight` times, as if the start of a document were a field of
+///   its own with more weight (BM25F's "lead paragraph" field; Troy and
+///   Zhang, "Enhancing relevance scoring with chronological term rank",
+///   SIGIR 2007): a document that says what it is about at once (a man
+///   page's DESCRIPTION, an article's first paragraph) ranks before one
+///   that mentions the words in passing. On every development set of
+///   `scripts/eval-relevance` it raised nDCG@10 (0.706 → 0.725 on average
+///   at weight 2 over 100 tokens; 1 and 3, 50 and 200 tokens did about as
+///   well).
 ///
 /// Alternatives of a term at one position count once, with the largest
 /// weight, so an exact form (weight 1) beats a weaker variant of it.
@@ -37,6 +47,8 @@ struct RankingModel: Sendable, Equatable {
     var k1 = 2.0
     var coordinationPower = 0.0
     var proximityWeight = 1.0
+    var leadWeight = 2.0
+    var leadLength = 100.0
 
     /// How the phrases of a MATCH expression form terms.
     struct Terms: Sendable, Equatable {
@@ -58,7 +70,7 @@ struct RankingModel: Sendable, Equatable {
         let arguments = head + [
             "'" + columnWeights.map(number).joined(separator: " ") + "'",
             "'" + columnB.map(number).joined(separator: " ") + "'",
-            "'" + [k1, coordinationPower, proximityWeight].map(number).joined(separator: " ") + "'",
+            "'" + [k1, coordinationPower, proximityWeight, leadWeight, leadLength].map(number).joined(separator: " ") + "'",
             "'" + terms.phraseTerms.map(String.init).joined(separator: " ") + "'",
             "'" + terms.phraseWeights.map(number).joined(separator: " ") + "'",
         ]
@@ -88,12 +100,16 @@ public struct RankingParameters: Sendable, Equatable {
     /// The weight of a word's other forms (its stem as a prefix) against
     /// 1 for the word itself.
     public var stemWeight = 0.5
+    /// How much more a hit at the start of the body counts (0: no more).
+    public var leadWeight = 2.0
+    /// How many tokens of the body are its start.
+    public var leadLength = 100.0
 
     public init() {}
 
     /// Parameters from `name=value` pairs separated by commas: `k1`,
     /// `b` (all fields), `path-b`, `title-b`, `body-b`, `coordination`,
-    /// `proximity`, `stem`.
+    /// `proximity`, `stem`, `lead`, `lead-length`.
     public init(_ text: String) throws(IndexError) {
         for pair in text.split(separator: ",") {
             let parts = pair.split(separator: "=", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
@@ -109,7 +125,9 @@ public struct RankingParameters: Sendable, Equatable {
             case "coordination": coordinationPower = value
             case "proximity": proximityWeight = value
             case "stem": stemWeight = value
-            default: throw IndexError("unknown ranking parameter '\(parts[0])' (k1, b, path-b, title-b, body-b, coordination, proximity, stem)")
+            case "lead": leadWeight = value
+            case "lead-length": leadLength = value
+            default: throw IndexError("unknown ranking parameter '\(parts[0])' (k1, b, path-b, title-b, body-b, coordination, proximity, stem, lead, lead-length)")
             }
             guard pathB <= 1, titleB <= 1, bodyB <= 1 else { throw IndexError("ranking parameter '\(pair)': b is between 0 and 1") }
         }
@@ -199,7 +217,9 @@ private final class RankingContext {
             guard instance.phrase < terms.phraseTerms.count, instance.column < columns else { return }
             let term = terms.phraseTerms[instance.phrase]
             guard term >= 0, term < termCount else { return }
-            let weight = terms.phraseWeights[instance.phrase]
+            var weight = terms.phraseWeights[instance.phrase]
+            // The body is the last column.
+            if instance.column == columns - 1, Double(instance.offset) < model.leadLength { weight *= 1 + model.leadWeight }
             let slot = term * columns + instance.column
             if hasAlternatives[term] {
                 let key = (slot << 32) | instance.offset
@@ -295,10 +315,11 @@ extension RankingModel {
         model.columnWeights = try numbers(0)
         model.columnB = try numbers(1)
         let parameters = try numbers(2)
-        guard model.columnB.count == model.columnWeights.count, parameters.count == 3 else {
+        guard model.columnB.count == model.columnWeights.count, parameters.count == 5 else {
             throw DatabaseError(resultCode: .SQLITE_ERROR, message: "petrel_rank: malformed arguments")
         }
         (model.k1, model.coordinationPower, model.proximityWeight) = (parameters[0], parameters[1], parameters[2])
+        (model.leadWeight, model.leadLength) = (parameters[3], parameters[4])
         let phraseTerms = try numbers(3).map { Int($0) }
         let phraseWeights = try numbers(4)
         guard phraseTerms.count == phraseWeights.count else {

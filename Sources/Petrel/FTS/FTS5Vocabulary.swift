@@ -72,27 +72,67 @@ extension Database {
     public func suggestTerms(
         for word: String, vocabulary: String, maximumDistance: Int = 2, limit: Int = 5, sharingInitial: Bool = false
     ) throws -> [FTSTermSuggestion] {
-        let target = Array(word.unicodeScalars)
-        guard !target.isEmpty, maximumDistance > 0 else { return [] }
-        let length = target.count
-        // Term ranges to read: everything, or the terms under each initial.
-        var ranges: [(String, String?)] = [("", nil)]
-        if sharingInitial {
-            var initials: [Unicode.Scalar] = []
-            for scalar in target.prefix(2) where !initials.contains(scalar) { initials.append(scalar) }
-            ranges = initials.map { initial in
-                let next = (initial.value + 1...0x10FFFF).lazy.compactMap(Unicode.Scalar.init).first
-                return (String(initial), next.map(String.init))
-            }
+        try suggestTerms(for: [word], vocabulary: vocabulary, maximumDistance: { _ in maximumDistance },
+                         limit: limit, sharingInitial: sharingInitial)[word] ?? []
+    }
+
+    /// Suggestions for several words in one pass over the vocabulary: each
+    /// range of terms is read once for all the words that need it.
+    ///
+    /// - Parameters:
+    ///   - words: The words as typed (see the one-word form).
+    ///   - maximumDistance: Each word's maximum edit distance (1 or 2; 0
+    ///     or less: no suggestion for that word).
+    ///   - maximumScans: With `sharingInitial`, the most ranges of terms
+    ///     read (every word's first letter, then their second letters, in
+    ///     order): it bounds the cost of any number of words. Words whose
+    ///     ranges are left out get fewer suggestions or none.
+    /// - Returns: The suggestions of each word that has some.
+    public func suggestTerms(
+        for words: [String], vocabulary: String, maximumDistance: (String) -> Int = { _ in 2 }, limit: Int = 5,
+        sharingInitial: Bool = false, maximumScans: Int = .max
+    ) throws -> [String: [FTSTermSuggestion]] {
+        struct Target {
+            let word: String
+            let scalars: [Unicode.Scalar]
+            let distance: Int
         }
-        var suggestions: [FTSTermSuggestion] = []
-        for (low, high) in ranges {
+        var targets: [Target] = []
+        for word in Set(words).sorted() {
+            let distance = maximumDistance(word)
+            if !word.isEmpty, distance > 0 { targets.append(Target(word: word, scalars: Array(word.unicodeScalars), distance: distance)) }
+        }
+        // Term ranges to read, each with the targets it serves: everything,
+        // or the terms under each initial (first letters first).
+        var ranges: [(low: String, high: String?, targets: [Int])] = []
+        if sharingInitial {
+            var byInitial: [Unicode.Scalar: Int] = [:]
+            for position in 0..<2 {
+                for (index, target) in targets.enumerated() where position < target.scalars.count {
+                    let initial = target.scalars[position]
+                    if position == 1, initial == target.scalars[0] { continue }
+                    if let range = byInitial[initial] {
+                        ranges[range].targets.append(index)
+                    } else if ranges.count < maximumScans {
+                        let next = (initial.value + 1...0x10FFFF).lazy.compactMap(Unicode.Scalar.init).first
+                        byInitial[initial] = ranges.count
+                        ranges.append((String(initial), next.map(String.init), [index]))
+                    }
+                }
+            }
+        } else if !targets.isEmpty {
+            ranges = [("", nil, Array(targets.indices))]
+        }
+        var found = [[FTSTermSuggestion]](repeating: [], count: targets.count)
+        for (low, high, served) in ranges {
             // Terms whose length differs by more than the distance cannot qualify.
+            let shortest = served.map { max(1, targets[$0].scalars.count - targets[$0].distance) }.min() ?? 1
+            let longest = served.map { targets[$0].scalars.count + targets[$0].distance }.max() ?? 0
             var sql = """
                 SELECT term, doc FROM \(vocabulary.quotedDatabaseIdentifier)
-                WHERE term >= ? AND length(term) BETWEEN ? AND ? AND term <> ?
+                WHERE term >= ? AND length(term) BETWEEN ? AND ?
                 """
-            var arguments: StatementArguments = [low, max(1, length - maximumDistance), length + maximumDistance, word]
+            var arguments: StatementArguments = [low, shortest, longest]
             if let high {
                 sql += " AND term < ?"
                 arguments += [high]
@@ -100,15 +140,23 @@ extension Database {
             let rows = try Row.fetchCursor(self, sql: sql, arguments: arguments)
             while let row = try rows.next() {
                 let term: String = row["term"]
-                if let distance = EditDistance.restricted(target, Array(term.unicodeScalars), maximum: maximumDistance) {
-                    suggestions.append(FTSTermSuggestion(term: term, distance: distance, documentCount: row["doc"]))
+                let scalars = Array(term.unicodeScalars)
+                for index in served where term != targets[index].word {
+                    let target = targets[index]
+                    if let distance = EditDistance.restricted(target.scalars, scalars, maximum: target.distance) {
+                        found[index].append(FTSTermSuggestion(term: term, distance: distance, documentCount: row["doc"]))
+                    }
                 }
             }
         }
-        suggestions.sort {
-            ($0.distance, -$0.documentCount, $0.term) < ($1.distance, -$1.documentCount, $1.term)
+        var result: [String: [FTSTermSuggestion]] = [:]
+        for (index, target) in targets.enumerated() where !found[index].isEmpty {
+            let sorted = found[index].sorted {
+                ($0.distance, -$0.documentCount, $0.term) < ($1.distance, -$1.documentCount, $1.term)
+            }
+            result[target.word] = Array(sorted.prefix(limit))
         }
-        return Array(suggestions.prefix(limit))
+        return result
     }
 }
 

@@ -110,18 +110,17 @@ extension DocumentIndex {
     /// suggestions are searched too.
     public func search(_ query: SearchQuery, options: SearchOptions = SearchOptions()) throws -> SearchResults {
         var results = try dbQueue.read { db in try SearchRun(db: db, index: self, query: query, options: options).run() }
-        // Suggestions for the first few missing words only, each read from
-        // the vocabulary under its initials: a query of any length answers
-        // in bounded time.
+        // Suggestions for the first few missing words only, read from the
+        // vocabulary under their initials, a bounded number of initials in
+        // all: a query of any length answers in bounded time.
         let missing = Array(results.suggestions.keys.sorted().prefix(DocumentIndex.maximumSuggestedWords))
         if !missing.isEmpty {
             var suggestions: [String: [String]] = [:]
             try dbQueue.writeWithoutTransaction { db in
                 try db.execute(sql: "CREATE VIRTUAL TABLE IF NOT EXISTS temp.petrel_vocabulary USING fts5vocab(main, documents_fts, row)")
-                for word in missing {
-                    let terms = try db.suggestTerms(for: word, vocabulary: "petrel_vocabulary", maximumDistance: word.count > 4 ? 2 : 1, limit: 3, sharingInitial: true)
-                    if !terms.isEmpty { suggestions[word] = terms.map(\.term) }
-                }
+                let found = try db.suggestTerms(for: missing, vocabulary: "petrel_vocabulary", maximumDistance: { $0.count > 4 ? 2 : 1 },
+                                                limit: 3, sharingInitial: true, maximumScans: DocumentIndex.maximumSuggestionScans)
+                suggestions = found.mapValues { $0.map(\.term) }
             }
             results.suggestions = suggestions
             if options.fuzzy, !suggestions.isEmpty {
@@ -140,6 +139,9 @@ extension DocumentIndex {
 extension DocumentIndex {
     /// Missing words of one query that get suggestions (the first ones).
     static let maximumSuggestedWords = 8
+    /// The most ranges of the vocabulary (terms under one initial) read for
+    /// suggestions: on a large index each costs tens of milliseconds.
+    static let maximumSuggestionScans = 3
 
     /// A query as this index analyses it (tests and `--explain`).
     func analyze(_ query: SearchQuery) throws -> AnalyzedQuery {

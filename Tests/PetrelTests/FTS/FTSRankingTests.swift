@@ -114,6 +114,20 @@ struct FTSRankingTests {
             #expect(try db.suggestTerms(for: "kanasas", vocabulary: "places_vocab", maximumDistance: 1).map(\.term) == ["kansas"])
             #expect(try db.suggestTerms(for: "zzzzzz", vocabulary: "places_vocab").isEmpty)
             #expect(try db.suggestTerms(for: "", vocabulary: "places_vocab").isEmpty)
+
+            // Several words: one read per initial, first letters first, at
+            // most `maximumScans` of them.
+            let words = ["alamaba", "arkansass", "kanasas", "zzzzzz"]
+            let before = recorder.sql.count
+            let batch = try db.suggestTerms(for: words, vocabulary: "places_vocab", maximumDistance: { $0.count > 6 ? 2 : 1 },
+                                            sharingInitial: true, maximumScans: 2)
+            #expect(batch.mapValues { $0.map(\.term) } == ["alamaba": ["alabama"], "arkansass": ["arkansas"], "kanasas": ["kansas"]])
+            #expect(recorder.sql[before...].filter { $0.contains("places_vocab") }.count == 2)
+            let one = try db.suggestTerms(for: words, vocabulary: "places_vocab", sharingInitial: true, maximumScans: 1)
+            #expect(Set(one.keys) == ["alamaba", "arkansass"])
+            // Without initials, one read serves every word.
+            let all = try db.suggestTerms(for: words, vocabulary: "places_vocab")
+            #expect(Set(all.keys) == ["alamaba", "arkansass", "kanasas"])
         }
         #expect(recorder.contains(#"CREATE VIRTUAL TABLE "places_vocab" USING fts5vocab("places", 'row')"#))
     }

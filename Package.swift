@@ -114,7 +114,7 @@ let package = Package(
         ),
         .testTarget(
             name: "PetrelCommandSupportTests",
-            dependencies: ["PetrelCommandSupport", "PetrelIndex", .product(name: "ArgumentParser", package: "swift-argument-parser")],
+            dependencies: ["PetrelCommandSupport", "PetrelIndex", "PetrelTestSupport", .product(name: "ArgumentParser", package: "swift-argument-parser")],
             swiftSettings: commonSwiftSettings
         ),
         .testTarget(

@@ -147,18 +147,15 @@ struct PetrelIndexCommand: ParsableCommand {
         } catch let error as StandardStreams.WriteError {
             throw error
         } catch {
-            output.error("\(error)")
-            if DocumentIndex.isDamage(error) {
-                output.error("the index \(indexPath) is damaged: petrel-index --rebuild makes a new one from its folders (keeping the damaged file aside)")
-            }
-            throw CommandExit(.failure)
+            for line in FailureReport.lines(for: error) { output.error(line) }
+            throw CommandExit(FailureReport.status(for: error))
         }
     }
 
     private func execute(_ output: Output) throws {
         let path = indexPath
         if check || list || stats {
-            guard DocumentIndex.exists(at: path) else { throw IndexError("no index at \(path) (create one with `petrel-index FOLDER`)") }
+            guard DocumentIndex.exists(at: path) else { throw IndexError(.noIndex, "no index at \(path)") }
         }
         for folder in folders { try DocumentIndex.checkFolder(folder) }
         // A dry run against an index that does not exist yet compares with an
@@ -223,9 +220,9 @@ struct PetrelIndexCommand: ParsableCommand {
         }
         if folders.isEmpty, try index.roots().isEmpty {
             if rebuild, FileManager.default.fileExists(atPath: path + ".damaged") {
-                throw IndexError("the folders of the damaged index could not be read back: name them (petrel-index --rebuild FOLDER...)")
+                throw CommandFailure("the folders of the damaged index could not be read back: name them (petrel-index --rebuild FOLDER...)")
             }
-            throw IndexError("the index \(path) has no folders yet: give one (petrel-index FOLDER)")
+            throw CommandFailure("the index \(path) has no folders yet: give one (petrel-index FOLDER)")
         }
         var options = UpdateOptions()
         options.dryRun = dryRun

@@ -187,12 +187,9 @@ struct PetrelSearchCommand: ParsableCommand {
             throw error
         } catch let error as StandardStreams.WriteError {
             throw error
-        } catch let error as IndexError {
-            output.diagnostic(TerminalText.escaped(error.message))
-            throw CommandExit(.failure)
         } catch {
-            output.diagnostic(TerminalText.escaped("\(error)"))
-            throw CommandExit(.failure)
+            for line in FailureReport.lines(for: error) { output.diagnostic(TerminalText.escaped(line)) }
+            throw CommandExit(FailureReport.status(for: error))
         }
     }
 }

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import PetrelCommandSupport
 import PetrelIndex
+import PetrelTestSupport
 import Testing
 
 @Suite("Argument values")
@@ -125,5 +126,27 @@ struct ProgressLineTests {
         let progress = IndexProgress(phase: .indexing, filesFound: 10, filesToRead: 10, filesRead: 5, bytesToRead: 1 << 20, bytesRead: 1 << 19)
         #expect(ProgressLine.render(progress, elapsed: 1, columns: 120).hasPrefix("[############            ] 5/10 files, 0.5/1.0 MB"))
         #expect(ProgressLine.render(progress, elapsed: 1, columns: 40).hasPrefix(" 50% 5/10 files"))
+    }
+}
+
+@Suite("Failure reports")
+struct FailureReportTests {
+    /// The library's messages never name a command; the commands add the
+    /// hint, the same for both, and exit 2.
+    @Test func hintsNameTheCommandsAndTheLibraryDoesNot() throws {
+        let folder = try TemporaryDirectory()
+        let index = try DocumentIndex(path: folder.path("i.sqlite"), tokenizer: .unicode61)
+        let error = #expect(throws: IndexError.self) { try index.removeRoot(folder.path("elsewhere")) }
+        let unknown = try #require(error)
+        #expect(unknown.code == .unknownFolder)
+        #expect(!unknown.message.contains("petrel-index"))
+        #expect(FailureReport.lines(for: unknown) == [unknown.message, "petrel-index --list names the index's folders"])
+        #expect(FailureReport.status(for: unknown) == .failure)
+
+        let damaged = IndexError(.damaged, "the index x is damaged")
+        #expect(FailureReport.hint(for: damaged)?.contains("petrel-index --rebuild") == true)
+        #expect(FailureReport.hint(for: IndexError(.noIndex, "no index at x"))?.contains("petrel-index FOLDER") == true)
+        #expect(FailureReport.hint(for: IndexError(.invalidGlob, "the glob '[' is not valid")) == nil)
+        #expect(FailureReport.lines(for: CommandFailure("plain")) == ["plain"])
     }
 }

@@ -99,7 +99,9 @@ struct UpdateTests {
         #expect(try index.removeRoot(tree.root) == 2)
         #expect(try index.contents(relativeTo: tree.root).isEmpty)
         try index.expectSound()
-        #expect(throws: IndexError.self) { try index.removeRoot(tree.root) }
+        let unknown = #expect(throws: IndexError.self) { try index.removeRoot(tree.root) }
+        #expect(unknown?.code == .unknownFolder)
+        #expect(unknown?.message == "\(tree.root) is not a folder of this index")
     }
 
     @Test func childAndParentInOneUpdate() throws {
@@ -165,15 +167,21 @@ struct UpdateTests {
 
     @Test func openingChecksTheFile() throws {
         let tree = try Tree(["not-sqlite": "hello, this is text"])
-        #expect(throws: IndexError.self) { try DocumentIndex(path: tree.path("not-sqlite")) }
+        let notSQLite = #expect(throws: IndexError.self) { try DocumentIndex(path: tree.path("not-sqlite")) }
+        #expect(notSQLite?.code == .notAnIndex)
         let other = try DatabaseQueue(path: tree.path("other.sqlite"))
         try other.write { db in try db.execute(sql: "CREATE TABLE t(x)") }
         let error = #expect(throws: IndexError.self) { try DocumentIndex(path: tree.path("other.sqlite")) }
         #expect(error?.message.contains("not a Petrel index") == true)
+        #expect(error?.code == .notAnIndex)
         _ = try DocumentIndex(path: tree.path("i.sqlite"), tokenizer: .porter)
         let mismatch = #expect(throws: IndexError.self) { try DocumentIndex(path: tree.path("i.sqlite"), tokenizer: .icu) }
         #expect(mismatch?.message.contains("porter") == true)
-        #expect(throws: IndexError.self) { try DocumentIndex(path: tree.path("missing.sqlite"), create: false) }
+        #expect(mismatch?.code == .tokenizerMismatch)
+        let missing = #expect(throws: IndexError.self) { try DocumentIndex(path: tree.path("missing.sqlite"), create: false) }
+        #expect(missing?.code == .noIndex)
+        let missingReader = #expect(throws: IndexError.self) { try DocumentIndex(readingAt: tree.path("missing.sqlite")) }
+        #expect(missingReader?.code == .noIndex)
         let reopened = try DocumentIndex(path: tree.path("i.sqlite"))
         #expect(reopened.tokenizer == .porter)
         let rebuilt = try reopened.rebuild(tokenizer: .trigram)

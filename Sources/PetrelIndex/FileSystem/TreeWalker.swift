@@ -20,7 +20,7 @@ public struct WalkOptions: Sendable, Equatable, Codable {
     /// Throws for the first include or exclude glob that is not valid.
     public func checkGlobs() throws {
         for glob in includeGlobs + excludeGlobs {
-            if let problem = GlobSyntax.problem(in: glob) { throw IndexError("the glob '\(glob)' is not valid: \(problem)") }
+            if let problem = GlobSyntax.problem(in: glob) { throw IndexError(.invalidGlob, "the glob '\(glob)' is not valid: \(problem)") }
         }
     }
 

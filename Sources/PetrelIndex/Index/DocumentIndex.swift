@@ -73,13 +73,13 @@ public final class DocumentIndex: Sendable {
     public convenience init(path: String, tokenizer: IndexTokenizer? = nil, create: Bool = true) throws {
         let exists = DocumentIndex.exists(at: path)
         if !exists {
-            guard create else { throw IndexError("no index at \(path)") }
+            guard create else { throw IndexError(.noIndex, "no index at \(path)") }
             let folder = (path as NSString).deletingLastPathComponent
             if !folder.isEmpty {
                 do {
                     try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
                 } catch {
-                    throw IndexError("cannot create the folder of the index \(path): \(error.localizedDescription)")
+                    throw IndexError(.cannotOpen, "cannot create the folder of the index \(path): \(error.localizedDescription)")
                 }
             }
         }
@@ -98,14 +98,14 @@ public final class DocumentIndex: Sendable {
             let stored = try DocumentIndex.storedSettings(probe, path: path)
             try probe.close()
             if let stored, let tokenizer, tokenizer != stored.tokenizer {
-                throw IndexError("the index \(path) uses the \(stored.tokenizer.rawValue) tokenizer, not \(tokenizer.rawValue); rebuild it to change tokenizers")
+                throw IndexError(.tokenizerMismatch, "the index \(path) uses the \(stored.tokenizer.rawValue) tokenizer, not \(tokenizer.rawValue); rebuild it to change tokenizers")
             }
         }
         let dbQueue: DatabaseQueue
         do {
             dbQueue = try DatabaseQueue(path: path, configuration: configuration)
         } catch {
-            throw IndexError("cannot open the index \(path) for writing: \(error)")
+            throw IndexError(.cannotOpen, "cannot open the index \(path) for writing: \(error)")
         }
         let stored = try DocumentIndex.storedSettings(dbQueue, path: path)
         try self.init(path: path, dbQueue: dbQueue, tokenizer: stored?.tokenizer ?? tokenizer ?? .icu, isReadOnly: false)
@@ -116,10 +116,10 @@ public final class DocumentIndex: Sendable {
     /// ever written to it, so an index in a folder the user cannot write
     /// works, and a file that is not an index is refused untouched.
     public convenience init(readingAt path: String) throws {
-        guard DocumentIndex.exists(at: path) else { throw IndexError("no index at \(path)") }
+        guard DocumentIndex.exists(at: path) else { throw IndexError(.noIndex, "no index at \(path)") }
         let dbQueue = try DocumentIndex.openReadOnly(path)
         guard let stored = try DocumentIndex.storedSettings(dbQueue, path: path) else {
-            throw IndexError("\(path) is not an index yet (an empty database)")
+            throw IndexError(.notAnIndex, "\(path) is not an index yet (an empty database)")
         }
         try self.init(path: path, dbQueue: dbQueue, tokenizer: stored.tokenizer, isReadOnly: true)
     }
@@ -152,7 +152,7 @@ public final class DocumentIndex: Sendable {
     /// disk, which is right as long as no update runs at the same time.
     private static func openReadOnly(_ path: String) throws -> DatabaseQueue {
         if fileSize(path) == 0 {
-            throw IndexError("\(path) is an empty file, not an index")
+            throw IndexError(.notAnIndex, "\(path) is an empty file, not an index")
         }
         var configuration = DocumentIndex.configuration()
         configuration.readonly = true
@@ -163,17 +163,17 @@ public final class DocumentIndex: Sendable {
             try dbQueue.read { db in _ = try db.tableExists("petrel_meta") }
             return dbQueue
         } catch let error as DatabaseError where error.resultCode == .SQLITE_NOTADB {
-            throw IndexError("\(path) is not an SQLite database")
+            throw IndexError(.notAnIndex, "\(path) is not an SQLite database")
         } catch {
             let absolute = FilePath.absolute(path)
             let allowed = CharacterSet.urlPathAllowed.subtracting(CharacterSet(charactersIn: "?#%"))
             guard let encoded = absolute.addingPercentEncoding(withAllowedCharacters: allowed) else {
-                throw IndexError("cannot open the index \(path): \(error)")
+                throw IndexError(.cannotOpen, "cannot open the index \(path): \(error)")
             }
             do {
                 return try DatabaseQueue(path: "file:\(encoded)?immutable=1", configuration: configuration)
             } catch let retry {
-                throw IndexError("cannot open the index \(path): \(error) (and as immutable: \(retry))")
+                throw IndexError(.cannotOpen, "cannot open the index \(path): \(error) (and as immutable: \(retry))")
             }
         }
     }
@@ -190,27 +190,27 @@ public final class DocumentIndex: Sendable {
                         SELECT COUNT(*) FROM sqlite_master
                         WHERE type = 'table' AND name <> 'grdb_migrations' AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\'
                         """) ?? 0
-                    if tables > 0 { throw IndexError("\(path) is an SQLite database but not a Petrel index") }
+                    if tables > 0 { throw IndexError(.notAnIndex, "\(path) is an SQLite database but not a Petrel index") }
                     return nil
                 }
                 let values = try Dictionary(uniqueKeysWithValues: Row.fetchAll(db, sql: "SELECT key, value FROM petrel_meta").map { ($0[0] as String, $0[1] as String) })
                 guard let name = values["tokenizer"], let tokenizer = IndexTokenizer(rawValue: name) else {
-                    throw IndexError("the index \(path) names an unknown tokenizer (\(values["tokenizer"] ?? "none"))")
+                    throw IndexError(.unsupportedIndex, "the index \(path) names an unknown tokenizer (\(values["tokenizer"] ?? "none"))")
                 }
                 let version = Int(values["schema_version"] ?? "") ?? 0
                 if version > DocumentIndex.schemaVersion {
-                    throw IndexError("the index \(path) has schema version \(version), made by a newer Petrel (this one reads up to \(DocumentIndex.schemaVersion))")
+                    throw IndexError(.unsupportedIndex, "the index \(path) has schema version \(version), made by a newer Petrel (this one reads up to \(DocumentIndex.schemaVersion))")
                 }
                 return (tokenizer, version)
             }
         } catch let error as IndexError {
             throw error
         } catch let error as DatabaseError where error.resultCode == .SQLITE_NOTADB {
-            throw IndexError("\(path) is not an SQLite database")
+            throw IndexError(.notAnIndex, "\(path) is not an SQLite database")
         } catch let error as DatabaseError where error.resultCode == .SQLITE_CORRUPT {
-            throw IndexError("the index \(path) is damaged: \(error)", indexIsDamaged: true)
+            throw IndexError(.damaged, "the index \(path) is damaged: \(error)")
         } catch {
-            throw IndexError("cannot read the index \(path): \(error)")
+            throw IndexError(.cannotOpen, "cannot read the index \(path): \(error)")
         }
     }
 
@@ -269,9 +269,9 @@ public final class DocumentIndex: Sendable {
         do {
             resolved = try POSIX.realPath(FilePath(FilePath.absolute(path)))
         } catch {
-            throw IndexError("cannot index \(path): \(error)")
+            throw IndexError(.notAFolder, "cannot index \(path): \(error)")
         }
-        guard (try? POSIX.status(resolved))?.kind == .directory else { throw IndexError("cannot index \(path): not a folder") }
+        guard (try? POSIX.status(resolved))?.kind == .directory else { throw IndexError(.notAFolder, "cannot index \(path): not a folder") }
         return resolved
     }
 
@@ -305,7 +305,7 @@ public final class DocumentIndex: Sendable {
             }
         }
         guard let root = try roots().first(where: { folder.isWithin($0.location) }) else {
-            throw IndexError("the folder \(folder.string) was not recorded")
+            throw IndexError(.unknownFolder, "the folder \(folder.string) was not recorded")
         }
         return root
     }
@@ -325,7 +325,7 @@ public final class DocumentIndex: Sendable {
                 try db.execute(sql: "DELETE FROM roots WHERE id = ?", arguments: [id])
                 return count
             }
-            throw IndexError("\(path) is not a folder of this index (see petrel-index --list)")
+            throw IndexError(.unknownFolder, "\(path) is not a folder of this index")
         }
     }
 
@@ -427,7 +427,7 @@ public final class DocumentIndex: Sendable {
             do {
                 try manager.moveItem(atPath: source, toPath: target)
             } catch {
-                throw IndexError("cannot move the damaged index \(source) aside: \(error.localizedDescription)")
+                throw IndexError(.cannotOpen, "cannot move the damaged index \(source) aside: \(error.localizedDescription)")
             }
         }
         try? manager.removeItem(atPath: path + "-shm")

@@ -31,15 +31,57 @@ public enum IndexTokenizer: String, Sendable, CaseIterable, Codable {
     }
 }
 
-/// An error that stops an index operation, with a message for people.
+/// An error that stops an index operation: a ``Code`` a program can switch
+/// on, and a message for people that speaks of the index and its files
+/// (what a program built on PetrelIndex tells its users is up to it).
+///
+/// ```swift
+/// do {
+///     try index.search(query, options: options)
+/// } catch let error as IndexError where error.code == .unknownFolder {
+///     // offer the index's folders: try index.roots()
+/// }
+/// ```
 public struct IndexError: Error, Sendable, CustomStringConvertible, Equatable {
+    /// What went wrong, by kind.
+    public enum Code: String, Sendable, Equatable, CaseIterable {
+        /// There is no index file at the path (and none was to be created).
+        case noIndex
+        /// The file exists but is not an index: empty, not SQLite, another
+        /// program's database, or an index with no tables yet.
+        case notAnIndex
+        /// An index this version cannot use: a newer schema, an unknown
+        /// tokenizer.
+        case unsupportedIndex
+        /// The index file is damaged (``DocumentIndex/replaceDamaged(at:tokenizer:)``
+        /// makes a new one from its folders).
+        case damaged
+        /// The index was made with another tokenizer than the one asked for
+        /// (``DocumentIndex/rebuild(tokenizer:)`` changes it).
+        case tokenizerMismatch
+        /// The index could not be opened, created or locked, or a file
+        /// beside it could not be written.
+        case cannotOpen
+        /// A folder to index is missing or is not a folder.
+        case notAFolder
+        /// A folder that the index does not have (``DocumentIndex/roots()``
+        /// lists the ones it has).
+        case unknownFolder
+        /// A glob pattern that is not valid.
+        case invalidGlob
+        /// A parameter that is not valid (ranking constants...).
+        case invalidParameter
+    }
+
+    public var code: Code
     public var message: String
     /// True when the index file is damaged (see
     /// ``DocumentIndex/replaceDamaged(at:tokenizer:)``).
-    public var indexIsDamaged = false
-    public init(_ message: String, indexIsDamaged: Bool = false) {
+    public var indexIsDamaged: Bool { code == .damaged }
+
+    public init(_ code: Code, _ message: String) {
+        self.code = code
         self.message = message
-        self.indexIsDamaged = indexIsDamaged
     }
     public var description: String { message }
 }

@@ -133,7 +133,7 @@ extension DocumentIndex {
             do {
                 descriptor = try POSIX.lockFile(lockPath, wait: false)
             } catch {
-                throw IndexError("cannot lock the index for writing (\(updateLockPath)): \(error)")
+                throw IndexError(.cannotOpen, "cannot lock the index for writing (\(updateLockPath)): \(error)")
             }
             if let descriptor { return descriptor }
             if isCancelled() { return nil }
@@ -166,7 +166,7 @@ extension DocumentIndex {
         var state = IndexProgress(phase: .walking, filesFound: 0, filesToRead: 0, filesRead: 0, bytesToRead: 0, bytesRead: 0)
         progress?(state)
         guard (try? POSIX.status(rootPath))?.kind == .directory else {
-            report.failed.append(FailedFile(path: root.path, message: "folder not found or not a folder; its documents are kept (petrel-index --remove to drop them)"))
+            report.failed.append(FailedFile(path: root.path, message: "folder not found or not a folder; its documents are kept until the folder is removed from the index"))
             return
         }
         let walk = options.walk ?? root.walkOptions
@@ -395,7 +395,7 @@ extension DocumentIndex {
     /// itself, so the file is not extracted again.
     private func moveDocument(_ db: Database, id: Int64, to file: WalkedFile, rootID: Int64, relativeBase: FilePath) throws {
         guard let row = try Row.fetchOne(db, sql: "SELECT title, body FROM documents_fts WHERE rowid = ?", arguments: [id]) else {
-            throw IndexError("document \(id) has no full-text row (run petrel-index --check)")
+            throw IndexError(.damaged, "document \(id) has no full-text row: the index is inconsistent")
         }
         let title: String? = row[0]
         let body: String = row[1] ?? ""

@@ -309,7 +309,7 @@ private struct SearchRun {
         var sql = ""
         var arguments = StatementArguments()
         if var glob = options.pathGlob, !glob.isEmpty {
-            if let problem = GlobSyntax.problem(in: glob) { throw IndexError("the path glob '\(glob)' is not valid: \(problem)") }
+            if let problem = GlobSyntax.problem(in: glob) { throw IndexError(.invalidGlob, "the path glob '\(glob)' is not valid: \(problem)") }
             if !glob.hasPrefix("/"), !glob.hasPrefix("*") { glob = "*/" + glob }
             sql += " AND d.path GLOB ?"
             arguments += [glob]
@@ -330,7 +330,7 @@ private struct SearchRun {
             let spellings = FilePath.spellings(of: root)
             guard let id = try Int64.fetchOne(db, sql: "SELECT id FROM roots WHERE path IN (\(databaseQuestionMarks(count: spellings.count)))",
                                               arguments: StatementArguments(spellings)) else {
-                throw IndexError("\(root) is not a folder of this index (see petrel-index --list)")
+                throw IndexError(.unknownFolder, "\(root) is not a folder of this index")
             }
             sql += " AND d.root_id = ?"
             arguments += [id]

@@ -117,7 +117,7 @@ public struct RankingParameters: Sendable, Equatable {
         for pair in text.split(separator: ",") {
             let parts = pair.split(separator: "=", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
             guard parts.count == 2, let value = Double(parts[1]), value >= 0, value.isFinite else {
-                throw IndexError("ranking parameter '\(pair)' is not name=number")
+                throw IndexError(.invalidParameter, "ranking parameter '\(pair)' is not name=number")
             }
             switch parts[0] {
             case "k1": k1 = value
@@ -130,9 +130,9 @@ public struct RankingParameters: Sendable, Equatable {
             case "stem": stemWeight = value
             case "lead": leadWeight = value
             case "lead-length": leadLength = value
-            default: throw IndexError("unknown ranking parameter '\(parts[0])' (k1, b, path-b, title-b, body-b, coordination, proximity, stem, lead, lead-length)")
+            default: throw IndexError(.invalidParameter, "unknown ranking parameter '\(parts[0])' (k1, b, path-b, title-b, body-b, coordination, proximity, stem, lead, lead-length)")
             }
-            guard pathB <= 1, titleB <= 1, bodyB <= 1 else { throw IndexError("ranking parameter '\(pair)': b is between 0 and 1") }
+            guard pathB <= 1, titleB <= 1, bodyB <= 1 else { throw IndexError(.invalidParameter, "ranking parameter '\(pair)': b is between 0 and 1") }
         }
     }
 }

@@ -86,6 +86,9 @@ struct Output {
     func report(_ report: IndexReport, index: String) throws {
         for failed in report.failed {
             StandardStreams.writeError("petrel-index: \(TerminalText.escaped(failed.path)): \(TerminalText.escaped(failed.message))\n")
+            if report.roots.contains(failed.path) {
+                StandardStreams.writeError("petrel-index: petrel-index --remove \(TerminalText.escaped(failed.path)) drops its documents\n")
+            }
         }
         if json { return try printJSON(report) }
         guard !quiet else { return }

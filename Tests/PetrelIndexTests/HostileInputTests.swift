@@ -293,6 +293,20 @@ struct HostileInputTests {
         try DocumentIndex(path: index).expectSound()
     }
 
+    /// A folder of the index that is gone: its documents are kept, the
+    /// run exits 1, and the command (not the library) says how to drop them.
+    @Test func aVanishedFolderIsKeptAndNamed() throws {
+        let tree = try Tree(["kept/a.txt": "petrel", "gone/b.txt": "storm"])
+        let index = tree.directory.path("v.sqlite")
+        _ = try run(indexer, ["--index", index, "--quiet", tree.path("kept"), tree.path("gone")])
+        try tree.remove("gone")
+        let result = try run(indexer, ["--index", index])
+        #expect(result.status == 1)
+        #expect(result.stderr.contains("\(tree.path("gone")): folder not found or not a folder; its documents are kept"), "\(result.stderr)")
+        #expect(result.stderr.contains("petrel-index --remove \(tree.path("gone")) drops its documents"), "\(result.stderr)")
+        #expect(try documentCount(index) == 2)
+    }
+
     @Test func aFailedFirstRunLeavesNoIndex() throws {
         let tree = try Tree(["a.txt": "alpha"])
         let index = tree.directory.path("new.sqlite")

@@ -1,5 +1,10 @@
 import Foundation
 
+// Values people type for options (sizes, dates, field weights), parsed in
+// the library so that an app built on PetrelIndex accepts exactly what
+// petrel-index and petrel-search accept. Globs are checked by
+// ``GlobSyntax``; ranking constants by ``RankingParameters``.
+
 /// Sizes such as "20M", "512k", "1G", "10MB" or "1000" (bytes).
 public enum ByteSize {
     public static func parse(_ text: String) -> Int64? {

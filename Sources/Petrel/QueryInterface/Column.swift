@@ -250,3 +250,31 @@ extension DatabaseFunction {
         .function(name, arguments.map(\.sqlExpression))
     }
 }
+
+// MARK: - Columns
+
+extension ColumnExpression {
+    /// The column, never qualified with a table alias: for the names of
+    /// selected values (`SELECT COUNT(*) AS total ... ORDER BY total`).
+    public var detached: SQLExpression {
+        SQLExpression(sql: SQL(sql: name.quotedDatabaseIdentifier), isTerm: true)
+    }
+}
+
+extension SQLExpression.AssociativeBinaryOperator {
+    /// `a & b & c`.
+    public static let bitwiseAnd = SQLExpression.AssociativeBinaryOperator(sql: "&", neutralValue: (-1).databaseValue)
+    /// `a | b | c`.
+    public static let bitwiseOr = SQLExpression.AssociativeBinaryOperator(sql: "|", neutralValue: 0.databaseValue)
+}
+
+// Assignment operators for `updateAll`: `Column("score") += 1` assigns
+// `score = score + 1`.
+public func += (column: some ColumnExpression, value: some SQLExpressible) -> ColumnAssignment { column.set(to: column + value) }
+public func -= (column: some ColumnExpression, value: some SQLExpressible) -> ColumnAssignment { column.set(to: column - value) }
+public func *= (column: some ColumnExpression, value: some SQLExpressible) -> ColumnAssignment { column.set(to: column * value) }
+public func /= (column: some ColumnExpression, value: some SQLExpressible) -> ColumnAssignment { column.set(to: column / value) }
+public func &= (column: some ColumnExpression, value: some SQLExpressible) -> ColumnAssignment { column.set(to: column & value) }
+public func |= (column: some ColumnExpression, value: some SQLExpressible) -> ColumnAssignment { column.set(to: column | value) }
+public func <<= (column: some ColumnExpression, value: some SQLExpressible) -> ColumnAssignment { column.set(to: column << value) }
+public func >>= (column: some ColumnExpression, value: some SQLExpressible) -> ColumnAssignment { column.set(to: column >> value) }

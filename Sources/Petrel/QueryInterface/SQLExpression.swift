@@ -339,3 +339,9 @@ extension Sequence where Element == any SQLSpecificExpressible {
         .associative(op, map(\.sqlExpression))
     }
 }
+
+/// An SQL literal is an expression, a selection and an ordering term as it
+/// is: `Player.select(SQL("score + \(bonus)"))`.
+extension SQL: SQLSpecificExpressible {
+    public var sqlExpression: SQLExpression { SQLExpression(literal: self) }
+}

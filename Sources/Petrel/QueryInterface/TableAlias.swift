@@ -188,3 +188,11 @@ extension SQLExpression {
         return result
     }
 }
+
+extension TableAlias {
+    /// True when the aliased table has a row: for `joining(optional:)`
+    /// associations, `filter(alias.exists)` keeps rows that found one.
+    public var exists: SQLExpression {
+        !(self[Column.rowID] == nil)
+    }
+}

@@ -493,3 +493,8 @@ public final class FlattenCursor<Base: Cursor>: Cursor where Base.Element: Curso
         }
     }
 }
+
+extension DatabaseCursor {
+    /// The tables and columns the cursor's statement reads.
+    public var databaseRegion: DatabaseRegion { statement.databaseRegion }
+}

@@ -348,3 +348,28 @@ final class AsyncJob: @unchecked Sendable {
 private final class QueueIdentity: Sendable {
     static let key = DispatchSpecificKey<QueueIdentity>()
 }
+
+extension DatabaseQueue {
+    /// A connection to a private, temporary, on-disk copy of the database
+    /// at `path`; the copy is deleted when the connection closes.
+    public static func temporaryCopy(fromPath path: String, configuration: Configuration = Configuration()) throws -> DatabaseQueue {
+        // SQLite's temporary database: a file SQLite deletes on close.
+        try copy(fromPath: path, configuration: configuration) { try DatabaseQueue(path: "", configuration: $0) }
+    }
+
+    /// Copies the database at `path`, opened read-only, into the
+    /// connection `makeCopy` opens with a writable configuration.
+    static func copy(
+        fromPath path: String, configuration: Configuration, into makeCopy: (Configuration) throws -> DatabaseQueue
+    ) throws -> DatabaseQueue {
+        var sourceConfiguration = configuration
+        sourceConfiguration.readonly = true
+        let source = try DatabaseQueue(path: path, configuration: sourceConfiguration)
+        var copyConfiguration = configuration
+        copyConfiguration.readonly = false
+        let copy = try makeCopy(copyConfiguration)
+        try source.backup(to: copy)
+        try source.close()
+        return copy
+    }
+}

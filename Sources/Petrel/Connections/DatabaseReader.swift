@@ -208,3 +208,11 @@ extension Database {
         }
     }
 }
+
+extension DatabaseReader {
+    /// Runs `value` asynchronously, outside of any transaction: it is not
+    /// isolated from concurrent writes.
+    public func asyncUnsafeRead(_ value: @escaping @Sendable (Result<Database, any Error>) -> Void) {
+        inBackground(value) { try self.unsafeRead($0) }
+    }
+}

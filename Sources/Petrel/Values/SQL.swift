@@ -239,3 +239,15 @@ struct DeferredSQL: Hashable, Sendable {
     static func == (lhs: DeferredSQL, rhs: DeferredSQL) -> Bool { lhs.id == rhs.id }
     func hash(into hasher: inout Hasher) { hasher.combine(id) }
 }
+
+extension SQL {
+    /// The SQL of an expression.
+    public init(_ expression: some SQLSpecificExpressible) {
+        self = expression.sqlExpression.sql
+    }
+
+    /// The SQL text and its arguments, with embedded requests compiled.
+    public func build(_ db: Database) throws -> (sql: String, arguments: StatementArguments) {
+        try resolved(db).build()
+    }
+}

@@ -587,3 +587,7 @@ struct RecordInsertStatement {
     /// The column that aliases the rowid, if any.
     let rowIDColumn: String?
 }
+
+extension Database: CustomStringConvertible, CustomDebugStringConvertible {
+    public var debugDescription: String { "<Database: \(description)>" }
+}

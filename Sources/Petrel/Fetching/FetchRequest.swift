@@ -262,3 +262,41 @@ extension FetchRequest {
         AdaptedFetchRequest(base: self, adapter: adapter)
     }
 }
+
+/// A type-erased fetch request: `AnyFetchRequest(Player.all())`, or any
+/// request under another row type with ``FetchRequest/asRequest(of:)``.
+public struct AnyFetchRequest<RowDecoder>: FetchRequest, Sendable {
+    private let prepare: @Sendable (Database, Bool) throws -> PreparedRequest
+    private let count: @Sendable (Database) throws -> Int
+    private let region: @Sendable (Database) throws -> DatabaseRegion
+
+    /// Wraps a request.
+    public init<Request: FetchRequest>(_ request: Request) where Request.RowDecoder == RowDecoder {
+        self.init(erasing: request)
+    }
+
+    init<Request: FetchRequest>(erasing request: Request) {
+        prepare = { try request.makePreparedRequest($0, forSingleResult: $1) }
+        count = { try request.fetchCount($0) }
+        region = { try request.databaseRegion($0) }
+    }
+
+    public func makePreparedRequest(_ db: Database, forSingleResult singleResult: Bool = false) throws -> PreparedRequest {
+        try prepare(db, singleResult)
+    }
+
+    public func fetchCount(_ db: Database) throws -> Int {
+        try count(db)
+    }
+
+    public func databaseRegion(_ db: Database) throws -> DatabaseRegion {
+        try region(db)
+    }
+}
+
+extension FetchRequest {
+    /// The same request, fetching another type.
+    public func asRequest<T>(of type: T.Type) -> AnyFetchRequest<T> {
+        AnyFetchRequest(erasing: self)
+    }
+}

@@ -1,0 +1,120 @@
+import Foundation
+
+// MARK: - Using associations in requests
+
+extension QueryInterfaceRequest {
+    /// Fetches each row with its associated row, in the association's
+    /// scope; rows without one are left out.
+    ///
+    /// ```swift
+    /// struct BookInfo: Decodable, FetchableRecord { var book: Book; var author: Author }
+    /// let infos = try Book.including(required: Book.author).asRequest(of: BookInfo.self).fetchAll(db)
+    /// ```
+    public func including<A: Association>(required association: A) -> Self where A.OriginRowDecoder == RowDecoder {
+        adding(association._core, isRequired: true, includesColumns: true)
+    }
+
+    /// Fetches each row with its associated row when there is one (the
+    /// scope holds NULLs otherwise, which decode as nil).
+    public func including<A: Association>(optional association: A) -> Self where A.OriginRowDecoder == RowDecoder {
+        adding(association._core, isRequired: false, includesColumns: true)
+    }
+
+    /// Keeps the rows that have an associated row, without selecting it.
+    public func joining<A: Association>(required association: A) -> Self where A.OriginRowDecoder == RowDecoder {
+        adding(association._core, isRequired: true, includesColumns: false)
+    }
+
+    /// Joins the associated rows (to filter or order on them) without
+    /// leaving out the rows that have none.
+    public func joining<A: Association>(optional association: A) -> Self where A.OriginRowDecoder == RowDecoder {
+        adding(association._core, isRequired: false, includesColumns: false)
+    }
+
+    /// Fetches each row with all its associated rows, fetched by one more
+    /// query and decoded into an array property named after the key.
+    ///
+    /// ```swift
+    /// struct AuthorInfo: Decodable, FetchableRecord { var author: Author; var books: [Book] }
+    /// let infos = try Author.including(all: Author.books).asRequest(of: AuthorInfo.self).fetchAll(db)
+    /// ```
+    public func including<A: AssociationToMany>(all association: A) -> Self where A.OriginRowDecoder == RowDecoder {
+        var request = self
+        request.prefetches.append(association._core)
+        return request
+    }
+
+    /// The request with one more join: what every `including` and
+    /// `joining` method, of requests and of associations, does.
+    ///
+    /// The same association (same key, same table) joined twice is joined
+    /// once: required if either is, selected if either is, with the
+    /// conditions of both. A through association joins as its pivot (with
+    /// the target inside), so that the pivot included on its own too is
+    /// the same join.
+    func adding(_ core: _AssociationCore, isRequired: Bool, includesColumns: Bool, annotatesParent: Bool = false) -> Self {
+        adding(core.throughJoin(isRequired: isRequired, includesColumns: includesColumns, annotatesParent: annotatesParent)
+            ?? JoinSpec(core: core, isRequired: isRequired, includesColumns: includesColumns, annotatesParent: annotatesParent))
+    }
+
+    /// Adds a join, merged with a join of the same association if there is one.
+    func adding(_ join: JoinSpec) -> Self {
+        var request = self
+        if let index = request.joins.firstIndex(where: { $0.canMerge(with: join) }) {
+            request.joins[index] = request.joins[index].merged(with: join)
+        } else {
+            request.joins.append(join)
+        }
+        return request
+    }
+
+    /// Appends the columns the association selects to the selection, with
+    /// no scope: `Player.annotated(withRequired: Player.team.select(Column("color")))`
+    /// fetches `player.*, team.color`. Rows without an associated row are
+    /// left out.
+    public func annotated<A: Association>(withRequired association: A) -> Self where A.OriginRowDecoder == RowDecoder {
+        adding(association._core, isRequired: true, includesColumns: true, annotatesParent: true)
+    }
+
+    /// The same, keeping rows without an associated row (NULL columns).
+    public func annotated<A: Association>(withOptional association: A) -> Self where A.OriginRowDecoder == RowDecoder {
+        adding(association._core, isRequired: false, includesColumns: true, annotatesParent: true)
+    }
+}
+
+extension TableRecord {
+    public static func including<A: Association>(required association: A) -> QueryInterfaceRequest<Self> where A.OriginRowDecoder == Self {
+        all().including(required: association)
+    }
+
+    public static func including<A: Association>(optional association: A) -> QueryInterfaceRequest<Self> where A.OriginRowDecoder == Self {
+        all().including(optional: association)
+    }
+
+    public static func joining<A: Association>(required association: A) -> QueryInterfaceRequest<Self> where A.OriginRowDecoder == Self {
+        all().joining(required: association)
+    }
+
+    public static func joining<A: Association>(optional association: A) -> QueryInterfaceRequest<Self> where A.OriginRowDecoder == Self {
+        all().joining(optional: association)
+    }
+
+    public static func including<A: AssociationToMany>(all association: A) -> QueryInterfaceRequest<Self> where A.OriginRowDecoder == Self {
+        all().including(all: association)
+    }
+
+    public static func annotated<A: Association>(withRequired association: A) -> QueryInterfaceRequest<Self> where A.OriginRowDecoder == Self {
+        all().annotated(withRequired: association)
+    }
+
+    public static func annotated<A: Association>(withOptional association: A) -> QueryInterfaceRequest<Self> where A.OriginRowDecoder == Self {
+        all().annotated(withOptional: association)
+    }
+
+    /// The rows associated with this record: `author.request(for: Author.books)`.
+    public func request<A: Association>(for association: A) -> QueryInterfaceRequest<A.RowDecoder> where A.OriginRowDecoder == Self, Self: EncodableRecord {
+        var request = association._core.request.asRequest(of: A.RowDecoder.self)
+        request.filters.append(.associatedWith(core: association._core, origin: (try? PersistenceContainer(self)) ?? PersistenceContainer()))
+        return request
+    }
+}

@@ -1,0 +1,205 @@
+import Foundation
+
+// MARK: - Compiling joins
+
+/// A join of a request: its association, and whether it is required
+/// (INNER JOIN) and selected (`including`) or not (`joining`).
+struct JoinSpec: Sendable {
+    var core: _AssociationCore
+    var isRequired: Bool
+    var includesColumns: Bool
+    /// For `annotated(withRequired:)`: the columns join the selection of
+    /// the parent, with no scope of their own.
+    var annotatesParent = false
+
+    func canMerge(with other: JoinSpec) -> Bool {
+        core.key == other.core.key && core.kind == other.core.kind
+            && core.destinationTable.lowercased() == other.core.destinationTable.lowercased()
+            && core.through.count == other.core.through.count
+            // A join that selects nothing (the pivot of a through
+            // association) merges with one that annotates or includes.
+            && (annotatesParent == other.annotatesParent || !includesColumns || !other.includesColumns)
+            // Two different aliases name two different joins.
+            && (core.request.alias == nil || other.core.request.alias == nil
+                || core.request.alias?.token == other.core.request.alias?.token)
+    }
+
+    func merged(with other: JoinSpec) -> JoinSpec {
+        var result = self
+        result.isRequired = isRequired || other.isRequired
+        result.includesColumns = includesColumns || other.includesColumns
+        if !includesColumns && other.includesColumns { result.annotatesParent = other.annotatesParent }
+        var request = core.request
+        let added = other.core.request
+        request.filters += added.filters
+        if request.orderings.isEmpty { request.orderings = added.orderings }
+        if other.includesColumns && !includesColumns { request.selection = added.selection }
+        if request.alias == nil { request.alias = added.alias }
+        for join in added.joins {
+            request = request.adding(join)
+        }
+        request.prefetches += added.prefetches
+        result.core.request = request
+        return result
+    }
+}
+
+/// A scope of the adapter of a joined request: a range of columns and the
+/// scopes of the associations included inside it.
+struct ScopeNode {
+    var key: String
+    /// The node's own columns: a table's, plus annotations.
+    var selections: [SQL] = []
+    var count = 0
+    var children: [Int] = []
+    /// Set by `JoinPlan.layout()`.
+    var start = 0
+}
+
+/// The joins of a request, compiled depth first.
+struct JoinPlan {
+    var usedAliases: Set<String>
+    /// The lowercased tables that appear more than once in the request:
+    /// their aliases are numbered from 1 (`"child" "child1"`, `"child"
+    /// "child2"`), as GRDB numbers them.
+    var sharedTables: Set<String> = []
+    /// The request's common table expressions, which joins may target.
+    var ctes: [CTEClause] = []
+    /// Alias placeholders (and names) of `aliased(_:)`, and the aliases chosen.
+    var aliasNames: [String: String] = [:]
+    var clauses: [SQL] = []
+    var orderings: [SQL] = []
+    /// The root (the request's own columns) first, then one node per
+    /// included association.
+    var nodes: [ScopeNode] = []
+
+    /// A fresh alias for a table: its name, then name2, name3... or
+    /// name1, name2... for a table the request uses several times. A name
+    /// given with `TableAlias(name:)` is kept.
+    mutating func alias(for table: String, isExplicit: Bool = false) -> String {
+        var number = !isExplicit && sharedTables.contains(table.lowercased()) ? 1 : 0
+        var candidate = number == 0 ? table : table + "1"
+        while usedAliases.contains(candidate.lowercased()) {
+            number = max(number, 1) + 1
+            candidate = table + String(number)
+        }
+        usedAliases.insert(candidate.lowercased())
+        return candidate
+    }
+
+    /// The lowercased names of the tables that the joins (and the root
+    /// table, when given) use more than once, counting only those whose
+    /// alias is not named explicitly.
+    static func sharedTables(root: String?, _ joins: [JoinSpec]) -> Set<String> {
+        var counts: [String: Int] = [:]
+        if let root { counts[root.lowercased()] = 1 }
+        func count(_ joins: [JoinSpec]) {
+            for join in joins {
+                let join = join.core.throughJoin(
+                    isRequired: join.isRequired, includesColumns: join.includesColumns, annotatesParent: join.annotatesParent
+                ) ?? join
+                if join.core.request.alias?.name == nil { counts[join.core.destinationTable.lowercased(), default: 0] += 1 }
+                count(join.core.request.joins)
+            }
+        }
+        count(joins)
+        return Set(counts.filter { $0.value > 1 }.keys)
+    }
+
+    /// The scope of a joined association's row. A to-many association
+    /// joined with `including(required:)` or `including(optional:)` brings
+    /// one row at a time, under the singular of its default key
+    /// (`books` → `book`); a key set with `forKey` is kept.
+    static func scopeKey(_ core: _AssociationCore) -> String {
+        if core.isToMany, core.key == Inflection.pluralKey(core.destinationTable) { return Inflection.singular(core.destinationTable) }
+        return core.key
+    }
+
+    /// Adds joins under a parent. `ordering` says whether the parent's
+    /// ordering is reversed and stable: a reversed request reverses the
+    /// orderings of its joined associations too, and `withStableOrder()`
+    /// makes theirs stable.
+    mutating func add(
+        _ joins: [JoinSpec], parentAlias: String, parentIsOptional: Bool, parentNode: Int,
+        ordering: (reversed: Bool, stable: Bool), _ db: Database
+    ) throws {
+        for join in joins {
+            if let expanded = join.core.throughJoin(
+                isRequired: join.isRequired, includesColumns: join.includesColumns, annotatesParent: join.annotatesParent
+            ) {
+                try add([expanded], parentAlias: parentAlias, parentIsOptional: parentIsOptional, parentNode: parentNode, ordering: ordering, db)
+                continue
+            }
+            let core = join.core
+            // The rows of `including(all:)` are attached to the scope of an
+            // included association: one that selects nothing has no row to
+            // attach them to.
+            guard core.request.prefetches.isEmpty || (join.includesColumns && !join.annotatesParent) else {
+                throw DatabaseError(
+                    resultCode: .SQLITE_MISUSE,
+                    message: "including(all:) inside association \(core.key) needs its columns: use including(required:) or including(optional:) instead of joining")
+            }
+            let alias = alias(for: core.request.alias?.name ?? core.destinationTable, isExplicit: core.request.alias?.name != nil)
+            if let token = core.request.alias?.token { aliasNames[token] = alias }
+            let condition = try core.joinConditionIfAny(db, alias: alias, originAlias: parentAlias)
+            let isOptional = parentIsOptional || !join.isRequired
+            let tableSQL = alias == core.destinationTable
+                ? core.destinationTable.quotedDatabaseIdentifier
+                : core.destinationTable.quotedDatabaseIdentifier + " " + alias.quotedDatabaseIdentifier
+            // `JOIN "cte"` alone pairs every row.
+            clauses.append(SQL(sql: (isOptional ? "LEFT JOIN " : "JOIN ") + tableSQL) + (condition.map { " ON " + $0 } ?? ""))
+            let joinOrdering = (reversed: core.request.isReversed != ordering.reversed, stable: core.request.hasStableOrder || ordering.stable)
+            orderings += try core.request.orderingSQL(
+                db, qualify: { $0.qualified(with: alias) }, reversed: joinOrdering.reversed, stable: joinOrdering.stable, isRoot: false)
+            var node = parentNode
+            if join.includesColumns {
+                let selection = try SQLSelection.expanding(core.request.selection, table: core.destinationTable, db)
+                let count = try QueryInterfaceRequest<Row>.columnCount(selection, table: core.destinationTable, ctes: ctes, db)
+                let selections = selection.map { $0.sql.qualified(with: alias) }
+                if join.annotatesParent {
+                    nodes[parentNode].selections += selections
+                    nodes[parentNode].count += count
+                } else {
+                    nodes.append(ScopeNode(key: Self.scopeKey(core), selections: selections, count: count))
+                    node = nodes.count - 1
+                    nodes[parentNode].children.append(node)
+                }
+                try add(core.request.joins, parentAlias: alias, parentIsOptional: isOptional, parentNode: node, ordering: joinOrdering, db)
+            } else if join.annotatesParent {
+                try add(core.request.joins, parentAlias: alias, parentIsOptional: isOptional, parentNode: node, ordering: joinOrdering, db)
+            } else {
+                // A joined association selects no column, but the ones it
+                // includes in turn are scoped under it (an empty row with
+                // their scopes), as the path to them reads: a.b.c.
+                nodes.append(ScopeNode(key: Self.scopeKey(core), selections: [], count: 0))
+                let empty = nodes.count - 1
+                try add(core.request.joins, parentAlias: alias, parentIsOptional: isOptional, parentNode: empty, ordering: joinOrdering, db)
+                if !nodes[empty].children.isEmpty { nodes[parentNode].children.append(empty) }
+            }
+        }
+    }
+
+    /// Sets the start of every node, depth first, and returns the selected
+    /// columns in that order: each scope's columns are contiguous.
+    mutating func layout() -> [SQL] {
+        var selections: [SQL] = []
+        var columnCount = 0  // `*` selects several columns
+        func visit(_ index: Int) {
+            nodes[index].start = columnCount
+            columnCount += nodes[index].count
+            selections += nodes[index].selections
+            for child in nodes[index].children { visit(child) }
+        }
+        visit(0)
+        return selections
+    }
+
+    /// The adapter of a node: its columns, and its children as scopes.
+    func adapter(for index: Int) -> any RowAdapter {
+        let node = nodes[index]
+        let base = RangeRowAdapter(node.start..<(node.start + node.count))
+        var scopes: [String: any RowAdapter] = [:]
+        for child in node.children { scopes[nodes[child].key] = adapter(for: child) }
+        return base.addingScopes(scopes)
+    }
+}

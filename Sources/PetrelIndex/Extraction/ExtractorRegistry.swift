@@ -103,7 +103,7 @@ public struct ExtractorRegistry: Sendable {
                 case .tooLarge(let size): throw .tooLarge(Int64(size))
                 }
             }
-            if ext == "gz" || ext == "z" { input.name = String(input.name.dropLast(ext.count + 1)) }
+            input.name = innerName
             ext = FilePath.pathExtension(of: Array(input.name.utf8))
             if binaryExtensions.contains(ext) { throw .binary }
         }

@@ -454,13 +454,15 @@ private struct SearchRun {
         // With no candidate to tell the frequencies (filters may have
         // excluded every document), each word is looked up in the index.
         let termExpressions = frequencies == nil ? analyzed.softTermExpressions : [:]
-        let anyDocument = try db.cachedStatement(sql: "SELECT 1 FROM documents_fts WHERE documents_fts MATCH ? LIMIT 1")
         for (term, item) in analyzed.terms.enumerated() where !item.isRequired && alternatives.isEmpty {
             let word = item.label
             guard word.count >= 3, word.allSatisfy({ $0.isLetter || $0.isNumber }),
                   !word.unicodeScalars.contains(where: Self.isUnspacedScript) else { continue }
             let absent = try frequencies.map { term < $0.count && $0[term] == 0 }
-                ?? (termExpressions[term].map { try Int.fetchOne(anyDocument, arguments: [$0]) == nil } ?? true)
+                ?? (termExpressions[term].map { expression in
+                    let anyDocument = try db.cachedStatement(sql: "SELECT 1 FROM documents_fts WHERE documents_fts MATCH ? LIMIT 1")
+                    return try Int.fetchOne(anyDocument, arguments: [expression]) == nil
+                } ?? true)
             guard absent else { continue }
             suggestions[word] = [word]
         }

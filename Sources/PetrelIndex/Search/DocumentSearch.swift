@@ -432,7 +432,7 @@ private struct SearchRun {
                 notes.append(String(format: "term %@%@: in %d documents, idf %.2f", item.label, item.isRequired ? " (required)" : "",
                                     explanation.documentFrequency[term], explanation.idf[term]))
             }
-            notes.append(String(format: "score: (BM25F (k1 %.2g, weights path %.3g, title %.3g, body %.3g, the body's first %.0f tokens ×%.3g) + proximity) × coordination^%.3g",
+            notes.append(String(format: "score: (BM25F (k1 %.2g, weights path %.3g, title %.3g, body %.3g, the body's first %.0f tokens up to ×%.3g) + proximity) × coordination^%.3g",
                                 model.k1, options.pathWeight, options.titleWeight, options.bodyWeight, model.leadLength, 1 + model.leadWeight,
                                 model.coordinationPower))
         }

@@ -4,12 +4,12 @@
 # poppler-utils (pdftotext: PDF documents in corpora/ are indexed, and the
 # golden files list them); time (/usr/bin/time: the hostile-input tests
 # bound peak memory), util-linux (setpriv: they run read-only cases as an
-# unprivileged user) and bsdutils (script: a pseudo-terminal for the
-# progress line).
+# unprivileged user), bsdutils (script: a pseudo-terminal for the
+# progress line) and gzip (compressed documents made by the tests).
 ensure_system_packages() {
     local missing=()
     local package
-    for package in libsqlite3-dev libicu-dev zlib1g-dev libstemmer-dev pkg-config poppler-utils time util-linux bsdutils "$@"; do
+    for package in libsqlite3-dev libicu-dev zlib1g-dev libstemmer-dev pkg-config poppler-utils time util-linux bsdutils gzip "$@"; do
         dpkg -s "$package" >/dev/null 2>&1 || missing+=("$package")
     done
     [ ${#missing[@]} -eq 0 ] && return 0

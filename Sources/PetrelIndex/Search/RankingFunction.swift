@@ -43,15 +43,18 @@ import Foundation
 ///
 /// Alternatives of a term at one position count once, with the largest
 /// weight, so an exact form (weight 1) beats a weaker variant of it.
+///
+/// The constants come from ``RankingParameters`` and the field weights of
+/// ``SearchOptions`` (their defaults are there, not here).
 struct RankingModel: Sendable, Equatable {
-    var columnWeights: [Double] = [2, 4, 1]
+    var columnWeights: [Double]
     /// BM25 length normalisation per column (path, title, body).
-    var columnB: [Double] = [0.3, 0.3, 0.9]
-    var k1 = 2.0
-    var coordinationPower = 0.0
-    var proximityWeight = 1.0
-    var leadWeight = 2.0
-    var leadLength = 100.0
+    var columnB: [Double]
+    var k1: Double
+    var coordinationPower: Double
+    var proximityWeight: Double
+    var leadWeight: Double
+    var leadLength: Double
 
     /// How the phrases of a MATCH expression form terms.
     struct Terms: Sendable, Equatable {
@@ -319,15 +322,14 @@ extension RankingModel {
                 return value
             }
         }
-        var model = RankingModel()
-        model.columnWeights = try numbers(0)
-        model.columnB = try numbers(1)
+        let columnWeights = try numbers(0)
+        let columnB = try numbers(1)
         let parameters = try numbers(2)
-        guard model.columnB.count == model.columnWeights.count, parameters.count == 5 else {
+        guard columnB.count == columnWeights.count, parameters.count == 5 else {
             throw DatabaseError(resultCode: .SQLITE_ERROR, message: "petrel_rank: malformed arguments")
         }
-        (model.k1, model.coordinationPower, model.proximityWeight) = (parameters[0], parameters[1], parameters[2])
-        (model.leadWeight, model.leadLength) = (parameters[3], parameters[4])
+        let model = RankingModel(columnWeights: columnWeights, columnB: columnB, k1: parameters[0], coordinationPower: parameters[1],
+                                 proximityWeight: parameters[2], leadWeight: parameters[3], leadLength: parameters[4])
         let phraseTerms = try numbers(3).map { Int($0) }
         let phraseWeights = try numbers(4)
         guard phraseTerms.count == phraseWeights.count else {

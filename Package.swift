@@ -14,6 +14,9 @@ let package = Package(
         .library(name: "PetrelText", targets: ["PetrelText"]),
         .library(name: "PetrelICU", targets: ["PetrelICU"]),
         .library(name: "PetrelIndex", targets: ["PetrelIndex"]),
+        // libpetrel.so: Petrel's tokenizers and functions as a loadable
+        // SQLite extension, for the sqlite3 shell, Python and other hosts.
+        .library(name: "petrel", type: .dynamic, targets: ["PetrelExtension"]),
         .executable(name: "petrel-index", targets: ["petrel-index"]),
         .executable(name: "petrel-search", targets: ["petrel-search"]),
     ],
@@ -69,6 +72,18 @@ let package = Package(
         .target(
             name: "PetrelIndex",
             dependencies: ["Petrel", "PetrelICU", "PetrelText", "CPetrelZlib"],
+            swiftSettings: commonSwiftSettings
+        ),
+        // The extension's entry point, and every SQLite routine it calls
+        // routed through the host's routine table (sqlite3ext.h), so that
+        // it works with whichever copy of SQLite the host runs.
+        .target(
+            name: "CPetrelSQLiteExtension",
+            dependencies: ["CPetrelSQLite"]
+        ),
+        .target(
+            name: "PetrelExtension",
+            dependencies: ["Petrel", "PetrelICU", "PetrelIndex", "CPetrelSQLiteExtension"],
             swiftSettings: commonSwiftSettings
         ),
         // What both command-line tools share: the exit-status contract,

@@ -16,6 +16,9 @@ public struct ICUFeatures: OptionSet, Sendable {
     public static let collations = ICUFeatures(rawValue: 1 << 2)
 
     public static let all: ICUFeatures = [.tokenizer, .functions, .collations]
+
+    /// The names of the SQL functions that ``functions`` registers.
+    public static var functionNames: [String] { ICUFunctions.all.map(\.name) }
 }
 
 /// How much a collation distinguishes strings.

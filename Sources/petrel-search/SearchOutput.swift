@@ -129,7 +129,7 @@ struct SearchOutput {
     }
 
     func explainQuery(_ results: SearchResults) throws {
-        var lines = ["query: \(results.query.text)", "fts5:  \(results.expression)"]
+        var lines = ["query: \(results.query.text)", "fts5:  \(results.expression)", "sql:   \(results.sql)"]
         lines += results.notes.map { "note:  \($0)" }
         if let count = results.fullMatchCount { lines.append("documents matching every word: \(count)") }
         try StandardStreams.writeOutput(lines.map { style(TerminalText.escaped($0), SearchOutput.dimStyle) }.joined(separator: "\n") + "\n\n")

@@ -61,6 +61,52 @@ struct RankingTests {
 
     // MARK: - Ranking properties
 
+    // MARK: - Outside the index's own connections
+
+    /// A connection a program opens itself, prepared with
+    /// `DocumentIndex.prepare`, runs `SearchResults.sql` to the same hits
+    /// in the same order; `petrel_rank(documents_fts)` alone ranks by the
+    /// default model with each phrase a term.
+    @Test func theReportedSQLRanksAsTheSearchOnAnyConnection() throws {
+        let (tree, index) = try Self.makeIndex([
+            "a.txt": "storm petrels nest in burrows on the storm beach",
+            "b.txt": "a petrel in a storm",
+            "c.txt": "lighthouse keepers log every storm and every petrel they see, and much else besides",
+            "d.txt": "nothing to see here",
+        ])
+        var configuration = Configuration()
+        configuration.readonly = true
+        configuration.prepareDatabase { db in try DocumentIndex.prepare(db) }
+        let dbQueue = try DatabaseQueue(path: index.path, configuration: configuration)
+        for query in ["storm petrel", "petrels", "burrow storm"] {
+            let results = try index.search(query)
+            #expect(!results.hits.isEmpty)
+            let paths = try dbQueue.read { db in try String.fetchAll(db, sql: results.sql) }
+            #expect(paths == results.hits.map(\.path), "\(query)")
+        }
+        let defaultOrder = try dbQueue.read { db in
+            try String.fetchAll(db, sql: """
+                SELECT d.path FROM documents_fts f JOIN documents d ON d.id = f.rowid
+                WHERE documents_fts MATCH 'storm OR petrel' ORDER BY petrel_rank(documents_fts), d.path
+                """)
+        }
+        let explicitOrder = try dbQueue.read { db in
+            try String.fetchAll(db, sql: """
+                SELECT d.path FROM documents_fts f JOIN documents d ON d.id = f.rowid
+                WHERE documents_fts MATCH 'storm OR petrel'
+                ORDER BY petrel_rank(documents_fts, '2 4 1', '0.3 0.3 0.9', '2 0 1 2 100', '0 1', '1 1'), d.path
+                """)
+        }
+        #expect(defaultOrder == explicitOrder)
+        #expect(defaultOrder.map { String($0.dropFirst(tree.path("docs").count + 1)) } == ["b.txt", "c.txt", "a.txt"])
+        // Filters are inlined as literals (quotes doubled).
+        var options = SearchOptions()
+        options.pathGlob = "*/a.txt' OR '1"
+        let filtered = try index.search("storm", options: options)
+        #expect(filtered.hits.isEmpty)
+        #expect(try dbQueue.read { db in try String.fetchAll(db, sql: filtered.sql) }.isEmpty)
+    }
+
     @Test func rareWordsWeighMoreThanFrequentOnes() throws {
         var files: [String: String] = [:]
         for n in 0..<8 { files["filler\(n).txt"] = "common words fill this page number \(n)" }

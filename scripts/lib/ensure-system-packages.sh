@@ -5,11 +5,13 @@
 # golden files list them); time (/usr/bin/time: the hostile-input tests
 # bound peak memory), util-linux (setpriv: they run read-only cases as an
 # unprivileged user), bsdutils (script: a pseudo-terminal for the
-# progress line) and gzip (compressed documents made by the tests).
+# progress line) and gzip (compressed documents made by the tests);
+# sqlite3 (the shell) and python3 (Debian's, whose sqlite3 module loads
+# extensions): the tests load libpetrel into both.
 ensure_system_packages() {
     local missing=()
     local package
-    for package in libsqlite3-dev libicu-dev zlib1g-dev libstemmer-dev pkg-config poppler-utils time util-linux bsdutils gzip "$@"; do
+    for package in libsqlite3-dev libicu-dev zlib1g-dev libstemmer-dev pkg-config poppler-utils time util-linux bsdutils gzip sqlite3 python3 "$@"; do
         dpkg -s "$package" >/dev/null 2>&1 || missing+=("$package")
     done
     [ ${#missing[@]} -eq 0 ] && return 0

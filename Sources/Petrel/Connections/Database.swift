@@ -28,6 +28,11 @@ public final class Database {
     /// The path of the database file, or `:memory:`-like names for in-memory databases.
     let path: String
 
+    /// False for a connection that another program opened and lent to
+    /// Petrel (a loadable extension's): it is never closed, and its hooks
+    /// stay the owner's.
+    let ownsConnection: Bool
+
     private var statementCache: [String: Statement] = [:]
 
     /// Identifies the cached INSERT statement of a record type.
@@ -97,6 +102,7 @@ public final class Database {
         self.configuration = configuration
         self.description = description
         self.path = path
+        self.ownsConnection = true
         var flags = extraFlags | SQLITE_OPEN_NOMUTEX
         flags |= configuration.readonly ? SQLITE_OPEN_READONLY : (SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE)
         var connection: OpaquePointer?
@@ -177,13 +183,33 @@ public final class Database {
         }
     }
 
+    /// A connection that another program opened, lent for as long as it
+    /// stays open: a loadable extension registers Petrel's tokenizers and
+    /// functions through it. Nothing is set up (no hooks, no busy handler,
+    /// no configuration): the connection stays as its owner made it, and
+    /// Petrel never closes it.
+    package init(borrowing connection: SQLiteConnection, description: String) {
+        self.configuration = Configuration()
+        self.description = description
+        self.path = ""
+        self.ownsConnection = false
+        sqliteConnection = connection
+    }
+
+    /// Finalizes the statements Petrel prepared on a borrowed connection,
+    /// so that its owner can close it at any time.
+    package func releaseStatements() {
+        statementCache.removeAll()
+        internalStatements.removeAll()
+        recordInsertStatements.removeAll()
+    }
+
     /// Closes the connection. Throws `SQLITE_BUSY` (and stays open) while
     /// statements created by the caller are still alive.
     func closeThrowing() throws {
         guard let connection = sqliteConnection else { return }
-        statementCache.removeAll()
-        internalStatements.removeAll()
-        recordInsertStatements.removeAll()
+        guard ownsConnection else { return close() }
+        releaseStatements()
         removeObservationCallbacks()
         suspension?.stop()
         let code = sqlite3_close(connection)
@@ -202,9 +228,11 @@ public final class Database {
     /// finalized if needed.
     func close() {
         guard let connection = sqliteConnection else { return }
-        statementCache.removeAll()
-        internalStatements.removeAll()
-        recordInsertStatements.removeAll()
+        releaseStatements()
+        guard ownsConnection else {
+            sqliteConnection = nil
+            return
+        }
         removeObservationCallbacks()
         suspension?.stop()
         let code = sqlite3_close_v2(connection)

@@ -8,6 +8,9 @@
 //   sqlite3_create_collation_v2 does not call xDestroy on failure).
 // - Trace and busy boxes are owned by the Database, which passes SQLite an
 //   unretained pointer and keeps the box alive until it replaces or closes.
+// - A borrowed connection's Database (a loadable extension's) is retained
+//   by a function box of its own, released by SQLite's xDestroy when the
+//   owner closes the connection.
 //
 // Every callback is a non-capturing, nonisolated, file-scope function, so no
 // actor isolation check can run on SQLite's thread.
@@ -114,6 +117,44 @@ private func finalizeAggregate(_ context: OpaquePointer?) {
 private func destroyFunctionBox(_ pointer: UnsafeMutableRawPointer?) {
     guard let pointer else { return }
     Unmanaged<FunctionBox>.fromOpaque(pointer).release()
+}
+
+// MARK: - Borrowed connections
+
+/// Holds a borrowed connection's `Database` (whose tokenizers, collation
+/// provider and functions need it) until the connection closes.
+private final class ConnectionAnchor {
+    let database: Database
+    let answer: String
+    init(database: Database, answer: String) {
+        self.database = database
+        self.answer = answer
+    }
+}
+
+private func answerAnchor(_ context: OpaquePointer?, _ argc: CInt, _ argv: UnsafeMutablePointer<OpaquePointer?>?) {
+    guard let context, let pointer = sqlite3_user_data(context) else { return }
+    Unmanaged<ConnectionAnchor>.fromOpaque(pointer).takeUnretainedValue().answer.databaseValue.setResult(of: context)
+}
+
+private func releaseAnchor(_ pointer: UnsafeMutableRawPointer?) {
+    guard let pointer else { return }
+    Unmanaged<ConnectionAnchor>.fromOpaque(pointer).release()
+}
+
+extension Database {
+    /// Keeps this `Database` alive for as long as its borrowed connection
+    /// stays open, through `name()`, an SQL function that answers `answer`:
+    /// SQLite releases it when the owner closes the connection.
+    package func stayAlive(untilClosedThrough name: String, answering answer: String) throws {
+        let connection = try checkedConnection()
+        let anchor = Unmanaged.passRetained(ConnectionAnchor(database: self, answer: answer)).toOpaque()
+        let code = sqlite3_create_function_v2(
+            connection, name, 0, SQLITE_UTF8 | SQLITE_DETERMINISTIC, anchor,
+            { answerAnchor($0, $1, $2) }, nil, nil, { releaseAnchor($0) })
+        // On failure SQLite has already called xDestroy.
+        guard code == SQLITE_OK else { throw DatabaseError.lastError(connection, code: code) }
+    }
 }
 
 extension Database {

@@ -138,12 +138,28 @@ public final class DocumentIndex: Sendable {
     /// functions, and the ranking functions of searches.
     private static func configuration() -> Configuration {
         var configuration = Configuration()
-        configuration.enableICU([.tokenizer, .functions])
-        configuration.prepareDatabase { db in
-            try db.add(fts5Function: RankingModel.rankFunction)
-            try db.add(fts5Function: RankingModel.explainFunction)
-        }
+        configuration.prepareDatabase { db in try prepare(db) }
         return configuration
+    }
+
+    /// Registers on a connection what reading an index needs: the `icu`
+    /// tokenizer and ICU's SQL functions (PetrelICU), and the FTS5 ranking
+    /// functions of searches, `petrel_rank` (a rank: smaller is better) and
+    /// `petrel_explain` (the same score taken apart, as JSON). Called with
+    /// the table alone, `petrel_rank(documents_fts)` ranks by the default
+    /// model, each phrase of the MATCH expression a term:
+    ///
+    /// ```sql
+    /// SELECT path FROM documents_fts WHERE documents_fts MATCH 'iconv'
+    /// ORDER BY petrel_rank(documents_fts) LIMIT 10
+    /// ```
+    ///
+    /// Connections that ``DocumentIndex`` opens have them already; use this
+    /// on connections of your own to an index file.
+    public static func prepare(_ db: Database) throws {
+        try db.enableICU([.tokenizer, .functions])
+        try db.add(fts5Function: RankingModel.rankFunction)
+        try db.add(fts5Function: RankingModel.explainFunction)
     }
 
     /// A read-only connection. When SQLite cannot open the file read-only

@@ -80,6 +80,11 @@ public struct SearchResults: Sendable, Equatable {
     public var suggestions: [String: [String]]
     /// Plain-language notes for `--explain`: repairs, relaxation, fuzzy terms.
     public var notes: [String]
+    /// The ranking as one SQL statement, every value inlined: any SQLite
+    /// client that loads Petrel's extension (libpetrel) can run it on the
+    /// index and gets the documents of ``hits`` in the same order (before
+    /// identical files are merged into one hit). Empty when nothing was run.
+    public var sql: String = ""
 }
 
 extension DocumentIndex {
@@ -178,12 +183,7 @@ private struct SearchRun {
         } else {
             fts5Tokenizer = nil
         }
-        self.model = RankingModel(
-            columnWeights: [options.pathWeight, options.titleWeight, options.bodyWeight],
-            columnB: [options.ranking.pathB, options.ranking.titleB, options.ranking.bodyB],
-            k1: options.ranking.k1, coordinationPower: options.ranking.coordinationPower,
-            proximityWeight: options.ranking.proximityWeight,
-            leadWeight: options.ranking.leadWeight, leadLength: options.ranking.leadLength)
+        self.model = RankingModel(options)
         stemming = index.tokenizer == .icu
             ? QueryStemming(queryText: query.text, sampleLanguages: { try QueryStemming.sampleLanguages(db) })
             : nil
@@ -305,26 +305,26 @@ private struct SearchRun {
     }
 
     /// Filters on `documents d`, with their arguments.
-    private func filters() throws -> (sql: String, arguments: StatementArguments) {
+    private func filters() throws -> (sql: String, values: [DatabaseValue]) {
         var sql = ""
-        var arguments = StatementArguments()
+        var arguments: [DatabaseValue] = []
         if var glob = options.pathGlob, !glob.isEmpty {
             if let problem = GlobSyntax.problem(in: glob) { throw IndexError(.invalidGlob, "the path glob '\(glob)' is not valid: \(problem)") }
             if !glob.hasPrefix("/"), !glob.hasPrefix("*") { glob = "*/" + glob }
             sql += " AND d.path GLOB ?"
-            arguments += [glob]
+            arguments.append(glob.databaseValue)
         }
         if !options.kinds.isEmpty {
             sql += " AND d.kind IN (\(databaseQuestionMarks(count: options.kinds.count)))"
-            arguments += StatementArguments(options.kinds.map { $0.lowercased() })
+            arguments += options.kinds.map { $0.lowercased().databaseValue }
         }
         if let since = options.modifiedSince {
             sql += " AND d.mtime >= ?"
-            arguments += [Int64(since.timeIntervalSince1970 * 1_000_000_000)]
+            arguments.append(Int64(since.timeIntervalSince1970 * 1_000_000_000).databaseValue)
         }
         if let before = options.modifiedBefore {
             sql += " AND d.mtime < ?"
-            arguments += [Int64(before.timeIntervalSince1970 * 1_000_000_000)]
+            arguments.append(Int64(before.timeIntervalSince1970 * 1_000_000_000).databaseValue)
         }
         if let root = options.root {
             let spellings = FilePath.spellings(of: root)
@@ -333,7 +333,7 @@ private struct SearchRun {
                 throw IndexError(.unknownFolder, "\(root) is not a folder of this index")
             }
             sql += " AND d.root_id = ?"
-            arguments += [id]
+            arguments.append(id.databaseValue)
         }
         return (sql, arguments)
     }
@@ -351,7 +351,7 @@ private struct SearchRun {
     /// `ORDER BY rank` and the model as the rank function, which FTS5
     /// sorts itself; `petrel_explain` is computed for the rows kept only.
     /// With filters the documents table is joined.
-    private func candidates(_ expression: String, terms: RankingModel.Terms, filters: (sql: String, arguments: StatementArguments)) throws -> [Candidate] {
+    private func candidates(_ expression: String, terms: RankingModel.Terms, filters: (sql: String, values: [DatabaseValue])) throws -> [Candidate] {
         let explain = model.call("petrel_explain", terms: terms, table: "documents_fts")
         let rows: [Row]
         if filters.sql.isEmpty {
@@ -365,7 +365,7 @@ private struct SearchRun {
                 FROM documents_fts f JOIN documents d ON d.id = f.rowid
                 WHERE documents_fts MATCH ?\(filters.sql)
                 ORDER BY score LIMIT ? OFFSET ?
-                """, arguments: [expression] + filters.arguments + [options.limit, options.offset])
+                """, arguments: StatementArguments([expression.databaseValue] + filters.values + [options.limit.databaseValue, options.offset.databaseValue]))
         }
         return rows.map { row in
             let explanation = (row["explanation"] as String?).flatMap { try? JSONDecoder().decode(RankingExplanation.self, from: Data($0.utf8)) }
@@ -420,12 +420,14 @@ private struct SearchRun {
         }
         let filters = try filters()
         let ranked = try candidates(expression, terms: terms, filters: filters)
+        let sql = Self.standaloneSQL(expression: expression, rank: model.call("petrel_rank", terms: terms, table: "documents_fts"),
+                                     filters: filters, limit: options.limit, offset: options.offset)
 
         var fullCount: Int?
         if options.countAll {
             fullCount = try Int.fetchOne(db, sql: """
                 SELECT COUNT(*) FROM documents_fts f JOIN documents d ON d.id = f.rowid WHERE documents_fts MATCH ?\(filters.sql)
-                """, arguments: [analyzed.strictExpression] + filters.arguments)
+                """, arguments: StatementArguments([analyzed.strictExpression.databaseValue] + filters.values))
         }
         if options.explain, let explanation = ranked.first?.explanation {
             for (term, item) in analyzed.terms.enumerated() where term < explanation.idf.count {
@@ -469,7 +471,32 @@ private struct SearchRun {
         let partial = hits.contains { !$0.matchesAllWords }
         if partial { notes.append("some documents match only some of the \(analyzed.terms.count) terms: they rank by how much of the query they match") }
         return SearchResults(query: query, expression: expression, hits: hits, fullMatchCount: fullCount,
-                             relaxed: partial, suggestions: suggestions, notes: notes)
+                             relaxed: partial, suggestions: suggestions, notes: notes, sql: sql)
+    }
+
+    /// See ``SearchResults/sql``. Ties are in path order, as ``run()``
+    /// sorts hits.
+    static func standaloneSQL(expression: String, rank: String, filters: (sql: String, values: [DatabaseValue]),
+                              limit: Int, offset: Int) -> String {
+        var filterSQL = ""
+        var values = filters.values[...]
+        for character in filters.sql {
+            if character == "?", let value = values.popFirst() { filterSQL += literal(value) } else { filterSQL.append(character) }
+        }
+        return "SELECT d.path, -\(rank) AS score FROM documents_fts f JOIN documents d ON d.id = f.rowid "
+            + "WHERE documents_fts MATCH \(literal(expression.databaseValue))\(filterSQL) "
+            + "ORDER BY score DESC, d.path LIMIT \(limit) OFFSET \(offset)"
+    }
+
+    /// A value as an SQL literal.
+    static func literal(_ value: DatabaseValue) -> String {
+        switch value.storage {
+        case .null: return "NULL"
+        case .int64(let number): return String(number)
+        case .double(let number): return "\(number)"
+        case .string(let text): return "'" + text.replacingOccurrences(of: "'", with: "''") + "'"
+        case .blob(let data): return "X'" + data.map { String(format: "%02X", $0) }.joined() + "'"
+        }
     }
 
     /// Line breaks as spaces, byte for byte, so match ranges stay valid.

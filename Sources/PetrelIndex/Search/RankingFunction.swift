@@ -203,7 +203,9 @@ private final class RankingContext {
 
     static func get(_ match: FTS5Match, _ arguments: [DatabaseValue]) throws -> RankingContext {
         if let context = match.queryData as? RankingContext { return context }
-        let (model, terms) = try RankingModel.parse(arguments)
+        let (model, terms) = arguments.isEmpty
+            ? RankingModel.defaults(phraseCount: match.phraseCount)
+            : try RankingModel.parse(arguments)
         let context = try RankingContext(model: model, terms: terms, match: match)
         match.queryData = context
         return context
@@ -310,6 +312,23 @@ private final class RankingContext {
 }
 
 extension RankingModel {
+    /// The model of searches made with `options`.
+    init(_ options: SearchOptions) {
+        self.init(
+            columnWeights: [options.pathWeight, options.titleWeight, options.bodyWeight],
+            columnB: [options.ranking.pathB, options.ranking.titleB, options.ranking.bodyB],
+            k1: options.ranking.k1, coordinationPower: options.ranking.coordinationPower,
+            proximityWeight: options.ranking.proximityWeight,
+            leadWeight: options.ranking.leadWeight, leadLength: options.ranking.leadLength)
+    }
+
+    /// `petrel_rank(documents_fts)`, as another program calls it: the
+    /// default model, each phrase of the MATCH expression a term of its own.
+    static func defaults(phraseCount: Int) -> (RankingModel, Terms) {
+        let terms = Terms(phraseTerms: Array(0..<phraseCount), phraseWeights: Array(repeating: 1, count: phraseCount), termCount: phraseCount)
+        return (RankingModel(SearchOptions()), terms)
+    }
+
     static func parse(_ arguments: [DatabaseValue]) throws -> (RankingModel, Terms) {
         func numbers(_ index: Int) throws -> [Double] {
             guard index < arguments.count, let text = String.fromDatabaseValue(arguments[index]) else {

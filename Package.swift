@@ -120,7 +120,7 @@ let package = Package(
         ),
         .testTarget(
             name: "PetrelICUTests",
-            dependencies: ["PetrelICU", "PetrelTestSupport"],
+            dependencies: ["PetrelICU", "PetrelText", "PetrelTestSupport"],
             swiftSettings: commonSwiftSettings
         ),
         .testTarget(

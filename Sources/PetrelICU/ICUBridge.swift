@@ -7,6 +7,7 @@ import Foundation
 
 /// An error reported by ICU.
 public struct ICUError: Error, CustomStringConvertible, Sendable {
+    /// What ICU reported, with the operation that failed.
     public let description: String
     init(_ description: String) { self.description = description }
 }

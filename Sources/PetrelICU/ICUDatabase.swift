@@ -4,7 +4,9 @@ import Petrel
 
 /// The ICU features ``Petrel/Database/enableICU(_:)`` registers.
 public struct ICUFeatures: OptionSet, Sendable {
+    /// The bits of the set.
     public let rawValue: Int
+    /// A set from its bits.
     public init(rawValue: Int) { self.rawValue = rawValue }
 
     /// The `icu` full-text tokenizer, for FTS5 and FTS3/FTS4.
@@ -15,6 +17,7 @@ public struct ICUFeatures: OptionSet, Sendable {
     /// Collations named `icu_<locale>[_<strength>][_numeric]`, created when SQL first uses them.
     public static let collations = ICUFeatures(rawValue: 1 << 2)
 
+    /// The tokenizer, the functions and the collations.
     public static let all: ICUFeatures = [.tokenizer, .functions, .collations]
 
     /// The names of the SQL functions that ``functions`` registers.
@@ -59,6 +62,13 @@ extension DatabaseCollation {
     ///
     /// - Throws: ``ICUError`` for a locale ICU does not know.
     ///
+    /// - Parameter locale: An ICU locale identifier (`de`, `sv`,
+    ///   `de@collation=phonebook`).
+    /// - Parameter strength: Which differences count: `.primary` ignores
+    ///   case and accents, `.secondary` ignores case, `.tertiary` (the
+    ///   default) counts both.
+    /// - Parameter numeric: When true, runs of digits compare by their
+    ///   value (`file2` before `file10`).
     /// - Parameter name: The SQL name, when the default scheme does not suit.
     public static func icu(
         locale: String, strength: ICUCollationStrength = .tertiary, numeric: Bool = false, name: String? = nil

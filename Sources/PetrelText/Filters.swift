@@ -1,5 +1,6 @@
 /// Lowercases tokens (Unicode lowercase mapping, ASCII fast path).
 public struct CaseFoldingFilter: TokenFilter {
+    /// A filter that lowercases every token.
     public init() {}
     public func filter(_ token: Token, for reason: TokenizationReason, emit: (Token) throws -> Void) throws {
         var token = token
@@ -12,6 +13,7 @@ public struct CaseFoldingFilter: TokenFilter {
 /// `e`. Marks of other scripts are kept, because they change the word
 /// (Thai tone marks, Japanese voicing marks).
 public struct DiacriticFoldingFilter: TokenFilter {
+    /// A filter that removes the diacritics of Latin letters.
     public init() {}
     public func filter(_ token: Token, for reason: TokenizationReason, emit: (Token) throws -> Void) throws {
         var token = token
@@ -22,7 +24,9 @@ public struct DiacriticFoldingFilter: TokenFilter {
 
 /// Drops the tokens of a list (compare after folding: put it after the folding filters).
 public struct StopWordFilter: TokenFilter {
+    /// The words to drop, as the filters before this one leave them.
     public let stopWords: Set<String>
+    /// A filter that drops the tokens whose text is in `stopWords`.
     public init(_ stopWords: Set<String>) { self.stopWords = stopWords }
     public func filter(_ token: Token, for reason: TokenizationReason, emit: (Token) throws -> Void) throws {
         if !stopWords.contains(token.text) { try emit(token) }
@@ -42,6 +46,8 @@ public struct SynonymFilter: TokenFilter {
     private let sortedGroups: [[String]]
     private let groupByWord: [String: Int]
 
+    /// A filter that adds, for each word of a group, the other words of its
+    /// group.
     public init(_ groups: [Set<String>]) {
         self.groups = groups
         sortedGroups = groups.map { $0.sorted() }
@@ -64,7 +70,9 @@ public struct SynonymFilter: TokenFilter {
 
 /// Drops tokens longer than a number of UTF-8 bytes (binary junk, base64...).
 public struct MaxLengthFilter: TokenFilter {
+    /// The longest token kept, in UTF-8 bytes.
     public let maximumByteCount: Int
+    /// A filter that drops tokens longer than `maximumByteCount` UTF-8 bytes.
     public init(maximumByteCount: Int) { self.maximumByteCount = maximumByteCount }
     public func filter(_ token: Token, for reason: TokenizationReason, emit: (Token) throws -> Void) throws {
         if token.text.utf8.count <= maximumByteCount { try emit(token) }
@@ -77,6 +85,7 @@ public struct MaxLengthFilter: TokenFilter {
 ///
 /// Prefix queries (`data*`) are not stemmed: the prefix must stay as typed.
 public struct PorterStemmingFilter: TokenFilter {
+    /// A filter that stems with Porter's algorithm.
     public init() {}
     public func filter(_ token: Token, for reason: TokenizationReason, emit: (Token) throws -> Void) throws {
         guard reason != .prefixQuery else { return try emit(token) }
@@ -94,6 +103,7 @@ public struct PorterStemmingFilter: TokenFilter {
 ///
 /// Prefix queries (`data*`) are not stemmed: the prefix must stay as typed.
 public struct SnowballStemmingFilter: TokenFilter {
+    /// The stemmer the filter applies.
     public let stemmer: SnowballStemmer
 
     /// - Throws: ``SnowballError`` for an algorithm libstemmer does not have.

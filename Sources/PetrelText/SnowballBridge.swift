@@ -82,7 +82,9 @@ public final class SnowballStemmer: @unchecked Sendable {
 
 /// An algorithm name that the system's libstemmer does not know.
 public struct SnowballError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// The name that was asked for.
     public var algorithm: String
+    /// The error for an algorithm named `algorithm`.
     public init(algorithm: String) { self.algorithm = algorithm }
     public var description: String {
         "unknown stemming algorithm \(algorithm) (available: \(SnowballStemmer.algorithms.joined(separator: ", ")))"

@@ -28,6 +28,8 @@ public struct Token: Sendable, Hashable, CustomStringConvertible {
     /// True for a synonym at the same position as the previous token.
     public var isColocated: Bool
 
+    /// A token of `text` at `byteRange`, colocated with the previous one when
+    /// `isColocated` is true.
     public init(text: String, byteRange: Range<Int>, isColocated: Bool = false) {
         self.text = text
         self.byteRange = byteRange
@@ -78,6 +80,9 @@ extension TextTokenizer {
 /// A filter may drop a token (emit nothing), replace it, or add colocated
 /// synonyms; it never changes offsets.
 public protocol TokenFilter: Sendable {
+    /// Calls `emit` for each token that replaces `token`: once to keep or
+    /// change it, never to drop it, more than once to add colocated
+    /// synonyms. Throwing fails the SQL statement that asked for tokens.
     func filter(_ token: Token, for reason: TokenizationReason, emit: (Token) throws -> Void) throws
 }
 
@@ -91,9 +96,13 @@ public protocol TokenFilter: Sendable {
 /// try analyzer.tokenTexts(in: "Jérôme's Databases") // ["jerome", "s", "databas"]
 /// ```
 public struct TextAnalyzer: TextTokenizer {
+    /// The tokenizer that finds the tokens.
     public let tokenizer: any TextTokenizer
+    /// The filters applied to each token, in order.
     public let filters: [any TokenFilter]
 
+    /// An analyzer that runs `tokenizer`, then passes each token through
+    /// `filters` in order.
     public init(_ tokenizer: any TextTokenizer, filters: [any TokenFilter] = []) {
         self.tokenizer = tokenizer
         self.filters = filters

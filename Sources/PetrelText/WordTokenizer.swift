@@ -19,6 +19,8 @@ public struct WordTokenizer: TextTokenizer {
     /// Extra characters that separate tokens.
     public var separators: Set<Unicode.Scalar>
 
+    /// A tokenizer that lowercases and removes Latin diacritics unless told
+    /// not to, with extra token and separator characters.
     public init(
         lowercase: Bool = true, removeDiacritics: Bool = true,
         tokenCharacters: Set<Unicode.Scalar> = [], separators: Set<Unicode.Scalar> = []

@@ -181,7 +181,7 @@ public final class DatabaseQueue: DatabaseWriter, @unchecked Sendable {
         queue.async { updates(db.value) }
     }
 
-    /// Runs `updates` outside of any transaction (same as ``writeWithoutTransaction(_:)``).
+    /// Runs `updates` outside of any transaction (same as `writeWithoutTransaction(_:)`).
     public func inDatabase<T>(_ updates: (Database) throws -> T) rethrows -> T {
         try writeWithoutTransaction(updates)
     }

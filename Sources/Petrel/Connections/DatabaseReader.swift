@@ -31,10 +31,10 @@ public protocol DatabaseReader: AnyObject, Sendable {
     /// Runs `value` outside of any transaction: no isolation from writes.
     func unsafeRead<T>(_ value: (Database) throws -> T) throws -> T
 
-    /// Async version of ``unsafeRead(_:)-6hnpx``.
+    /// Async version of `unsafeRead(_:)` (the synchronous one).
     func unsafeRead<T: Sendable>(_ value: @escaping @Sendable (Database) throws -> T) async throws -> T
 
-    /// Like ``unsafeRead(_:)-6hnpx``, but reuses the current access when called from inside one.
+    /// Like `unsafeRead(_:)` (the synchronous one), but reuses the current access when called from inside one.
     func unsafeReentrantRead<T>(_ value: (Database) throws -> T) throws -> T
 
     /// Runs `value` asynchronously in a read-only transaction.
@@ -47,7 +47,7 @@ public protocol DatabaseWriter: DatabaseReader {
     /// at the end is a programmer error unless ``Configuration/allowsUnsafeTransactions``.
     func writeWithoutTransaction<T>(_ updates: (Database) throws -> T) rethrows -> T
 
-    /// Async version of ``writeWithoutTransaction(_:)``.
+    /// Async version of `writeWithoutTransaction(_:)`.
     func writeWithoutTransaction<T: Sendable>(_ updates: @escaping @Sendable (Database) throws -> T) async throws -> T
 
     /// Runs `updates` with exclusive access to the database (no concurrent reads).
@@ -56,7 +56,7 @@ public protocol DatabaseWriter: DatabaseReader {
     /// Async version of ``barrierWriteWithoutTransaction(_:)``.
     func barrierWriteWithoutTransaction<T: Sendable>(_ updates: @escaping @Sendable (Database) throws -> T) async throws -> T
 
-    /// Like ``writeWithoutTransaction(_:)``, but reuses the current access when called from inside one.
+    /// Like `writeWithoutTransaction(_:)`, but reuses the current access when called from inside one.
     func unsafeReentrantWrite<T>(_ updates: (Database) throws -> T) rethrows -> T
 
     /// Runs `updates` asynchronously, outside of any transaction.
@@ -91,7 +91,7 @@ extension DatabaseWriter {
         }
     }
 
-    /// Async version of ``write(_:)-7vvz9``. Cancelling the task interrupts
+    /// Async version of `write(_:)` (the synchronous one). Cancelling the task interrupts
     /// the access, rolls back, and throws `CancellationError`.
     public func write<T: Sendable>(_ updates: @escaping @Sendable (Database) throws -> T) async throws -> T {
         try await writeWithoutTransaction { db in

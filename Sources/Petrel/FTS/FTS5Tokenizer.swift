@@ -37,11 +37,11 @@ public typealias FTS5TokenCallback = @convention(c) (
 /// fails the statement. Inside a transaction, SQLite does not undo the
 /// content row of an FTS5 `INSERT` whose tokenization failed: run such
 /// inserts in ``Database/inSavepoint(_:)``, or roll the transaction back
-/// (``DatabaseWriter/write(_:)-7vvz9`` does), to keep the table consistent.
+/// (the synchronous `DatabaseWriter.write(_:)` does), to keep the table consistent.
 ///
 /// Get SQLite's tokenizers with ``Database/makeTokenizer(_:)``; write your own
 /// with ``FTS5CustomTokenizer`` or ``FTS5WrapperTokenizer``. For tokenizers
-/// written in plain Swift, without pointers, see ``TextTokenizer``.
+/// written in plain Swift, without pointers, see `TextTokenizer` in PetrelText.
 public protocol FTS5Tokenizer: AnyObject {
     /// Tokenizes the UTF-8 text `pText` of `nText` bytes, calling
     /// `tokenCallback(context, ...)` for each token, and returns an SQLite

@@ -81,12 +81,19 @@ extension Database {
     ///
     /// - Parameters:
     ///   - words: The words as typed (see the one-word form).
+    ///   - vocabulary: The name of an `fts5vocab` table of the `row` kind
+    ///     over the FTS5 table (see ``FTS5Vocabulary``).
     ///   - maximumDistance: Each word's maximum edit distance (1 or 2; 0
     ///     or less: no suggestion for that word).
     ///   - maximumScans: With `sharingInitial`, the most ranges of terms
     ///     read (every word's first letter, then their second letters, in
     ///     order): it bounds the cost of any number of words. Words whose
     ///     ranges are left out get fewer suggestions or none.
+    ///   - limit: The most suggestions per word, the closest and most
+    ///     frequent first.
+    ///   - sharingInitial: When true, only terms that start with the
+    ///     word's first letter are read (a prefix range of the vocabulary,
+    ///     fast on large indexes); when false, every term is a candidate.
     /// - Returns: The suggestions of each word that has some.
     public func suggestTerms(
         for words: [String], vocabulary: String, maximumDistance: (String) -> Int = { _ in 2 }, limit: Int = 5,

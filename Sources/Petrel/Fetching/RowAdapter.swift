@@ -324,7 +324,7 @@ extension Row {
 extension Row {
     /// The record of a scope (`row["author"] as Author`), found at any
     /// depth. A missing scope or a failed decoding stops the program, like
-    /// the value subscripts; ``decode(_:forKey:)`` throws instead.
+    /// the value subscripts; `decode(_:forKey:)` throws instead.
     public subscript<Record: FetchableRecord>(_ scope: String) -> Record {
         do {
             return try decode(Record.self, forKey: scope)

@@ -85,9 +85,13 @@ extension MutablePersistableRecord {
 
     /// Upserts the record (see ``upsert(_:)``) and returns the stored row.
     ///
+    /// - parameter db: A connection with write access.
     /// - parameter conflictTarget: the columns of the uniqueness constraint
     ///   that triggers the update; empty for any constraint.
     /// - parameter strategy: which columns the update overwrites.
+    /// - parameter assignments: the assignments of the update, given the
+    ///   alias of the row that could not be inserted (`excluded`); nil for
+    ///   those of `strategy`.
     public mutating func upsertAndFetch(
         _ db: Database, onConflict conflictTarget: [String] = [], updating strategy: UpsertUpdateStrategy = .allColumns,
         doUpdate assignments: ((_ excluded: TableAlias<Self>) -> [ColumnAssignment])? = nil

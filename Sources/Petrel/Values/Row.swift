@@ -18,7 +18,7 @@ import Foundation
 ///
 /// Asking a subscript for a type the value cannot convert to is a programmer
 /// error and stops the program; use ``decode(_:atIndex:)`` and
-/// ``decode(_:forColumn:)`` to get a thrown ``RowDecodingError`` instead when
+/// `decode(_:forColumn:)` to get a thrown ``RowDecodingError`` instead when
 /// the data is not trusted.
 public final class Row {
     /// Set for rows that read the current row of a statement.

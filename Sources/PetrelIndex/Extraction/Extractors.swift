@@ -15,6 +15,8 @@ public struct ExtractedDocument: Sendable, Equatable {
     /// file expanding past the text budget).
     public var isTruncated = false
 
+    /// A document with a title (nil when the format has none), its text, its
+    /// kind (`md`, `html`, `txt`...) and the encoding it was decoded from.
     public init(title: String?, body: String, kind: String, encoding: String? = nil) {
         self.title = title
         self.body = body
@@ -47,12 +49,15 @@ public enum ExtractionError: Error, Sendable, Equatable, CustomStringConvertible
 
 /// The file an extractor works on: its bytes, name and path.
 public struct ExtractionInput: Sendable {
+    /// The file's bytes (its first bytes only, for a text file longer than
+    /// the update's text budget).
     public var bytes: [UInt8]
     /// The file name ("report.md"), used for extension-based decisions.
     public var name: String
     /// The file's path, for extractors that hand it to another program.
     public var path: String
 
+    /// The bytes of a file, with its name and path.
     public init(bytes: [UInt8], name: String, path: String) {
         self.bytes = bytes
         self.name = name
@@ -62,6 +67,9 @@ public struct ExtractionInput: Sendable {
 
 /// Turns the bytes of one format into an ``ExtractedDocument``.
 public protocol DocumentExtractor: Sendable {
+    /// The document in `input`, or an ``ExtractionError`` when the bytes
+    /// are not a document of the format (the file is then listed as
+    /// failed or skipped, and the update goes on).
     func extract(_ input: ExtractionInput) throws(ExtractionError) -> ExtractedDocument
     /// Whether the extractor needs the whole file: true for formats whose
     /// first bytes alone are not a document (PDF); false (the default) for
@@ -77,7 +85,9 @@ extension DocumentExtractor {
 /// JSON, CSV, YAML...): decoded and stored as is; the title comes from the
 /// markup's own heading syntax where it has one.
 public struct PlainTextExtractor: DocumentExtractor {
+    /// The kind given to the documents, usually the file's extension.
     public var kind: String
+    /// An extractor whose documents are of `kind`.
     public init(kind: String) { self.kind = kind }
 
     public func extract(_ input: ExtractionInput) throws(ExtractionError) -> ExtractedDocument {
@@ -89,6 +99,7 @@ public struct PlainTextExtractor: DocumentExtractor {
 /// Markdown: the title is the front matter's `title:`, else the first
 /// heading (`# Title` or an underlined one).
 public struct MarkdownExtractor: DocumentExtractor {
+    /// A Markdown extractor.
     public init() {}
 
     public func extract(_ input: ExtractionInput) throws(ExtractionError) -> ExtractedDocument {
@@ -102,6 +113,7 @@ public struct MarkdownExtractor: DocumentExtractor {
 /// byte order mark, valid UTF-8, the document's `charset` declaration, or
 /// detection.
 public struct HTMLExtractor: DocumentExtractor {
+    /// An HTML extractor.
     public init() {}
 
     public func extract(_ input: ExtractionInput) throws(ExtractionError) -> ExtractedDocument {
@@ -143,6 +155,7 @@ public struct PDFExtractor: DocumentExtractor {
         return nil
     }()
 
+    /// A PDF extractor; it needs `pdftotext` (Debian's `poppler-utils`).
     public init() {}
 
     public func extract(_ input: ExtractionInput) throws(ExtractionError) -> ExtractedDocument {

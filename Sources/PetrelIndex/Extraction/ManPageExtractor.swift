@@ -10,6 +10,7 @@ import Foundation
 /// (`\-` → `-`, `\(em` → `—`), font changes and comments go, and macro
 /// definitions (`.de`...`..`) and ignored blocks (`.ig`) are skipped.
 public struct ManPageExtractor: DocumentExtractor {
+    /// A man page extractor.
     public init() {}
 
     /// Whether a file name looks like a manual page: a section extension

@@ -15,6 +15,8 @@ public struct WalkOptions: Sendable, Equatable, Codable {
     /// Files and folders matching one of these globs are left out.
     public var excludeGlobs: [String] = []
 
+    /// The defaults: no hidden files, no symbolic links followed, ignore
+    /// files honoured, files up to 20 MiB, no globs.
     public init() {}
 
     /// Throws for the first include or exclude glob that is not valid.
@@ -49,21 +51,31 @@ struct WalkedFile: Sendable {
 
 /// Why a path was not indexed, as a walk or an extraction reports it.
 public struct SkippedFile: Sendable, Equatable, Codable {
+    /// Why a file was skipped.
     public enum Reason: String, Sendable, Codable {
+        /// Larger than the walk's maximum file size.
         case tooLarge = "too large"
+        /// Not text, by its extension or its bytes.
         case binary
+        /// A symbolic link that leads back to a folder of its own path.
         case symbolicLinkLoop = "symbolic link loop"
+        /// A format whose reader is not installed (`pdftotext` for PDF).
         case missingTool = "missing tool"
     }
 
+    /// The file.
     public var path: String
+    /// Why it was skipped.
     public var reason: Reason
+    /// More about it, when there is more to say (the size, the missing tool).
     public var detail: String?
 }
 
 /// A path that could not be read, and why.
 public struct FailedFile: Sendable, Equatable, Codable {
+    /// The file or folder.
     public var path: String
+    /// What went wrong, as the system said it.
     public var message: String
 }
 

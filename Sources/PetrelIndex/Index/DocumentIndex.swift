@@ -66,6 +66,7 @@ public final class DocumentIndex: Sendable {
     /// Opens the index at `path` for updates, creating it (and its folder)
     /// when missing.
     ///
+    /// - parameter path: the index file.
     /// - parameter tokenizer: the tokenizer for a new index (default: ICU).
     ///   For an existing index, nil accepts whatever it was made with; a
     ///   different one is refused (``rebuild(tokenizer:)`` changes it).
@@ -297,6 +298,8 @@ public final class DocumentIndex: Sendable {
     /// contains kept folders takes their documents over.
     /// - returns: the root that covers the folder.
     ///
+    /// - parameter path: the folder, absolute or relative to the current
+    ///   directory.
     /// - parameter walkOptions: which files of the folder to index, kept
     ///   with it; given for a folder the index already covers, they replace
     ///   the covering folder's. Nil: a new folder gets the defaults, a kept
@@ -352,6 +355,8 @@ public final class DocumentIndex: Sendable {
         try dbQueue.read { db in try Set(String.fetchAll(db, sql: "SELECT DISTINCT kind FROM documents")) }
     }
 
+    /// What the index holds: its folders, documents, bytes of text, kinds,
+    /// languages, and the size of its file.
     public func statistics() throws -> IndexStatistics {
         try dbQueue.read { db in
             let documents = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM documents") ?? 0

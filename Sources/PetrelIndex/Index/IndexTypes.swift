@@ -73,12 +73,16 @@ public struct IndexError: Error, Sendable, CustomStringConvertible, Equatable {
         case invalidParameter
     }
 
+    /// What went wrong, for a program to switch on.
     public var code: Code
+    /// What went wrong, for a person: it speaks of the index and the files,
+    /// never of a command line.
     public var message: String
     /// True when the index file is damaged (see
     /// ``DocumentIndex/replaceDamaged(at:tokenizer:)``).
     public var indexIsDamaged: Bool { code == .damaged }
 
+    /// An error of `code`, explained by `message`.
     public init(_ code: Code, _ message: String) {
         self.code = code
         self.message = message
@@ -88,9 +92,11 @@ public struct IndexError: Error, Sendable, CustomStringConvertible, Equatable {
 
 /// A folder the index keeps up to date.
 public struct IndexedRoot: Sendable, Equatable, Codable {
+    /// The folder's number in the index.
     public var id: Int64
     /// The folder's path, with `\xNN` for bytes that are not UTF-8.
     public var path: String
+    /// How many documents of the folder the index holds.
     public var documentCount: Int
     /// When the last update of this folder finished, if one did.
     public var lastRun: Date?
@@ -124,10 +130,16 @@ public struct IndexedRoot: Sendable, Equatable, Codable {
 
 /// Sizes and counts of an index.
 public struct IndexStatistics: Sendable, Equatable, Codable {
+    /// The index file.
     public var path: String
+    /// The tokenizer the index was made with.
     public var tokenizer: IndexTokenizer
+    /// The version of the index's tables (``DocumentIndex/schemaVersion``
+    /// for an index this library made or migrated).
     public var schemaVersion: Int
+    /// How many folders the index keeps.
     public var rootCount: Int
+    /// How many documents it holds.
     public var documentCount: Int
     /// The total size of the indexed files, in bytes.
     public var indexedBytes: Int64
@@ -141,22 +153,34 @@ public struct IndexStatistics: Sendable, Equatable, Codable {
 
 /// Where an update stands, for progress displays.
 public struct IndexProgress: Sendable, Equatable {
+    /// What an update is doing.
     public enum Phase: String, Sendable {
         /// Another update of the same index is running (in this process or
         /// another): this one starts when it ends.
         case waiting
-        case walking, indexing, removing, done
+        /// Finding the files of the folders.
+        case walking
+        /// Reading new and changed files into the index.
+        case indexing
+        /// Removing the documents of files that are gone.
+        case removing
+        /// The update is over.
+        case done
     }
+    /// What the update is doing now.
     public var phase: Phase
     /// Files found by the walk so far (walking) or in all (afterwards).
     public var filesFound: Int
     /// Files that needed reading, and how many of them are done.
     public var filesToRead: Int
+    /// How many of ``filesToRead`` are done.
     public var filesRead: Int
     /// Bytes of those files, and how many are done.
     public var bytesToRead: Int64
+    /// How many of ``bytesToRead`` are done.
     public var bytesRead: Int64
 
+    /// Progress with these counts.
     public init(phase: Phase, filesFound: Int, filesToRead: Int, filesRead: Int, bytesToRead: Int64, bytesRead: Int64) {
         self.phase = phase
         self.filesFound = filesFound
@@ -173,6 +197,7 @@ public struct IndexReport: Sendable, Equatable, Codable {
     public var roots: [String] = []
     /// Files found by the walk.
     public var filesSeen = 0
+    /// New files, indexed for the first time.
     public var added = 0
     /// Files whose content changed and were indexed again.
     public var updated = 0
@@ -203,6 +228,7 @@ public struct IndexReport: Sendable, Equatable, Codable {
     /// file metadata; `updated` counts files whose size or time changed.
     public var dryRun = false
 
+    /// An empty report.
     public init() {}
 
     /// Whether some file could not be read.
@@ -229,5 +255,8 @@ public struct UpdateOptions: Sendable {
     /// short are listed in ``IndexReport/truncated``.
     public var maximumTextBytes = 8 << 20
 
+    /// The defaults: each folder's own walk options, no dry run, batches of
+    /// 5,000 documents or 64 MiB, the standard extractors, 8 MiB of text per
+    /// file.
     public init() {}
 }

@@ -37,6 +37,9 @@ extension DocumentIndex {
     ///
     /// - parameter paths: folders to add and update; nil updates every
     ///   folder the index keeps.
+    /// - parameter options: which files to index (kept with the folders
+    ///   when given), a dry run, batch sizes, the extractors and the text
+    ///   budget per file.
     /// - parameter progress: called on the updating thread as work advances.
     /// - parameter isCancelled: polled between files; when it returns true
     ///   the update commits what it has done and returns a report with

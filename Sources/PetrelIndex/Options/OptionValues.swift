@@ -7,6 +7,8 @@ import Foundation
 
 /// Sizes such as "20M", "512k", "1G", "10MB" or "1000" (bytes).
 public enum ByteSize {
+    /// The number of bytes `text` names (`20M` is 20 × 2²⁰), or nil when it
+    /// is not a size.
     public static func parse(_ text: String) -> Int64? {
         var number = text.trimmingCharacters(in: .whitespaces).uppercased()
         if number.hasSuffix("B") { number.removeLast() }
@@ -24,6 +26,7 @@ public enum ByteSize {
         return Int64(value * Double(multiplier))
     }
 
+    /// `bytes` for people: `812 B`, `1.5 MB`.
     public static func format(_ bytes: Int64) -> String {
         let units = ["B", "KB", "MB", "GB", "TB"]
         var value = Double(bytes)
@@ -39,6 +42,8 @@ public enum ByteSize {
 /// A date: "2024-05-01", "2024-05-01T12:00:00Z", or a span ago: "30s",
 /// "30m", "12h", "7d", "2w", "1y".
 public enum DateSpec {
+    /// The date `text` names, a span being counted back from `now`; nil when
+    /// it is not a date.
     public static func parse(_ text: String, now: Date = Date()) -> Date? {
         let trimmed = text.trimmingCharacters(in: .whitespaces).lowercased()
         if let unit = trimmed.last, trimmed.dropLast().allSatisfy({ $0.isASCII && ($0.isNumber || $0 == ".") }),
@@ -72,16 +77,23 @@ public enum DateSpec {
 /// Field weights such as "path=2,title=4,body=1"; fields left out keep
 /// their defaults.
 public struct FieldWeights: Equatable, Sendable {
+    /// The weight of the path.
     public var path = 2.0
+    /// The weight of the title.
     public var title = 4.0
+    /// The weight of the body.
     public var body = 1.0
 
+    /// Weights for the three fields.
     public init(path: Double = 2.0, title: Double = 4.0, body: Double = 1.0) {
         self.path = path
         self.title = title
         self.body = body
     }
 
+    /// Weights from `name=number` pairs separated by commas
+    /// (`title=4,body=1`), fields not named keeping their defaults; nil
+    /// when a pair is malformed, a name unknown or a number negative.
     public init?(parsing text: String) {
         for part in text.split(separator: ",") {
             let pair = part.split(separator: "=", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }

@@ -13,13 +13,16 @@ public struct SearchOptions: Sendable, Equatable {
     public var kinds: [String] = []
     /// Only files modified at or after / before these dates.
     public var modifiedSince: Date?
+    /// Only documents modified before this date.
     public var modifiedBefore: Date?
     /// Only documents of this indexed folder.
     public var root: String?
     /// BM25 weights of the fields: a match in the title counts more than
     /// one in the body.
     public var pathWeight = 2.0
+    /// The weight of a hit in the title.
     public var titleWeight = 4.0
+    /// The weight of a hit in the body.
     public var bodyWeight = 1.0
     /// The constants of the ranking model (see ``RankingParameters``).
     public var ranking = RankingParameters()
@@ -36,6 +39,8 @@ public struct SearchOptions: Sendable, Equatable {
     /// Compute per-field score components.
     public var explain = false
 
+    /// The defaults: ten hits, every document, BM25F with the default
+    /// weights, relaxation on, no fuzzy matching.
     public init() {}
 }
 
@@ -46,6 +51,7 @@ public struct SearchHit: Sendable, Equatable, Codable {
     /// The file's path exactly as the file system names it (`path` differs
     /// only for names that are not UTF-8).
     public var pathBytes: [UInt8]
+    /// The document's title, when its format has one.
     public var title: String?
     /// Higher is better: BM25 (as a positive number) with the boosts applied.
     public var score: Double
@@ -53,9 +59,13 @@ public struct SearchHit: Sendable, Equatable, Codable {
     public var snippet: String
     /// The matched parts of `snippet`, as UTF-8 byte ranges.
     public var matchRanges: [Range<Int>]
+    /// When the file was last modified.
     public var modificationTime: Date
+    /// The file's size in bytes.
     public var size: Int64
+    /// The document's kind (`md`, `html`, `pdf`, `txt`...).
     public var kind: String
+    /// The language detected in the document (`en`, `ja`...), when one was.
     public var language: String?
     /// False for documents found by relaxation (they match some words only).
     public var matchesAllWords: Bool
@@ -67,9 +77,11 @@ public struct SearchHit: Sendable, Equatable, Codable {
 
 /// What a search found.
 public struct SearchResults: Sendable, Equatable {
+    /// The query as parsed.
     public var query: SearchQuery
     /// The FTS5 expression that was run.
     public var expression: String
+    /// The hits, best first.
     public var hits: [SearchHit]
     /// Documents matching the whole query (exact when `countAll`, or when
     /// fewer than the candidates fetched).
@@ -109,7 +121,7 @@ extension DocumentIndex {
 
     /// Runs a search: the query is analysed as the documents were (see
     /// ``SearchQuery`` for the language), documents that match any of its
-    /// words are ranked by the ``RankingModel`` (BM25F, a soft AND weighted
+    /// words are ranked by the ranking model (BM25F, a soft AND weighted
     /// by IDF, proximity), and the best get snippets with match ranges.
     /// Words that no document has get suggestions; with `fuzzy`, the
     /// suggestions are searched too.

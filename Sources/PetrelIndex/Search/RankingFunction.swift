@@ -95,9 +95,11 @@ struct RankingModel: Sendable, Equatable {
 public struct RankingParameters: Sendable, Equatable {
     /// BM25 term-frequency saturation.
     public var k1 = 2.0
-    /// BM25 length normalisation of each field (0: none, 1: full).
+    /// BM25 length normalisation of the path (0: none, 1: full).
     public var pathB = 0.3
+    /// BM25 length normalisation of the title.
     public var titleB = 0.3
+    /// BM25 length normalisation of the body.
     public var bodyB = 0.9
     /// The power of the coordination factor (0, the default: none).
     public var coordinationPower = 0.0
@@ -111,6 +113,8 @@ public struct RankingParameters: Sendable, Equatable {
     /// How many tokens of the body are its start.
     public var leadLength = 100.0
 
+    /// The defaults, chosen on the development halves of
+    /// `scripts/eval-relevance`.
     public init() {}
 
     /// Parameters from `name=value` pairs separated by commas: `k1`,

@@ -17,9 +17,15 @@
 public struct SearchQuery: Sendable, Equatable, CustomStringConvertible {
     /// A field of the index.
     public enum Field: String, Sendable, CaseIterable {
-        case path, title, body
+        /// The file's path.
+        case path
+        /// The document's title.
+        case title
+        /// The document's text.
+        case body
     }
 
+    /// A node of the parsed query.
     public indirect enum Node: Sendable, Equatable {
         /// A word as typed; `prefix` for `word*`.
         case word(String, prefix: Bool, field: Field?)
@@ -89,6 +95,7 @@ public struct SearchQuery: Sendable, Equatable, CustomStringConvertible {
 
 /// A query that cannot be repaired, with where.
 public struct SearchQueryError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// What is wrong with the query.
     public var message: String
     /// The character offset in the query (0-based).
     public var position: Int
@@ -98,6 +105,7 @@ public struct SearchQueryError: Error, Sendable, Equatable, CustomStringConverti
     public var asksForNothing = false
     public var description: String { "\(message) (at character \(position + 1))" }
 
+    /// An error at character `position` (0-based).
     public init(message: String, position: Int, asksForNothing: Bool = false) {
         self.message = message
         self.position = position

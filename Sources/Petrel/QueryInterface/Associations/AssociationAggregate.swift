@@ -3,7 +3,7 @@
 ///
 /// Aggregates combine with operators and SQL values like expressions do
 /// (`Author.books.count + Author.articles.count > 10`); a combination has no
-/// key until ``forKey(_:)`` gives it one.
+/// key until `forKey(_:)` gives it one.
 ///
 /// Each aggregate is computed by a correlated subquery, so several
 /// aggregates of one request never multiply each other's rows.
@@ -319,7 +319,7 @@ extension QueryInterfaceRequest {
         return request
     }
 
-    /// The same as ``having(_:)``.
+    /// The same as `having(_:)`.
     public func filter(_ aggregate: AssociationAggregate<RowDecoder>) -> Self {
         having(aggregate)
     }

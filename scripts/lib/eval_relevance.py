@@ -8,7 +8,7 @@ the document's name into a development half (for tuning) and a held-out half
 
 usage: eval_relevance.py EVAL_DIR BIN_DIR [--sets a,b] [--systems a,b]
                          [--split dev|heldout|both] [--ranking PARAMS] [--max-queries N]
-                         [--report FILE]
+                         [--report FILE] [--keep-work DIR]
 """
 import argparse, glob, gzip, hashlib, json, math, os, re, shutil, sqlite3, subprocess, sys, tempfile, unicodedata
 
@@ -21,6 +21,7 @@ parser.add_argument("--split", default="both", choices=["dev", "heldout", "both"
 parser.add_argument("--ranking", default="", help="petrel-search --ranking parameters (experiments)")
 parser.add_argument("--max-queries", type=int, default=0)
 parser.add_argument("--report", default="", help="write each query's outcome (JSON lines) to this file, for error analysis")
+parser.add_argument("--keep-work", default="", help="keep each set's documents and indexes in DIR/SET (for petrel-search --explain by hand)")
 args = parser.parse_args()
 root = os.path.join(args.eval_dir, "root")
 
@@ -331,7 +332,12 @@ for key, label, language, load in SETS:
     for n, d in enumerate(docs):
         if counts[d[4]] == 1 and d[4]:
             queries_by_split["heldout" if is_heldout(d[0]) else "dev"].append(n)
-    work = tempfile.mkdtemp(prefix="petrel-eval-")
+    if args.keep_work:
+        work = os.path.join(os.path.abspath(args.keep_work), key)
+        shutil.rmtree(work, ignore_errors=True)
+        os.makedirs(work)
+    else:
+        work = tempfile.mkdtemp(prefix="petrel-eval-")
     try:
         for system_key, system_label, run in systems_for(language):
             if wanted_systems and system_key not in wanted_systems:
@@ -358,4 +364,5 @@ for key, label, language, load in SETS:
                 print("| %s | %s | %d | %s | %.3f | %.3f | %.3f | %.1f%% |" % (label, split, len(qs), system_label, ndcg, mrr, recall, zero * 100))
                 sys.stdout.flush()
     finally:
-        shutil.rmtree(work)
+        if not args.keep_work:
+            shutil.rmtree(work)

@@ -24,15 +24,31 @@ public struct ManPageExtractor: DocumentExtractor {
         return ext.dropFirst().allSatisfy { $0.isASCII && $0.isLetter } && ext.count <= 8
     }
 
-    /// Whether text starts like roff (a `.TH`/`.Dd` header or a roff comment
-    /// near the top).
+    /// Whether text starts like roff: requests and comments only (text is
+    /// allowed inside macro definitions) up to a `.TH`/`.Dd` header within
+    /// the first ``headerSearchLines`` lines. Generators put long preambles
+    /// before the header (Pod::Man's is about 75 lines of string and macro
+    /// definitions), so the header is searched well past the top.
     public static func looksLikeRoff(_ text: String) -> Bool {
-        for line in text.split(separator: "\n", maxSplits: 40, omittingEmptySubsequences: true).prefix(40) {
+        var inDefinition = false
+        for line in text.split(separator: "\n", maxSplits: headerSearchLines, omittingEmptySubsequences: true).prefix(headerSearchLines) {
+            let isRequest = line.hasPrefix(".") || line.hasPrefix("'")
+            if inDefinition {
+                // A definition ends with `..` (also written `.  .`).
+                if isRequest, line.dropFirst().drop(while: { $0 == " " || $0 == "\t" }).hasPrefix(".") { inDefinition = false }
+                continue
+            }
             if line.hasPrefix(".TH ") || line.hasPrefix(".Dd") || line.hasPrefix(".Dt ") { return true }
-            if !(line.hasPrefix(".\\\"") || line.hasPrefix("'\\\"") || line.hasPrefix(".") || line.hasPrefix("'")) { return false }
+            guard isRequest else { return false }
+            let request = line.dropFirst().drop { $0 == " " || $0 == "\t" }
+            let name = request.prefix { $0 != " " && $0 != "\t" }
+            if name == "de" || name == "de1" || name == "am" || name == "ig" { inDefinition = true }
         }
         return false
     }
+
+    /// How far ``looksLikeRoff(_:)`` looks for the header.
+    public static let headerSearchLines = 500
 
     public func extract(_ input: ExtractionInput) throws(ExtractionError) -> ExtractedDocument {
         guard let decoded = TextDecoding.decode(input.bytes) else { throw .binary }
@@ -58,6 +74,9 @@ struct RoffText {
         "ec", "eo", "if", "ie", "el", "ev", "hw", "pl", "po", "lf", "ss", "cs", "cu", "ul", "fl", "nx", "pc", "ch", "wh",
         "it", "em", "di", "da", "as", "am", "als", "do", "Dd", "Os", "Bl", "El", "Bd", "Ed", "Pp", "Lp", "Sm", "Ek", "Bk",
         "TS", "TE", "T&", "YS", "OP", "UC", "DT", "AT",
+        // Pod::Man's own macros: index entries (`.IX Title "LS 1"`), which
+        // man never shows, and vertical space and verbatim blocks.
+        "IX", "Sp", "Vb", "Ve",
     ]
 
     init(_ source: String) {

@@ -66,12 +66,8 @@ struct DocumentationExampleTests {
     /// a collation and a function from SQL.
     @Test(arguments: StorageKind.allCases)
     func icuArticle(kind: StorageKind) throws {
-        let directory = try TemporaryDirectory()
-        var config = Configuration()
-        config.enableICU()
-        let dbQueue = kind == .memory
-            ? try DatabaseQueue(configuration: config)
-            : try DatabaseQueue(path: directory.path("docs.sqlite"), configuration: config)
+        let (dbQueue, directory) = try makeICUDatabase(kind)
+        defer { withExtendedLifetime(directory) {} }
         try dbQueue.write { db in
             try db.create(virtualTable: "doc", using: FTS5()) { t in
                 t.tokenizer = .icu()

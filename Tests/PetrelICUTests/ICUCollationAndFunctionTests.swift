@@ -4,16 +4,22 @@ import PetrelICU
 import PetrelTestSupport
 import Testing
 
+/// A connection with every ICU feature, in memory or in a file of a new
+/// temporary directory (kept alive by the caller).
+func makeICUDatabase(_ kind: StorageKind = .memory) throws -> (DatabaseQueue, TemporaryDirectory) {
+    let directory = try TemporaryDirectory()
+    var config = Configuration()
+    config.enableICU()
+    let dbQueue = kind == .memory
+        ? try DatabaseQueue(configuration: config)
+        : try DatabaseQueue(path: directory.path("db.sqlite"), configuration: config)
+    return (dbQueue, directory)
+}
+
 @Suite("ICU collations and SQL functions")
 struct ICUCollationAndFunctionTests {
     func makeDatabase(_ kind: StorageKind = .memory) throws -> (DatabaseQueue, TemporaryDirectory) {
-        let directory = try TemporaryDirectory()
-        var config = Configuration()
-        config.enableICU()
-        let dbQueue = kind == .memory
-            ? try DatabaseQueue(configuration: config)
-            : try DatabaseQueue(path: directory.path("db.sqlite"), configuration: config)
-        return (dbQueue, directory)
+        try makeICUDatabase(kind)
     }
 
     static let words = ["a", "å", "ä", "B", "e", "é", "o", "ö", "Ö", "ss", "ß", "z", "Z"]

@@ -20,7 +20,12 @@ struct ExtensionTests {
     let indexPath: String
 
     init() throws {
-        library = try #require(builtProduct("libpetrel.so"), "libpetrel.so is not built next to the tests (swift build builds it)")
+        // PETREL_EXTENSION_LIBRARY names the library to load when the one
+        // next to the tests cannot go into another program: under the
+        // thread sanitizer it is instrumented, and hosts that are not
+        // (the sqlite3 shell, Python) cannot load it (scripts/test-tsan).
+        let given = ProcessInfo.processInfo.environment["PETREL_EXTENSION_LIBRARY"].flatMap { $0.isEmpty ? nil : $0 }
+        library = try #require(given ?? builtProduct("libpetrel.so"), "libpetrel.so is not built next to the tests (swift build builds it)")
         directory = try TemporaryDirectory()
         indexPath = directory.path("tiny.sqlite")
         let indexer = try #require(builtProduct("petrel-index"), "petrel-index is not built next to the tests")

@@ -30,19 +30,15 @@ public struct ManPageExtractor: DocumentExtractor {
     /// before the header (Pod::Man's is about 75 lines of string and macro
     /// definitions), so the header is searched well past the top.
     public static func looksLikeRoff(_ text: String) -> Bool {
-        var inDefinition = false
+        var skipUntil: String?
         for line in text.split(separator: "\n", maxSplits: headerSearchLines, omittingEmptySubsequences: true).prefix(headerSearchLines) {
-            let isRequest = line.hasPrefix(".") || line.hasPrefix("'")
-            if inDefinition {
-                // A definition ends with `..` (also written `.  .`).
-                if isRequest, line.dropFirst().drop(while: { $0 == " " || $0 == "\t" }).hasPrefix(".") { inDefinition = false }
+            if let end = skipUntil {
+                if RoffText.line(line, ends: end) { skipUntil = nil }
                 continue
             }
             if line.hasPrefix(".TH ") || line.hasPrefix(".Dd") || line.hasPrefix(".Dt ") { return true }
-            guard isRequest else { return false }
-            let request = line.dropFirst().drop { $0 == " " || $0 == "\t" }
-            let name = request.prefix { $0 != " " && $0 != "\t" }
-            if name == "de" || name == "de1" || name == "am" || name == "ig" { inDefinition = true }
+            guard let (name, arguments) = RoffText.request(line) else { return false }
+            skipUntil = RoffText.definitionEnd(name: name, arguments: arguments)
         }
         return false
     }
@@ -92,8 +88,7 @@ struct RoffText {
             var line = Substring(rawLine)
             if line.hasSuffix("\r") { line = line.dropLast() }
             if let end = skipUntil {
-                // The end of a definition is `..`, also written `.  .`.
-                if line.hasPrefix("."), line.dropFirst().drop(while: { $0 == " " || $0 == "\t" }).hasPrefix(end.dropFirst()) { skipUntil = nil }
+                if Self.line(line, ends: end) { skipUntil = nil }
                 continue
             }
             if inTableFormat {
@@ -101,19 +96,18 @@ struct RoffText {
                 if line.hasSuffix(".") { inTableFormat = false }
                 continue
             }
-            guard let first = line.first, first == "." || first == "'" else {
+            guard let (name, arguments) = Self.request(line) else {
                 let words = Self.unescape(line)
                 lines.append(words)
                 if section == "NAME" { nameLines.append(words) }
                 continue
             }
-            let request = line.dropFirst().drop { $0 == " " || $0 == "\t" }
-            if request.hasPrefix("\\\"") || request.isEmpty { continue }
-            let name = String(request.prefix { $0 != " " && $0 != "\t" })
-            let arguments = Self.arguments(request.dropFirst(name.count))
+            if name.isEmpty { continue }
+            if let end = Self.definitionEnd(name: name, arguments: arguments) {
+                skipUntil = end
+                continue
+            }
             switch name {
-            case "de", "de1", "am", "ig":
-                skipUntil = name == "ig" && !arguments.isEmpty ? "." + arguments[0] : ".."
             case "TS":
                 inTableFormat = true
             case "TH", "Dt":
@@ -157,6 +151,33 @@ struct RoffText {
         } else if let thName, !thName.isEmpty {
             title = thName.lowercased() == thName ? thName : thName.lowercased()
         }
+    }
+
+    /// A control line's request name and arguments (`.SH "NAME"` →
+    /// `SH`, `[NAME]`); an empty name for a comment or a lone dot; nil
+    /// for a text line.
+    static func request(_ line: Substring) -> (name: String, arguments: [Substring])? {
+        guard let first = line.first, first == "." || first == "'" else { return nil }
+        let request = line.dropFirst().drop { $0 == " " || $0 == "\t" }
+        if request.hasPrefix("\\\"") || request.isEmpty { return ("", []) }
+        let name = String(request.prefix { $0 != " " && $0 != "\t" })
+        return (name, arguments(request.dropFirst(name.count)))
+    }
+
+    /// The line that ends a block whose text is never shown, when `name`
+    /// opens one: a macro definition (`.de`, `.de1`, `.am`) ends at `..`,
+    /// an ignored block (`.ig`) at `..` or at the end name it gives.
+    static func definitionEnd(name: String, arguments: [Substring]) -> String? {
+        switch name {
+        case "de", "de1", "am": ".."
+        case "ig": arguments.first.map { "." + $0 } ?? ".."
+        default: nil
+        }
+    }
+
+    /// Whether `line` is `end` (`..`, also written `.  .`).
+    static func line(_ line: Substring, ends end: String) -> Bool {
+        line.hasPrefix(".") && line.dropFirst().drop(while: { $0 == " " || $0 == "\t" }).hasPrefix(end.dropFirst())
     }
 
     /// `ls - list directory contents` → `ls — list directory contents`.

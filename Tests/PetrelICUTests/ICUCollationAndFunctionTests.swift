@@ -18,14 +18,10 @@ func makeICUDatabase(_ kind: StorageKind = .memory) throws -> (DatabaseQueue, Te
 
 @Suite("ICU collations and SQL functions")
 struct ICUCollationAndFunctionTests {
-    func makeDatabase(_ kind: StorageKind = .memory) throws -> (DatabaseQueue, TemporaryDirectory) {
-        try makeICUDatabase(kind)
-    }
-
     static let words = ["a", "å", "ä", "B", "e", "é", "o", "ö", "Ö", "ss", "ß", "z", "Z"]
 
     func sorted(_ collation: String, _ words: [String] = words) throws -> [String] {
-        let (dbQueue, _) = try makeDatabase()
+        let (dbQueue, _) = try makeICUDatabase()
         return try dbQueue.write { db in
             try db.execute(sql: "CREATE TABLE w (word TEXT)")
             for word in words { try db.execute(sql: "INSERT INTO w VALUES (?)", arguments: [word]) }
@@ -47,7 +43,7 @@ struct ICUCollationAndFunctionTests {
 
     @Test(arguments: StorageKind.allCases)
     func collationsInIndexesAndComparisons(kind: StorageKind) throws {
-        let (dbQueue, directory) = try makeDatabase(kind)
+        let (dbQueue, directory) = try makeICUDatabase(kind)
         defer { withExtendedLifetime(directory) {} }
         try dbQueue.write { db in
             try db.execute(sql: "CREATE TABLE person (name TEXT COLLATE icu_sv)")
@@ -76,7 +72,7 @@ struct ICUCollationAndFunctionTests {
     }
 
     @Test func caseAndNormalizationFunctions() throws {
-        let (dbQueue, _) = try makeDatabase()
+        let (dbQueue, _) = try makeICUDatabase()
         try dbQueue.read { (db) throws in
             func text(_ sql: String) throws -> String? { try String.fetchOne(db, sql: sql) }
             #expect(try text("SELECT icu_upper('istanbul', 'tr')") == "İSTANBUL")
@@ -105,7 +101,7 @@ struct ICUCollationAndFunctionTests {
     }
 
     @Test func regexpAndLike() throws {
-        let (dbQueue, _) = try makeDatabase()
+        let (dbQueue, _) = try makeICUDatabase()
         try dbQueue.write { db in
             try db.execute(sql: "CREATE TABLE t (s TEXT)")
             for s in ["file2.txt", "file10.TXT", "École", "ecole", "naïve"] { try db.execute(sql: "INSERT INTO t VALUES (?)", arguments: [s]) }

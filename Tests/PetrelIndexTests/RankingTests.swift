@@ -94,10 +94,20 @@ struct RankingTests {
             try String.fetchAll(db, sql: """
                 SELECT d.path FROM documents_fts f JOIN documents d ON d.id = f.rowid
                 WHERE documents_fts MATCH 'storm OR petrel'
-                ORDER BY petrel_rank(documents_fts, '2 4 1', '0.3 0.3 0.9', '2 0 1 2 100', '0 1', '1 1'), d.path
+                ORDER BY petrel_rank(documents_fts, '2 4 1', '0.3 0.3 0.9', '2 0 1 2 100 0.3', '0 1', '1 1'), d.path
                 """)
         }
         #expect(defaultOrder == explicitOrder)
+        // The five model parameters of calls written before proximity-b
+        // still rank (proximity not normalised).
+        let olderCall = try dbQueue.read { db in
+            try String.fetchAll(db, sql: """
+                SELECT d.path FROM documents_fts f JOIN documents d ON d.id = f.rowid
+                WHERE documents_fts MATCH 'storm OR petrel'
+                ORDER BY petrel_rank(documents_fts, '2 4 1', '0.3 0.3 0.9', '2 0 1 2 100', '0 1', '1 1'), d.path
+                """)
+        }
+        #expect(Set(olderCall) == Set(defaultOrder))
         #expect(defaultOrder.map { String($0.dropFirst(tree.path("docs").count + 1)) } == ["b.txt", "c.txt", "a.txt"])
         // Filters are inlined as literals (quotes doubled).
         var options = SearchOptions()
@@ -148,6 +158,47 @@ struct RankingTests {
         options.ranking.proximityWeight = 0
         let flat = try index.search("alpha beta", options: options)
         #expect(flat.hits.first?.score == flat.hits.last?.score)
+    }
+
+    @Test func closeWordsCountLessInLongDocuments() throws {
+        // The same adjacent pair, once in a short page and once in a long
+        // list of other things (a table of contents).
+        let list = (0..<300).map { "entry\($0 % 60) item\($0 % 45)" }.joined(separator: " ")
+        let (_, index) = try Self.makeIndex([
+            "short.txt": "alpha beta and a few more words",
+            "long.txt": list + " alpha beta " + list,
+            "other.txt": "unrelated text",
+        ])
+        var options = SearchOptions()
+        options.explain = true
+        let results = try index.search("alpha beta", options: options)
+        #expect(names(results) == ["short.txt", "long.txt"])
+        let short = try #require(results.hits.first?.explanation?["proximity"])
+        let long = try #require(results.hits.last?.explanation?["proximity"])
+        #expect(short > long * 2)
+        // Without the normalisation, the pair is worth as much in both.
+        options.ranking.proximityB = 0
+        let flat = try index.search("alpha beta", options: options)
+        #expect(flat.hits.first?.explanation?["proximity"] == flat.hits.last?.explanation?["proximity"])
+        #expect(try RankingParameters("proximity-b=0.5").proximityB == 0.5)
+        #expect(throws: IndexError.self) { try RankingParameters("proximity-b=2") }
+    }
+
+    @Test func versionNumbersAreSearchedWhole() throws {
+        // ICU splits v5.12.1 as v5 and 12.1; the pages say 5.12.1.
+        let (_, index) = try Self.makeIndex([
+            "perl5121delta.txt": "This document describes differences between the 5.12.0 release and the 5.12.1 release of Perl.",
+            "perl5141delta.txt": "This document describes differences between the 5.14.0 release and the 5.14.1 release of Perl.",
+            "perlintro.txt": "Perl v5: an introduction to the language",
+            "perlfaq.txt": "Perl v5 questions, and their answers",
+            "perlstyle.txt": "How to write Perl v5 code others can read",
+        ])
+        #expect(try terms(index, "what is new for perl v5.12.1") == ["what", "is", "new", "for", "perl", "v5", "12.1", "5.12.1"])
+        #expect(try terms(index, "perl5.14.1") == ["perl5", "14.1", "5.14.1"])
+        #expect(try terms(index, "5.12.1") == ["5.12.1"])
+        #expect(names(try index.search("what is new for perl v5.12.1")).first == "perl5121delta.txt")
+        #expect(names(try index.search("perl5.14.1")).first == "perl5141delta.txt")
+        #expect(AnalyzedQuery.dottedNumbers(in: "v1.2.3-rc.4 x.5 7. 8..9 10") == ["1.2.3"])
     }
 
     @Test func wordsAtTheStartOfTheBodyCountMore() throws {

@@ -220,6 +220,9 @@ private struct SearchRun {
                 if let stem = try stemPrefix(of: token.text, original: analyzed.phrase) { analyzed.alternatives.append(stem) }
                 return analyzed
             }
+            for number in AnalyzedQuery.dottedNumbers(in: word) where !tokens.contains(where: { $0.token == number }) {
+                if try icuTokenizer.tokenTexts(in: number, for: .query) == [number] { tokens.append(.init(token: number, phrase: number)) }
+            }
         } else if index.tokenizer == .trigram {
             // Trigrams are substrings: a word is searched whole.
             tokens = try queryTokens(word).isEmpty ? [] : [.init(token: word, phrase: word)]

@@ -173,6 +173,34 @@ struct AnalyzedQuery: Sendable {
         return (result, builder.terms(count: terms.count))
     }
 
+    /// The dotted numbers inside a word (`5.12.1` in `v5.12.1`, `perl5.12.1`):
+    /// ICU's word rules split a number that follows letters (v5, 12.1), while
+    /// documents mostly write the version alone, so the number whole is one
+    /// more term of the query.
+    static func dottedNumbers(in word: String) -> [String] {
+        var numbers: [String] = []
+        var current = ""
+        var dots = 0
+        func finish() {
+            if current.last == "." { current.removeLast(); dots -= 1 }
+            if dots > 0 { numbers.append(current) }
+            current = ""
+            dots = 0
+        }
+        for scalar in word.unicodeScalars {
+            if ("0"..."9").contains(scalar) {
+                current.unicodeScalars.append(scalar)
+            } else if scalar == ".", let last = current.unicodeScalars.last, last != "." {
+                current.unicodeScalars.append(scalar)
+                dots += 1
+            } else {
+                finish()
+            }
+        }
+        finish()
+        return numbers
+    }
+
     /// Whether the analysis left anything to search for.
     var isEmpty: Bool { terms.isEmpty }
 

@@ -111,3 +111,25 @@ extension FilePath: DatabaseValueConvertible {
         }
     }
 }
+
+/// Records store a path through ``databaseValue``; other coders get its
+/// text, or its bytes when it is not UTF-8.
+extension FilePath: Codable {
+    init(from decoder: any Decoder) throws {
+        let container = try decoder.singleValueContainer()
+        if let text = try? container.decode(String.self) {
+            self.init(text)
+        } else {
+            self.init(bytes: Array(try container.decode(Data.self)))
+        }
+    }
+
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        if let text = String(validating: bytes, as: UTF8.self) {
+            try container.encode(text)
+        } else {
+            try container.encode(Data(bytes))
+        }
+    }
+}

@@ -1,0 +1,122 @@
+/// The index's tables as record types: this is how the rest of PetrelIndex
+/// reads and writes them (the full text itself, `documents_fts`, goes
+/// through prepared statements on the update's hot path and through FTS5's
+/// own API when searched).
+///
+/// ```text
+/// roots 1 ── * documents 1 ── 1 documents_fts (rowid = documents.id)
+///       1 ── * skipped_files
+/// ```
+
+/// A row of `roots`: a folder the index keeps up to date.
+struct RootRecord: Sendable, Codable, FetchableRecord, MutablePersistableRecord {
+    static let databaseTableName = "roots"
+    static let documents = hasMany(DocumentRecord.self)
+
+    var id: Int64?
+    var path: FilePath
+    /// Seconds since 1970.
+    var addedAt: Double
+    var lastRunAt: Double?
+    /// JSON of the folder's `WalkOptions`; nil for the defaults.
+    var walkOptions: String?
+
+    enum CodingKeys: String, CodingKey {
+        case id, path, addedAt = "added_at", lastRunAt = "last_run_at", walkOptions = "walk_options"
+    }
+
+    enum Columns {
+        static let id = Column(CodingKeys.id)
+        static let path = Column(CodingKeys.path)
+        static let lastRunAt = Column(CodingKeys.lastRunAt)
+        static let walkOptions = Column(CodingKeys.walkOptions)
+    }
+
+    mutating func didInsert(_ inserted: InsertionSuccess) { id = inserted.rowID }
+}
+
+/// A row of `documents`: a file the index holds. Its title and body are in
+/// `documents_fts` under the same rowid; deleting the row deletes them (a
+/// trigger).
+struct DocumentRecord: Sendable, Codable, FetchableRecord, MutablePersistableRecord {
+    static let databaseTableName = "documents"
+    static let root = belongsTo(RootRecord.self)
+
+    var id: Int64?
+    var rootID: Int64
+    var path: FilePath
+    var size: Int64
+    /// Nanoseconds since 1970.
+    var modificationTime: Int64
+    /// XXH64 of the content as indexed.
+    var hash: Int64
+    var kind: String
+    var language: String?
+    var encoding: String?
+    var title: String?
+    /// Seconds since 1970.
+    var indexedAt: Double
+
+    enum CodingKeys: String, CodingKey {
+        case id, rootID = "root_id", path, size, modificationTime = "mtime", hash, kind, language, encoding, title, indexedAt = "indexed_at"
+    }
+
+    enum Columns {
+        static let id = Column(CodingKeys.id)
+        static let rootID = Column(CodingKeys.rootID)
+        static let path = Column(CodingKeys.path)
+        static let size = Column(CodingKeys.size)
+        static let modificationTime = Column(CodingKeys.modificationTime)
+        static let hash = Column(CodingKeys.hash)
+        static let kind = Column(CodingKeys.kind)
+        static let language = Column(CodingKeys.language)
+    }
+
+    mutating func didInsert(_ inserted: InsertionSuccess) { id = inserted.rowID }
+}
+
+/// A row of `skipped_files`: a file not indexed (binary, too large...),
+/// remembered with its size and time so that it is not read again while it
+/// does not change.
+struct SkippedFileRecord: Sendable, Codable, FetchableRecord, PersistableRecord {
+    static let databaseTableName = "skipped_files"
+
+    var path: FilePath
+    var rootID: Int64
+    var size: Int64
+    var modificationTime: Int64
+    var reason: String
+    var detail: String?
+
+    enum CodingKeys: String, CodingKey {
+        case path, rootID = "root_id", size, modificationTime = "mtime", reason, detail
+    }
+
+    enum Columns {
+        static let path = Column(CodingKeys.path)
+        static let rootID = Column(CodingKeys.rootID)
+    }
+
+    /// The report's form of the record.
+    var skippedFile: SkippedFile {
+        SkippedFile(path: path.string, reason: SkippedFile.Reason(rawValue: reason) ?? .binary, detail: detail)
+    }
+}
+
+/// A row of `petrel_meta`: the index's settings (`schema_version`,
+/// `tokenizer`).
+struct IndexSetting: Sendable, Codable, FetchableRecord, PersistableRecord {
+    static let databaseTableName = "petrel_meta"
+
+    var key: String
+    var value: String
+
+    enum Columns {
+        static let key = Column(CodingKeys.key)
+    }
+
+    /// The value of a setting, nil when the index has none.
+    static func value(_ db: Database, _ key: String) throws -> String? {
+        try fetchOne(db, key: key)?.value
+    }
+}

@@ -1,0 +1,147 @@
+/// What the extraction hands to the writer for one file.
+enum WorkItem: Sendable {
+    /// Same content as indexed: only size and time change.
+    case touch(id: Int64, file: WalkedFile)
+    /// A new file whose content is a missing document's: move it.
+    case rename(id: Int64, file: WalkedFile)
+    /// New or changed content, extracted.
+    case store(file: WalkedFile, replacing: Int64?, hash: Int64, document: ExtractedDocument, language: String?, truncated: Bool)
+    /// Not indexable (binary, too large...): the stored version, if any,
+    /// goes, and the file is remembered so that it is not read again while
+    /// it does not change.
+    case skip(SkippedFile, file: WalkedFile, replacing: Int64?, bytes: Int64)
+    /// Could not be read: the stored version, if any, stays.
+    case fail(FailedFile, bytes: Int64)
+    /// Gone since the walk: the stored version, if any, goes.
+    case vanished(replacing: Int64?)
+}
+
+/// The third stage of an update (walk → plan → **extract** → write →
+/// sweep): reads, hashes and extracts the files the plan reads, in order,
+/// and hands the writer one ``WorkItem`` per file. It runs on a thread of
+/// its own, ahead of the writer by at most the queue's capacity (bytes of
+/// text in flight), so memory stays bounded whatever the tree.
+struct DocumentExtraction: Sendable {
+    var extractors: ExtractorRegistry
+    /// Files larger than this are skipped (a compressed file is also
+    /// bounded by it once expanded).
+    var maximumSize: Int64
+    /// The text budget per file: a longer text file is indexed up to it.
+    var maximumTextBytes: Int
+
+    init(extractors: ExtractorRegistry, maximumSize: Int64, maximumTextBytes: Int) {
+        var extractors = extractors
+        // The size limit bounds what a compressed file expands to as well:
+        // the largest document's text is what sets the peak memory.
+        extractors.maximumDecompressedSize = min(extractors.maximumDecompressedSize, Int(clamping: maximumSize))
+        extractors.maximumTextBytes = maximumTextBytes
+        self.extractors = extractors
+        self.maximumSize = maximumSize
+        self.maximumTextBytes = maximumTextBytes
+    }
+
+    /// Kinds whose language is not worth guessing (source code and data).
+    private static let unlanguagedKinds = Set(ExtractorRegistry.sourceExtensions + ["json", "jsonl", "csv", "tsv", "yaml", "toml", "xml", "svg", "ini", "cfg", "conf"])
+
+    /// The work items of `reads`, in order, put on `queue` (which it waits
+    /// on when full). A new file whose content is that of a `missing`
+    /// document, with the same size, is that document renamed.
+    func run(_ reads: [ReadJob], missing: [Int64: StoredDocument], into queue: WorkQueue<WorkItem>, shouldStop: () -> Bool) {
+        var renameCandidates: [Int64: [Int64]] = [:]
+        for document in missing.values.sorted(by: { $0.id < $1.id }) { renameCandidates[document.hash, default: []].append(document.id) }
+        var claimed = Set<Int64>()
+        for job in reads {
+            if shouldStop() { return }
+            let file = job.file
+            let name = FilePath.display(file.path.lastComponent)
+            let replacing = job.stored?.id
+            func skip(_ reason: SkippedFile.Reason, _ detail: String? = nil, bytesRead: Int = 0) {
+                queue.put(.skip(SkippedFile(path: file.path.string, reason: reason, detail: detail), file: file, replacing: replacing,
+                                bytes: Int64(bytesRead)), cost: 64)
+            }
+            if extractors.isKnownBinary(name: name) {
+                skip(.binary)
+                continue
+            }
+            var bytes: [UInt8]
+            var truncated = false
+            // Formats whose prefix is not a document (PDF, compressed files)
+            // are read whole; text is read up to the text budget.
+            let readWhole = extractors.readsWholeFile(name: name)
+            queue.waitForRoom(Int(clamping: min(file.status.size, readWhole ? Int64.max : Int64(maximumTextBytes))))
+            do {
+                let outcome: POSIX.ReadOutcome
+                if readWhole {
+                    outcome = try POSIX.readFile(file.path, limit: Int(clamping: maximumSize))
+                } else {
+                    (outcome, truncated) = try POSIX.readPrefix(file.path, prefix: maximumTextBytes, limit: Int(clamping: maximumSize))
+                }
+                switch outcome {
+                case .bytes(let read): bytes = read
+                case .tooLarge(let size):
+                    skip(.tooLarge, "\(size) bytes")
+                    continue
+                }
+            } catch {
+                if error.isMissing {
+                    queue.put(.vanished(replacing: replacing), cost: 16)
+                } else {
+                    queue.put(.fail(FailedFile(path: file.path.string, message: "cannot read: \(error)"), bytes: 0), cost: 64)
+                }
+                continue
+            }
+            // A file cut short is hashed on what is indexed of it, with its
+            // size: its content, as far as the index is concerned.
+            let hash = Int64(bitPattern: XXHash64.hash(bytes, seed: truncated ? UInt64(file.status.size) : 0))
+            if truncated { bytes = TextDecoding.droppingIncompleteTail(bytes) }
+            if let stored = job.stored, stored.hash == hash {
+                queue.put(.touch(id: stored.id, file: file), cost: 64)
+                continue
+            }
+            if job.stored == nil, let candidates = renameCandidates[hash],
+               let id = candidates.first(where: { !claimed.contains($0) && missing[$0]?.size == Int64(bytes.count) }) {
+                claimed.insert(id)
+                queue.put(.rename(id: id, file: file), cost: 64)
+                continue
+            }
+            let item = extract(bytes, file: file, name: name, replacing: replacing, hash: hash, truncated: truncated)
+            queue.put(item, cost: item.cost)
+        }
+    }
+
+    /// The item for a file's content: its document, or why it has none.
+    private func extract(_ bytes: [UInt8], file: WalkedFile, name: String, replacing: Int64?, hash: Int64, truncated: Bool) -> WorkItem {
+        let input = ExtractionInput(bytes: bytes, name: name, path: file.path.string)
+        func skip(_ reason: SkippedFile.Reason, _ detail: String? = nil) -> WorkItem {
+            .skip(SkippedFile(path: file.path.string, reason: reason, detail: detail), file: file, replacing: replacing, bytes: Int64(bytes.count))
+        }
+        do {
+            let document = try extractors.extract(input)
+            let language = Self.unlanguagedKinds.contains(document.kind) ? nil : LanguageGuess.guess(document.body)
+            return .store(file: file, replacing: replacing, hash: hash, document: document, language: language,
+                          truncated: truncated || document.isTruncated)
+        } catch {
+            switch error {
+            case .binary:
+                return skip(.binary)
+            case .tooLarge(let size):
+                return skip(.tooLarge, "expands past \(size) bytes, over the limit of \(extractors.maximumDecompressedSize) bytes for a compressed file read whole (the size limit, at most 64 MiB)")
+            case .missingTool:
+                return skip(.missingTool, error.description)
+            case .unreadable(let reason):
+                return .fail(FailedFile(path: file.path.string, message: reason), bytes: Int64(bytes.count))
+            }
+        }
+    }
+}
+
+extension WorkItem {
+    /// What the item weighs in the queue: the text it carries.
+    var cost: Int {
+        switch self {
+        case .store(_, _, _, let document, _, _): document.body.utf8.count + 256
+        case .vanished: 16
+        default: 64
+        }
+    }
+}

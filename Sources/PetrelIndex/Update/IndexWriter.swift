@@ -1,0 +1,152 @@
+import Foundation
+
+/// The last two stages of an update (walk → plan → extract → **write** →
+/// **sweep**): applies the extraction's work items to the index in batched
+/// transactions, then deletes the documents the plan found gone and not
+/// renamed. Every write of an update goes through here, on one connection.
+struct IndexWriter {
+    let db: Database
+    let rootID: Int64
+    /// The folder that `documents_fts.path` is relative to (the root's
+    /// parent, so that the root's own name is searchable).
+    let relativeBase: FilePath
+    let batchDocuments: Int
+    let batchBytes: Int
+    /// When the documents written are indexed (seconds since 1970).
+    let now = Date().timeIntervalSince1970
+    /// The plan's documents whose files are gone (a rename takes one off).
+    private(set) var missing: [Int64: StoredDocument]
+    private let skipRecords: Set<FilePath>
+    private var pendingDocuments = 0
+    private var pendingBytes = 0
+
+    /// A writer for the plan of the folder `root`; it opens its first
+    /// transaction.
+    init(_ db: Database, root: IndexedRoot, plan: UpdatePlan, batchDocuments: Int, batchBytes: Int) throws {
+        self.db = db
+        rootID = root.id
+        let location = root.location
+        relativeBase = location.bytes.lastIndex(of: UInt8(ascii: "/")).map { FilePath(bytes: Array(location.bytes[..<$0])) } ?? location
+        self.batchDocuments = batchDocuments
+        self.batchBytes = batchBytes
+        missing = plan.missing
+        skipRecords = plan.skipRecords
+        try db.beginTransaction(.immediate)
+    }
+
+    /// Applies one item, committing when the batch is full. Returns the
+    /// bytes of the file it accounts for.
+    mutating func apply(_ item: WorkItem, report: inout IndexReport) throws -> Int64 {
+        var bytes: Int64 = 0
+        switch item {
+        case .touch(let id, let file):
+            try db.cachedStatement(sql: "UPDATE documents SET size = ?, mtime = ? WHERE id = ?")
+                .execute(arguments: [file.status.size, file.status.modificationTime, id])
+            report.unchanged += 1
+            bytes = file.status.size
+        case .rename(let id, let file):
+            try move(id, to: file)
+            missing[id] = nil
+            report.renamed += 1
+            bytes = file.status.size
+            pendingBytes += Int(file.status.size)
+        case .store(let file, let replacing, let hash, let document, let language, let truncated):
+            if truncated { report.truncated.append(file.path.string) }
+            try store(document, of: file, replacing: replacing, hash: hash, language: language)
+            if replacing == nil { report.added += 1 } else { report.updated += 1 }
+            if skipRecords.contains(file.path) {
+                try SkippedFileRecord.deleteOne(db, key: file.path)
+            }
+            bytes = file.status.size
+            pendingBytes += document.body.utf8.count
+        case .skip(let skipped, let file, let replacing, let size):
+            report.skipped.append(skipped)
+            // A missing tool may be installed later: not remembered.
+            if skipped.reason != .missingTool {
+                try SkippedFileRecord(path: file.path, rootID: rootID, size: file.status.size, modificationTime: file.status.modificationTime,
+                                      reason: skipped.reason.rawValue, detail: skipped.detail)
+                    .insert(db, onConflict: .replace)
+            }
+            if let replacing, try DocumentRecord.deleteOne(db, key: replacing) { report.deleted += 1 }
+            bytes = size
+        case .fail(let failed, let size):
+            report.failed.append(failed)
+            bytes = size
+        case .vanished(let replacing):
+            if let replacing, try DocumentRecord.deleteOne(db, key: replacing) { report.deleted += 1 }
+        }
+        report.bytesRead += bytes
+        pendingDocuments += 1
+        if pendingDocuments >= batchDocuments || pendingBytes >= batchBytes {
+            try db.commit()
+            try db.beginTransaction(.immediate)
+            pendingDocuments = 0
+            pendingBytes = 0
+        }
+        return bytes
+    }
+
+    /// The sweep: documents still missing (not renamed) and stale skip
+    /// records go, and the folder records its run.
+    mutating func sweep(staleSkips: [FilePath], report: inout IndexReport) throws {
+        for id in missing.keys.sorted() where try DocumentRecord.deleteOne(db, key: id) {
+            report.deleted += 1
+        }
+        missing = [:]
+        try SkippedFileRecord.deleteAll(db, keys: staleSkips)
+        if rootID >= 0 {
+            try RootRecord.filter(key: rootID).updateAll(db, RootRecord.Columns.lastRunAt.set(to: Date().timeIntervalSince1970))
+        }
+    }
+
+    /// Commits the last batch.
+    func finish() throws {
+        try db.commit()
+    }
+
+    private func ftsPath(_ file: FilePath) -> String {
+        FilePath.display(file.relative(to: relativeBase))
+    }
+
+    /// Stores a document's row and its text (a new row, or the row it
+    /// replaces, keeping its id).
+    private func store(_ document: ExtractedDocument, of file: WalkedFile, replacing: Int64?, hash: Int64, language: String?) throws {
+        var record = DocumentRecord(
+            id: replacing, rootID: rootID, path: file.path, size: file.status.size, modificationTime: file.status.modificationTime,
+            hash: hash, kind: document.kind, language: language, encoding: document.encoding, title: document.title, indexedAt: now)
+        if replacing != nil {
+            try record.update(db)
+            try deleteText(record.id)
+        } else {
+            try record.insert(db)
+        }
+        try insertText(record.id, path: ftsPath(file.path), title: document.title, body: document.body)
+    }
+
+    /// Gives a document a new path: its title and body come from the index
+    /// itself, so the file is not extracted again.
+    private func move(_ id: Int64, to file: WalkedFile) throws {
+        guard let row = try Row.fetchOne(db.cachedStatement(sql: "SELECT title, body FROM documents_fts WHERE rowid = ?"), arguments: [id]) else {
+            throw IndexError(.damaged, "document \(id) has no full-text row: the index is inconsistent")
+        }
+        typealias Columns = DocumentRecord.Columns
+        try DocumentRecord.filter(key: id).updateAll(db, [
+            Columns.path.set(to: file.path), Columns.rootID.set(to: rootID),
+            Columns.size.set(to: file.status.size), Columns.modificationTime.set(to: file.status.modificationTime),
+        ])
+        try deleteText(id)
+        try insertText(id, path: ftsPath(file.path), title: row["title"], body: row["body"] ?? "")
+    }
+
+    // The full text goes through prepared statements: this is the update's
+    // hot path, where FTS5 tokenizes every body.
+
+    private func insertText(_ id: Int64?, path: String, title: String?, body: String) throws {
+        try db.cachedStatement(sql: "INSERT INTO documents_fts (rowid, path, title, body) VALUES (?, ?, ?, ?)")
+            .execute(arguments: [id, path, title, body])
+    }
+
+    private func deleteText(_ id: Int64?) throws {
+        try db.cachedStatement(sql: "DELETE FROM documents_fts WHERE rowid = ?").execute(arguments: [id])
+    }
+}

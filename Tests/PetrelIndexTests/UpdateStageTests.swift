@@ -1,0 +1,176 @@
+import Foundation
+import PetrelTestSupport
+import Testing
+@testable import PetrelIndex
+
+/// The stages of an update, each alone: plan (no disk, no database),
+/// extract (files on disk, no database), write and sweep (an index on disk,
+/// no extraction).
+@Suite("Update stages")
+struct UpdateStageTests {
+    static func file(_ path: String, size: Int64, time: Int64) -> WalkedFile {
+        WalkedFile(path: FilePath(path), status: FileStatus(kind: .regular, size: size, modificationTime: time, device: 1, inode: 1))
+    }
+
+    static func stored(_ id: Int64, _ path: String, size: Int64, time: Int64, hash: Int64 = 0) -> StoredDocument {
+        StoredDocument(id: id, path: FilePath(path), size: size, modificationTime: time, hash: hash)
+    }
+
+    // MARK: - Plan
+
+    @Test func planSortsFilesIntoUnchangedChangedNewAndGone() {
+        let stored = StoredFolder(
+            documents: [
+                Self.stored(1, "/r/same.txt", size: 10, time: 100),
+                Self.stored(2, "/r/grown.txt", size: 10, time: 100),
+                Self.stored(3, "/r/touched.txt", size: 10, time: 100),
+                Self.stored(4, "/r/gone.txt", size: 10, time: 100),
+                Self.stored(5, "/r/locked/kept.txt", size: 10, time: 100),
+            ],
+            skips: [
+                SkippedFileRecord(path: FilePath("/r/image.bin"), rootID: 1, size: 5, modificationTime: 50, reason: "binary", detail: nil),
+                SkippedFileRecord(path: FilePath("/r/big.log"), rootID: 1, size: 5, modificationTime: 50, reason: "too large", detail: "5 bytes"),
+                SkippedFileRecord(path: FilePath("/r/deleted.bin"), rootID: 1, size: 5, modificationTime: 50, reason: "binary", detail: nil),
+            ])
+        let walked = [
+            Self.file("/r/same.txt", size: 10, time: 100),
+            Self.file("/r/grown.txt", size: 12, time: 100),
+            Self.file("/r/touched.txt", size: 10, time: 200),
+            Self.file("/r/new.txt", size: 3, time: 300),
+            Self.file("/r/image.bin", size: 5, time: 50),
+            Self.file("/r/big.log", size: 6, time: 60),
+        ]
+        let plan = UpdatePlan(walked: walked, unreadableFolders: [FilePath("/r/locked")], stored: stored)
+        #expect(plan.unchanged == 1)
+        #expect(plan.rememberedSkips == [SkippedFile(path: "/r/image.bin", reason: .binary, detail: nil)])
+        #expect(plan.reads.map(\.file.path.string) == ["/r/grown.txt", "/r/touched.txt", "/r/new.txt", "/r/big.log"])
+        #expect(plan.reads.map(\.stored?.id) == [2, 3, nil, nil])
+        // Gone, except under a folder that could not be read.
+        #expect(plan.missing.keys.sorted() == [4])
+        #expect(plan.staleSkips == [FilePath("/r/deleted.bin")])
+        #expect((plan.additions, plan.changes, plan.bytesToRead) == (2, 2, 12 + 10 + 3 + 6))
+    }
+
+    @Test func anEmptyIndexPlansToReadEverything() {
+        let walked = [Self.file("/r/a.txt", size: 1, time: 1), Self.file("/r/b.txt", size: 2, time: 2)]
+        let plan = UpdatePlan(walked: walked, unreadableFolders: [], stored: StoredFolder())
+        #expect(plan.reads.count == 2 && plan.additions == 2 && plan.unchanged == 0)
+        #expect(plan.missing.isEmpty && plan.staleSkips.isEmpty)
+    }
+
+    // MARK: - Extract
+
+    func items(_ reads: [ReadJob], missing: [Int64: StoredDocument] = [:], maximumSize: Int64 = 1 << 20) -> [WorkItem] {
+        let queue = WorkQueue<WorkItem>(capacity: 1 << 30)
+        DocumentExtraction(extractors: .standard, maximumSize: maximumSize, maximumTextBytes: 1 << 20)
+            .run(reads, missing: missing, into: queue, shouldStop: { false })
+        queue.close()
+        var result: [WorkItem] = []
+        while let (item, cost) = queue.take() {
+            result.append(item)
+            queue.finished(cost)
+        }
+        return result
+    }
+
+    func walked(_ tree: Tree, _ name: String) throws -> WalkedFile {
+        let status = try POSIX.status(FilePath(tree.path(name)))
+        return WalkedFile(path: FilePath(tree.path(name)), status: status)
+    }
+
+    @Test func extractionReadsStoresSkipsAndNoticesRenamesAndVanishedFiles() throws {
+        let tree = try Tree([
+            "notes.md": "# Petrels\n\nStorm petrels patter over the water with their feet while they feed, and they come back to their burrows at night.",
+            "same.txt": "unchanged content",
+            "moved.txt": "content that moved",
+            "big.txt": String(repeating: "x", count: 2000),
+        ])
+        try tree.write("blob.dat", bytes: [0, 1, 2, 0, 0, 255, 0, 3])
+        let sameHash = Int64(bitPattern: XXHash64.hash(Array("unchanged content".utf8), seed: 0))
+        let movedHash = Int64(bitPattern: XXHash64.hash(Array("content that moved".utf8), seed: 0))
+        let gone = Self.stored(9, tree.path("old-name.txt"), size: 18, time: 1, hash: movedHash)
+        let vanished = WalkedFile(path: FilePath(tree.path("vanished.txt")), status: FileStatus(kind: .regular, size: 4, modificationTime: 1, device: 1, inode: 1))
+        let reads = [
+            ReadJob(file: try walked(tree, "notes.md"), stored: nil),
+            ReadJob(file: try walked(tree, "same.txt"), stored: Self.stored(7, tree.path("same.txt"), size: 17, time: 1, hash: sameHash)),
+            ReadJob(file: try walked(tree, "moved.txt"), stored: nil),
+            ReadJob(file: try walked(tree, "blob.dat"), stored: Self.stored(8, tree.path("blob.dat"), size: 1, time: 1)),
+            ReadJob(file: try walked(tree, "big.txt"), stored: nil),
+            ReadJob(file: vanished, stored: Self.stored(10, tree.path("vanished.txt"), size: 4, time: 1)),
+        ]
+        let items = items(reads, missing: [9: gone], maximumSize: 1000)
+        #expect(items.count == 6)
+        guard case .store(_, nil, _, let document, let language, false) = items[0] else { Issue.record("\(items[0])"); return }
+        #expect(document.title == "Petrels", "\(document)")
+        #expect(document.body.contains("Storm petrels patter"), "\(document)")
+        #expect(language == "en")
+        guard case .touch(7, _) = items[1] else { Issue.record("same content is a touch: \(items[1])"); return }
+        guard case .rename(9, let file) = items[2] else { Issue.record("a missing document's content is a rename: \(items[2])"); return }
+        #expect(file.path.string.hasSuffix("moved.txt"))
+        guard case .skip(let binary, _, 8, _) = items[3] else { Issue.record("\(items[3])"); return }
+        #expect(binary.reason == .binary)
+        guard case .skip(let large, _, nil, _) = items[4] else { Issue.record("\(items[4])"); return }
+        #expect(large.reason == .tooLarge)
+        guard case .vanished(10) = items[5] else { Issue.record("\(items[5])"); return }
+    }
+
+    @Test func extractionStopsWhenAsked() throws {
+        let tree = try Tree(["a.txt": "alpha", "b.txt": "beta"])
+        let queue = WorkQueue<WorkItem>(capacity: 1 << 20)
+        DocumentExtraction(extractors: .standard, maximumSize: 1 << 20, maximumTextBytes: 1 << 20)
+            .run([ReadJob(file: try walked(tree, "a.txt"), stored: nil), ReadJob(file: try walked(tree, "b.txt"), stored: nil)],
+                 missing: [:], into: queue, shouldStop: { true })
+        queue.close()
+        #expect(queue.take() == nil)
+    }
+
+    // MARK: - Write and sweep
+
+    @Test func writerAppliesItemsInBatchesAndSweepsWhatIsGone() throws {
+        let tree = try Tree(["docs/a.txt": "alpha storm", "docs/b.txt": "beta petrel", "docs/c.txt": "gamma"])
+        let index = try DocumentIndex(path: tree.path("i.sqlite"))
+        try index.update(roots: [tree.path("docs")])
+        let root = try #require(try index.roots().first)
+        let stored = try index.dbQueue.read { db in try StoredFolder(db, rootID: root.id) }
+        #expect(stored.documents.count == 3)
+        let a = try #require(stored.documents[FilePath(tree.path("docs/a.txt"))])
+        let b = try #require(stored.documents[FilePath(tree.path("docs/b.txt"))])
+        let c = try #require(stored.documents[FilePath(tree.path("docs/c.txt"))])
+        // a.txt changes; b.txt is gone; c.bin is now binary; d.txt is new.
+        let plan = UpdatePlan(walked: [Self.file(tree.path("docs/a.txt"), size: 20, time: 5), Self.file(tree.path("docs/c.txt"), size: 1, time: 1),
+                                       Self.file(tree.path("docs/d.txt"), size: 5, time: 5)],
+                              unreadableFolders: [], stored: stored)
+        var report = IndexReport()
+        try index.dbQueue.writeWithoutTransaction { db in
+            var writer = try IndexWriter(db, root: root, plan: plan, batchDocuments: 2, batchBytes: 1 << 20)
+            let changed = ExtractedDocument(title: "A", body: "alpha changed lighthouse", kind: "txt")
+            _ = try writer.apply(.store(file: Self.file(tree.path("docs/a.txt"), size: 20, time: 5), replacing: a.id, hash: 1,
+                                        document: changed, language: "en", truncated: false), report: &report)
+            _ = try writer.apply(.skip(SkippedFile(path: tree.path("docs/c.txt"), reason: .binary, detail: nil),
+                                       file: Self.file(tree.path("docs/c.txt"), size: 1, time: 1), replacing: c.id, bytes: 1), report: &report)
+            // The batch of two was committed: the next item opens another.
+            #expect(db.isInsideTransaction)
+            let new = ExtractedDocument(title: nil, body: "delta gull", kind: "txt")
+            _ = try writer.apply(.store(file: Self.file(tree.path("docs/d.txt"), size: 5, time: 5), replacing: nil, hash: 2,
+                                        document: new, language: nil, truncated: false), report: &report)
+            #expect(writer.missing.keys.sorted() == [b.id])
+            try writer.sweep(staleSkips: [], report: &report)
+            try writer.finish()
+        }
+        #expect((report.added, report.updated, report.deleted) == (1, 1, 2))
+        #expect(report.skipped.map(\.reason) == [.binary])
+        #expect(try index.contents(relativeTo: tree.path("docs")).map { $0[0] } == ["a.txt", "d.txt"])
+        #expect(names(try index.search("lighthouse")) == ["a.txt"])
+        #expect(try index.search("beta").hits.isEmpty)
+        try index.dbQueue.write { db in
+            try db.execute(sql: "INSERT INTO documents_fts(documents_fts) VALUES('integrity-check')")
+            #expect(try SkippedFileRecord.fetchCount(db) == 1)
+            #expect(try RootRecord.fetchOne(db, key: root.id)?.lastRunAt != nil)
+        }
+        #expect(try index.check().isEmpty)
+    }
+
+    func names(_ results: SearchResults) -> [String] {
+        results.hits.map { String($0.path.split(separator: "/").last ?? "") }
+    }
+}

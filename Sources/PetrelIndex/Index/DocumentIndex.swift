@@ -210,7 +210,7 @@ public final class DocumentIndex: Sendable {
                     if tables > 0 { throw IndexError(.notAnIndex, "\(path) is an SQLite database but not a Petrel index") }
                     return nil
                 }
-                let values = try Dictionary(uniqueKeysWithValues: Row.fetchAll(db, sql: "SELECT key, value FROM petrel_meta").map { ($0[0] as String, $0[1] as String) })
+                let values = Dictionary(try IndexSetting.fetchAll(db).map { ($0.key, $0.value) }, uniquingKeysWith: { first, _ in first })
                 guard let name = values["tokenizer"], let tokenizer = IndexTokenizer(rawValue: name) else {
                     throw IndexError(.unsupportedIndex, "the index \(path) names an unknown tokenizer (\(values["tokenizer"] ?? "none"))")
                 }
@@ -237,16 +237,16 @@ public final class DocumentIndex: Sendable {
     public func roots() throws -> [IndexedRoot] {
         try dbQueue.read { db in
             // A version 1 index (opened read-only, not migrated) has no
-            // stored walk options: its folders have the defaults.
-            let hasWalkOptions = try db.columns(in: "roots").contains { $0.name == "walk_options" }
-            return try Row.fetchAll(db, sql: """
-                SELECT r.id, r.path, r.last_run_at, \(hasWalkOptions ? "r.walk_options" : "NULL AS walk_options"),
-                       (SELECT COUNT(*) FROM documents d WHERE d.root_id = r.id) AS count
-                FROM roots r ORDER BY r.path
-                """).map { row in
-                IndexedRoot(id: row["id"], location: row["path"], documentCount: row["count"],
-                            lastRun: (row["last_run_at"] as Double?).map(Date.init(timeIntervalSince1970:)),
-                            walkOptions: DocumentIndex.walkOptions(fromJSON: row["walk_options"]))
+            // walk_options column: the record decodes nil, the defaults.
+            let request = RootRecord
+                .annotated(with: RootRecord.documents.count.forKey("documentCount"))
+                .order(RootRecord.Columns.path)
+                .asRequest(of: Row.self)
+            return try request.fetchAll(db).map { row in
+                let root = try RootRecord(row: row)
+                return IndexedRoot(id: root.id ?? -1, location: root.path, documentCount: row["documentCount"],
+                                   lastRun: root.lastRunAt.map(Date.init(timeIntervalSince1970:)),
+                                   walkOptions: DocumentIndex.walkOptions(fromJSON: root.walkOptions))
             }
         }
     }
@@ -256,9 +256,11 @@ public final class DocumentIndex: Sendable {
         return options
     }
 
-    /// Keeps walk options with a folder (JSON; NULL for the defaults).
-    static func storeWalkOptions(_ db: Database, json: String?, rootID: Int64) throws {
-        try db.execute(sql: "UPDATE roots SET walk_options = ? WHERE id = ?", arguments: [json, rootID])
+    /// Keeps walk options with a folder, or with every folder when
+    /// `rootID` is nil (JSON; NULL for the defaults).
+    static func storeWalkOptions(_ db: Database, json: String?, rootID: Int64?) throws {
+        let roots = rootID.map { RootRecord.filter(key: $0) } ?? RootRecord.all()
+        try roots.updateAll(db, RootRecord.Columns.walkOptions.set(to: json))
     }
 
     static func json(of options: WalkOptions) throws -> String? {
@@ -310,17 +312,18 @@ public final class DocumentIndex: Sendable {
         try walkOptions?.checkGlobs()
         let storedOptions = try walkOptions.map(DocumentIndex.json(of:))
         try dbQueue.write { db in
-            let existing = try Row.fetchAll(db, sql: "SELECT id, path FROM roots").map { ($0[0] as Int64, $0[1] as FilePath) }
-            if let covering = existing.first(where: { folder.isWithin($0.1) }) {
-                if walkOptions != nil { try DocumentIndex.storeWalkOptions(db, json: storedOptions ?? nil, rootID: covering.0) }
+            let existing = try RootRecord.fetchAll(db)
+            if let covering = existing.first(where: { folder.isWithin($0.path) }) {
+                if walkOptions != nil { try DocumentIndex.storeWalkOptions(db, json: storedOptions ?? nil, rootID: covering.id) }
                 return
             }
-            try db.execute(sql: "INSERT INTO roots (path, added_at, walk_options) VALUES (?, ?, ?)",
-                           arguments: [folder, Date().timeIntervalSince1970, storedOptions ?? nil])
-            let id = db.lastInsertedRowID
-            for (innerID, innerPath) in existing where innerPath.isWithin(folder) {
-                try db.execute(sql: "UPDATE documents SET root_id = ? WHERE root_id = ?", arguments: [id, innerID])
-                try db.execute(sql: "DELETE FROM roots WHERE id = ?", arguments: [innerID])
+            var root = RootRecord(path: folder, addedAt: Date().timeIntervalSince1970, walkOptions: storedOptions ?? nil)
+            try root.insert(db)
+            // Folders inside the new one: their documents move to it.
+            for inner in existing where inner.path.isWithin(folder) {
+                try DocumentRecord.filter(DocumentRecord.Columns.rootID == inner.id)
+                    .updateAll(db, DocumentRecord.Columns.rootID.set(to: root.id))
+                try inner.delete(db)
             }
         }
         guard let root = try roots().first(where: { folder.isWithin($0.location) }) else {
@@ -338,10 +341,9 @@ public final class DocumentIndex: Sendable {
         return try dbQueue.write { db in
             for candidate in FilePath.spellings(of: path) {
                 let trimmed = candidate.count > 1 && candidate.hasSuffix("/") ? String(candidate.dropLast()) : candidate
-                guard let id = try Int64.fetchOne(db, sql: "SELECT id FROM roots WHERE path = ?", arguments: [trimmed]) else { continue }
-                let count = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM documents WHERE root_id = ?", arguments: [id]) ?? 0
-                try db.execute(sql: "DELETE FROM documents WHERE root_id = ?", arguments: [id])
-                try db.execute(sql: "DELETE FROM roots WHERE id = ?", arguments: [id])
+                guard let root = try RootRecord.filter(RootRecord.Columns.path == trimmed).fetchOne(db) else { continue }
+                let count = try DocumentRecord.filter(DocumentRecord.Columns.rootID == root.id).deleteAll(db)
+                try root.delete(db)
                 return count
             }
             throw IndexError(.unknownFolder, "\(path) is not a folder of this index")
@@ -352,26 +354,31 @@ public final class DocumentIndex: Sendable {
 
     /// The kinds of the indexed documents ("md", "html", "pdf"...).
     public func kinds() throws -> Set<String> {
-        try dbQueue.read { db in try Set(String.fetchAll(db, sql: "SELECT DISTINCT kind FROM documents")) }
+        try dbQueue.read { db in
+            try DocumentRecord.select(DocumentRecord.Columns.kind).distinct().asRequest(of: String.self).fetchSet(db)
+        }
     }
 
     /// What the index holds: its folders, documents, bytes of text, kinds,
     /// languages, and the size of its file.
     public func statistics() throws -> IndexStatistics {
         try dbQueue.read { db in
-            let documents = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM documents") ?? 0
-            let bytes = try Int64.fetchOne(db, sql: "SELECT TOTAL(size) FROM documents") ?? 0
-            let roots = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM roots") ?? 0
-            var kinds: [String: Int] = [:]
-            for row in try Row.fetchAll(db, sql: "SELECT kind, COUNT(*) FROM documents GROUP BY kind") { kinds[row[0]] = row[1] }
-            var languages: [String: Int] = [:]
-            for row in try Row.fetchAll(db, sql: "SELECT language, COUNT(*) FROM documents WHERE language IS NOT NULL GROUP BY language") {
-                languages[row[0]] = row[1]
+            typealias Columns = DocumentRecord.Columns
+            let documents = try DocumentRecord.fetchCount(db)
+            let bytes = try DocumentRecord.select(sum(Columns.size)).asRequest(of: Int64?.self).fetchOne(db).flatMap { $0 } ?? 0
+            let roots = try RootRecord.fetchCount(db)
+            /// Documents per value of a column (NULLs left out).
+            func counts(by column: Column) throws -> [String: Int] {
+                let rows = try DocumentRecord.select(column, count(Columns.id)).filter(column != nil).group(column)
+                    .asRequest(of: Row.self).fetchAll(db)
+                return Dictionary(rows.map { ($0[0] as String, $0[1] as Int) }, uniquingKeysWith: +)
             }
+            let kinds = try counts(by: Columns.kind)
+            let languages = try counts(by: Columns.language)
             let fileSize = ["", "-wal"].reduce(Int64(0)) { total, suffix in
                 total + (DocumentIndex.fileSize(path + suffix) ?? 0)
             }
-            let schemaVersion = try String.fetchOne(db, sql: "SELECT value FROM petrel_meta WHERE key = 'schema_version'").flatMap { Int($0) } ?? 0
+            let schemaVersion = try IndexSetting.value(db, "schema_version").flatMap { Int($0) } ?? 0
             return IndexStatistics(path: path, tokenizer: tokenizer, schemaVersion: schemaVersion, rootCount: roots,
                                    documentCount: documents, indexedBytes: bytes, fileSize: fileSize, kinds: kinds, languages: languages)
         }
@@ -455,8 +462,8 @@ public final class DocumentIndex: Sendable {
         let index = try DocumentIndex(path: path, tokenizer: tokenizer ?? storedTokenizer)
         try index.dbQueue.write { db in
             for root in roots {
-                try db.execute(sql: "INSERT OR IGNORE INTO roots (path, added_at, walk_options) VALUES (?, ?, ?)",
-                               arguments: [root.path, root.addedAt, root.walkOptions])
+                var record = RootRecord(path: root.path, addedAt: root.addedAt, walkOptions: root.walkOptions)
+                try record.insert(db, onConflict: .ignore)
             }
         }
         return (index, damaged)
@@ -470,11 +477,12 @@ public final class DocumentIndex: Sendable {
         let lock = try DocumentIndex.takeUpdateLock(path: path, progress: nil, isCancelled: { false })
         defer { lock.map(POSIX.unlockFile) }
         try dbQueue.write { db in
-            let roots = try Row.fetchAll(db, sql: "SELECT path, added_at, walk_options FROM roots")
+            let roots = try RootRecord.fetchAll(db)
             for statement in IndexSchema.dropStatements { try db.execute(sql: statement) }
             try IndexSchema.create(db, tokenizer: newTokenizer)
-            for root in roots {
-                try db.execute(sql: "INSERT INTO roots (path, added_at, walk_options) VALUES (?, ?, ?)", arguments: [root[0], root[1], root[2]])
+            for var root in roots {
+                (root.id, root.lastRunAt) = (nil, nil)
+                try root.insert(db)
             }
         }
         try dbQueue.writeWithoutTransaction { db in try db.execute(sql: "VACUUM") }

@@ -32,6 +32,10 @@ struct RootRecord: Sendable, Codable, FetchableRecord, MutablePersistableRecord 
         static let walkOptions = Column(CodingKeys.walkOptions)
     }
 
+    init(id: Int64? = nil, path: FilePath, addedAt: Double, lastRunAt: Double? = nil, walkOptions: String?) {
+        (self.id, self.path, self.addedAt, self.lastRunAt, self.walkOptions) = (id, path, addedAt, lastRunAt, walkOptions)
+    }
+
     mutating func didInsert(_ inserted: InsertionSuccess) { id = inserted.rowID }
 }
 

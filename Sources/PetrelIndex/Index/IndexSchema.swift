@@ -24,50 +24,60 @@ enum IndexSchema {
         try db.alter(table: "roots") { table in
             table.add(column: "walk_options", .text)
         }
-        try db.execute(sql: "UPDATE petrel_meta SET value = '2' WHERE key = 'schema_version'")
+        try IndexSetting(key: "schema_version", value: "2").update(db)
     }
 
     private static func createVersion1(_ db: Database, tokenizer: IndexTokenizer) throws {
+        try db.create(table: "petrel_meta", options: [.withoutRowID]) { t in
+            t.primaryKey("key", .text).notNull()
+            t.column("value", .text).notNull()
+        }
+        try db.create(table: "roots") { t in
+            t.primaryKey("id", .integer)
+            t.column("path", .text).notNull().unique()
+            t.column("added_at", .double).notNull()
+            t.column("last_run_at", .double)
+            t.column("last_report", .text)
+        }
+        try db.create(table: "documents") { t in
+            t.primaryKey("id", .integer)
+            t.column("root_id", .integer).notNull().references("roots", onDelete: .cascade)
+            t.column("path", .text).notNull().unique()
+            t.column("size", .integer).notNull()
+            t.column("mtime", .integer).notNull()
+            t.column("hash", .integer).notNull()
+            t.column("kind", .text).notNull()
+            t.column("language", .text)
+            t.column("encoding", .text)
+            t.column("title", .text)
+            t.column("indexed_at", .double).notNull()
+        }
+        try db.create(index: "documents_root", on: "documents", columns: ["root_id"])
+        try db.create(table: "skipped_files", options: [.withoutRowID]) { t in
+            t.primaryKey("path", .text).notNull()
+            t.column("root_id", .integer).notNull().references("roots", onDelete: .cascade)
+            t.column("size", .integer).notNull()
+            t.column("mtime", .integer).notNull()
+            t.column("reason", .text).notNull()
+            t.column("detail", .text)
+        }
+        try db.create(index: "skipped_files_root", on: "skipped_files", columns: ["root_id"])
+        try db.create(index: "documents_hash", on: "documents", columns: ["hash"])
+        try db.create(virtualTable: "documents_fts", using: FTS5()) { t in
+            t.tokenizer = FTS5TokenizerDescriptor(components: tokenizer.sql.split(separator: " ").map(String.init))
+            t.column("path")
+            t.column("title")
+            t.column("body")
+        }
+        // A document's text goes with its row (a folder removed, a file
+        // gone): the query interface has no triggers.
         try db.execute(sql: """
-            CREATE TABLE petrel_meta (key TEXT PRIMARY KEY NOT NULL, value TEXT NOT NULL) WITHOUT ROWID;
-            CREATE TABLE roots (
-                id INTEGER PRIMARY KEY,
-                path TEXT NOT NULL UNIQUE,
-                added_at REAL NOT NULL,
-                last_run_at REAL,
-                last_report TEXT
-            );
-            CREATE TABLE documents (
-                id INTEGER PRIMARY KEY,
-                root_id INTEGER NOT NULL REFERENCES roots(id) ON DELETE CASCADE,
-                path TEXT NOT NULL UNIQUE,
-                size INTEGER NOT NULL,
-                mtime INTEGER NOT NULL,
-                hash INTEGER NOT NULL,
-                kind TEXT NOT NULL,
-                language TEXT,
-                encoding TEXT,
-                title TEXT,
-                indexed_at REAL NOT NULL
-            );
-            CREATE INDEX documents_root ON documents(root_id);
-            CREATE TABLE skipped_files (
-                path TEXT PRIMARY KEY NOT NULL,
-                root_id INTEGER NOT NULL REFERENCES roots(id) ON DELETE CASCADE,
-                size INTEGER NOT NULL,
-                mtime INTEGER NOT NULL,
-                reason TEXT NOT NULL,
-                detail TEXT
-            ) WITHOUT ROWID;
-            CREATE INDEX skipped_files_root ON skipped_files(root_id);
-            CREATE INDEX documents_hash ON documents(hash);
-            CREATE VIRTUAL TABLE documents_fts USING fts5(path, title, body, tokenize = '\(tokenizer.sql)');
             CREATE TRIGGER documents_delete AFTER DELETE ON documents BEGIN
                 DELETE FROM documents_fts WHERE rowid = old.id;
-            END;
+            END
             """)
-        try db.execute(sql: "INSERT INTO petrel_meta (key, value) VALUES ('schema_version', '1'), ('tokenizer', ?)",
-                       arguments: [tokenizer.rawValue])
+        try IndexSetting(key: "schema_version", value: "1").insert(db)
+        try IndexSetting(key: "tokenizer", value: tokenizer.rawValue).insert(db)
     }
 
     static let dropStatements = [

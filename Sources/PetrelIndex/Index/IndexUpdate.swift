@@ -46,7 +46,7 @@ extension DocumentIndex {
             if let walk = options.walk, !options.dryRun {
                 let json = try DocumentIndex.json(of: walk)
                 try dbQueue.write { db in
-                    for id in try Int64.fetchAll(db, sql: "SELECT id FROM roots") { try DocumentIndex.storeWalkOptions(db, json: json, rootID: id) }
+                    try DocumentIndex.storeWalkOptions(db, json: json, rootID: nil)
                 }
             }
             targets = try roots()

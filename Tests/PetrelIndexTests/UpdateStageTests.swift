@@ -170,6 +170,35 @@ struct UpdateStageTests {
         #expect(try index.check().isEmpty)
     }
 
+    @Test func documentsOfOlderExtractorsAreReadAgainOnce() throws {
+        let tree = try Tree(["docs/a.md": "# Storm petrels\n\nThey patter over the water.", "docs/b.txt": "gull", "docs/c.dat": "x"])
+        try tree.write("docs/c.dat", bytes: [0, 0, 1, 0, 255, 0])
+        let index = try DocumentIndex(path: tree.path("i.sqlite"))
+        try index.update(roots: [tree.path("docs")])
+        try index.dbQueue.write { db in
+            #expect(try IndexSetting.value(db, "extraction_version") == String(DocumentIndex.extractionVersion))
+            // As an index made before: no version, and an old reading of a.md.
+            _ = try IndexSetting.deleteOne(db, key: "extraction_version")
+            try db.execute(sql: "UPDATE documents_fts SET title = NULL, body = '# Storm petrels raw markup' WHERE path LIKE '%a.md'")
+        }
+        // A dry run changes nothing.
+        var dryRun = UpdateOptions()
+        dryRun.dryRun = true
+        #expect(try index.update(options: dryRun).updated == 0)
+        let report = try index.update()
+        #expect((report.updated, report.unchanged, report.added, report.deleted) == (2, 0, 0, 0))
+        #expect(report.skipped.map(\.reason) == [.binary])
+        #expect(try index.search("markup").hits.isEmpty)
+        #expect(try index.search("patter").hits.first?.title == "Storm petrels")
+        try index.dbQueue.write { db in
+            #expect(try IndexSetting.value(db, "extraction_version") == String(DocumentIndex.extractionVersion))
+            try db.execute(sql: "INSERT INTO documents_fts(documents_fts) VALUES('integrity-check')")
+        }
+        // Once only.
+        let again = try index.update()
+        #expect((again.updated, again.unchanged) == (0, 2))
+    }
+
     func names(_ results: SearchResults) -> [String] {
         results.hits.map { String($0.path.split(separator: "/").last ?? "") }
     }

@@ -99,6 +99,7 @@ struct SkippedFileRecord: Sendable, Codable, FetchableRecord, PersistableRecord 
     enum Columns {
         static let path = Column(CodingKeys.path)
         static let rootID = Column(CodingKeys.rootID)
+        static let modificationTime = Column(CodingKeys.modificationTime)
     }
 
     /// The report's form of the record.
@@ -108,7 +109,7 @@ struct SkippedFileRecord: Sendable, Codable, FetchableRecord, PersistableRecord 
 }
 
 /// A row of `petrel_meta`: the index's settings (`schema_version`,
-/// `tokenizer`).
+/// `tokenizer`, `extraction_version`).
 struct IndexSetting: Sendable, Codable, FetchableRecord, PersistableRecord {
     static let databaseTableName = "petrel_meta"
 

@@ -78,6 +78,8 @@ enum IndexSchema {
             """)
         try IndexSetting(key: "schema_version", value: "1").insert(db)
         try IndexSetting(key: "tokenizer", value: tokenizer.rawValue).insert(db)
+        // A new index has nothing extracted by older extractors.
+        try IndexSetting(key: "extraction_version", value: String(DocumentIndex.extractionVersion)).insert(db)
     }
 
     static let dropStatements = [

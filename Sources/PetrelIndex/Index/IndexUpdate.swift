@@ -31,6 +31,7 @@ extension DocumentIndex {
             report.cancelled = true
             return report
         }
+        if !options.dryRun { try markDocumentsOfOlderExtractors() }
         var targets: [IndexedRoot]
         if let paths {
             var requested: [IndexedRoot] = []
@@ -113,6 +114,27 @@ extension DocumentIndex {
                 progress?(IndexProgress(phase: .waiting, filesFound: 0, filesToRead: 0, filesRead: 0, bytesToRead: 0, bytesRead: 0))
             }
             Thread.sleep(forTimeInterval: 0.05)
+        }
+    }
+
+    /// The version of what the extractors read from files. It goes up when
+    /// an extractor changes the text or title it gives for some file (2:
+    /// man pages with long preambles are read as roff), so that indexes
+    /// made before read their files again.
+    static let extractionVersion = 2
+
+    /// On an index whose documents were extracted by older extractors,
+    /// marks every document and skip record as changed (a time and hash no
+    /// file has), so that this update and any later one reads the files
+    /// again. Crash-safe: what is not re-read yet stays marked.
+    private func markDocumentsOfOlderExtractors() throws {
+        try dbQueue.write { db in
+            let stored = try IndexSetting.value(db, "extraction_version").flatMap { Int($0) } ?? 1
+            guard stored < Self.extractionVersion else { return }
+            typealias Columns = DocumentRecord.Columns
+            try DocumentRecord.updateAll(db, Columns.modificationTime.set(to: -1), Columns.hash.set(to: 0))
+            try SkippedFileRecord.updateAll(db, SkippedFileRecord.Columns.modificationTime.set(to: -1))
+            try IndexSetting(key: "extraction_version", value: String(Self.extractionVersion)).save(db)
         }
     }
 

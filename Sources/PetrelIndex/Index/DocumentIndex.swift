@@ -131,7 +131,7 @@ public final class DocumentIndex: Sendable {
         self.tokenizer = tokenizer
         self.isReadOnly = isReadOnly
         icuTokenizer = tokenizer == .icu || tokenizer == .icuEnglish
-            ? try? ICUWordTokenizer(arguments: Array(tokenizer.sql.split(separator: " ").dropFirst().map(String.init)))
+            ? try? ICUWordTokenizer(arguments: Array(tokenizer.components.dropFirst()))
             : nil
     }
 

@@ -64,7 +64,7 @@ enum IndexSchema {
         try db.create(index: "skipped_files_root", on: "skipped_files", columns: ["root_id"])
         try db.create(index: "documents_hash", on: "documents", columns: ["hash"])
         try db.create(virtualTable: "documents_fts", using: FTS5()) { t in
-            t.tokenizer = FTS5TokenizerDescriptor(components: tokenizer.sql.split(separator: " ").map(String.init))
+            t.tokenizer = tokenizer.descriptor
             t.column("path")
             t.column("title")
             t.column("body")

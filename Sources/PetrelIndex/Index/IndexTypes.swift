@@ -19,16 +19,20 @@ public enum IndexTokenizer: String, Sendable, CaseIterable, Codable {
     /// tokenized as with `icu`, and stemmed by English rules.
     case icuEnglish = "icu-english"
 
-    /// The `tokenize` option of the FTS5 table.
-    var sql: String {
+    /// The `tokenize` option of the FTS5 table, as its words: the
+    /// tokenizer's name, then its arguments.
+    var components: [String] {
         switch self {
-        case .icu: return "icu compatibility"
-        case .unicode61: return "unicode61 remove_diacritics 2"
-        case .porter: return "porter unicode61 remove_diacritics 2"
-        case .trigram: return "trigram"
-        case .icuEnglish: return "icu compatibility stem english"
+        case .icu: return ["icu", "compatibility"]
+        case .unicode61: return ["unicode61", "remove_diacritics", "2"]
+        case .porter: return ["porter", "unicode61", "remove_diacritics", "2"]
+        case .trigram: return ["trigram"]
+        case .icuEnglish: return ["icu", "compatibility", "stem", "english"]
         }
     }
+
+    /// The FTS5 tokenizer of the index's table.
+    var descriptor: FTS5TokenizerDescriptor { FTS5TokenizerDescriptor(components: components) }
 }
 
 /// An error that stops an index operation: a ``Code`` a program can switch

@@ -190,8 +190,7 @@ private struct SearchRun {
         self.alternatives = alternatives
         icuTokenizer = index.icuTokenizer
         if icuTokenizer == nil {
-            let components = index.tokenizer.sql.split(separator: " ").map(String.init)
-            fts5Tokenizer = try db.makeTokenizer(FTS5TokenizerDescriptor(components: components))
+            fts5Tokenizer = try db.makeTokenizer(index.tokenizer.descriptor)
         } else {
             fts5Tokenizer = nil
         }

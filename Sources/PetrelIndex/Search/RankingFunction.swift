@@ -64,7 +64,7 @@ struct RankingModel: Sendable, Equatable {
     var leadLength: Double
     /// Length normalisation of proximity (as BM25's `b`, in the column of
     /// the closest pair).
-    var proximityB: Double = 0
+    var proximityB: Double
 
     /// How the phrases of a MATCH expression form terms.
     struct Terms: Sendable, Equatable {

@@ -50,17 +50,14 @@ struct DocumentExtraction: Sendable {
         var renameCandidates: [Int64: [Int64]] = [:]
         for document in missing.values.sorted(by: { $0.id < $1.id }) { renameCandidates[document.hash, default: []].append(document.id) }
         var claimed = Set<Int64>()
+        func put(_ item: WorkItem) { queue.put(item, cost: item.cost) }
         for job in reads {
             if shouldStop() { return }
             let file = job.file
             let name = FilePath.display(file.path.lastComponent)
             let replacing = job.stored?.id
-            func skip(_ reason: SkippedFile.Reason, _ detail: String? = nil, bytesRead: Int = 0) {
-                queue.put(.skip(SkippedFile(path: file.path.string, reason: reason, detail: detail), file: file, replacing: replacing,
-                                bytes: Int64(bytesRead)), cost: 64)
-            }
             if extractors.isKnownBinary(name: name) {
-                skip(.binary)
+                put(.skip(.binary, file: file, replacing: replacing))
                 continue
             }
             var bytes: [UInt8]
@@ -79,15 +76,13 @@ struct DocumentExtraction: Sendable {
                 switch outcome {
                 case .bytes(let read): bytes = read
                 case .tooLarge(let size):
-                    skip(.tooLarge, "\(size) bytes")
+                    put(.skip(.tooLarge, "\(size) bytes", file: file, replacing: replacing))
                     continue
                 }
             } catch {
-                if error.isMissing {
-                    queue.put(.vanished(replacing: replacing), cost: 16)
-                } else {
-                    queue.put(.fail(FailedFile(path: file.path.string, message: "cannot read: \(error)"), bytes: 0), cost: 64)
-                }
+                put(error.isMissing
+                    ? .vanished(replacing: replacing)
+                    : .fail(FailedFile(path: file.path.string, message: "cannot read: \(error)"), bytes: 0))
                 continue
             }
             // A file cut short is hashed on what is indexed of it, with its
@@ -95,17 +90,16 @@ struct DocumentExtraction: Sendable {
             let hash = Int64(bitPattern: XXHash64.hash(bytes, seed: truncated ? UInt64(file.status.size) : 0))
             if truncated { bytes = TextDecoding.droppingIncompleteTail(bytes) }
             if let stored = job.stored, stored.hash == hash {
-                queue.put(.touch(id: stored.id, file: file), cost: 64)
+                put(.touch(id: stored.id, file: file))
                 continue
             }
             if job.stored == nil, let candidates = renameCandidates[hash],
                let id = candidates.first(where: { !claimed.contains($0) && missing[$0]?.size == Int64(bytes.count) }) {
                 claimed.insert(id)
-                queue.put(.rename(id: id, file: file), cost: 64)
+                put(.rename(id: id, file: file))
                 continue
             }
-            let item = extract(bytes, file: file, name: name, replacing: replacing, hash: hash, truncated: truncated)
-            queue.put(item, cost: item.cost)
+            put(extract(bytes, file: file, name: name, replacing: replacing, hash: hash, truncated: truncated))
         }
     }
 
@@ -113,7 +107,7 @@ struct DocumentExtraction: Sendable {
     private func extract(_ bytes: [UInt8], file: WalkedFile, name: String, replacing: Int64?, hash: Int64, truncated: Bool) -> WorkItem {
         let input = ExtractionInput(bytes: bytes, name: name, path: file.path.string)
         func skip(_ reason: SkippedFile.Reason, _ detail: String? = nil) -> WorkItem {
-            .skip(SkippedFile(path: file.path.string, reason: reason, detail: detail), file: file, replacing: replacing, bytes: Int64(bytes.count))
+            .skip(reason, detail, file: file, replacing: replacing, bytesRead: bytes.count)
         }
         do {
             let document = try extractors.extract(input)
@@ -136,6 +130,11 @@ struct DocumentExtraction: Sendable {
 }
 
 extension WorkItem {
+    /// A file not indexed for `reason`, after reading `bytesRead` of it.
+    static func skip(_ reason: SkippedFile.Reason, _ detail: String? = nil, file: WalkedFile, replacing: Int64?, bytesRead: Int = 0) -> WorkItem {
+        .skip(SkippedFile(path: file.path.string, reason: reason, detail: detail), file: file, replacing: replacing, bytes: Int64(bytesRead))
+    }
+
     /// What the item weighs in the queue: the text it carries.
     var cost: Int {
         switch self {

@@ -54,17 +54,15 @@ struct UpdatePlan: Sendable {
 }
 
 /// A document the index holds, as an update compares it with the disk.
-struct StoredDocument: Sendable, Equatable, FetchableRecord {
+struct StoredDocument: Sendable, Equatable {
     var id: Int64
     var path: FilePath
     var size: Int64
     var modificationTime: Int64
     var hash: Int64
+}
 
-    init(id: Int64, path: FilePath, size: Int64, modificationTime: Int64, hash: Int64) {
-        (self.id, self.path, self.size, self.modificationTime, self.hash) = (id, path, size, modificationTime, hash)
-    }
-
+extension StoredDocument: FetchableRecord {
     init(row: Row) throws {
         typealias Columns = DocumentRecord.Columns
         id = row[Columns.id]

@@ -17,10 +17,6 @@ struct RankingTests {
         return (tree, index)
     }
 
-    func names(_ results: SearchResults) -> [String] {
-        results.hits.map { String($0.path.split(separator: "/").last ?? "") }
-    }
-
     func terms(_ index: DocumentIndex, _ text: String) throws -> [String] {
         try index.analyze(SearchQuery(text)).terms.map(\.label)
     }

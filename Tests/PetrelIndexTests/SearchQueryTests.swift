@@ -71,10 +71,6 @@ struct SearchTests {
         return (tree, index)
     }
 
-    func names(_ results: SearchResults) -> [String] {
-        results.hits.map { String($0.path.split(separator: "/").last ?? "") }
-    }
-
     @Test func rankingSnippetsAndFilters() throws {
         let (_, index) = try Self.makeIndex()
         let results = try index.search("storm petrels")

@@ -41,6 +41,11 @@ struct Tree {
     }
 }
 
+/// The file names of the hits, in rank order.
+func names(_ results: SearchResults) -> [String] {
+    results.hits.map { String($0.path.split(separator: "/").last ?? "") }
+}
+
 /// Walks a tree and returns the indexed paths relative to its root.
 func walk(_ tree: Tree, _ configure: (inout WalkOptions) -> Void = { _ in }) -> (files: [String], walker: TreeWalker) {
     var options = WalkOptions()

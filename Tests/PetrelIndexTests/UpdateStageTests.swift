@@ -198,8 +198,4 @@ struct UpdateStageTests {
         let again = try index.update()
         #expect((again.updated, again.unchanged) == (0, 2))
     }
-
-    func names(_ results: SearchResults) -> [String] {
-        results.hits.map { String($0.path.split(separator: "/").last ?? "") }
-    }
 }

@@ -170,6 +170,21 @@ struct UpdateStageTests {
         #expect(try index.check().isEmpty)
     }
 
+    @Test func checkFindsDocumentsAndFullTextRowsWithoutTheirPair() throws {
+        let tree = try Tree(["docs/a.txt": "alpha storm", "docs/b.txt": "beta petrel"])
+        let index = try DocumentIndex(path: tree.path("i.sqlite"))
+        try index.update(roots: [tree.path("docs")])
+        #expect(try index.check().isEmpty)
+        try index.dbQueue.write { db in
+            let b = try #require(try DocumentRecord.filter(DocumentRecord.Columns.path == tree.path("docs/b.txt")).fetchOne(db)?.id)
+            // Behind the index's back: a full-text row without its document,
+            // and a document without its full-text row.
+            try db.execute(sql: "INSERT INTO documents_fts (rowid, path, title, body) VALUES (9999, 'x', NULL, 'stray')")
+            try db.execute(sql: "DELETE FROM documents_fts WHERE rowid = ?", arguments: [b])
+        }
+        #expect(try index.check() == ["1 documents have no full-text row", "1 full-text rows have no document"])
+    }
+
     @Test func documentsOfOlderExtractorsAreReadAgainOnce() throws {
         let tree = try Tree(["docs/a.md": "# Storm petrels\n\nThey patter over the water.", "docs/b.txt": "gull", "docs/c.dat": "x"])
         try tree.write("docs/c.dat", bytes: [0, 0, 1, 0, 255, 0])

@@ -137,8 +137,8 @@ public final class Row {
 
     @usableFromInline
     func storedIndex(forColumn name: String) -> Int? {
-        let lowered = name.lowercased()
-        return storedColumnNames.firstIndex { $0.lowercased() == lowered }
+        // The leftmost match, without allocating for ASCII names.
+        storedColumnNames.firstIndex { $0.caseInsensitivelyEquals(name) }
     }
 
     @inlinable @inline(__always)

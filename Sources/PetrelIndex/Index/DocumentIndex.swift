@@ -408,9 +408,10 @@ public final class DocumentIndex: Sendable {
                     problems.append("FTS5 integrity check: \(error)")
                 }
             }
-            let orphans = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM documents WHERE id NOT IN (SELECT rowid FROM documents_fts)") ?? 0
+            let texts = DocumentText.select(Column.rowID), documents = DocumentRecord.select(DocumentRecord.Columns.id)
+            let orphans = try DocumentRecord.filter(!texts.contains(DocumentRecord.Columns.id)).fetchCount(db)
             if orphans > 0 { problems.append("\(orphans) documents have no full-text row") }
-            let strays = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM documents_fts WHERE rowid NOT IN (SELECT id FROM documents)") ?? 0
+            let strays = try DocumentText.filter(!documents.contains(Column.rowID)).fetchCount(db)
             if strays > 0 { problems.append("\(strays) full-text rows have no document") }
             let foreign = try Row.fetchAll(db, sql: "PRAGMA foreign_key_check")
             if !foreign.isEmpty { problems.append("\(foreign.count) foreign key violations") }
@@ -439,7 +440,7 @@ public final class DocumentIndex: Sendable {
         var storedTokenizer: IndexTokenizer?
         if let reader = try? DatabaseQueue(path: path, configuration: { var c = configuration(); c.readonly = true; return c }()) {
             try? reader.read { db in
-                storedTokenizer = try? String.fetchOne(db, sql: "SELECT value FROM petrel_meta WHERE key = 'tokenizer'").flatMap(IndexTokenizer.init(rawValue:))
+                storedTokenizer = try? IndexSetting.value(db, "tokenizer").flatMap(IndexTokenizer.init(rawValue:))
                 let rows = (try? Row.fetchAll(db, sql: "SELECT path, added_at, walk_options FROM roots"))
                     ?? (try? Row.fetchAll(db, sql: "SELECT path, added_at, NULL FROM roots")) ?? []
                 roots = rows.compactMap { row in (row[0] as FilePath?).map { ($0, row[1] ?? Date().timeIntervalSince1970, row[2]) } }

@@ -45,6 +45,7 @@ struct RootRecord: Sendable, Codable, FetchableRecord, MutablePersistableRecord 
 struct DocumentRecord: Sendable, Codable, FetchableRecord, MutablePersistableRecord {
     static let databaseTableName = "documents"
     static let root = belongsTo(RootRecord.self)
+    static let text = hasOne(DocumentText.self, using: DocumentText.foreignKey)
 
     var id: Int64?
     var rootID: Int64
@@ -77,6 +78,22 @@ struct DocumentRecord: Sendable, Codable, FetchableRecord, MutablePersistableRec
     }
 
     mutating func didInsert(_ inserted: InsertionSuccess) { id = inserted.rowID }
+}
+
+/// A row of `documents_fts`, the FTS5 table of the documents' text: its
+/// rowid is the id of the document. Searches start from it (`matching`,
+/// `rank`) and join `documents` for the filters and the hit's details.
+struct DocumentText: TableRecord {
+    static let databaseTableName = "documents_fts"
+    static let foreignKey = ForeignKey([Column.rowID])
+    static let document = belongsTo(DocumentRecord.self, using: ForeignKey([Column.rowID], to: [DocumentRecord.Columns.id]))
+    /// The full-text columns, in their order.
+    static let columnNames = ["path", "title", "body"]
+
+    /// A pattern in FTS5's syntax, checked against these columns.
+    static func pattern(_ expression: String) throws -> FTS5Pattern {
+        try FTS5Pattern(rawPattern: expression, allowedColumns: columnNames)
+    }
 }
 
 /// A row of `skipped_files`: a file not indexed (binary, too large...),

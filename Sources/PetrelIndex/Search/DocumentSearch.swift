@@ -318,44 +318,55 @@ private struct SearchRun {
         return SnippetMaker(tokenizer: icuTokenizer, exact: exact, prefixes: prefixes)
     }
 
-    /// Filters on `documents d`, with their arguments.
-    private func filters() throws -> (sql: String, values: [DatabaseValue]) {
-        var sql = ""
-        var arguments: [DatabaseValue] = []
+    /// The documents the options keep (path glob, kinds, dates, folder),
+    /// as one condition on `documents`; nil keeps them all.
+    private func filter() throws -> SQLExpression? {
+        typealias Columns = DocumentRecord.Columns
+        var conditions: [SQLExpression] = []
         if var glob = options.pathGlob, !glob.isEmpty {
             if let problem = GlobSyntax.problem(in: glob) { throw IndexError(.invalidGlob, "the path glob '\(glob)' is not valid: \(problem)") }
             if !glob.hasPrefix("/"), !glob.hasPrefix("*") { glob = "*/" + glob }
-            sql += " AND d.path GLOB ?"
-            arguments.append(glob.databaseValue)
+            conditions.append(SQL("\(Columns.path) GLOB \(glob)").sqlExpression)
         }
         if !options.kinds.isEmpty {
-            sql += " AND d.kind IN (\(databaseQuestionMarks(count: options.kinds.count)))"
-            arguments += options.kinds.map { $0.lowercased().databaseValue }
+            conditions.append(options.kinds.map { $0.lowercased() }.contains(Columns.kind))
         }
         if let since = options.modifiedSince {
-            sql += " AND d.mtime >= ?"
-            arguments.append(Int64(since.timeIntervalSince1970 * 1_000_000_000).databaseValue)
+            conditions.append(Columns.modificationTime >= Int64(since.timeIntervalSince1970 * 1_000_000_000))
         }
         if let before = options.modifiedBefore {
-            sql += " AND d.mtime < ?"
-            arguments.append(Int64(before.timeIntervalSince1970 * 1_000_000_000).databaseValue)
+            conditions.append(Columns.modificationTime < Int64(before.timeIntervalSince1970 * 1_000_000_000))
         }
         if let root = options.root {
-            let spellings = FilePath.spellings(of: root)
-            guard let id = try Int64.fetchOne(db, sql: "SELECT id FROM roots WHERE path IN (\(databaseQuestionMarks(count: spellings.count)))",
-                                              arguments: StatementArguments(spellings)) else {
+            guard let id = try RootRecord.filter(FilePath.spellings(of: root).contains(RootRecord.Columns.path)).fetchOne(db)?.id else {
                 throw IndexError(.unknownFolder, "\(root) is not a folder of this index")
             }
-            sql += " AND d.root_id = ?"
-            arguments.append(id.databaseValue)
+            conditions.append(Columns.rootID == id)
         }
-        return (sql, arguments)
+        return conditions.isEmpty ? nil : conditions.joined(operator: .and)
     }
 
-    private struct Candidate {
+    /// The full text of the documents the filter keeps that match an
+    /// expression.
+    private func matches(_ expression: String, filter: SQLExpression?) throws -> QueryInterfaceRequest<DocumentText> {
+        let request = try DocumentText.matching(DocumentText.pattern(expression))
+        guard let filter else { return request }
+        return request.joining(required: DocumentText.document.filter(filter))
+    }
+
+    private struct Candidate: Decodable, FetchableRecord {
         var id: Int64
-        var score: Double
+        /// The model's score, negated (FTS5 sorts `rank` ascending).
+        var rank: Double
         var explanation: RankingExplanation?
+
+        var score: Double { -rank }
+
+        init(row: Row) throws {
+            id = row["id"]
+            rank = row["rank"]
+            explanation = (row["explanation"] as String?).flatMap { try? JSONDecoder().decode(RankingExplanation.self, from: Data($0.utf8)) }
+        }
     }
 
     /// The best `limit` documents after `offset` for an expression, best
@@ -364,27 +375,27 @@ private struct SearchRun {
     /// Without filters the full-text table is queried alone with
     /// `ORDER BY rank` and the model as the rank function, which FTS5
     /// sorts itself; `petrel_explain` is computed for the rows kept only.
-    /// With filters the documents table is joined.
-    private func candidates(_ expression: String, terms: RankingModel.Terms, filters: (sql: String, values: [DatabaseValue])) throws -> [Candidate] {
-        let explain = model.call("petrel_explain", terms: terms, table: "documents_fts")
-        let rows: [Row]
-        if filters.sql.isEmpty {
-            rows = try Row.fetchAll(db.cachedStatement(sql: """
-                SELECT rowid AS id, rank AS score, \(explain) AS explanation FROM documents_fts
-                WHERE documents_fts MATCH ? AND rank MATCH ? ORDER BY rank LIMIT ? OFFSET ?
-                """), arguments: [expression, model.call("petrel_rank", terms: terms), options.limit, options.offset])
+    /// With filters the documents table is joined and the model is called
+    /// as an ordinary function.
+    private func candidates(_ expression: String, terms: RankingModel.Terms, filter: SQLExpression?) throws -> [Candidate] {
+        let explanation = model.call("petrel_explain", terms: terms, table: DocumentText.databaseTableName)
+        var request = try matches(expression, filter: filter)
+        if filter == nil {
+            request = request
+                .filter(SQL("\(Column.rank) MATCH \(model.rankConfiguration("petrel_rank", terms: terms))"))
+                .select(Column.rowID.forKey("id"), Column.rank, explanation.forKey("explanation"))
+                .order(Column.rank)
         } else {
-            rows = try Row.fetchAll(db, sql: """
-                SELECT f.rowid AS id, \(model.call("petrel_rank", terms: terms, table: "documents_fts")) AS score, \(explain) AS explanation
-                FROM documents_fts f JOIN documents d ON d.id = f.rowid
-                WHERE documents_fts MATCH ?\(filters.sql)
-                ORDER BY score LIMIT ? OFFSET ?
-                """, arguments: StatementArguments([expression.databaseValue] + filters.values + [options.limit.databaseValue, options.offset.databaseValue]))
+            request = request
+                .select(Column.rowID.forKey("id"), rank(terms).forKey("rank"), explanation.forKey("explanation"))
+                .order(SQL("rank"))
         }
-        return rows.map { row in
-            let explanation = (row["explanation"] as String?).flatMap { try? JSONDecoder().decode(RankingExplanation.self, from: Data($0.utf8)) }
-            return Candidate(id: row["id"], score: -(row["score"] as Double), explanation: explanation)
-        }
+        return try Candidate.fetchAll(db, request.limit(options.limit, offset: options.offset))
+    }
+
+    /// The model as an ordinary function of the full-text table.
+    private func rank(_ terms: RankingModel.Terms) -> SQL {
+        model.call("petrel_rank", terms: terms, table: DocumentText.databaseTableName)
     }
 
     /// A soft term in more than this share of the documents (of a large
@@ -398,14 +409,13 @@ private struct SearchRun {
     private func withoutFrequentCandidates(_ analyzed: AnalyzedQuery) throws -> (String, RankingModel.Terms)? {
         let expressions = analyzed.softTermExpressions
         guard expressions.count >= 2 else { return nil }
-        let documents = try Int.fetchOne(db.cachedStatement(sql: "SELECT COUNT(*) FROM documents")) ?? 0
+        let documents = try DocumentRecord.fetchCount(db)
         let threshold = max(Self.frequentMinimum, Int(Double(documents) * Self.frequentShare))
         guard documents > threshold else { return nil }
-        let count = try db.cachedStatement(sql: "SELECT COUNT(*) FROM documents_fts WHERE documents_fts MATCH ?")
         var frequent = Set<Int>()
         var rareDocuments = 0
         for (term, expression) in expressions {
-            let frequency = try Int.fetchOne(count, arguments: [expression]) ?? 0
+            let frequency = try matches(expression, filter: nil).fetchCount(db)
             if frequency > threshold { frequent.insert(term) } else { rareDocuments += frequency }
         }
         // Enough documents with a rare word to fill the page.
@@ -432,16 +442,13 @@ private struct SearchRun {
             (expression, terms) = pruned
             notes.append("documents with only the most frequent words of the query are not candidates")
         }
-        let filters = try filters()
-        let ranked = try candidates(expression, terms: terms, filters: filters)
-        let sql = Self.standaloneSQL(expression: expression, rank: model.call("petrel_rank", terms: terms, table: "documents_fts"),
-                                     filters: filters, limit: options.limit, offset: options.offset)
+        let filter = try filter()
+        let ranked = try candidates(expression, terms: terms, filter: filter)
+        let sql = try standaloneSQL(expression: expression, terms: terms, filter: filter)
 
         var fullCount: Int?
         if options.countAll {
-            fullCount = try Int.fetchOne(db, sql: """
-                SELECT COUNT(*) FROM documents_fts f JOIN documents d ON d.id = f.rowid WHERE documents_fts MATCH ?\(filters.sql)
-                """, arguments: StatementArguments([analyzed.strictExpression.databaseValue] + filters.values))
+            fullCount = try matches(analyzed.strictExpression, filter: filter).fetchCount(db)
         }
         if options.explain, let explanation = ranked.first?.explanation {
             for (term, item) in analyzed.terms.enumerated() where term < explanation.idf.count {
@@ -453,12 +460,7 @@ private struct SearchRun {
                                 model.coordinationPower))
         }
 
-        let maker = try snippetMaker(for: query.root)
-        var hits: [SearchHit] = []
-        for candidate in ranked {
-            guard let hit = try hit(candidate, expression: expression, terms: analyzed.terms, snippetMaker: maker) else { continue }
-            hits.append(hit)
-        }
+        var hits = try hits(ranked, expression: expression, terms: analyzed.terms, snippetMaker: snippetMaker(for: query.root))
         // Equal scores in path order (the hits read their paths anyway).
         hits.sort { ($0.score, $1.path) > ($1.score, $0.path) }
 
@@ -475,10 +477,7 @@ private struct SearchRun {
             guard word.count >= 3, word.allSatisfy({ $0.isLetter || $0.isNumber }),
                   !word.unicodeScalars.contains(where: Self.isUnspacedScript) else { continue }
             let absent = try frequencies.map { term < $0.count && $0[term] == 0 }
-                ?? (termExpressions[term].map { expression in
-                    let anyDocument = try db.cachedStatement(sql: "SELECT 1 FROM documents_fts WHERE documents_fts MATCH ? LIMIT 1")
-                    return try Int.fetchOne(anyDocument, arguments: [expression]) == nil
-                } ?? true)
+                ?? (termExpressions[term].map { expression in try matches(expression, filter: nil).isEmpty(db) } ?? true)
             guard absent else { continue }
             suggestions[word] = [word]
         }
@@ -488,29 +487,20 @@ private struct SearchRun {
                              relaxed: partial, suggestions: suggestions, notes: notes, sql: sql)
     }
 
-    /// See ``SearchResults/sql``. Ties are in path order, as ``run()``
-    /// sorts hits.
-    static func standaloneSQL(expression: String, rank: String, filters: (sql: String, values: [DatabaseValue]),
-                              limit: Int, offset: Int) -> String {
-        var filterSQL = ""
-        var values = filters.values[...]
-        for character in filters.sql {
-            if character == "?", let value = values.popFirst() { filterSQL += literal(value) } else { filterSQL.append(character) }
-        }
-        return "SELECT d.path, -\(rank) AS score FROM documents_fts f JOIN documents d ON d.id = f.rowid "
-            + "WHERE documents_fts MATCH \(literal(expression.databaseValue))\(filterSQL) "
-            + "ORDER BY score DESC, d.path LIMIT \(limit) OFFSET \(offset)"
-    }
-
-    /// A value as an SQL literal.
-    static func literal(_ value: DatabaseValue) -> String {
-        switch value.storage {
-        case .null: return "NULL"
-        case .int64(let number): return String(number)
-        case .double(let number): return "\(number)"
-        case .string(let text): return "'" + text.replacingOccurrences(of: "'", with: "''") + "'"
-        case .blob(let data): return "X'" + data.map { String(format: "%02X", $0) }.joined() + "'"
-        }
+    /// See ``SearchResults/sql``: the ranking as one statement, every
+    /// value inlined. Ties are in path order, as ``run()`` sorts hits.
+    private func standaloneSQL(expression: String, terms: RankingModel.Terms, filter: SQLExpression?) throws -> String {
+        let document = TableAlias<DocumentRecord>()
+        var documents = DocumentText.document.aliased(document)
+        if let filter { documents = documents.filter(filter) }
+        let request = try DocumentText.matching(DocumentText.pattern(expression))
+            .joining(required: documents)
+            .select(document[DocumentRecord.Columns.path], SQL("-\(literal: rank(terms))").forKey("score"))
+            .order(SQL("score DESC"), document[DocumentRecord.Columns.path])
+            .limit(options.limit, offset: options.offset)
+        let statement = try request.makePreparedRequest(db).statement
+        try statement.setArguments(statement.arguments)
+        return statement.expandedSQL
     }
 
     /// Line breaks as spaces, byte for byte, so match ranges stay valid.
@@ -524,8 +514,61 @@ private struct SearchRun {
     /// bounded amount of memory and time to show.
     static let snippetScanLength = 1 << 20
 
-    private func hit(_ candidate: Candidate, expression: String, terms: [AnalyzedQuery.Term], snippetMaker: SnippetMaker?) throws -> SearchHit? {
-        let open = FTSMarkedText.openMarker, close = FTSMarkedText.closeMarker
+    /// The hits of the page, in the order of the candidates: the documents
+    /// and their text are read in one request, and FTS5 makes the snippets
+    /// of the bodies the Swift snippet finds no match in (in one more).
+    private func hits(_ candidates: [Candidate], expression: String, terms: [AnalyzedQuery.Term], snippetMaker: SnippetMaker?) throws -> [SearchHit] {
+        let ids = candidates.map(\.id)
+        var shown: [Int64: (document: DocumentRecord, snippet: String, ranges: [Range<Int>])] = [:]
+        if let snippetMaker, !ids.isEmpty {
+            let request = DocumentText
+                .filter(ids.contains(Column.rowID))
+                .select(Column.rowID.forKey("id"), SQL("substr(body, 1, \(Self.snippetScanLength))").forKey("body"))
+                .including(required: DocumentText.document)
+            for found in try TextOfHit.fetchAll(db, request) {
+                guard let (text, ranges) = snippetMaker.snippet(of: found.body, tokens: options.snippetTokens) else { continue }
+                shown[found.id] = (found.document, text, ranges)
+            }
+        }
+        let rest = ids.filter { shown[$0] == nil }
+        if !rest.isEmpty {
+            // The body's snippet, or the best column's when the body has no
+            // match.
+            let open = FTSMarkedText.openMarker, close = FTSMarkedText.closeMarker
+            let snippet = { (column: Int) in
+                SQL("snippet(\(DocumentText.self), \(column), \(open), \(close), '…', \(options.snippetTokens))")
+            }
+            let request = try matches(expression, filter: nil)
+                .filter(rest.contains(Column.rowID))
+                .select(Column.rowID.forKey("id"), snippet(2).forKey("body"), snippet(-1).forKey("best"))
+                .including(required: DocumentText.document)
+            for found in try SnippetOfHit.fetchAll(db, request) {
+                let marked = FTSMarkedText(found.body.contains(open) ? found.body : found.best ?? found.body)
+                shown[found.id] = (found.document, marked.text, marked.matchRanges)
+            }
+        }
+        return candidates.compactMap { candidate in
+            shown[candidate.id].map { makeHit($0.document, candidate, snippet: $0.snippet, ranges: $0.ranges, terms: terms) }
+        }
+    }
+
+    /// A document and the start of its text.
+    private struct TextOfHit: Decodable, FetchableRecord {
+        var id: Int64
+        var document: DocumentRecord
+        var body: String
+    }
+
+    /// A document and FTS5's snippets of it.
+    private struct SnippetOfHit: Decodable, FetchableRecord {
+        var id: Int64
+        var document: DocumentRecord
+        var body: String
+        var best: String?
+    }
+
+    /// A hit from a document and its snippet.
+    private func makeHit(_ document: DocumentRecord, _ candidate: Candidate, snippet: String, ranges: [Range<Int>], terms: [AnalyzedQuery.Term]) -> SearchHit {
         var explanation: [String: Double]?
         if options.explain, let parts = candidate.explanation {
             var values: [String: Double] = ["coverage": parts.coverage, "proximity": parts.proximity]
@@ -534,39 +577,13 @@ private struct SearchRun {
             }
             explanation = values
         }
-        // The Swift snippet, unless the body has no match.
-        if let snippetMaker {
-            guard let row = try Row.fetchOne(db.cachedStatement(sql: """
-                SELECT d.path, d.title, d.size, d.mtime, d.kind, d.language, substr(f.body, 1, \(Self.snippetScanLength)) AS body
-                FROM documents_fts f JOIN documents d ON d.id = f.rowid WHERE f.rowid = ?
-                """), arguments: [candidate.id]) else { return nil }
-            if let (text, ranges) = snippetMaker.snippet(of: row["body"] ?? "", tokens: options.snippetTokens) {
-                return makeHit(row, candidate, snippet: text, ranges: ranges, explanation: explanation, termCount: terms.count)
-            }
-        }
-        guard let row = try Row.fetchOne(db, sql: """
-            SELECT d.path, d.title, d.size, d.mtime, d.kind, d.language,
-                   snippet(documents_fts, 2, '\(open)', '\(close)', '…', \(options.snippetTokens)) AS body,
-                   snippet(documents_fts, -1, '\(open)', '\(close)', '…', \(options.snippetTokens)) AS best
-            FROM documents_fts JOIN documents d ON d.id = documents_fts.rowid
-            WHERE documents_fts MATCH ? AND documents_fts.rowid = ?
-            """, arguments: [expression, candidate.id]) else { return nil }
-        let bodySnippet: String = row["body"] ?? ""
-        let snippetText = bodySnippet.contains(open) ? bodySnippet : (row["best"] as String?) ?? bodySnippet
-        let marked = FTSMarkedText(snippetText)
-        return makeHit(row, candidate, snippet: marked.text, ranges: marked.matchRanges, explanation: explanation, termCount: terms.count)
-    }
-
-    /// A hit from a row of `documents` columns and its snippet.
-    private func makeHit(_ row: Row, _ candidate: Candidate, snippet: String, ranges: [Range<Int>], explanation: [String: Double]?, termCount: Int) -> SearchHit {
-        let mtime: Int64 = row["mtime"]
+        let termCount = terms.count
         let matched = candidate.explanation?.matchedTerms ?? termCount
-        let location: FilePath = row["path"]
         return SearchHit(
-            path: location.string, pathBytes: location.bytes, title: row["title"], score: candidate.score,
+            path: document.path.string, pathBytes: document.path.bytes, title: document.title, score: candidate.score,
             snippet: Self.oneLine(snippet), matchRanges: ranges,
-            modificationTime: Date(timeIntervalSince1970: Double(mtime) / 1_000_000_000), size: row["size"],
-            kind: row["kind"], language: row["language"], matchesAllWords: matched >= termCount,
+            modificationTime: Date(timeIntervalSince1970: Double(document.modificationTime) / 1_000_000_000), size: document.size,
+            kind: document.kind, language: document.language, matchesAllWords: matched >= termCount,
             matchedTerms: matched < termCount ? matched : nil, explanation: explanation)
     }
 }

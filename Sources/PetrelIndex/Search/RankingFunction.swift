@@ -77,22 +77,31 @@ struct RankingModel: Sendable, Equatable {
         var termCount: Int
     }
 
-    /// The call of `petrel_rank` (or `petrel_explain`) for these terms, with
-    /// its arguments as SQL literals (digits, dots, spaces and minus signs
-    /// only: safe to splice).
-    func call(_ function: String, terms: Terms, table: String? = nil) -> String {
+    /// The arguments of `petrel_rank` (or `petrel_explain`) after the
+    /// table, for these terms: lists of numbers, as text.
+    private func arguments(_ terms: Terms) -> [String] {
         func number(_ value: Double) -> String { String(format: "%.4g", value) }
-        let head = [table].compactMap { $0 }
-        let arguments = head + [
-            "'" + columnWeights.map(number).joined(separator: " ") + "'",
-            "'" + columnB.map(number).joined(separator: " ") + "'",
-            "'" + [k1, coordinationPower, proximityWeight, leadWeight, leadLength, proximityB].map(number).joined(separator: " ") + "'",
-            "'" + terms.phraseTerms.map(String.init).joined(separator: " ") + "'",
-            "'" + terms.phraseWeights.map(number).joined(separator: " ") + "'",
+        return [
+            columnWeights.map(number).joined(separator: " "),
+            columnB.map(number).joined(separator: " "),
+            [k1, coordinationPower, proximityWeight, leadWeight, leadLength, proximityB].map(number).joined(separator: " "),
+            terms.phraseTerms.map(String.init).joined(separator: " "),
+            terms.phraseWeights.map(number).joined(separator: " "),
         ]
-        return "\(function)(\(arguments.joined(separator: ", ")))"
     }
 
+    /// The call as FTS5's `rank` configuration wants it, arguments as SQL
+    /// literals (digits, dots, spaces and minus signs only: safe to splice).
+    func rankConfiguration(_ function: String, terms: Terms) -> String {
+        "\(function)(\(arguments(terms).map { "'" + $0 + "'" }.joined(separator: ", ")))"
+    }
+
+    /// The call on a full-text table, its arguments bound: the statement's
+    /// SQL is the same for every query.
+    func call(_ function: String, terms: Terms, table: String) -> SQL {
+        let values = arguments(terms).map { SQL("\($0)") }
+        return SQL(sql: "\(function)(\(table.quotedDatabaseIdentifier), ") + values.joined(separator: ", ") + ")"
+    }
 }
 
 /// The constants of the ranking model, for experiments and for

@@ -4,7 +4,7 @@
 // name nor any context pointer, so a module cannot tell which Swift
 // tokenizer it stands for. Each registered name therefore gets its own
 // module struct with its own xCreate function: a fixed set of 8
-// file-scope functions, one per slot. The names, their slots and their
+// non-capturing closures, one per slot. The names, their slots and their
 // factories live in a process-wide registry, so at most 8 distinct
 // names can be registered in a process (re-registering a name reuses its
 // slot and replaces its factory).
@@ -69,32 +69,11 @@ private typealias FTS3CreateFunction = @convention(c) (
     CInt, UnsafePointer<UnsafePointer<CChar>?>?, UnsafeMutablePointer<UnsafeMutablePointer<sqlite3_tokenizer>?>?
 ) -> CInt
 
-private func fts3CreateSlot0(_ argc: CInt, _ argv: UnsafePointer<UnsafePointer<CChar>?>?, _ pp: UnsafeMutablePointer<UnsafeMutablePointer<sqlite3_tokenizer>?>?) -> CInt {
-    fts3Create(slot: 0, argc, argv, pp)
-}
-private func fts3CreateSlot1(_ argc: CInt, _ argv: UnsafePointer<UnsafePointer<CChar>?>?, _ pp: UnsafeMutablePointer<UnsafeMutablePointer<sqlite3_tokenizer>?>?) -> CInt {
-    fts3Create(slot: 1, argc, argv, pp)
-}
-private func fts3CreateSlot2(_ argc: CInt, _ argv: UnsafePointer<UnsafePointer<CChar>?>?, _ pp: UnsafeMutablePointer<UnsafeMutablePointer<sqlite3_tokenizer>?>?) -> CInt {
-    fts3Create(slot: 2, argc, argv, pp)
-}
-private func fts3CreateSlot3(_ argc: CInt, _ argv: UnsafePointer<UnsafePointer<CChar>?>?, _ pp: UnsafeMutablePointer<UnsafeMutablePointer<sqlite3_tokenizer>?>?) -> CInt {
-    fts3Create(slot: 3, argc, argv, pp)
-}
-private func fts3CreateSlot4(_ argc: CInt, _ argv: UnsafePointer<UnsafePointer<CChar>?>?, _ pp: UnsafeMutablePointer<UnsafeMutablePointer<sqlite3_tokenizer>?>?) -> CInt {
-    fts3Create(slot: 4, argc, argv, pp)
-}
-private func fts3CreateSlot5(_ argc: CInt, _ argv: UnsafePointer<UnsafePointer<CChar>?>?, _ pp: UnsafeMutablePointer<UnsafeMutablePointer<sqlite3_tokenizer>?>?) -> CInt {
-    fts3Create(slot: 5, argc, argv, pp)
-}
-private func fts3CreateSlot6(_ argc: CInt, _ argv: UnsafePointer<UnsafePointer<CChar>?>?, _ pp: UnsafeMutablePointer<UnsafeMutablePointer<sqlite3_tokenizer>?>?) -> CInt {
-    fts3Create(slot: 6, argc, argv, pp)
-}
-private func fts3CreateSlot7(_ argc: CInt, _ argv: UnsafePointer<UnsafePointer<CChar>?>?, _ pp: UnsafeMutablePointer<UnsafeMutablePointer<sqlite3_tokenizer>?>?) -> CInt {
-    fts3Create(slot: 7, argc, argv, pp)
-}
-
-private let createFunctions: [FTS3CreateFunction] = [{ fts3CreateSlot0($0, $1, $2) }, { fts3CreateSlot1($0, $1, $2) }, { fts3CreateSlot2($0, $1, $2) }, { fts3CreateSlot3($0, $1, $2) }, { fts3CreateSlot4($0, $1, $2) }, { fts3CreateSlot5($0, $1, $2) }, { fts3CreateSlot6($0, $1, $2) }, { fts3CreateSlot7($0, $1, $2) }]
+/// One xCreate per slot: closures that capture nothing, so C can call them.
+private let createFunctions: [FTS3CreateFunction] = [
+    { fts3Create(slot: 0, $0, $1, $2) }, { fts3Create(slot: 1, $0, $1, $2) }, { fts3Create(slot: 2, $0, $1, $2) }, { fts3Create(slot: 3, $0, $1, $2) },
+    { fts3Create(slot: 4, $0, $1, $2) }, { fts3Create(slot: 5, $0, $1, $2) }, { fts3Create(slot: 6, $0, $1, $2) }, { fts3Create(slot: 7, $0, $1, $2) },
+]
 
 /// The Swift side of one FTS3 tokenizer instance.
 private final class FTS3TokenizerBox {

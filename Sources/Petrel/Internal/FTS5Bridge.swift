@@ -98,9 +98,14 @@ final class FTS5TokenizerInstance: FTS5Tokenizer {
 
 // MARK: - Collecting tokens
 
-/// The text of a token SQLite hands to a token callback.
-private func tokenString(_ pToken: UnsafePointer<CChar>?, _ nToken: CInt) -> String {
-    pToken.map { String(decoding: UnsafeRawBufferPointer(start: $0, count: Int(max(0, nToken))), as: UTF8.self) } ?? ""
+/// A token SQLite hands to a token callback, as text, given to `body`
+/// with the object the callback's context points to.
+private func receiveToken<Receiver: AnyObject>(
+    _ context: UnsafeMutableRawPointer?, _ pToken: UnsafePointer<CChar>?, _ nToken: CInt, _ body: (Receiver, String) -> CInt
+) -> CInt {
+    guard let context else { return SQLITE_ERROR }
+    let token = pToken.map { String(decoding: UnsafeRawBufferPointer(start: $0, count: Int(max(0, nToken))), as: UTF8.self) } ?? ""
+    return body(Unmanaged<Receiver>.fromOpaque(context).takeUnretainedValue(), token)
 }
 
 private final class TokenCollector {
@@ -111,11 +116,10 @@ private func collectToken(
     _ context: UnsafeMutableRawPointer?, _ flags: CInt, _ pToken: UnsafePointer<CChar>?,
     _ nToken: CInt, _ iStart: CInt, _ iEnd: CInt
 ) -> CInt {
-    guard let context else { return SQLITE_ERROR }
-    let collector = Unmanaged<TokenCollector>.fromOpaque(context).takeUnretainedValue()
-    let token = tokenString(pToken, nToken)
-    collector.tokens.append((token, FTS5TokenFlags(rawValue: flags)))
-    return SQLITE_OK
+    receiveToken(context, pToken, nToken) { (collector: TokenCollector, token) in
+        collector.tokens.append((token, FTS5TokenFlags(rawValue: flags)))
+        return SQLITE_OK
+    }
 }
 
 extension FTS5Tokenizer {
@@ -250,27 +254,26 @@ private func wrapperToken(
     _ context: UnsafeMutableRawPointer?, _ flags: CInt, _ pToken: UnsafePointer<CChar>?,
     _ nToken: CInt, _ iStart: CInt, _ iEnd: CInt
 ) -> CInt {
-    guard let context else { return SQLITE_ERROR }
-    let state = Unmanaged<WrapperTokenization>.fromOpaque(context).takeUnretainedValue()
-    let token = tokenString(pToken, nToken)
-    do {
-        try state.wrapper.accept(token: token, flags: FTS5TokenFlags(rawValue: flags), for: state.tokenization) { output, outputFlags in
-            var output = output
-            let code = output.withUTF8 { buffer in
-                buffer.withMemoryRebound(to: CChar.self) { chars in
-                    state.callback(state.context, outputFlags.rawValue, chars.baseAddress, CInt(chars.count), iStart, iEnd)
+    receiveToken(context, pToken, nToken) { (state: WrapperTokenization, token) in
+        do {
+            try state.wrapper.accept(token: token, flags: FTS5TokenFlags(rawValue: flags), for: state.tokenization) { output, outputFlags in
+                var output = output
+                let code = output.withUTF8 { buffer in
+                    buffer.withMemoryRebound(to: CChar.self) { chars in
+                        state.callback(state.context, outputFlags.rawValue, chars.baseAddress, CInt(chars.count), iStart, iEnd)
+                    }
                 }
+                if code != SQLITE_OK { throw FTS5CallbackError(code: code) }
             }
-            if code != SQLITE_OK { throw FTS5CallbackError(code: code) }
+            return SQLITE_OK
+        } catch let error as FTS5CallbackError {
+            return error.code
+        } catch let error as DatabaseError {
+            return error.extendedResultCode.rawValue
+        } catch {
+            state.error = error
+            return SQLITE_ERROR
         }
-        return SQLITE_OK
-    } catch let error as FTS5CallbackError {
-        return error.code
-    } catch let error as DatabaseError {
-        return error.extendedResultCode.rawValue
-    } catch {
-        state.error = error
-        return SQLITE_ERROR
     }
 }
 

@@ -162,6 +162,18 @@ struct RowDecoder<Record: FetchableRecord>: Decoder {
             return try decodeAny(T.self, forKey: key)
         }
 
+        /// `fast` for the types that read NULL themselves (as a failure).
+        @inline(__always)
+        private func fast<T: DatabaseValueConvertible & StatementColumnConvertible & ColumnDecodingHandlesNull & Decodable>(
+            _ type: T.Type, _ key: Key
+        ) throws -> T {
+            if let index = row.index(forColumn: column(for: key)),
+               let value = row.convertedValue(atUncheckedIndex: index, handlingNull: T.self) {
+                return value
+            }
+            return try decodeAny(T.self, forKey: key)
+        }
+
         func decode(_ type: Bool.Type, forKey key: Key) throws -> Bool { try fast(type, key) }
         func decode(_ type: String.Type, forKey key: Key) throws -> String { try fast(type, key) }
         func decode(_ type: Double.Type, forKey key: Key) throws -> Double { try fast(type, key) }

@@ -204,6 +204,15 @@ public final class Row {
         return Value.fromDatabaseValue(storedValues[index])
     }
 
+    /// ``convertedValue(atUncheckedIndex:as:)`` for the built-in types,
+    /// whose initializer handles NULL itself: one SQLite column lookup.
+    func convertedValue<Value: DatabaseValueConvertible & StatementColumnConvertible & ColumnDecodingHandlesNull>(
+        atUncheckedIndex index: Int, handlingNull type: Value.Type
+    ) -> Value? {
+        if let sqliteStatement { return Value(sqliteStatement: sqliteStatement, index: CInt(index)) }
+        return Value.fromDatabaseValue(storedValues[index])
+    }
+
     @usableFromInline
     static func convert<Value: DatabaseValueConvertible>(_ dbValue: DatabaseValue, to type: Value.Type, column: Int) -> Value {
         guard let value = Value.fromDatabaseValue(dbValue) else {

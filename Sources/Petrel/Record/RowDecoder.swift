@@ -150,27 +150,18 @@ struct RowDecoder<Record: FetchableRecord>: Decoder {
             throw DecodingError.keyNotFound(key, .init(codingPath: codingPath, debugDescription: "no such column: \(column)"))
         }
 
-        // Concrete types read straight from the statement, skipping the
-        // dynamic casts of the generic path (which reports errors).
-        @inline(__always)
-        private func fast<T: DatabaseValueConvertible & StatementColumnConvertible & Decodable>(_ type: T.Type, _ key: Key) throws -> T {
-            if let index = row.index(forColumn: column(for: key)),
-               let value = row.convertedValue(atUncheckedIndex: index, as: T.self) {
-                return value
-            }
-            // Not convertible: the generic path throws the right DecodingError.
-            return try decodeAny(T.self, forKey: key)
-        }
-
-        /// `fast` for the types that read NULL themselves (as a failure).
+        // The built-in types read straight from the statement, skipping
+        // the dynamic casts of the generic path (which reports errors).
         @inline(__always)
         private func fast<T: DatabaseValueConvertible & StatementColumnConvertible & ColumnDecodingHandlesNull & Decodable>(
             _ type: T.Type, _ key: Key
         ) throws -> T {
             if let index = row.index(forColumn: column(for: key)),
-               let value = row.convertedValue(atUncheckedIndex: index, handlingNull: T.self) {
+               let value = row.convertedValue(atUncheckedIndex: index, as: T.self) {
                 return value
             }
+            // NULL or not convertible: the generic path throws the right
+            // DecodingError.
             return try decodeAny(T.self, forKey: key)
         }
 

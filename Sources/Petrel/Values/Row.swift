@@ -189,25 +189,12 @@ public final class Row {
         return Row.convert(storedValues[index], to: Value.self, column: index)
     }
 
-    /// The value at the index when it converts, without stopping the program otherwise.
+    /// The value at the index when it converts, without stopping the
+    /// program otherwise, for the built-in types, whose initializer reads
+    /// NULL itself: one SQLite column lookup.
     @inline(__always)
-    func convertedValue<Value: DatabaseValueConvertible & StatementColumnConvertible>(atUncheckedIndex index: Int, as type: Value.Type) -> Value? {
-        if let sqliteStatement {
-            let column = CInt(index)
-            // The column type first: the dynamic conformance check costs
-            // more than the whole conversion, and only NULL needs it.
-            if sqlite3_column_type(sqliteStatement, column) != SQLITE_NULL || Value.self is any ColumnDecodingHandlesNull.Type {
-                return Value(sqliteStatement: sqliteStatement, index: column)
-            }
-            return Value.fromDatabaseValue(.null)
-        }
-        return Value.fromDatabaseValue(storedValues[index])
-    }
-
-    /// ``convertedValue(atUncheckedIndex:as:)`` for the built-in types,
-    /// whose initializer handles NULL itself: one SQLite column lookup.
     func convertedValue<Value: DatabaseValueConvertible & StatementColumnConvertible & ColumnDecodingHandlesNull>(
-        atUncheckedIndex index: Int, handlingNull type: Value.Type
+        atUncheckedIndex index: Int, as type: Value.Type
     ) -> Value? {
         if let sqliteStatement { return Value(sqliteStatement: sqliteStatement, index: CInt(index)) }
         return Value.fromDatabaseValue(storedValues[index])

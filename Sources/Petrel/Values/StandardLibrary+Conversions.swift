@@ -41,6 +41,8 @@ extension Int8: ColumnDecodingHandlesNull {}
 extension UInt32: ColumnDecodingHandlesNull {}
 extension UInt16: ColumnDecodingHandlesNull {}
 extension UInt8: ColumnDecodingHandlesNull {}
+extension UInt: ColumnDecodingHandlesNull {}
+extension UInt64: ColumnDecodingHandlesNull {}
 extension Bool: ColumnDecodingHandlesNull {}
 extension Double: ColumnDecodingHandlesNull {}
 extension Float: ColumnDecodingHandlesNull {}

@@ -39,6 +39,37 @@ struct ConversionTests {
         #expect(try roundTrip(UInt64(Int64.max), kind).viaStatement == UInt64(Int64.max))
     }
 
+    /// Decodable records read the built-in types straight from the
+    /// statement; NULL and values that do not fit still fail with the
+    /// DecodingError of the generic path, unsigned types included.
+    @Test(arguments: StorageKind.allCases)
+    func decodableIntegerFieldsRefuseNullAndValuesThatDoNotFit(kind: StorageKind) throws {
+        struct Counts: Decodable, FetchableRecord { var small: UInt; var large: UInt64; var signed: Int }
+        let database = try TestDatabase(kind)
+        try database.queue.write { db in
+            try db.execute(sql: "CREATE TABLE t (id INTEGER PRIMARY KEY, small, large, signed)")
+            try db.execute(sql: "INSERT INTO t VALUES (1, 7, 9223372036854775807, -3), (2, NULL, 1, 1), (3, 1, -1, 1)")
+            let counts = try Counts.fetchOne(db, sql: "SELECT small, large, signed FROM t WHERE id = 1")
+            #expect(counts?.small == 7 && counts?.large == UInt64(Int64.max) && counts?.signed == -3)
+            #expect {
+                try Counts.fetchOne(db, sql: "SELECT small, large, signed FROM t WHERE id = 2")
+            } throws: { error in
+                guard case DecodingError.valueNotFound(let type, let context) = error else { return false }
+                return type == UInt.self && context.codingPath.map(\.stringValue) == ["small"]
+            }
+            #expect {
+                try Counts.fetchOne(db, sql: "SELECT small, large, signed FROM t WHERE id = 3")
+            } throws: { error in
+                guard case DecodingError.typeMismatch(let type, let context) = error else { return false }
+                return type == UInt64.self && context.codingPath.map(\.stringValue) == ["large"]
+            }
+            // Fetched alone, a NULL unsigned value is nil, not 0.
+            #expect(try UInt64.fetchOne(db, sql: "SELECT large FROM t WHERE id = 2") == 1)
+            #expect(try UInt.fetchAll(db, sql: "SELECT small FROM t WHERE id <> 2") == [7, 1])
+            #expect(try UInt.fetchOne(db, sql: "SELECT small FROM t WHERE id = 2") == nil)
+        }
+    }
+
     @Test func integersRejectValuesThatDoNotFit() {
         #expect(Int8.fromDatabaseValue(300.databaseValue) == nil)
         #expect(UInt.fromDatabaseValue((-1).databaseValue) == nil)

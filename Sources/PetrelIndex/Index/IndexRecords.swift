@@ -45,7 +45,6 @@ struct RootRecord: Sendable, Codable, FetchableRecord, MutablePersistableRecord 
 struct DocumentRecord: Sendable, Codable, FetchableRecord, MutablePersistableRecord {
     static let databaseTableName = "documents"
     static let root = belongsTo(RootRecord.self)
-    static let text = hasOne(DocumentText.self, using: DocumentText.foreignKey)
 
     var id: Int64?
     var rootID: Int64
@@ -85,7 +84,6 @@ struct DocumentRecord: Sendable, Codable, FetchableRecord, MutablePersistableRec
 /// `rank`) and join `documents` for the filters and the hit's details.
 struct DocumentText: TableRecord {
     static let databaseTableName = "documents_fts"
-    static let foreignKey = ForeignKey([Column.rowID])
     static let document = belongsTo(DocumentRecord.self, using: ForeignKey([Column.rowID], to: [DocumentRecord.Columns.id]))
     /// The full-text columns, in their order.
     static let columnNames = ["path", "title", "body"]

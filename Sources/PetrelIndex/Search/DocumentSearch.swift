@@ -346,14 +346,19 @@ private struct SearchRun {
         return conditions.isEmpty ? nil : conditions.joined(operator: .and)
     }
 
-    /// The full text of the documents the filter keeps that match an
-    /// expression.
-    private func matches(_ expression: String, filter: SQLExpression?) throws -> QueryInterfaceRequest<DocumentText> {
-        let request = try DocumentText.matching(DocumentText.pattern(expression))
-        guard let filter else { return request }
-        return request.joining(required: DocumentText.document.filter(filter))
+    /// The full text of the documents the filter keeps that match a
+    /// pattern; `document` names the joined documents for selections.
+    private func matches(_ pattern: FTS5Pattern, filter: SQLExpression?,
+                         document: TableAlias<DocumentRecord>? = nil) -> QueryInterfaceRequest<DocumentText> {
+        let request = DocumentText.matching(pattern)
+        guard filter != nil || document != nil else { return request }
+        var documents = DocumentText.document
+        if let document { documents = documents.aliased(document) }
+        if let filter { documents = documents.filter(filter) }
+        return request.joining(required: documents)
     }
 
+    /// A ranked document; its explanation is JSON (`petrel_explain`).
     private struct Candidate: Decodable, FetchableRecord {
         var id: Int64
         /// The model's score, negated (FTS5 sorts `rank` ascending).
@@ -361,12 +366,6 @@ private struct SearchRun {
         var explanation: RankingExplanation?
 
         var score: Double { -rank }
-
-        init(row: Row) throws {
-            id = row["id"]
-            rank = row["rank"]
-            explanation = (row["explanation"] as String?).flatMap { try? JSONDecoder().decode(RankingExplanation.self, from: Data($0.utf8)) }
-        }
     }
 
     /// The best `limit` documents after `offset` for an expression, best
@@ -377,9 +376,9 @@ private struct SearchRun {
     /// sorts itself; `petrel_explain` is computed for the rows kept only.
     /// With filters the documents table is joined and the model is called
     /// as an ordinary function.
-    private func candidates(_ expression: String, terms: RankingModel.Terms, filter: SQLExpression?) throws -> [Candidate] {
+    private func candidates(_ pattern: FTS5Pattern, terms: RankingModel.Terms, filter: SQLExpression?) throws -> [Candidate] {
         let explanation = model.call("petrel_explain", terms: terms, table: DocumentText.databaseTableName)
-        var request = try matches(expression, filter: filter)
+        var request = matches(pattern, filter: filter)
         if filter == nil {
             request = request
                 .filter(SQL("\(Column.rank) MATCH \(model.rankConfiguration("petrel_rank", terms: terms))"))
@@ -415,7 +414,7 @@ private struct SearchRun {
         var frequent = Set<Int>()
         var rareDocuments = 0
         for (term, expression) in expressions {
-            let frequency = try matches(expression, filter: nil).fetchCount(db)
+            let frequency = try matches(DocumentText.pattern(expression), filter: nil).fetchCount(db)
             if frequency > threshold { frequent.insert(term) } else { rareDocuments += frequency }
         }
         // Enough documents with a rare word to fill the page.
@@ -443,12 +442,13 @@ private struct SearchRun {
             notes.append("documents with only the most frequent words of the query are not candidates")
         }
         let filter = try filter()
-        let ranked = try candidates(expression, terms: terms, filter: filter)
-        let sql = try standaloneSQL(expression: expression, terms: terms, filter: filter)
+        let pattern = try DocumentText.pattern(expression)
+        let ranked = try candidates(pattern, terms: terms, filter: filter)
+        let sql = try standaloneSQL(pattern, terms: terms, filter: filter)
 
         var fullCount: Int?
         if options.countAll {
-            fullCount = try matches(analyzed.strictExpression, filter: filter).fetchCount(db)
+            fullCount = try matches(DocumentText.pattern(analyzed.strictExpression), filter: filter).fetchCount(db)
         }
         if options.explain, let explanation = ranked.first?.explanation {
             for (term, item) in analyzed.terms.enumerated() where term < explanation.idf.count {
@@ -460,7 +460,7 @@ private struct SearchRun {
                                 model.coordinationPower))
         }
 
-        var hits = try hits(ranked, expression: expression, terms: analyzed.terms, snippetMaker: snippetMaker(for: query.root))
+        var hits = try hits(ranked, pattern: pattern, terms: analyzed.terms, snippetMaker: snippetMaker(for: query.root))
         // Equal scores in path order (the hits read their paths anyway).
         hits.sort { ($0.score, $1.path) > ($1.score, $0.path) }
 
@@ -477,7 +477,7 @@ private struct SearchRun {
             guard word.count >= 3, word.allSatisfy({ $0.isLetter || $0.isNumber }),
                   !word.unicodeScalars.contains(where: Self.isUnspacedScript) else { continue }
             let absent = try frequencies.map { term < $0.count && $0[term] == 0 }
-                ?? (termExpressions[term].map { expression in try matches(expression, filter: nil).isEmpty(db) } ?? true)
+                ?? (termExpressions[term].map { expression in try matches(DocumentText.pattern(expression), filter: nil).isEmpty(db) } ?? true)
             guard absent else { continue }
             suggestions[word] = [word]
         }
@@ -489,12 +489,9 @@ private struct SearchRun {
 
     /// See ``SearchResults/sql``: the ranking as one statement, every
     /// value inlined. Ties are in path order, as ``run()`` sorts hits.
-    private func standaloneSQL(expression: String, terms: RankingModel.Terms, filter: SQLExpression?) throws -> String {
+    private func standaloneSQL(_ pattern: FTS5Pattern, terms: RankingModel.Terms, filter: SQLExpression?) throws -> String {
         let document = TableAlias<DocumentRecord>()
-        var documents = DocumentText.document.aliased(document)
-        if let filter { documents = documents.filter(filter) }
-        let request = try DocumentText.matching(DocumentText.pattern(expression))
-            .joining(required: documents)
+        let request = matches(pattern, filter: filter, document: document)
             .select(document[DocumentRecord.Columns.path], SQL("-\(literal: rank(terms))").forKey("score"))
             .order(SQL("score DESC"), document[DocumentRecord.Columns.path])
             .limit(options.limit, offset: options.offset)
@@ -517,7 +514,7 @@ private struct SearchRun {
     /// The hits of the page, in the order of the candidates: the documents
     /// and their text are read in one request, and FTS5 makes the snippets
     /// of the bodies the Swift snippet finds no match in (in one more).
-    private func hits(_ candidates: [Candidate], expression: String, terms: [AnalyzedQuery.Term], snippetMaker: SnippetMaker?) throws -> [SearchHit] {
+    private func hits(_ candidates: [Candidate], pattern: FTS5Pattern, terms: [AnalyzedQuery.Term], snippetMaker: SnippetMaker?) throws -> [SearchHit] {
         let ids = candidates.map(\.id)
         var shown: [Int64: (document: DocumentRecord, snippet: String, ranges: [Range<Int>])] = [:]
         if let snippetMaker, !ids.isEmpty {
@@ -538,7 +535,7 @@ private struct SearchRun {
             let snippet = { (column: Int) in
                 SQL("snippet(\(DocumentText.self), \(column), \(open), \(close), '…', \(options.snippetTokens))")
             }
-            let request = try matches(expression, filter: nil)
+            let request = matches(pattern, filter: nil)
                 .filter(rest.contains(Column.rowID))
                 .select(Column.rowID.forKey("id"), snippet(2).forKey("body"), snippet(-1).forKey("best"))
                 .including(required: DocumentText.document)

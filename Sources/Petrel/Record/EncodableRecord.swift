@@ -42,14 +42,7 @@ public enum DatabaseColumnEncodingStrategy: Sendable {
 extension EncodableRecord {
     public static var databaseColumnEncodingStrategy: DatabaseColumnEncodingStrategy { .useDefaultKeys }
 
-    public static func databaseJSONEncoder(for column: String) -> JSONEncoder {
-        let encoder = JSONEncoder()
-        encoder.dataEncodingStrategy = .base64
-        encoder.dateEncodingStrategy = .millisecondsSince1970
-        encoder.nonConformingFloatEncodingStrategy = .throw
-        encoder.outputFormatting = .sortedKeys
-        return encoder
-    }
+    public static func databaseJSONEncoder(for column: String) -> JSONEncoder { .databaseDefault() }
 
     public static var databaseEncodingUserInfo: [CodingUserInfoKey: Any] { [:] }
 

@@ -44,13 +44,7 @@ public enum DatabaseColumnDecodingStrategy: Sendable {
 extension FetchableRecord {
     public static var databaseColumnDecodingStrategy: DatabaseColumnDecodingStrategy { .useDefaultKeys }
 
-    public static func databaseJSONDecoder(for column: String) -> JSONDecoder {
-        let decoder = JSONDecoder()
-        decoder.dataDecodingStrategy = .base64
-        decoder.dateDecodingStrategy = .millisecondsSince1970
-        decoder.nonConformingFloatDecodingStrategy = .throw
-        return decoder
-    }
+    public static func databaseJSONDecoder(for column: String) -> JSONDecoder { .databaseDefault() }
 
     public static var databaseDecodingUserInfo: [CodingUserInfoKey: Any] { [:] }
 

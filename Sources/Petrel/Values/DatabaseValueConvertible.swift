@@ -43,16 +43,26 @@ extension DatabaseValueConvertible {
     public static func fromMissingColumn() -> Self? { nil }
 
     /// A decoder with `.base64` data and `.millisecondsSince1970` dates.
-    public static func databaseJSONDecoder() -> JSONDecoder {
+    public static func databaseJSONDecoder() -> JSONDecoder { .databaseDefault() }
+
+    /// An encoder with `.base64` data, `.millisecondsSince1970` dates and sorted keys.
+    public static func databaseJSONEncoder() -> JSONEncoder { .databaseDefault() }
+}
+
+extension JSONDecoder {
+    /// The default decoder of JSON columns, for values and records alike.
+    static func databaseDefault() -> JSONDecoder {
         let decoder = JSONDecoder()
         decoder.dataDecodingStrategy = .base64
         decoder.dateDecodingStrategy = .millisecondsSince1970
         decoder.nonConformingFloatDecodingStrategy = .throw
         return decoder
     }
+}
 
-    /// An encoder with `.base64` data, `.millisecondsSince1970` dates and sorted keys.
-    public static func databaseJSONEncoder() -> JSONEncoder {
+extension JSONEncoder {
+    /// The default encoder of JSON columns, for values and records alike.
+    static func databaseDefault() -> JSONEncoder {
         let encoder = JSONEncoder()
         encoder.dataEncodingStrategy = .base64
         encoder.dateEncodingStrategy = .millisecondsSince1970

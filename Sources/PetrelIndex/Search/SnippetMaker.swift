@@ -56,15 +56,17 @@ struct SnippetMaker {
             // Stop: enough tokens; any other error: use what was gathered.
         }
         guard found, let first = kept.first, let last = kept.last else { return nil }
-        let utf8 = Array(body.utf8)
-        let start = first.byteRange.lowerBound, end = max(last.byteRange.upperBound, matched.last?.upperBound ?? 0)
+        // The body's own bytes, sliced in place: copying a body of up to a
+        // megabyte to take a few hundred bytes was most of a snippet's cost.
+        let utf8 = body.utf8
+        let start = first.byteRange.lowerBound, end = min(max(last.byteRange.upperBound, matched.last?.upperBound ?? 0), utf8.count)
         var text: [UInt8] = []
         var shift = -start
         if start > 0 {
             text += Array("…".utf8)
             shift += 3
         }
-        text += utf8[start..<min(end, utf8.count)]
+        text += utf8[utf8.index(utf8.startIndex, offsetBy: start)..<utf8.index(utf8.startIndex, offsetBy: end)]
         if end < utf8.count { text += Array("…".utf8) }
         let ranges = matched.filter { $0.lowerBound >= start && $0.upperBound <= end }.map { ($0.lowerBound + shift)..<($0.upperBound + shift) }
         return (String(decoding: text, as: UTF8.self), ranges)

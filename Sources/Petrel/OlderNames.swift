@@ -19,7 +19,7 @@ extension DatabaseFunction {
     /// `f.apply(column)` is `f(column)` today.
     @available(*, deprecated, renamed: "callAsFunction(_:)")
     public func apply(_ arguments: any SQLExpressible...) -> SQLExpression {
-        SQLExpression.function(name, arguments.map(\.sqlExpression))
+        SQLExpression.function(name, arguments.map { $0.sqlExpression })
     }
 }
 

@@ -92,6 +92,19 @@ public enum PetrelWorkloads {
                     return total
                 }
             }
+        case .queryInterfaceRequests:
+            let dbQueue = try DatabaseQueue(path: fixtures.fetchPath)
+            return Runner {
+                try dbQueue.read { db in
+                    var total = 0
+                    for id in 1...Fixtures.requestCount {
+                        let request = ItemRecord.filter(key: id).including(required: ItemRecord.parent)
+                        guard let row = try Row.fetchOne(db, request), let parent = row.scopes["parent"] else { continue }
+                        total &+= (row["i0"] as Int) &+ (parent["i0"] as Int)
+                    }
+                    return total
+                }
+            }
         case .fts5PatternBuild:
             return Runner {
                 var total = 0
@@ -174,6 +187,8 @@ public enum PetrelWorkloads {
 /// Ten integer columns, decoded by hand from column names.
 struct ItemRecord: FetchableRecord, PersistableRecord {
     static let databaseTableName = "items"
+    /// The item whose rowid is this one's `i1`.
+    static let parent = belongsTo(ItemRecord.self, key: "parent", using: ForeignKey(["i1"], to: ["rowid"]))
     var i0, i1, i2, i3, i4, i5, i6, i7, i8, i9: Int
 
     init(row: Row) throws {

@@ -135,6 +135,7 @@ do {
         let grdb = try GRDBWorkloads.runner(workload, fixtures)
         let expected: Int? = switch workload {
         case .fetchPositional, .fetchNamed, .fetchRecords, .fetchDecodable: Fixtures.fullChecksum
+        case .queryInterfaceRequests: Fixtures.requestChecksum
         default: nil
         }
         var times: [[Duration]] = [[], [], []]

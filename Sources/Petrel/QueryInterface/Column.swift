@@ -116,7 +116,7 @@ private func equality(_ lhs: SQLExpression?, _ rhs: SQLExpression?) -> SQLExpres
 /// a unique key, NULL included, selects one row at most.
 private func isNull(_ operand: SQLExpression) -> SQLExpression {
     var result = operand.isNull
-    if let column = operand.columnName { result.identifyingColumns = [column.lowercased()] }
+    if let column = operand.columnName { result.identifyingColumns = [column.fastLowercased] }
     return result
 }
 public func < (lhs: some SQLSpecificExpressible, rhs: some SQLExpressible) -> SQLExpression { .binary(lhs.sqlExpression, "<", rhs.sqlExpression) }
@@ -167,14 +167,14 @@ public func ?? (lhs: some SQLSpecificExpressible, rhs: some SQLExpressible) -> S
 extension Sequence where Element: SQLExpressible {
     /// `expr IN (values...)`; an empty sequence contains nothing.
     public func contains(_ expression: some SQLSpecificExpressible) -> SQLExpression {
-        SQLExpression.in(expression.sqlExpression, map(\.sqlExpression))
+        SQLExpression.in(expression.sqlExpression, map { $0.sqlExpression })
     }
 }
 
 extension Sequence where Element == any SQLExpressible {
     /// `expr IN (values...)`, for a mix of values and expressions.
     public func contains(_ expression: some SQLSpecificExpressible) -> SQLExpression {
-        SQLExpression.in(expression.sqlExpression, map(\.sqlExpression))
+        SQLExpression.in(expression.sqlExpression, map { $0.sqlExpression })
     }
 }
 
@@ -247,7 +247,7 @@ extension SQLSpecificExpressible {
 extension DatabaseFunction {
     /// The function applied to arguments: `square(Column("score"))`.
     public func callAsFunction(_ arguments: any SQLExpressible...) -> SQLExpression {
-        .function(name, arguments.map(\.sqlExpression))
+        .function(name, arguments.map { $0.sqlExpression })
     }
 }
 

@@ -143,7 +143,7 @@ extension Database {
 
     /// `JSON_EXTRACT(value, paths...)`.
     public static func jsonExtract(_ value: some SQLExpressible, atPaths paths: some Collection<some SQLExpressible>) -> SQLExpression {
-        .jsonFunction("JSON_EXTRACT", [value.sqlExpression] + paths.map(\.sqlExpression))
+        .jsonFunction("JSON_EXTRACT", [value.sqlExpression] + paths.map { $0.sqlExpression })
     }
 
     /// `JSON_INSERT(value, path, value...)`.
@@ -187,7 +187,7 @@ extension Database {
 
     /// `JSON_REMOVE(value, paths...)`.
     public static func jsonRemove(_ value: some SQLExpressible, atPaths paths: some Collection<some SQLExpressible>) -> SQLExpression {
-        .jsonFunction("JSON_REMOVE", [value.sqlExpression] + paths.map(\.sqlExpression))
+        .jsonFunction("JSON_REMOVE", [value.sqlExpression] + paths.map { $0.sqlExpression })
     }
 
     /// `JSON_TYPE(value)`.

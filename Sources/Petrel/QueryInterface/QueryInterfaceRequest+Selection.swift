@@ -37,7 +37,7 @@ extension QueryInterfaceRequest {
     /// `GROUP BY` an array of expressions.
     public func group(_ expressions: [any SQLExpressible]) -> Self {
         var request = self
-        request.groups = expressions.map(\.sqlExpression)
+        request.groups = expressions.map { $0.sqlExpression }
         return request
     }
 

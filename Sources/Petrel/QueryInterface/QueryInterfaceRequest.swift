@@ -87,7 +87,7 @@ public struct QueryInterfaceRequest<RowDecoder>: Sendable {
     /// alone keeps nothing).
     public func filter<Keys: Sequence>(keys: Keys) -> Self where Keys.Element: DatabaseValueConvertible {
         var request = self
-        request.filters.append(.keys(keys.map(\.databaseValue).filter { !$0.isNull }))
+        request.filters.append(.keys(keys.map { $0.databaseValue }.filter { !$0.isNull }))
         return request
     }
 
@@ -271,7 +271,7 @@ public struct QueryInterfaceRequest<RowDecoder>: Sendable {
                 conditions.append(expression)
             case .keys(let keys):
                 let column = try db.singleColumnPrimaryKey(of: table, db.primaryKey(table))
-                conditions.append(keys.map(\.sqlExpression).contains(Column(column)))
+                conditions.append(keys.map { $0.sqlExpression }.contains(Column(column)))
             case .aggregate(let aggregate):
                 conditions.append(try aggregate.build(db, table))
             case .associatedWith(let core, let origin):
@@ -352,8 +352,8 @@ public struct QueryInterfaceRequest<RowDecoder>: Sendable {
         let keyColumns = primaryKey.rowIDColumn.map { [$0] } ?? (primaryKey.tableHasRowID ? ["rowid"] : primaryKey.columns)
         if !groups.isEmpty, !groupsByPrimaryKey {
             // Grouping by other columns picks one arbitrary row per group.
-            let grouped = Set(try groups.map { try $0.sql.resolved(db).build().0.lowercased() })
-            let keys = Set(primaryKey.columns.map { Column($0).sqlExpression.sql.build().0.lowercased() })
+            let grouped = Set(try groups.map { try $0.sql.resolved(db).build().0.fastLowercased })
+            let keys = Set(primaryKey.columns.map { Column($0).sqlExpression.sql.build().0.fastLowercased })
             let groupsByRowID = primaryKey.tableHasRowID && !grouped.isDisjoint(with: [#""rowid""#, #""_rowid_""#, #""oid""#, "rowid"])
             guard keys.isSubset(of: grouped) || groupsByRowID else {
                 throw DatabaseError(resultCode: .SQLITE_MISUSE, message: "cannot delete or update the rows of a request grouped by other columns than the primary key of \(table)")
@@ -423,7 +423,7 @@ public struct QueryInterfaceRequest<RowDecoder>: Sendable {
         var result = ctes
         for join in joins {
             for cte in join.core.request.ctesIncludingJoins {
-                result.removeAll { $0.tableName.lowercased() == cte.tableName.lowercased() }
+                result.removeAll { $0.tableName.fastLowercased == cte.tableName.fastLowercased }
                 result.append(cte)
             }
         }
@@ -467,7 +467,7 @@ public struct QueryInterfaceRequest<RowDecoder>: Sendable {
     func compile(_ db: Database) throws -> Compiled {
         let sharedTables = joins.isEmpty ? [] : JoinPlan.sharedTables(root: alias?.name == nil ? table : nil, joins)
         // `FROM "author" "author1" JOIN "author" "author2"`.
-        let rootAlias = alias?.name ?? (sharedTables.contains(table.lowercased()) ? table + "1" : table)
+        let rootAlias = alias?.name ?? (sharedTables.contains(table.fastLowercased) ? table + "1" : table)
         let qualifier: String? = joins.isEmpty && alias?.name == nil ? nil : rootAlias
         func qualify(_ sql: SQL) -> SQL { qualifier.map { sql.qualified(with: $0) } ?? sql }
 
@@ -485,7 +485,7 @@ public struct QueryInterfaceRequest<RowDecoder>: Sendable {
             selected.append(aggregate.key.map { value + SQL(sql: " AS \($0.quotedDatabaseIdentifier)") } ?? value)
         }
         // Joins: clauses, selections, orderings and scopes, depth first.
-        var plan = JoinPlan(usedAliases: [rootAlias.lowercased()], sharedTables: sharedTables, ctes: ctes)
+        var plan = JoinPlan(usedAliases: [rootAlias.fastLowercased], sharedTables: sharedTables, ctes: ctes)
         if let alias { plan.aliasNames[alias.token] = rootAlias }
         plan.nodes = [ScopeNode(key: "", selections: selected)]
         if !joins.isEmpty {
@@ -521,7 +521,7 @@ public struct QueryInterfaceRequest<RowDecoder>: Sendable {
         var count = 0
         for item in selection {
             if item.sql.elements.count == 1, case .allColumns = item.sql.elements[0] {
-                if ctes.contains(where: { $0.tableName.lowercased() == table.lowercased() }) {
+                if ctes.contains(where: { $0.tableName.fastLowercased == table.fastLowercased }) {
                     // Compiled, not run: the statement knows its columns.
                     let sql = SQL(sql: ctes.contains(where: \.isRecursive) ? "WITH RECURSIVE " : "WITH ")
                         + ctes.map(\.clause).joined(separator: ", ") + SQL(sql: " SELECT * FROM \(table.quotedDatabaseIdentifier)")
@@ -687,7 +687,7 @@ extension QueryInterfaceRequest: FetchRequest {
                 if keys.count <= 1 { return true }
             case .keyValues(let keys):
                 if keys.isEmpty { return true }
-                if keys.count == 1 { pinned.formUnion(keys[0].keys.map { $0.lowercased() }) }
+                if keys.count == 1 { pinned.formUnion(keys[0].keys.map { $0.fastLowercased }) }
             case .expression(let expression):
                 pinned.formUnion(expression.identifyingColumns ?? [])
             case .aggregate, .associatedWith, .whenConnected:
@@ -697,7 +697,7 @@ extension QueryInterfaceRequest: FetchRequest {
         guard !pinned.isEmpty else { return false }
         // Views and missing tables have no keys: keep the LIMIT.
         guard let primaryKey = try? db.primaryKey(table) else { return false }
-        if Set(primaryKey.columns.map { $0.lowercased() }).isSubset(of: pinned) { return true }
+        if Set(primaryKey.columns.map { $0.fastLowercased }).isSubset(of: pinned) { return true }
         if primaryKey.isRowID || primaryKey.rowIDColumn != nil, !pinned.isDisjoint(with: ["rowid", "_rowid_", "oid"]) { return true }
         return db.uniqueIndexColumns(table).contains { $0.isSubset(of: pinned) }
     }

@@ -86,9 +86,9 @@ public struct SQLExpression: SQLSpecificExpressible, Sendable {
             // `column = value`: the column is pinned (NULL never reaches
             // here: `== nil` builds IS NULL).
             if let column = lhs.columnName, rhs.columnName == nil, !rhs.isAggregate {
-                result.identifyingColumns = [column.lowercased()]
+                result.identifyingColumns = [column.fastLowercased]
             } else if let column = rhs.columnName, lhs.columnName == nil, !lhs.isAggregate {
-                result.identifyingColumns = [column.lowercased()]
+                result.identifyingColumns = [column.fastLowercased]
             }
         case "AND":
             result.identifyingColumns = pinnedColumns(ofConjunction: [lhs, rhs])
@@ -329,14 +329,14 @@ extension SQLExpression {
 extension Sequence where Element: SQLSpecificExpressible {
     /// The expressions joined by the operator: `[a, b].joined(operator: .and)` is `a AND b`.
     public func joined(operator op: SQLExpression.AssociativeBinaryOperator) -> SQLExpression {
-        .associative(op, map(\.sqlExpression))
+        .associative(op, map { $0.sqlExpression })
     }
 }
 
 extension Sequence where Element == any SQLSpecificExpressible {
     /// The expressions joined by the operator: `[a, b].joined(operator: .and)` is `a AND b`.
     public func joined(operator op: SQLExpression.AssociativeBinaryOperator) -> SQLExpression {
-        .associative(op, map(\.sqlExpression))
+        .associative(op, map { $0.sqlExpression })
     }
 }
 

@@ -83,7 +83,7 @@ public func cast(_ expression: some SQLSpecificExpressible, as storageClass: Dat
 /// `COALESCE(a, b, ...)`: the first non-NULL value. A single value is
 /// returned as is (SQLite's COALESCE needs two arguments).
 public func coalesce(_ values: some Collection<any SQLSpecificExpressible>) -> SQLExpression {
-    let expressions = values.map(\.sqlExpression)
+    let expressions = values.map { $0.sqlExpression }
     switch expressions.count {
     case 0: return .value(.null)
     case 1: return expressions[0]
@@ -93,12 +93,12 @@ public func coalesce(_ values: some Collection<any SQLSpecificExpressible>) -> S
 
 /// The largest of several values (the scalar `MAX`).
 public func max(_ value1: any SQLSpecificExpressible, _ value2: any SQLExpressible, _ values: any SQLExpressible...) -> SQLExpression {
-    .function("MAX", [value1.sqlExpression, value2.sqlExpression] + values.map(\.sqlExpression))
+    .function("MAX", [value1.sqlExpression, value2.sqlExpression] + values.map { $0.sqlExpression })
 }
 
 /// The smallest of several values (the scalar `MIN`).
 public func min(_ value1: any SQLSpecificExpressible, _ value2: any SQLExpressible, _ values: any SQLExpressible...) -> SQLExpression {
-    .function("MIN", [value1.sqlExpression, value2.sqlExpression] + values.map(\.sqlExpression))
+    .function("MIN", [value1.sqlExpression, value2.sqlExpression] + values.map { $0.sqlExpression })
 }
 
 /// An aggregate call with an optional `ORDER BY` inside the parentheses
@@ -187,12 +187,12 @@ public enum SQLDateModifier: SQLSpecificExpressible, Sendable {
 
 /// `JULIANDAY(value, modifiers...)`.
 public func julianDay(_ value: some SQLSpecificExpressible, _ modifiers: SQLDateModifier...) -> SQLExpression {
-    .function("JULIANDAY", [value.sqlExpression] + modifiers.map(\.sqlExpression))
+    .function("JULIANDAY", [value.sqlExpression] + modifiers.map { $0.sqlExpression })
 }
 
 /// `DATETIME(value, modifiers...)`.
 public func dateTime(_ value: some SQLSpecificExpressible, _ modifiers: SQLDateModifier...) -> SQLExpression {
-    .function("DATETIME", [value.sqlExpression] + modifiers.map(\.sqlExpression))
+    .function("DATETIME", [value.sqlExpression] + modifiers.map { $0.sqlExpression })
 }
 
 // MARK: - Swift string transformations

@@ -104,12 +104,12 @@ extension SQL.StringInterpolation {
     /// Values, in parentheses: `WHERE id IN \([1, 2, 3])`. An empty
     /// sequence gives an empty subquery, which matches nothing.
     public mutating func appendInterpolation(_ sequence: some Sequence<some SQLExpressible>) {
-        appendExpressions(sequence.map(\.sqlExpression))
+        appendExpressions(sequence.map { $0.sqlExpression })
     }
 
     /// Values, in parentheses.
     public mutating func appendInterpolation(_ sequence: some Sequence<any SQLExpressible>) {
-        appendExpressions(sequence.map(\.sqlExpression))
+        appendExpressions(sequence.map { $0.sqlExpression })
     }
 
     private mutating func appendExpressions(_ expressions: [SQLExpression]) {

@@ -207,7 +207,12 @@ extension String {
     func caseInsensitivelyEquals(_ other: String) -> Bool {
         if self == other { return true }
         let (a, b) = (utf8, other.utf8)
-        guard a.count == b.count else { return lowercased() == other.lowercased() }
+        guard a.count == b.count else {
+            // ASCII names of different lengths never match; other scripts
+            // may change length when lowercased.
+            if a.allSatisfy({ $0 < 0x80 }), b.allSatisfy({ $0 < 0x80 }) { return false }
+            return lowercased() == other.lowercased()
+        }
         var isASCII = true
         for (x, y) in zip(a, b) {
             if x >= 0x80 || y >= 0x80 {

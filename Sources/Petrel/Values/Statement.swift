@@ -89,7 +89,7 @@ public final class Statement {
     private func loadColumnNames() -> [String] {
         let names = (0..<CInt(columnCount)).map { String(cString: sqlite3_column_name(sqliteStatement, $0)) }
         _columnNames = names
-        let lowered = names.map { $0.lowercased() }
+        let lowered = names.map(\.fastLowercased)
         namesDifferOnlyByCase = Set(lowered).count != lowered.count
         return names
     }
@@ -125,8 +125,7 @@ public final class Statement {
             lookupHint = index + 1 == names.count ? 0 : index + 1
             return index
         }
-        let lowered = name.lowercased()
-        return names.firstIndex { $0.lowercased() == lowered }
+        return names.firstIndex { $0.caseInsensitivelyEquals(name) }
     }
 
     /// True when the statement does not write to the database.

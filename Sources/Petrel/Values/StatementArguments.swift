@@ -36,7 +36,7 @@ public struct StatementArguments: Hashable, Sendable, CustomStringConvertible,
 
     /// Positional arguments from values of a single type.
     public init<S: Sequence>(_ sequence: S) where S.Element: DatabaseValueConvertible {
-        values = sequence.map(\.databaseValue)
+        values = sequence.map { $0.databaseValue }
         namedValues = [:]
     }
 

@@ -376,25 +376,25 @@ private struct SearchRun {
     /// sorts itself; `petrel_explain` is computed for the rows kept only.
     /// With filters the documents table is joined and the model is called
     /// as an ordinary function.
-    private func candidates(_ pattern: FTS5Pattern, terms: RankingModel.Terms, filter: SQLExpression?) throws -> [Candidate] {
-        let explanation = model.call("petrel_explain", terms: terms, table: DocumentText.databaseTableName)
+    private func candidates(_ pattern: FTS5Pattern, model arguments: RankingModel.Arguments, filter: SQLExpression?) throws -> [Candidate] {
+        let explanation = model.call("petrel_explain", arguments, table: DocumentText.databaseTableName)
         var request = matches(pattern, filter: filter)
         if filter == nil {
             request = request
-                .filter(SQL("\(Column.rank) MATCH \(model.rankConfiguration("petrel_rank", terms: terms))"))
+                .filter(SQL("\(Column.rank) MATCH \(model.rankConfiguration("petrel_rank", arguments))"))
                 .select(Column.rowID.forKey("id"), Column.rank, explanation.forKey("explanation"))
                 .order(Column.rank)
         } else {
             request = request
-                .select(Column.rowID.forKey("id"), rank(terms).forKey("rank"), explanation.forKey("explanation"))
+                .select(Column.rowID.forKey("id"), rank(arguments).forKey("rank"), explanation.forKey("explanation"))
                 .order(SQL("rank"))
         }
         return try Candidate.fetchAll(db, request.limit(options.limit, offset: options.offset))
     }
 
     /// The model as an ordinary function of the full-text table.
-    private func rank(_ terms: RankingModel.Terms) -> SQL {
-        model.call("petrel_rank", terms: terms, table: DocumentText.databaseTableName)
+    private func rank(_ arguments: RankingModel.Arguments) -> SQL {
+        model.call("petrel_rank", arguments, table: DocumentText.databaseTableName)
     }
 
     /// A soft term in more than this share of the documents (of a large
@@ -443,8 +443,9 @@ private struct SearchRun {
         }
         let filter = try filter()
         let pattern = try DocumentText.pattern(expression)
-        let ranked = try candidates(pattern, terms: terms, filter: filter)
-        let sql = try standaloneSQL(pattern, terms: terms, filter: filter)
+        let arguments = model.arguments(terms)
+        let ranked = try candidates(pattern, model: arguments, filter: filter)
+        let sql = try standaloneSQL(pattern, model: arguments, filter: filter)
 
         var fullCount: Int?
         if options.countAll {
@@ -489,10 +490,10 @@ private struct SearchRun {
 
     /// See ``SearchResults/sql``: the ranking as one statement, every
     /// value inlined. Ties are in path order, as ``run()`` sorts hits.
-    private func standaloneSQL(_ pattern: FTS5Pattern, terms: RankingModel.Terms, filter: SQLExpression?) throws -> String {
+    private func standaloneSQL(_ pattern: FTS5Pattern, model arguments: RankingModel.Arguments, filter: SQLExpression?) throws -> String {
         let document = TableAlias<DocumentRecord>()
         let request = matches(pattern, filter: filter, document: document)
-            .select(document[DocumentRecord.Columns.path], SQL("-\(literal: rank(terms))").forKey("score"))
+            .select(document[DocumentRecord.Columns.path], SQL("-\(literal: rank(arguments))").forKey("score"))
             .order(SQL("score DESC"), document[DocumentRecord.Columns.path])
             .limit(options.limit, offset: options.offset)
         let statement = try request.makePreparedRequest(db).statement
@@ -514,14 +515,18 @@ private struct SearchRun {
     /// The hits of the page, in the order of the candidates: the documents
     /// and their text are read in one request, and FTS5 makes the snippets
     /// of the bodies the Swift snippet finds no match in (in one more).
+    ///
+    /// The page's ids filter `documents`, not the full-text table: SQLite
+    /// then seeks each document and its full-text row once. An `IN` on the
+    /// virtual table's rowid is not carried over the join, so each
+    /// document would probe the full-text table once per id of the page.
     private func hits(_ candidates: [Candidate], pattern: FTS5Pattern, terms: [AnalyzedQuery.Term], snippetMaker: SnippetMaker?) throws -> [SearchHit] {
         let ids = candidates.map(\.id)
         var shown: [Int64: (document: DocumentRecord, snippet: String, ranges: [Range<Int>])] = [:]
         if let snippetMaker, !ids.isEmpty {
             let request = DocumentText
-                .filter(ids.contains(Column.rowID))
                 .select(Column.rowID.forKey("id"), SQL("substr(body, 1, \(Self.snippetScanLength))").forKey("body"))
-                .including(required: DocumentText.document)
+                .including(required: DocumentText.document.filter(ids.contains(DocumentRecord.Columns.id)))
             for found in try TextOfHit.fetchAll(db, request) {
                 guard let (text, ranges) = snippetMaker.snippet(of: found.body, tokens: options.snippetTokens) else { continue }
                 shown[found.id] = (found.document, text, ranges)
@@ -536,9 +541,8 @@ private struct SearchRun {
                 SQL("snippet(\(DocumentText.self), \(column), \(open), \(close), '…', \(options.snippetTokens))")
             }
             let request = matches(pattern, filter: nil)
-                .filter(rest.contains(Column.rowID))
                 .select(Column.rowID.forKey("id"), snippet(2).forKey("body"), snippet(-1).forKey("best"))
-                .including(required: DocumentText.document)
+                .including(required: DocumentText.document.filter(rest.contains(DocumentRecord.Columns.id)))
             for found in try SnippetOfHit.fetchAll(db, request) {
                 let marked = FTSMarkedText(found.body.contains(open) ? found.body : found.best ?? found.body)
                 shown[found.id] = (found.document, marked.text, marked.matchRanges)

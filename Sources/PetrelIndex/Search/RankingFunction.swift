@@ -78,29 +78,41 @@ struct RankingModel: Sendable, Equatable {
     }
 
     /// The arguments of `petrel_rank` (or `petrel_explain`) after the
-    /// table, for these terms: lists of numbers, as text.
-    private func arguments(_ terms: Terms) -> [String] {
-        func number(_ value: Double) -> String { String(format: "%.4g", value) }
-        return [
-            columnWeights.map(number).joined(separator: " "),
-            columnB.map(number).joined(separator: " "),
-            [k1, coordinationPower, proximityWeight, leadWeight, leadLength, proximityB].map(number).joined(separator: " "),
+    /// table, for the terms of one search: lists of numbers, as text. A
+    /// search formats them once and passes them to each statement.
+    struct Arguments: Sendable, Equatable {
+        var texts: [String]
+    }
+
+    /// The model's arguments for these terms.
+    func arguments(_ terms: Terms) -> Arguments {
+        Arguments(texts: [
+            columnWeights.map(Self.number).joined(separator: " "),
+            columnB.map(Self.number).joined(separator: " "),
+            [k1, coordinationPower, proximityWeight, leadWeight, leadLength, proximityB].map(Self.number).joined(separator: " "),
             terms.phraseTerms.map(String.init).joined(separator: " "),
-            terms.phraseWeights.map(number).joined(separator: " "),
-        ]
+            terms.phraseWeights.map(Self.number).joined(separator: " "),
+        ])
+    }
+
+    /// Four significant digits, as C's `%.4g`; whole numbers (most
+    /// weights) without going through Foundation's formatter, which costs
+    /// microseconds a number.
+    static func number(_ value: Double) -> String {
+        if value == value.rounded(), value.sign == .plus, value < 10_000 { return String(Int(value)) }
+        return String(format: "%.4g", value)
     }
 
     /// The call as FTS5's `rank` configuration wants it, arguments as SQL
     /// literals (digits, dots, spaces and minus signs only: safe to splice).
-    func rankConfiguration(_ function: String, terms: Terms) -> String {
-        "\(function)(\(arguments(terms).map { "'" + $0 + "'" }.joined(separator: ", ")))"
+    func rankConfiguration(_ function: String, _ arguments: Arguments) -> String {
+        "\(function)(\(arguments.texts.map { "'" + $0 + "'" }.joined(separator: ", ")))"
     }
 
     /// The call on a full-text table, its arguments bound: the statement's
     /// SQL is the same for every query.
-    func call(_ function: String, terms: Terms, table: String) -> SQL {
-        let values = arguments(terms).map { SQL("\($0)") }
-        return SQL(sql: "\(function)(\(table.quotedDatabaseIdentifier), ") + values.joined(separator: ", ") + ")"
+    func call(_ function: String, _ arguments: Arguments, table: String) -> SQL {
+        SQL(sql: "\(function)(\(table.quotedDatabaseIdentifier), ") + arguments.texts.map { SQL("\($0)") }.joined(separator: ", ") + ")"
     }
 }
 

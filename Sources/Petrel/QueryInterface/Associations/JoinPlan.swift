@@ -14,7 +14,7 @@ struct JoinSpec: Sendable {
 
     func canMerge(with other: JoinSpec) -> Bool {
         core.key == other.core.key && core.kind == other.core.kind
-            && core.destinationTable.lowercased() == other.core.destinationTable.lowercased()
+            && core.destinationTable.fastLowercased == other.core.destinationTable.fastLowercased
             && core.through.count == other.core.through.count
             // A join that selects nothing (the pivot of a through
             // association) merges with one that annotates or includes.
@@ -77,13 +77,13 @@ struct JoinPlan {
     /// name1, name2... for a table the request uses several times. A name
     /// given with `TableAlias(name:)` is kept.
     mutating func alias(for table: String, isExplicit: Bool = false) -> String {
-        var number = !isExplicit && sharedTables.contains(table.lowercased()) ? 1 : 0
+        var number = !isExplicit && sharedTables.contains(table.fastLowercased) ? 1 : 0
         var candidate = number == 0 ? table : table + "1"
-        while usedAliases.contains(candidate.lowercased()) {
+        while usedAliases.contains(candidate.fastLowercased) {
             number = max(number, 1) + 1
             candidate = table + String(number)
         }
-        usedAliases.insert(candidate.lowercased())
+        usedAliases.insert(candidate.fastLowercased)
         return candidate
     }
 
@@ -92,13 +92,13 @@ struct JoinPlan {
     /// alias is not named explicitly.
     static func sharedTables(root: String?, _ joins: [JoinSpec]) -> Set<String> {
         var counts: [String: Int] = [:]
-        if let root { counts[root.lowercased()] = 1 }
+        if let root { counts[root.fastLowercased] = 1 }
         func count(_ joins: [JoinSpec]) {
             for join in joins {
                 let join = join.core.throughJoin(
                     isRequired: join.isRequired, includesColumns: join.includesColumns, annotatesParent: join.annotatesParent
                 ) ?? join
-                if join.core.request.alias?.name == nil { counts[join.core.destinationTable.lowercased(), default: 0] += 1 }
+                if join.core.request.alias?.name == nil { counts[join.core.destinationTable.fastLowercased, default: 0] += 1 }
                 count(join.core.request.joins)
             }
         }

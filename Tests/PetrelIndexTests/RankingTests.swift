@@ -113,6 +113,48 @@ struct RankingTests {
         #expect(try dbQueue.read { db in try String.fetchAll(db, sql: filtered.sql) }.isEmpty)
     }
 
+    /// With the number of rows kept (the seventh model parameter), rows
+    /// that cannot reach the best so far are not scored in full: the kept
+    /// rows, their order and their scores are those of the full scoring.
+    @Test func rowsThatCannotRankAreNotScoredInFullAndTheTopIsTheSame() throws {
+        var files: [String: String] = [:]
+        // Many rows with the frequent word only (cheap to rule out once the
+        // best rows are known), some with the rare words, near or apart.
+        for n in 0..<150 { files["common\(n).txt"] = String(repeating: "the common filler words of page \(n) ", count: 1 + n % 7) }
+        for n in 0..<40 {
+            files["rare\(n).txt"] = n % 2 == 0
+                ? "the storm petrel \(n) and the " + String(repeating: "sea ", count: n)
+                : "a petrel, then " + String(repeating: "the ", count: n) + "storm"
+        }
+        let (_, index) = try Self.makeIndex(files)
+        let match = "the OR storm OR petrel"
+        func ranked(_ kept: Int, limit: Int) throws -> [Row] {
+            try index.dbQueue.read { db in
+                try Row.fetchAll(db, sql: """
+                    SELECT rowid, petrel_rank(documents_fts, '2 4 1', '0.3 0.3 0.9', '2 0 1 2 100 0.3 \(kept)', '0 1 2', '1 1 1') AS r
+                    FROM documents_fts WHERE documents_fts MATCH ? ORDER BY r, rowid LIMIT \(limit)
+                    """, arguments: [match])
+            }
+        }
+        for kept in [1, 5, 12] {
+            let full = try ranked(0, limit: kept)
+            let pruned = try ranked(kept, limit: kept)
+            #expect(pruned.map { $0["rowid"] as Int64 } == full.map { $0["rowid"] as Int64 }, "top \(kept)")
+            #expect(pruned.map { $0["r"] as Double } == full.map { $0["r"] as Double }, "top \(kept)")
+        }
+        // The search passes its page (offset + limit) and gets the same
+        // hits as the full scoring of the reported SQL without it.
+        var options = SearchOptions()
+        options.limit = 7
+        options.offset = 3
+        let results = try index.search("the storm petrel", options: options)
+        #expect(results.sql.contains(" 10', "))
+        let unpruned = results.sql.replacingOccurrences(of: " 10', ", with: " 0', ")
+        let paths = try index.dbQueue.read { db in try String.fetchAll(db, sql: unpruned) }
+        #expect(paths == results.hits.map(\.path))
+        #expect(results.hits.count == 7)
+    }
+
     @Test func rareWordsWeighMoreThanFrequentOnes() throws {
         var files: [String: String] = [:]
         for n in 0..<8 { files["filler\(n).txt"] = "common words fill this page number \(n)" }

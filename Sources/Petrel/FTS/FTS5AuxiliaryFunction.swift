@@ -81,6 +81,12 @@ public final class FTS5Match {
     /// The number of tokens in a column of the current row (nil: all columns).
     public func tokenCount(column: Int? = nil) throws -> Int { try access.columnSize(column ?? -1) }
 
+    /// True when the current row holds the phrase (one of the phrases of
+    /// an OR, say). Cheaper than ``instances()``: it does not order the
+    /// hits of every phrase, so a ranking function can tell from it that a
+    /// row cannot score high enough to be worth the whole work.
+    public func contains(phrase: Int) throws -> Bool { try access.containsPhrase(phrase) }
+
     /// Every occurrence of a query phrase in the current row, in the order of
     /// their columns and offsets.
     public func instances() throws -> [FTS5PhraseInstance] { try access.instances() }

@@ -60,6 +60,14 @@ struct FTS5MatchAccess {
         return Int(count)
     }
 
+    func containsPhrase(_ phrase: Int) throws -> Bool {
+        guard phrase >= 0, phrase < phraseCount() else { return false }
+        var iterator = Fts5PhraseIter()
+        var column: CInt = -1, offset: CInt = -1
+        try check(api.pointee.xPhraseFirst(context, CInt(phrase), &iterator, &column, &offset), "phrase")
+        return column >= 0
+    }
+
     func instances() throws -> [FTS5PhraseInstance] {
         var result: [FTS5PhraseInstance] = []
         try forEachInstance { result.append($0) }

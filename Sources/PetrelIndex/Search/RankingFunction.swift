@@ -65,6 +65,11 @@ struct RankingModel: Sendable, Equatable {
     /// Length normalisation of proximity (as BM25's `b`, in the column of
     /// the closest pair).
     var proximityB: Double
+    /// How many of the best rows the statement keeps (its offset plus its
+    /// limit): a row whose score cannot reach the lowest of the best so far
+    /// is not scored in full (its rank is then an upper bound of its score,
+    /// still below every row kept). 0: every row is scored in full.
+    var topCount = 0
 
     /// How the phrases of a MATCH expression form terms.
     struct Terms: Sendable, Equatable {
@@ -89,7 +94,7 @@ struct RankingModel: Sendable, Equatable {
         Arguments(texts: [
             columnWeights.map(Self.number).joined(separator: " "),
             columnB.map(Self.number).joined(separator: " "),
-            [k1, coordinationPower, proximityWeight, leadWeight, leadLength, proximityB].map(Self.number).joined(separator: " "),
+            ([k1, coordinationPower, proximityWeight, leadWeight, leadLength, proximityB].map(Self.number) + [String(topCount)]).joined(separator: " "),
             terms.phraseTerms.map(String.init).joined(separator: " "),
             terms.phraseWeights.map(Self.number).joined(separator: " "),
         ])
@@ -205,6 +210,14 @@ private final class RankingContext {
     let totalIDF: Double
     /// Whether a term has more than one phrase (its hits may share positions).
     let hasAlternatives: [Bool]
+    /// The most each term can add to a score (BM25 saturates below
+    /// `idf × (k1 + 1)`), and each pair of terms in proximity; nil when
+    /// no bound holds (full length normalisation of proximity, or more
+    /// terms than a row's mask of present terms holds).
+    private let termBound: [Double]?
+    private let pairBound: [Double]
+    /// The best `model.topCount` scores so far, a min-heap.
+    private var kept: [Double] = []
 
     init(model: RankingModel, terms: RankingModel.Terms, match: FTS5Match) throws {
         self.model = model
@@ -239,6 +252,68 @@ private final class RankingContext {
         // Words no document has cannot be matched: they do not lower the
         // coordination of every document.
         totalIDF = zip(idf, documentFrequency).reduce(0) { $0 + ($1.1 > 0 ? $1.0 : 0) }
+        // The coordination factor is at most 1 (coverage ≤ 1, power ≥ 0), a
+        // term's BM25F part below idf × (k1 + 1) whatever its frequencies,
+        // and a pair's proximity at most min(idf) / gap / (1 - proximityB)
+        // (the shortest body's normaliser).
+        let boundable = model.topCount > 0 && model.proximityB < 1 && terms.termCount <= 64
+        termBound = boundable ? idf.map { $0 * (model.k1 + 1) } : nil
+        var pairs = [Double](repeating: 0, count: terms.termCount * Self.proximityWindow)
+        if boundable, model.proximityWeight > 0 {
+            for first in 0..<terms.termCount {
+                for gap in 1...Self.proximityWindow where first + gap < terms.termCount {
+                    pairs[first * Self.proximityWindow + gap - 1] =
+                        model.proximityWeight * min(idf[first], idf[first + gap]) / Double(gap) / (1 - model.proximityB)
+                }
+            }
+        }
+        pairBound = pairs
+    }
+
+    /// The most the current row can score, from the terms it holds, or nil
+    /// when the model gives no bound.
+    private func upperBound(_ match: FTS5Match) throws -> Double? {
+        guard let termBound else { return nil }
+        var present: UInt64 = 0
+        for phrase in 0..<min(terms.phraseTerms.count, match.phraseCount) {
+            let term = terms.phraseTerms[phrase]
+            guard term >= 0, term < terms.termCount, present & (1 << term) == 0 else { continue }
+            if try match.contains(phrase: phrase) { present |= 1 << term }
+        }
+        var bound = 0.0
+        for term in 0..<terms.termCount where present & (1 << term) != 0 {
+            bound += termBound[term]
+            for gap in 1...Self.proximityWindow where term + gap < terms.termCount && present & (1 << (term + gap)) != 0 {
+                bound += pairBound[term * Self.proximityWindow + gap - 1]
+            }
+        }
+        return bound
+    }
+
+    /// Adds a score to the best ones so far.
+    private func keep(_ score: Double) {
+        if kept.count < model.topCount {
+            kept.append(score)
+            var child = kept.count - 1
+            while child > 0 {
+                let parent = (child - 1) / 2
+                guard kept[child] < kept[parent] else { break }
+                kept.swapAt(child, parent)
+                child = parent
+            }
+        } else if score > kept[0] {
+            kept[0] = score
+            var parent = 0
+            while true {
+                let left = 2 * parent + 1, right = left + 1
+                var smallest = parent
+                if left < kept.count, kept[left] < kept[smallest] { smallest = left }
+                if right < kept.count, kept[right] < kept[smallest] { smallest = right }
+                guard smallest != parent else { break }
+                kept.swapAt(parent, smallest)
+                parent = smallest
+            }
+        }
     }
 
     static func get(_ match: FTS5Match, _ arguments: [DatabaseValue]) throws -> RankingContext {
@@ -251,21 +326,54 @@ private final class RankingContext {
         return context
     }
 
-    func score(_ match: FTS5Match) throws -> RankingExplanation {
+    /// Scratch space of `score`, kept between rows: a query scores every
+    /// row that matches (tens of thousands in a large index), and
+    /// allocating these per row was a large share of the time.
+    private struct Scratch {
+        var frequencies: [Double] = []
+        var positions: [[Int]] = []
+        /// Per term with alternatives: the column and offset of its last
+        /// hit (`column << 32 | offset`, -1 for none) and that hit's weight.
+        var lastHit: [Int] = []
+        var lastWeight: [Double] = []
+        var lengths: [Double] = []
+        var termScores: [Double] = []
+    }
+    /// Taken out while a row is scored: as a local variable its arrays are
+    /// mutated without the runtime exclusivity checks a class's stored
+    /// properties get (which cost more than the scoring). FTS5 calls the
+    /// function for one row at a time, on the statement's thread.
+    private var scratch = Scratch()
+    /// The last row's term scores (`petrel_explain`).
+    private var termScores: [Double] { scratch.termScores }
+
+    /// The score of the current row; its parts are left in `termScores`.
+    private func computeScore(_ match: FTS5Match) throws -> (score: Double, coverage: Double, proximity: Double, matched: Int) {
+        var scratch = self.scratch
+        self.scratch = Scratch()
+        defer { self.scratch = scratch }
         let termCount = terms.termCount
         let columns = min(match.columnCount, model.columnWeights.count)
         // Term frequencies per column, and hit positions (in order: FTS5
         // lists instances by column and offset). A term with alternatives
-        // counts each position once, at its best weight.
-        var frequencies = [Double](repeating: 0, count: termCount * columns)
-        var positions = [[Int]](repeating: [], count: termCount * columns)
-        var best: [Int: Double] = [:]
+        // counts each position once, at its best weight: its alternatives'
+        // hits at one position come one after another.
+        let slots = termCount * columns
+        scratch.frequencies.removeAll(keepingCapacity: true)
+        scratch.frequencies.append(contentsOf: repeatElement(0, count: slots))
+        if scratch.positions.count != slots { scratch.positions = [[Int]](repeating: [], count: slots) }
+        for slot in 0..<slots where !scratch.positions[slot].isEmpty { scratch.positions[slot].removeAll(keepingCapacity: true) }
+        scratch.lastHit.removeAll(keepingCapacity: true)
+        scratch.lastHit.append(contentsOf: repeatElement(-1, count: termCount))
+        scratch.lastWeight.removeAll(keepingCapacity: true)
+        scratch.lastWeight.append(contentsOf: repeatElement(0, count: termCount))
         let keepPositions = model.proximityWeight > 0 && termCount > 1
-        let lengths = try (0..<columns).map { Double(try match.tokenCount(column: $0)) }
+        scratch.lengths.removeAll(keepingCapacity: true)
+        for column in 0..<columns { scratch.lengths.append(Double(try match.tokenCount(column: column))) }
         // The start of the body weighs more in proportion to how much of
         // the body it is not: in a body no longer than the lead, the start
         // is the whole document and tells nothing.
-        let bodyLength = lengths.last ?? 0
+        let bodyLength = scratch.lengths.last ?? 0
         let leadBoost = bodyLength > model.leadLength ? 1 + model.leadWeight * (1 - model.leadLength / bodyLength) : 1
         try match.forEachInstance { instance in
             guard instance.phrase < terms.phraseTerms.count, instance.column < columns else { return }
@@ -276,29 +384,34 @@ private final class RankingContext {
             if instance.column == columns - 1, Double(instance.offset) < model.leadLength { weight *= leadBoost }
             let slot = term * columns + instance.column
             if hasAlternatives[term] {
-                let key = (slot << 32) | instance.offset
-                let previous = best[key] ?? 0
-                guard weight > previous else { return }
-                best[key] = weight
-                frequencies[slot] += weight - previous
-                if previous == 0, keepPositions { positions[slot].append(instance.offset) }
-            } else {
-                frequencies[slot] += weight
-                if keepPositions { positions[slot].append(instance.offset) }
+                let key = (instance.column << 32) | instance.offset
+                if scratch.lastHit[term] == key {
+                    let previous = scratch.lastWeight[term]
+                    guard weight > previous else { return }
+                    scratch.lastWeight[term] = weight
+                    scratch.frequencies[slot] += weight - previous
+                    return
+                }
+                guard weight > 0 else { return }
+                scratch.lastHit[term] = key
+                scratch.lastWeight[term] = weight
             }
+            scratch.frequencies[slot] += weight
+            if keepPositions { scratch.positions[slot].append(instance.offset) }
         }
-        var termScores = [Double](repeating: 0, count: termCount)
+        scratch.termScores.removeAll(keepingCapacity: true)
+        scratch.termScores.append(contentsOf: repeatElement(0, count: termCount))
         var matchedIDF = 0.0
         var matched = 0
         for term in 0..<termCount {
             var weighted = 0.0
-            for column in 0..<columns where frequencies[term * columns + column] > 0 {
+            for column in 0..<columns where scratch.frequencies[term * columns + column] > 0 {
                 let b = model.columnB[column]
-                let normaliser = 1 - b + b * lengths[column] / averageLength[column]
-                weighted += model.columnWeights[column] * frequencies[term * columns + column] / normaliser
+                let normaliser = 1 - b + b * scratch.lengths[column] / averageLength[column]
+                weighted += model.columnWeights[column] * scratch.frequencies[term * columns + column] / normaliser
             }
             guard weighted > 0 else { continue }
-            termScores[term] = idf[term] * weighted * (model.k1 + 1) / (model.k1 + weighted)
+            scratch.termScores[term] = idf[term] * weighted * (model.k1 + 1) / (model.k1 + weighted)
             matchedIDF += idf[term]
             matched += 1
         }
@@ -311,14 +424,13 @@ private final class RankingContext {
             // query, the more they add ("タブ に 変換" in a document for the
             // query タブに変換, with its particle in between).
             // Positions were appended in increasing order.
-            func hits(_ term: Int, _ column: Int) -> [Int] { positions[term * columns + column] }
-            for first in 0..<(termCount - 1) where termScores[first] > 0 {
-                for second in (first + 1)..<min(termCount, first + 1 + Self.proximityWindow) where termScores[second] > 0 {
+            for first in 0..<(termCount - 1) where scratch.termScores[first] > 0 {
+                for second in (first + 1)..<min(termCount, first + 1 + Self.proximityWindow) where scratch.termScores[second] > 0 {
                     let gap = second - first
                     var closest = Int.max
                     var closestColumn = 0
                     for column in 0..<columns {
-                        let distance = Self.closest(hits(first, column), hits(second, column))
+                        let distance = Self.closest(scratch.positions[first * columns + column], scratch.positions[second * columns + column])
                         if distance < closest { (closest, closestColumn) = (distance, column) }
                     }
                     guard closest < Int.max else { continue }
@@ -327,15 +439,33 @@ private final class RankingContext {
                     // Only the body's length says anything here: a title or
                     // a path is short whatever its length against the mean.
                     let b = closestColumn == columns - 1 ? model.proximityB : 0
-                    let normaliser = 1 - b + b * lengths[closestColumn] / averageLength[closestColumn]
+                    let normaliser = 1 - b + b * scratch.lengths[closestColumn] / averageLength[closestColumn]
                     proximity += min(idf[first], idf[second]) / Double(1 + excess) / Double(gap) / normaliser
                 }
             }
             proximity *= model.proximityWeight
         }
-        let score = termScores.reduce(0, +) * coordination + proximity * coordination
-        return RankingExplanation(score: score, termScores: termScores, idf: idf, documentFrequency: documentFrequency,
-                                  coverage: coverage, proximity: proximity, matchedTerms: matched)
+        let score = scratch.termScores.reduce(0, +) * coordination + proximity * coordination
+        return (score, coverage, proximity, matched)
+    }
+
+    /// The current row's score (`petrel_rank`), or, for a row that cannot
+    /// be among the `topCount` best, an upper bound of it below them.
+    func rankScore(_ match: FTS5Match) throws -> Double {
+        guard model.topCount > 0 else { return try computeScore(match).score }
+        if kept.count == model.topCount, let bound = try upperBound(match), bound < kept[0] {
+            return bound
+        }
+        let score = try computeScore(match).score
+        keep(score)
+        return score
+    }
+
+    /// The current row's score taken apart (`petrel_explain`).
+    func score(_ match: FTS5Match) throws -> RankingExplanation {
+        let parts = try computeScore(match)
+        return RankingExplanation(score: parts.score, termScores: termScores, idf: idf, documentFrequency: documentFrequency,
+                                  coverage: parts.coverage, proximity: parts.proximity, matchedTerms: parts.matched)
     }
 
     /// How far apart in the query two terms may be to count as a pair.
@@ -366,7 +496,7 @@ extension RankingModel {
             k1: options.ranking.k1, coordinationPower: options.ranking.coordinationPower,
             proximityWeight: options.ranking.proximityWeight,
             leadWeight: options.ranking.leadWeight, leadLength: options.ranking.leadLength,
-            proximityB: options.ranking.proximityB)
+            proximityB: options.ranking.proximityB, topCount: options.offset + options.limit)
     }
 
     /// `petrel_rank(documents_fts)`, as another program calls it: the
@@ -391,13 +521,15 @@ extension RankingModel {
         let columnWeights = try numbers(0)
         let columnB = try numbers(1)
         let parameters = try numbers(2)
-        // Five parameters: the calls of indexes' users before proximity-b.
-        guard columnB.count == columnWeights.count, parameters.count == 5 || parameters.count == 6 else {
+        // Five parameters: the calls of indexes' users before proximity-b;
+        // six: before the number of rows kept.
+        guard columnB.count == columnWeights.count, (5...7).contains(parameters.count) else {
             throw DatabaseError(resultCode: .SQLITE_ERROR, message: "petrel_rank: malformed arguments")
         }
         let model = RankingModel(columnWeights: columnWeights, columnB: columnB, k1: parameters[0], coordinationPower: parameters[1],
                                  proximityWeight: parameters[2], leadWeight: parameters[3], leadLength: parameters[4],
-                                 proximityB: parameters.count > 5 ? parameters[5] : 0)
+                                 proximityB: parameters.count > 5 ? parameters[5] : 0,
+                                 topCount: parameters.count > 6 ? Int(clamping: Int64(max(0, min(parameters[6], 1e9)))) : 0)
         let phraseTerms = try numbers(3).map { Int($0) }
         let phraseWeights = try numbers(4)
         guard phraseTerms.count == phraseWeights.count else {
@@ -409,7 +541,7 @@ extension RankingModel {
 
     /// `petrel_rank(documents_fts, ...)`: minus the score, for `ORDER BY rank`.
     static let rankFunction = FTS5AuxiliaryFunction("petrel_rank") { match, arguments in
-        -(try RankingContext.get(match, arguments).score(match).score)
+        -(try RankingContext.get(match, arguments).rankScore(match))
     }
 
     /// `petrel_explain(documents_fts, ...)`: the score taken apart, as JSON.

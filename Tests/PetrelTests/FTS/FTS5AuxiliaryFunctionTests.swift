@@ -50,6 +50,27 @@ struct FTS5AuxiliaryFunctionTests {
         ])
     }
 
+    /// `contains(phrase:)` says which phrases of an OR the row holds, as
+    /// its instances do, phrase numbers out of range included.
+    @Test(arguments: StorageKind.allCases)
+    func phrasesTheRowHolds(kind: StorageKind) throws {
+        let database = try makeDocuments(kind)
+        let held = FTS5AuxiliaryFunction("held_phrases") { match, _ in
+            let phrases = try (0..<match.phraseCount).filter { try match.contains(phrase: $0) }
+            let fromInstances = Set(try match.instances().map(\.phrase))
+            guard Set(phrases) == fromInstances else { return "mismatch" }
+            let outside = try match.contains(phrase: -1) || match.contains(phrase: match.phraseCount)
+            return phrases.map(String.init).joined(separator: ",") + (outside ? " out of range held" : "")
+        }
+        let lines = try database.queue.read { db in
+            try db.add(fts5Function: held)
+            return try String.fetchAll(db, sql: """
+                SELECT held_phrases(docs) FROM docs WHERE docs MATCH 'gulls OR petrels OR lighthouse OR albatross' ORDER BY rowid
+                """)
+        }
+        #expect(lines == ["1", "0", "1,2"])
+    }
+
     @Test(arguments: StorageKind.allCases)
     func rankingWithQueryData(kind: StorageKind) throws {
         let database = try makeDocuments(kind)

@@ -53,6 +53,12 @@ let package = Package(
             name: "petrel-search-bench",
             dependencies: [.product(name: "PetrelIndex", package: petrelIdentity)]
         ),
+        // What Swift's Codable and argument arrays cost by themselves, beside
+        // raw C: the floors of two petrel-bench goals.
+        .executableTarget(
+            name: "petrel-floors",
+            dependencies: ["BenchmarkSupport", .product(name: "Petrel", package: petrelIdentity)]
+        ),
         // Read throughput of a DatabasePool against a DatabaseQueue, two
         // readers beside a writer.
         .executableTarget(

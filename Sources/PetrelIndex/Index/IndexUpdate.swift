@@ -194,9 +194,12 @@ extension DocumentIndex {
         state.bytesToRead = plan.bytesToRead
         progress?(state)
 
-        // Extract, ahead of the writer: 4 MB of extracted text in flight is
-        // enough to keep both threads busy.
-        let queue = WorkQueue<WorkItem>(capacity: 4 << 20)
+        // Extract, ahead of the writer: 8 MB of extracted text in flight
+        // absorbs the bursts of either thread (a large file to extract, a
+        // large body to index). On the sample tree, warm cache: 4 MB kept
+        // the two threads 142% busy (4.7 s), 8 MB 150% (4.4 s), 16 MB 160%
+        // (4.2 s) for 12 MiB more peak memory.
+        let queue = WorkQueue<WorkItem>(capacity: 8 << 20)
         let stop = Flag()
         let finished = DispatchSemaphore(value: 0)
         let extraction = DocumentExtraction(extractors: options.extractors, maximumSize: walk.maximumFileSize, maximumTextBytes: options.maximumTextBytes)

@@ -100,3 +100,15 @@ extension NSNumber: DatabaseValueConvertible {
     /// The Objective-C type encoding of the stored value (`q`, `d`, `c`...).
     private var objCTypeCode: String { String(cString: objCType) }
 }
+
+// MARK: - CGFloat
+
+extension CGFloat: DatabaseValueConvertible {
+    /// A real, like `Double`.
+    public var databaseValue: DatabaseValue { Double(self).databaseValue }
+
+    /// A real or an integer, like `Double`; nil for text, blobs and NULL.
+    public static func fromDatabaseValue(_ dbValue: DatabaseValue) -> CGFloat? {
+        Double.fromDatabaseValue(dbValue).map { CGFloat($0) }
+    }
+}

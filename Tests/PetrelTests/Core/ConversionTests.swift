@@ -70,6 +70,26 @@ struct ConversionTests {
         }
     }
 
+    /// CGFloat is stored as a real and read back from reals and integers;
+    /// nil stays NULL, text is not a CGFloat.
+    @Test(arguments: StorageKind.allCases)
+    func cgFloatsAreReals(kind: StorageKind) throws {
+        let database = try TestDatabase(kind)
+        try database.queue.write { db in
+            try db.execute(sql: "CREATE TABLE points (x DOUBLE, y DOUBLE, z)")
+            let x: CGFloat = 1.5
+            let y: CGFloat? = nil
+            try db.execute(sql: "INSERT INTO points VALUES (?, ?, 'text')", arguments: [x, y])
+            #expect(try String.fetchOne(db, sql: "SELECT typeof(x) || typeof(y) FROM points") == "realnull")
+            let row = try #require(try Row.fetchOne(db, sql: "SELECT x, y, z, 7 AS i FROM points"))
+            #expect(row["x"] as CGFloat == 1.5)
+            #expect(row["y"] as CGFloat? == nil)
+            #expect(row["i"] as CGFloat == 7)
+            #expect(CGFloat.fromDatabaseValue(row["z"] as DatabaseValue) == nil)
+            #expect(try CGFloat.fetchAll(db, sql: "SELECT x FROM points") == [1.5])
+        }
+    }
+
     @Test func integersRejectValuesThatDoNotFit() {
         #expect(Int8.fromDatabaseValue(300.databaseValue) == nil)
         #expect(UInt.fromDatabaseValue((-1).databaseValue) == nil)

@@ -154,6 +154,11 @@ extension FetchRequest where RowDecoder: DatabaseValueConvertible & Hashable {
     public func fetchSet(_ db: Database) throws -> Set<RowDecoder> { try fetching(db) { try RowDecoder.fetchSet($0, adapter: $1) } }
 }
 
+extension FetchRequest where RowDecoder: DatabaseValueConvertible & StatementColumnConvertible & Hashable {
+    /// The distinct values, read straight from SQLite.
+    public func fetchSet(_ db: Database) throws -> Set<RowDecoder> { try fetching(db) { try RowDecoder.fetchSet($0, adapter: $1) } }
+}
+
 // MARK: - Fetching a request from a type: `Player.fetchAll(db, request)`
 
 extension Row {

@@ -4,8 +4,9 @@ import Foundation
 // MARK: - Integers
 
 /// Reads an integer column: integers must fit, reals are truncated toward
-/// zero when the result fits, NULL, text and blobs fail (SQLite would
-/// silently read them as 0).
+/// zero when the result fits, NULL fails, and text and blobs go through
+/// SQLite's own conversion (`'12'` is 12, `'abc'` is 0), as GRDB's
+/// statement fast path reads them. `fromDatabaseValue` refuses text.
 ///
 /// One `sqlite3_column_value` call gives both the type and the value, where
 /// `sqlite3_column_type` + `sqlite3_column_int64` would pay SQLite's column
@@ -21,8 +22,13 @@ func integerColumn<I: FixedWidthInteger>(_ statement: SQLiteStatement, _ index: 
         let double = sqlite3_value_double(value)
         guard double.isFinite else { return nil }
         return I(exactly: double.rounded(.towardZero))
-    default:
+    case SQLITE_NULL:
         return nil
+    default:
+        // Text and blobs: SQLite's own conversion, as GRDB's statement
+        // fast path reads them (`'12'` is 12, `''` and `'abc'` are 0).
+        // `fromDatabaseValue` stays strict.
+        return I(exactly: sqlite3_value_int64(value))
     }
 }
 
@@ -192,9 +198,11 @@ extension Bool: DatabaseValueConvertible, StatementColumnConvertible {
     }
     public init?(sqliteStatement: SQLiteStatement, index: CInt) {
         switch sqlite3_column_type(sqliteStatement, index) {
-        case SQLITE_INTEGER: self = sqlite3_column_int64(sqliteStatement, index) != 0
+        case SQLITE_NULL: return nil
         case SQLITE_FLOAT: self = sqlite3_column_double(sqliteStatement, index) != 0
-        default: return nil
+        // Integers, and text and blobs through SQLite's conversion, as
+        // GRDB's fast path reads them (`'0'` and `''` are false).
+        default: self = sqlite3_column_int64(sqliteStatement, index) != 0
         }
     }
 }
@@ -213,8 +221,10 @@ extension Double: DatabaseValueConvertible, StatementColumnConvertible {
     public init?(sqliteStatement: SQLiteStatement, index: CInt) {
         let value = sqlite3_column_value(sqliteStatement, index)
         switch sqlite3_value_type(value) {
-        case SQLITE_INTEGER, SQLITE_FLOAT: self = sqlite3_value_double(value)
-        default: return nil
+        case SQLITE_NULL: return nil
+        // Text and blobs through SQLite's conversion, as GRDB's fast path
+        // reads them.
+        default: self = sqlite3_value_double(value)
         }
     }
     @inline(__always)

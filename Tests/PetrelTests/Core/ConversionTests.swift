@@ -258,9 +258,14 @@ struct ConversionTests {
             #expect(throws: RowDecodingError.self) {
                 try Int.fetchAll(db, sql: "SELECT 1 UNION ALL SELECT NULL")
             }
-            #expect(throws: RowDecodingError.self) {
-                try Int.fetchAll(db, sql: "SELECT 'not a number'")
-            }
+            // Text read straight from the statement goes through SQLite's
+            // conversion, as in GRDB; the DatabaseValue conversion refuses it.
+            #expect(try Int.fetchAll(db, sql: "SELECT '12' UNION ALL SELECT 'not a number'") == [12, 0])
+            #expect(try Bool.fetchAll(db, sql: "SELECT '1' UNION ALL SELECT '0' UNION ALL SELECT ''") == [true, false, false])
+            #expect(try Double.fetchOne(db, sql: "SELECT '1.5'") == 1.5)
+            #expect(throws: RowDecodingError.self) { try Int8.fetchOne(db, sql: "SELECT '300'") }
+            #expect(Int.fromDatabaseValue("12".databaseValue) == nil)
+            #expect(Bool.fromDatabaseValue("1".databaseValue) == nil)
             #expect(throws: RowDecodingError.self) {
                 try URL.fetchAll(db, sql: "SELECT NULL")
             }
@@ -291,6 +296,44 @@ struct ConversionTests {
             #expect(try String.fetchAll(db, sql: "SELECT 1.5") == ["1.5"])
             // Invalid UTF-8 stored as text is repaired, never a crash.
             #expect(try String.fetchOne(db, sql: "SELECT CAST(x'61ff62' AS TEXT)") == "a\u{FFFD}b")
+        }
+    }
+}
+
+/// Records which conversion made it: SQLite's statement (fast) or a
+/// `DatabaseValue` (slow).
+private struct ConversionPath: DatabaseValueConvertible, StatementColumnConvertible, Hashable {
+    var value: Int
+    var fast: Bool
+
+    init(value: Int, fast: Bool) { (self.value, self.fast) = (value, fast) }
+    init?(sqliteStatement: SQLiteStatement, index: CInt) { self.init(value: Int(sqlite3_column_int64(sqliteStatement, index)), fast: true) }
+    var databaseValue: DatabaseValue { value.databaseValue }
+    static func fromDatabaseValue(_ dbValue: DatabaseValue) -> ConversionPath? { Int.fromDatabaseValue(dbValue).map { ConversionPath(value: $0, fast: false) } }
+}
+
+@Suite("Statement column conversions")
+struct StatementColumnConversionTests {
+    /// Every way of fetching a set of a StatementColumnConvertible type
+    /// reads the values straight from the statement, as every way of
+    /// fetching an array does.
+    @Test(arguments: StorageKind.allCases)
+    func setsAreReadStraightFromTheStatement(kind: StorageKind) throws {
+        let database = try TestDatabase(kind)
+        try database.queue.read { db in
+            let sql = "SELECT 1 UNION ALL SELECT 2 UNION ALL SELECT 2"
+            let sets = [
+                try ConversionPath.fetchSet(db, sql: sql),
+                try ConversionPath.fetchSet(db.makeStatement(sql: sql)),
+                try ConversionPath.fetchSet(db, SQLRequest<Row>(sql: sql)),
+                try SQLRequest<ConversionPath>(sql: sql).fetchSet(db),
+                try SQLRequest<ConversionPath>(sql: "SELECT 0, 1 UNION ALL SELECT 0, 2", adapter: SuffixRowAdapter(fromIndex: 1)).fetchSet(db),
+            ]
+            for set in sets {
+                #expect(Set(set.map(\.value)) == [1, 2])
+                #expect(set.allSatisfy { $0.fast })
+            }
+            #expect(try SQLRequest<ConversionPath>(sql: sql).fetchAll(db).allSatisfy { $0.fast })
         }
     }
 }

@@ -17,9 +17,16 @@ extension Database {
         case rollback
     }
 
-    /// Begins a transaction (`BEGIN DEFERRED TRANSACTION` by default).
+    /// Begins a transaction: by default `BEGIN IMMEDIATE TRANSACTION`, or
+    /// `DEFERRED` on a read-only connection or inside ``readOnly(_:)``.
     public func beginTransaction(_ kind: TransactionKind? = nil) throws {
-        try internalStatement("BEGIN \((kind ?? .deferred).rawValue) TRANSACTION").execute()
+        // By default, as GRDB: immediate on a connection that may write, so
+        // that two write transactions never overlap (a deferred one that
+        // reads first gets SQLITE_BUSY when it tries to write while another
+        // holds the write lock, whatever the busy timeout), deferred when
+        // read-only (SQLite refuses the others there).
+        let kind = kind ?? (isReadOnly ? .deferred : .immediate)
+        try internalStatement("BEGIN \(kind.rawValue) TRANSACTION").execute()
     }
 
     /// Commits the current transaction.
@@ -88,10 +95,15 @@ extension Database {
     }
 
     /// Runs `operations` inside a savepoint, which can nest inside
-    /// transactions and other savepoints. Outside of a transaction, the
-    /// outermost savepoint is a transaction of its own.
+    /// transactions and other savepoints. Outside of a transaction it is a
+    /// transaction of its own, of the configuration's default kind (as in
+    /// GRDB: a top-level `SAVEPOINT` would begin a deferred transaction).
+    ///
+    /// The savepoint is named `grdb`, as GRDB names it, so that traces of
+    /// programs written against GRDB read the same.
     public func inSavepoint(_ operations: () throws -> TransactionCompletion) throws {
-        try internalStatement("SAVEPOINT petrel").execute()
+        guard isInsideTransaction else { return try inTransaction(nil, operations) }
+        try internalStatement("SAVEPOINT grdb").execute()
         let completion: TransactionCompletion
         do {
             completion = try operations()
@@ -102,7 +114,7 @@ extension Database {
         switch completion {
         case .commit:
             do {
-                try internalStatement("RELEASE SAVEPOINT petrel").execute()
+                try internalStatement("RELEASE SAVEPOINT grdb").execute()
             } catch {
                 try? rollbackSavepoint()
                 throw error
@@ -115,8 +127,8 @@ extension Database {
     private func rollbackSavepoint() throws {
         // A failed statement may already have rolled the whole transaction back.
         guard isInsideTransaction else { return }
-        try internalStatement("ROLLBACK TRANSACTION TO SAVEPOINT petrel").execute()
-        try internalStatement("RELEASE SAVEPOINT petrel").execute()
+        try internalStatement("ROLLBACK TRANSACTION TO SAVEPOINT grdb").execute()
+        try internalStatement("RELEASE SAVEPOINT grdb").execute()
     }
 
     /// Runs `value` with writes forbidden (`PRAGMA query_only`): a write

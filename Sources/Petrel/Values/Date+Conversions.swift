@@ -4,8 +4,8 @@ import Foundation
 // Dates are stored as UTC text "yyyy-MM-dd HH:mm:ss.SSS", the format SQLite's
 // date functions read. Decoding also accepts the other formats of those
 // functions (date only, minutes, seconds, any number of fractional digits,
-// a `T` separator, a `Z` or `±HH:MM` suffix) and numbers, which are seconds
-// since 1970 (Unix timestamps).
+// read to the millisecond as SQLite does, a `T` separator, a `Z` or `±HH:MM`
+// suffix) and numbers, which are seconds since 1970 (Unix timestamps).
 //
 // Related SQLite documentation: <https://www.sqlite.org/lang_datefunc.html>
 
@@ -127,11 +127,13 @@ private struct DigitScanner {
             guard let second = number(digits: 2), second < 60 else { return false }
             result.second = second
             if take(UInt8(ascii: ".")) {
+                // Milliseconds, as SQLite's date functions and GRDB read
+                // them: further digits are accepted and ignored.
                 var nanos = 0
                 var scale = 100_000_000
                 var count = 0
                 while let byte = peek(offset: 0), byte >= 48, byte <= 57 {
-                    nanos += Int(byte - 48) * scale
+                    if count < 3 { nanos += Int(byte - 48) * scale }
                     scale /= 10
                     count += 1
                     index += 1

@@ -168,6 +168,10 @@ struct ConversionTests {
         #expect(date("2000-01-01 00:01") == 946_684_860)
         #expect(date("2000-01-01T00:00:01") == 946_684_801)
         #expect(date("2000-01-01 00:00:00.5") == 946_684_800.5)
+        // Fractional seconds are read to the millisecond, as SQLite and GRDB
+        // read them; further digits are accepted.
+        #expect(date("2000-01-01 00:00:00.00456") == 946_684_800.004)
+        #expect(date("2000-01-01 00:00:00.123456789+00:00") == 946_684_800.123)
         #expect(date("2000-01-01 00:00:00Z") == 946_684_800)
         #expect(date("2000-01-01 01:00:00+01:00") == 946_684_800)
         #expect(date("1999-12-31 23:00:00-0100") == 946_684_800)

@@ -100,6 +100,37 @@ struct TransactionTests {
         #expect(try values(database) == [1, 2, 6])
     }
 
+    /// Outside of a transaction a savepoint is a transaction of its own
+    /// (begun as the configuration's default kind), inside one a
+    /// `SAVEPOINT grdb`, as GRDB runs them.
+    @Test(arguments: StorageKind.allCases)
+    func savepointsRunAsGRDBRunsThem(kind: StorageKind) throws {
+        let database = try makeDatabase(kind)
+        var statements: [String] = []
+        try database.queue.writeWithoutTransaction { db in
+            db.trace { statements.append($0.description) }
+            try db.inSavepoint {
+                try db.execute(sql: "INSERT INTO t VALUES (1)")
+                try db.inSavepoint {
+                    try db.execute(sql: "INSERT INTO t VALUES (2)")
+                    return .rollback
+                }
+                return .commit
+            }
+            try db.inSavepoint {
+                try db.execute(sql: "INSERT INTO t VALUES (3)")
+                return .rollback
+            }
+            db.trace(options: .statement, nil)
+        }
+        #expect(statements == [
+            "BEGIN IMMEDIATE TRANSACTION", "INSERT INTO t VALUES (1)", "SAVEPOINT grdb", "INSERT INTO t VALUES (2)",
+            "ROLLBACK TRANSACTION TO SAVEPOINT grdb", "RELEASE SAVEPOINT grdb", "COMMIT TRANSACTION",
+            "BEGIN IMMEDIATE TRANSACTION", "INSERT INTO t VALUES (3)", "ROLLBACK TRANSACTION",
+        ])
+        #expect(try values(database) == [1])
+    }
+
     @Test func manualTransactionControl() throws {
         let database = try makeDatabase(.file)
         try database.queue.writeWithoutTransaction { db in

@@ -86,23 +86,38 @@ public struct ForeignKeyInfo: Sendable, Hashable {
 }
 
 extension Database {
-    private func schemaTable(_ schemaName: String?) -> String {
+    private func schemaTable(_ schemaName: String?) throws -> String {
         switch schemaName?.lowercased() {
-        case nil, "main": "main.sqlite_master"
-        case "temp": "sqlite_temp_master"
-        case let name?: "\(name.quotedDatabaseIdentifier).sqlite_master"
+        case nil, "main": return "main.sqlite_master"
+        case "temp": return "sqlite_temp_master"
+        case let name?:
+            try checkSchema(name)
+            return "\(name.quotedDatabaseIdentifier).sqlite_master"
         }
     }
 
-    private func pragmaPrefix(_ schemaName: String?) -> String {
-        schemaName.map { "\($0.quotedDatabaseIdentifier)." } ?? ""
+    private func pragmaPrefix(_ schemaName: String?) throws -> String {
+        guard let schemaName else { return "" }
+        try checkSchema(schemaName)
+        return "\(schemaName.quotedDatabaseIdentifier)."
+    }
+
+    /// Throws "no such schema" for a name that is not an attached
+    /// database (SQLite's own message would name `sqlite_master`).
+    private func checkSchema(_ name: String) throws {
+        let lowered = name.lowercased()
+        guard lowered != "main", lowered != "temp" else { return }
+        let names = try String.fetchAll(internalStatement("SELECT name FROM pragma_database_list"))
+        guard names.contains(where: { $0.caseInsensitivelyEquals(name) }) else {
+            throw DatabaseError(resultCode: .SQLITE_ERROR, message: "no such schema: \(name)")
+        }
     }
 
     /// Without a schema name, temporary objects count too.
     private func objectExists(_ type: String, _ name: String, _ schemaName: String?) throws -> Bool {
         if schemaName == nil, try objectExists(type, name, "temp") { return true }
         return try Bool.fetchOne(
-            self, sql: "SELECT EXISTS (SELECT 1 FROM \(schemaTable(schemaName)) WHERE type = ? AND name = ? COLLATE NOCASE)",
+            self, sql: "SELECT EXISTS (SELECT 1 FROM \(try schemaTable(schemaName)) WHERE type = ? AND name = ? COLLATE NOCASE)",
             arguments: [type, name]) ?? false
     }
 
@@ -137,7 +152,7 @@ extension Database {
     public func columns(in tableName: String, in schemaName: String? = nil) throws -> [ColumnInfo] {
         let cacheKey = schemaName.map { $0 + "." + tableName } ?? tableName
         if let cached = columnsCache[cacheKey] { return cached }
-        let rows = try Row.fetchAll(self, sql: "PRAGMA \(pragmaPrefix(schemaName))table_info(\(tableName.quotedDatabaseIdentifier))")
+        let rows = try Row.fetchAll(self, sql: "PRAGMA \(try pragmaPrefix(schemaName))table_info(\(tableName.quotedDatabaseIdentifier))")
         guard !rows.isEmpty else {
             throw DatabaseError(resultCode: .SQLITE_ERROR, message: "no such table: \(tableName)")
         }
@@ -223,7 +238,7 @@ extension Database {
     /// a "pk" index is not enough: ordinary tables with a non-INTEGER primary
     /// key have one too.
     private func isWithoutRowIDTable(_ tableName: String, _ schemaName: String?) throws -> Bool {
-        let sql = "PRAGMA \(pragmaPrefix(schemaName))table_list(\(tableName.quotedDatabaseIdentifier))"
+        let sql = "PRAGMA \(try pragmaPrefix(schemaName))table_list(\(tableName.quotedDatabaseIdentifier))"
         return try Row.fetchOne(self, sql: sql).map { ($0["wr"] as Int?) == 1 } ?? false
     }
 
@@ -232,7 +247,7 @@ extension Database {
         guard try tableExists(tableName, in: schemaName) else {
             throw DatabaseError(resultCode: .SQLITE_ERROR, message: "no such table: \(tableName)")
         }
-        let prefix = pragmaPrefix(schemaName)
+        let prefix = try pragmaPrefix(schemaName)
         return try Row.fetchAll(self, sql: "PRAGMA \(prefix)index_list(\(tableName.quotedDatabaseIdentifier))").compactMap { row in
             let name: String = row["name"]
             let columnNames = try Row.fetchAll(self, sql: "PRAGMA \(prefix)index_info(\(name.quotedDatabaseIdentifier))")
@@ -253,7 +268,7 @@ extension Database {
         guard try tableExists(tableName, in: schemaName) else {
             throw DatabaseError(resultCode: .SQLITE_ERROR, message: "no such table: \(tableName)")
         }
-        let rows = try Row.fetchAll(self, sql: "PRAGMA \(pragmaPrefix(schemaName))foreign_key_list(\(tableName.quotedDatabaseIdentifier))")
+        let rows = try Row.fetchAll(self, sql: "PRAGMA \(try pragmaPrefix(schemaName))foreign_key_list(\(tableName.quotedDatabaseIdentifier))")
         var result: [ForeignKeyInfo] = []
         for (id, group) in Dictionary(grouping: rows, by: { $0["id"] as Int }).sorted(by: { $0.key < $1.key }) {
             let ordered = group.sorted { ($0["seq"] as Int) < ($1["seq"] as Int) }

@@ -48,6 +48,32 @@ struct SchemaExtrasTests {
         }
     }
 
+    /// Introspection of a schema that is not attached says so, for each
+    /// kind of question; `main`, `temp` and attached schemas answer.
+    @Test(arguments: StorageKind.allCases)
+    func unknownSchemasAreNamed(_ kind: StorageKind) throws {
+        let database = try TestDatabase(kind)
+        try database.queue.writeWithoutTransaction { db in
+            try db.execute(sql: "CREATE TABLE t (id INTEGER PRIMARY KEY, name TEXT UNIQUE)")
+            try db.execute(sql: "ATTACH DATABASE ':memory:' AS other")
+            try db.execute(sql: "CREATE TABLE other.u (a)")
+            let questions: [(Database) throws -> Void] = [
+                { _ = try $0.indexes(on: "t", in: "invalid") },
+                { _ = try $0.columns(in: "t", in: "invalid") },
+                { _ = try $0.tableExists("t", in: "invalid") },
+                { _ = try $0.foreignKeys(on: "t", in: "invalid") },
+            ]
+            for question in questions {
+                #expect { try question(db) } throws: { error in
+                    (error as? DatabaseError)?.message == "no such schema: invalid"
+                }
+            }
+            #expect(try db.indexes(on: "t", in: "main").count == 1)
+            #expect(try db.tableExists("u", in: "OTHER"))
+            #expect(try db.columns(in: "u", in: "other").map(\.name) == ["a"])
+        }
+    }
+
     @Test func foreignKeyViolationsAreDescribed() throws {
         var configuration = Configuration()
         configuration.foreignKeysEnabled = false

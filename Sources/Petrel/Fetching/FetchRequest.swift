@@ -244,7 +244,8 @@ public struct AdaptedFetchRequest<Base: FetchRequest>: FetchRequest {
 
     public func makePreparedRequest(_ db: Database, forSingleResult singleResult: Bool = false) throws -> PreparedRequest {
         var prepared = try base.makePreparedRequest(db, forSingleResult: singleResult)
-        prepared.adapter = try adapter(db)
+        let adapter = try adapter(db)
+        prepared.adapter = prepared.adapter.map { ChainedAdapter(first: $0, second: adapter) } ?? adapter
         return prepared
     }
 
@@ -256,8 +257,8 @@ public struct AdaptedFetchRequest<Base: FetchRequest>: FetchRequest {
 }
 
 extension FetchRequest {
-    /// The same request, its rows shown through the adapter (which
-    /// replaces any adapter the request had).
+    /// The same request, its rows shown through the adapter, applied to
+    /// the rows as any adapter the request already has shows them.
     ///
     /// ```swift
     /// let request = SQLRequest<Row>(sql: "SELECT player.*, team.* FROM ...")

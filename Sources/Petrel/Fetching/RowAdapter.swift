@@ -395,3 +395,24 @@ extension Row {
         try Set(decode([Record].self, forKey: key))
     }
 }
+
+/// One adapter over the rows another one makes: `second` sees the columns
+/// (and names) `first` shows. The scopes of `first` stay, unless `second`
+/// defines scopes of the same names.
+struct ChainedAdapter: RowAdapter {
+    let first: any RowAdapter
+    let second: any RowAdapter
+
+    func _layout(columns: [String]) throws -> RowLayout {
+        let inner = try first._layout(columns: columns)
+        let outer = try second._layout(columns: inner.columns.map(\.name))
+        return Self.layout(outer, over: inner)
+    }
+
+    /// `outer`'s columns and scopes, with indexes into the statement.
+    private static func layout(_ outer: RowLayout, over inner: RowLayout) -> RowLayout {
+        RowLayout(
+            columns: outer.columns.map { (index: inner.columns[$0.index].index, name: $0.name) },
+            scopes: inner.scopes.merging(outer.scopes.mapValues { layout($0, over: inner) }) { _, new in new })
+    }
+}

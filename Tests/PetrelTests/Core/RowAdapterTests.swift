@@ -105,6 +105,35 @@ struct RowAdapterTests {
         }
     }
 
+    /// `adapted` over a request that has an adapter applies the new one to
+    /// the rows the first one makes, as GRDB does.
+    @Test(arguments: StorageKind.allCases)
+    func adaptersOfAdaptedRequestsChain(kind: StorageKind) throws {
+        let database = try TestDatabase(kind)
+        try database.queue.read { db in
+            let suffixes = try #require(try SQLRequest<Row>(sql: "SELECT 0 AS a0, 1 AS a1, 2 AS a2", adapter: SuffixRowAdapter(fromIndex: 1))
+                .adapted { _ in SuffixRowAdapter(fromIndex: 1) }
+                .fetchOne(db))
+            #expect(Array(suffixes.columnNames) == ["a2"])
+            #expect(Array(suffixes.databaseValues) == [2.databaseValue])
+            let mappings = try #require(try SQLRequest<Row>(sql: "SELECT 0 AS a0", adapter: ColumnMapping(["a1": "a0"]))
+                .adapted { _ in ColumnMapping(["a2": "a1"]) }
+                .fetchOne(db))
+            #expect(Array(mappings.columnNames) == ["a2"])
+            let renamed = try #require(try SQLRequest<Row>(sql: #"SELECT 1 AS "id:1", 'foo' AS name, 2 AS "id:2""#)
+                .adapted { _ in RenameColumnAdapter { String($0.prefix { $0 != ":" }) } }
+                .adapted { _ in
+                    let adapters = splittingRowAdapters(columnCounts: [2, 1])
+                    return ScopeAdapter(["a": adapters[0], "b": adapters[1]])
+                }
+                .fetchOne(db))
+            #expect(renamed.unscoped == ["id": 1, "name": "foo", "id": 2])
+            #expect(renamed.unadapted == ["id:1": 1, "name": "foo", "id:2": 2])
+            #expect(renamed.scopes["a"] == ["id": 1, "name": "foo"])
+            #expect(renamed.scopes["b"] == ["id": 2])
+        }
+    }
+
     @Test func nestedScopesAndSplitting() throws {
         let dbQueue = try DatabaseQueue()
         try dbQueue.read { db in

@@ -36,11 +36,11 @@ extension SQL.StringInterpolation {
     }
 
     /// The selection of a record type (`databaseSelection`), its columns
-    /// qualified with `tableAlias` when given.
+    /// qualified with `tableAlias`, or with the record's table name
+    /// (`"player".*`), so that the columns of joined tables do not clash.
     public mutating func appendInterpolation(columnsOf recordType: (some TableRecord).Type, tableAlias: String? = nil) {
-        let selections = recordType.databaseSelection.map { selectable in
-            tableAlias.map { selectable.sqlSelection.sql.qualified(with: $0) } ?? selectable.sqlSelection.sql
-        }
+        let qualifier = tableAlias ?? recordType.databaseTableName
+        let selections = recordType.databaseSelection.map { $0.sqlSelection.sql.qualified(with: qualifier) }
         appendInterpolation(literal: selections.joined(separator: ", "))
     }
 

@@ -87,6 +87,10 @@ struct CoreAdditionsTests {
             #expect(sql == #"SELECT "p".* FROM "person" p WHERE "id" IN (?, ?) AND "id" <= (SELECT MAX("id") FROM "pet") AND "name" <> ? ORDER BY "name" DESC"#)
             #expect(arguments == [1, 2, "Zed"])
             #expect(try Person.fetchAll(db, SQLRequest<Person>(literal: literal)).map(\.name) == ["Bob", "Ann"])
+            // Without an alias the columns are qualified with the table's
+            // name: joined tables' columns do not clash.
+            let joined: SQL = "SELECT \(columnsOf: Person.self), \(columnsOf: Pet.self) FROM person JOIN pet ON pet.personId = person.id"
+            #expect(try joined.build(db).0 == #"SELECT "person".*, "pet".* FROM person JOIN pet ON pet.personId = person.id"#)
             let empty: [Int] = []
             #expect(try SQLRequest<Int>(literal: "SELECT 1 WHERE 1 IN \(empty)").fetchCount(db) == 0)
             #expect(SQL(Column("a") + 1).description == #""a" + ?"#)

@@ -1,3 +1,4 @@
+import Foundation
 /// A request built with the query interface: `Player.filter(...).order(...)`.
 ///
 /// ```swift
@@ -85,10 +86,51 @@ public struct QueryInterfaceRequest<RowDecoder>: Sendable {
 
     /// Keeps the rows with these primary keys (NULL is no key: a NULL key
     /// alone keeps nothing).
+    ///
+    /// A record type's encoding strategies apply to `Data`, `Date` and
+    /// `UUID` keys, as they apply to its primary key column when it is
+    /// saved (`databaseUUIDEncodingStrategy(for:)`...).
     public func filter<Keys: Sequence>(keys: Keys) -> Self where Keys.Element: DatabaseValueConvertible {
         var request = self
-        request.filters.append(.keys(keys.map { $0.databaseValue }.filter { !$0.isNull }))
+        if let encoded = Self.strategyEncodedKeys(Array(keys)) {
+            request.filters.append(encoded)
+        } else {
+            request.filters.append(.keys(keys.map { $0.databaseValue }.filter { !$0.isNull }))
+        }
         return request
+    }
+
+    /// The filter of keys that the record type encodes with a strategy, or
+    /// nil for other keys and record types.
+    private static func strategyEncodedKeys<Key: DatabaseValueConvertible>(_ keys: [Key]) -> QueryFilter? {
+        guard RowDecoder.self is any EncodableRecord.Type else { return nil }
+        // The record type is looked up again when the request runs: a
+        // metatype of an existential is not Sendable.
+        if Key.self == Data.self || Key.self == Data?.self {
+            let values = keys.compactMap { $0 as Any as? Data }
+            return .encodedKeys(count: values.count) { column in
+                guard let recordType = RowDecoder.self as? any EncodableRecord.Type else { return values.map(\.databaseValue) }
+                let strategy = recordType.databaseDataEncodingStrategy(for: column)
+                return values.map { strategy.encode($0) }
+            }
+        }
+        if Key.self == Date.self || Key.self == Date?.self {
+            let values = keys.compactMap { $0 as Any as? Date }
+            return .encodedKeys(count: values.count) { column in
+                guard let recordType = RowDecoder.self as? any EncodableRecord.Type else { return values.map(\.databaseValue) }
+                let strategy = recordType.databaseDateEncodingStrategy(for: column)
+                return values.map { strategy.encode($0) }
+            }
+        }
+        if Key.self == UUID.self || Key.self == UUID?.self {
+            let values = keys.compactMap { $0 as Any as? UUID }
+            return .encodedKeys(count: values.count) { column in
+                guard let recordType = RowDecoder.self as? any EncodableRecord.Type else { return values.map(\.databaseValue) }
+                let strategy = recordType.databaseUUIDEncodingStrategy(for: column)
+                return values.map { strategy.encode($0) }
+            }
+        }
+        return nil
     }
 
     /// Fetches nothing.
@@ -272,6 +314,9 @@ public struct QueryInterfaceRequest<RowDecoder>: Sendable {
             case .keys(let keys):
                 let column = try db.singleColumnPrimaryKey(of: table, db.primaryKey(table))
                 conditions.append(keys.map { $0.sqlExpression }.contains(Column(column)))
+            case .encodedKeys(_, let encode):
+                let column = try db.singleColumnPrimaryKey(of: table, db.primaryKey(table))
+                conditions.append(encode(column).map { $0.sqlExpression }.contains(Column(column)))
             case .aggregate(let aggregate):
                 conditions.append(try aggregate.build(db, table))
             case .associatedWith(let core, let origin):
@@ -643,6 +688,9 @@ enum QueryFilter: Sendable {
     case expression(SQLExpression)
     /// Rows whose primary key is one of the values, resolved against the schema.
     case keys([DatabaseValue])
+    /// The same, for keys a record type encodes with a strategy (`Data`,
+    /// `Date`, `UUID`): the values are encoded for the primary key column.
+    case encodedKeys(count: Int, encode: @Sendable (_ column: String) -> [DatabaseValue])
     /// A comparison of an association aggregate (correlated subquery).
     case aggregate(ErasedAggregate)
     /// The rows associated with one record (`record.request(for:)`).
@@ -685,6 +733,8 @@ extension QueryInterfaceRequest: FetchRequest {
             switch filter {
             case .keys(let keys):
                 if keys.count <= 1 { return true }
+            case .encodedKeys(let count, _):
+                if count <= 1 { return true }
             case .keyValues(let keys):
                 if keys.isEmpty { return true }
                 if keys.count == 1 { pinned.formUnion(keys[0].keys.map { $0.fastLowercased }) }

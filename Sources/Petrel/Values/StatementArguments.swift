@@ -97,20 +97,17 @@ public struct StatementArguments: Hashable, Sendable, CustomStringConvertible,
         namedValues = Dictionary(elements.map { ($0.0, $0.1?.databaseValue ?? .null) }, uniquingKeysWith: { $1 })
     }
 
-    /// Appends positional values and merges named values; on a name conflict
-    /// the receiver keeps its value and the conflicting names are returned.
+    /// Appends positional values and merges named values; on a name
+    /// conflict the appended value wins, and the values it replaced are
+    /// returned (as GRDB does).
     @discardableResult
     public mutating func append(contentsOf other: StatementArguments) -> [String: DatabaseValue] {
         values.append(contentsOf: other.values)
-        var conflicts: [String: DatabaseValue] = [:]
+        var replaced: [String: DatabaseValue] = [:]
         for (name, value) in other.namedValues {
-            if namedValues[name] != nil {
-                conflicts[name] = value
-            } else {
-                namedValues[name] = value
-            }
+            if let old = namedValues.updateValue(value, forKey: name) { replaced[name] = old }
         }
-        return conflicts
+        return replaced
     }
 
     /// Concatenation. Named arguments must not conflict (precondition).

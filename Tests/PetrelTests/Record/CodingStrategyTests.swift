@@ -73,6 +73,37 @@ struct CodingStrategyTests {
         }
     }
 
+    /// Keys of `Data`, `Date` and `UUID` are encoded by the record type's
+    /// strategies for its primary key column, so `filter(id:)`,
+    /// `fetchOne(_:id:)` and `deleteOne(_:id:)` find the rows it saved.
+    @Test(arguments: StorageKind.allCases)
+    func keysAreEncodedAsTheRecordEncodesThem(kind: StorageKind) throws {
+        struct Tag: Codable, FetchableRecord, PersistableRecord, Identifiable {
+            var id: UUID
+            var name: String
+            static func databaseUUIDEncodingStrategy(for column: String) -> DatabaseUUIDEncodingStrategy { .uppercaseString }
+        }
+        struct Blob: Codable, FetchableRecord, PersistableRecord, Identifiable {
+            var id: Data
+            static func databaseDataEncodingStrategy(for column: String) -> DatabaseDataEncodingStrategy { .text }
+        }
+        let database = try TestDatabase(kind)
+        let uuid = try #require(UUID(uuidString: "61626364-6566-6768-696A-6B6C6D6E6F70"))
+        try database.queue.write { db in
+            try db.execute(sql: "CREATE TABLE tag (id TEXT PRIMARY KEY, name TEXT); CREATE TABLE blob (id TEXT PRIMARY KEY)")
+            try Tag(id: uuid, name: "a").insert(db)
+            try Blob(id: Data("foo".utf8)).insert(db)
+            #expect(try String.fetchOne(db, sql: "SELECT id FROM tag") == uuid.uuidString)
+            let request = Tag.filter(id: uuid)
+            #expect(try request.makePreparedRequest(db).statement.sql.contains(#""id" = ?"#))
+            #expect(try Tag.fetchOne(db, id: uuid)?.name == "a")
+            #expect(try Tag.filter(ids: [uuid, UUID()]).fetchCount(db) == 1)
+            #expect(try Blob.exists(db, id: Data("foo".utf8)))
+            #expect(try Tag.deleteOne(db, id: uuid))
+            #expect(try Tag.fetchCount(db) == 0)
+        }
+    }
+
     @Test func customStrategiesAndErrors() throws {
         struct Stamp: Decodable, FetchableRecord {
             var at: Date

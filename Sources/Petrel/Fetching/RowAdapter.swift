@@ -164,18 +164,18 @@ public struct RenameColumnAdapter: RowAdapter {
 }
 
 /// Adapters that cut a row into consecutive parts of the given sizes,
-/// for example the columns of several joined tables.
+/// for example the columns of several joined tables, and one more for the
+/// columns after them (as GRDB: `columnCounts.count + 1` adapters).
 ///
 /// ```swift
-/// // SELECT player.*, team.* with 3 player columns and 2 team columns
+/// // SELECT player.*, team.*, COUNT(*) with 3 player columns and 2 team columns
 /// let adapters = splittingRowAdapters(columnCounts: [3, 2])
-/// let adapter = ScopeAdapter(["player": adapters[0], "team": adapters[1]])
+/// let adapter = ScopeAdapter(["player": adapters[0], "team": adapters[1], "rest": adapters[2]])
 /// ```
 public func splittingRowAdapters(columnCounts: [Int]) -> [any RowAdapter] {
-    guard !columnCounts.isEmpty else { return [] }
     var start = 0
     var adapters: [any RowAdapter] = []
-    for count in columnCounts.dropLast() {
+    for count in columnCounts {
         adapters.append(RangeRowAdapter(start..<(start + count)))
         start += count
     }

@@ -138,7 +138,9 @@ struct RowAdapterTests {
         let dbQueue = try DatabaseQueue()
         try dbQueue.read { db in
             let adapters = splittingRowAdapters(columnCounts: [1, 2, 1])
-            #expect(adapters.count == 3)
+            #expect(adapters.count == 4, "one more for the columns after the parts")
+            let rest = try #require(try Row.fetchOne(db, sql: "SELECT 1, 2, 3, 4, 5 AS five", adapter: ScopeAdapter(["rest": adapters[3]])))
+            #expect(rest.scopes["rest"] == ["five": 5])
             let adapter = ScopeAdapter([
                 "a": adapters[0],
                 "b": ScopeAdapter(base: adapters[1], scopes: ["c": adapters[2]]),

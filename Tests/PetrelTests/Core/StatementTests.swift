@@ -29,6 +29,21 @@ struct StatementTests {
         #expect(rows == [["name": "Arthur", "score": 500], ["name": "Barbara", "score": 1000]])
     }
 
+    /// Appending arguments: positional values follow, named values of the
+    /// appended arguments win, and the replaced values are returned.
+    @Test func appendedNamedArgumentsWin() throws {
+        var arguments: StatementArguments = ["foo": "foo", "bar": "bar", "toto": "titi"]
+        let replaced = arguments.append(contentsOf: ["foo": "qux", "bar": "baz", "tata": "tutu"])
+        #expect(replaced == ["foo": "foo".databaseValue, "bar": "bar".databaseValue])
+        let row = try DatabaseQueue().read { db in
+            try Row.fetchOne(db, sql: "SELECT :foo, :bar, :toto, :tata", arguments: arguments)
+        }
+        #expect(row == [":foo": "qux", ":bar": "baz", ":toto": "titi", ":tata": "tutu"])
+        var positional: StatementArguments = [1, 2]
+        #expect(positional.append(contentsOf: [3]).isEmpty)
+        #expect(positional == [1, 2, 3])
+    }
+
     @Test func laterStatementsSeeEarlierOnes() throws {
         let dbQueue = try DatabaseQueue()
         try dbQueue.write { db in

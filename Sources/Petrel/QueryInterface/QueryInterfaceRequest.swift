@@ -104,33 +104,31 @@ public struct QueryInterfaceRequest<RowDecoder>: Sendable {
     /// nil for other keys and record types.
     private static func strategyEncodedKeys<Key: DatabaseValueConvertible>(_ keys: [Key]) -> QueryFilter? {
         guard RowDecoder.self is any EncodableRecord.Type else { return nil }
-        // The record type is looked up again when the request runs: a
-        // metatype of an existential is not Sendable.
         if Key.self == Data.self || Key.self == Data?.self {
-            let values = keys.compactMap { $0 as Any as? Data }
-            return .encodedKeys(count: values.count) { column in
-                guard let recordType = RowDecoder.self as? any EncodableRecord.Type else { return values.map(\.databaseValue) }
-                let strategy = recordType.databaseDataEncodingStrategy(for: column)
-                return values.map { strategy.encode($0) }
-            }
+            return encodedKeys(keys, as: Data.self) { $0.databaseDataEncodingStrategy(for: $1).encode($2) }
         }
         if Key.self == Date.self || Key.self == Date?.self {
-            let values = keys.compactMap { $0 as Any as? Date }
-            return .encodedKeys(count: values.count) { column in
-                guard let recordType = RowDecoder.self as? any EncodableRecord.Type else { return values.map(\.databaseValue) }
-                let strategy = recordType.databaseDateEncodingStrategy(for: column)
-                return values.map { strategy.encode($0) }
-            }
+            return encodedKeys(keys, as: Date.self) { $0.databaseDateEncodingStrategy(for: $1).encode($2) }
         }
         if Key.self == UUID.self || Key.self == UUID?.self {
-            let values = keys.compactMap { $0 as Any as? UUID }
-            return .encodedKeys(count: values.count) { column in
-                guard let recordType = RowDecoder.self as? any EncodableRecord.Type else { return values.map(\.databaseValue) }
-                let strategy = recordType.databaseUUIDEncodingStrategy(for: column)
-                return values.map { strategy.encode($0) }
-            }
+            return encodedKeys(keys, as: UUID.self) { $0.databaseUUIDEncodingStrategy(for: $1).encode($2) }
         }
         return nil
+    }
+
+    /// The keys of type `Value` (nil ones dropped), encoded when the
+    /// request runs by `encode(recordType, primaryKeyColumn, key)`. The
+    /// record type is looked up again then: a metatype of an existential
+    /// is not Sendable.
+    private static func encodedKeys<Value: DatabaseValueConvertible & Sendable>(
+        _ keys: [some DatabaseValueConvertible], as type: Value.Type,
+        _ encode: @escaping @Sendable (any EncodableRecord.Type, String, Value) -> DatabaseValue
+    ) -> QueryFilter {
+        let values = keys.compactMap { $0 as Any as? Value }
+        return .encodedKeys(count: values.count) { column in
+            guard let recordType = RowDecoder.self as? any EncodableRecord.Type else { return values.map(\.databaseValue) }
+            return values.map { encode(recordType, column, $0) }
+        }
     }
 
     /// Fetches nothing.

@@ -107,9 +107,11 @@ public final class Row {
         return storedValues
     }
 
-    /// True when at least one value is not NULL.
+    /// True when at least one value is not NULL, in the row's columns or
+    /// in its scopes (so a scope made only of scopes is nil only when they
+    /// all are).
     public var containsNonNullValue: Bool {
-        (0..<count).contains { !hasNull(atIndex: $0) }
+        (0..<count).contains { !hasNull(atIndex: $0) } || scopeRows.values.contains { $0.containsNonNullValue }
     }
 
     /// True when the row has a column of that name (case-insensitive).

@@ -134,6 +134,28 @@ struct RowAdapterTests {
         }
     }
 
+    /// A scope made only of scopes (an empty base) holds a value when one
+    /// of its scopes does: an optional record decoded from it is nil only
+    /// when they are all NULL.
+    @Test(arguments: StorageKind.allCases)
+    func optionalScopesOfScopesDecodeFromTheirScopes(kind: StorageKind) throws {
+        struct Pair: Decodable { var left: Player?; var right: Player? }
+        struct Model: Decodable, FetchableRecord { var pair: Pair? }
+        let database = try TestDatabase(kind)
+        let models = try database.queue.read { db in
+            try SQLRequest<Model>(sql: "SELECT 1 AS id, 'a' AS name, NULL AS id, NULL AS name UNION ALL SELECT NULL, NULL, NULL, NULL")
+                .adapted { _ in
+                    let parts = splittingRowAdapters(columnCounts: [2, 2])
+                    return ScopeAdapter(["pair": ScopeAdapter(base: EmptyRowAdapter(), scopes: ["left": parts[0], "right": parts[1]])])
+                }
+                .fetchAll(db)
+        }
+        #expect(models.count == 2)
+        #expect(models[0].pair?.left == Player(id: 1, name: "a"))
+        #expect(models[0].pair != nil && models[0].pair?.right == nil)
+        #expect(models[1].pair == nil)
+    }
+
     @Test func nestedScopesAndSplitting() throws {
         let dbQueue = try DatabaseQueue()
         try dbQueue.read { db in

@@ -210,12 +210,11 @@ private final class RankingContext {
     let totalIDF: Double
     /// Whether a term has more than one phrase (its hits may share positions).
     let hasAlternatives: [Bool]
-    /// The most each term can add to a score (BM25 saturates below
-    /// `idf × (k1 + 1)`), and each pair of terms in proximity; nil when
-    /// no bound holds (full length normalisation of proximity, or more
-    /// terms than a row's mask of present terms holds).
-    private let termBound: [Double]?
-    private let pairBound: [Double]
+    /// Whether rows that cannot reach the best `model.topCount` are ruled
+    /// out by an upper bound of their score: not with full length
+    /// normalisation of proximity (the bound divides by 1 - proximityB),
+    /// nor with more terms than a row's mask of present terms holds.
+    private let isBoundable: Bool
     /// The best `model.topCount` scores so far, a min-heap.
     private var kept: [Double] = []
 
@@ -252,39 +251,26 @@ private final class RankingContext {
         // Words no document has cannot be matched: they do not lower the
         // coordination of every document.
         totalIDF = zip(idf, documentFrequency).reduce(0) { $0 + ($1.1 > 0 ? $1.0 : 0) }
-        // The coordination factor is at most 1 (coverage ≤ 1, power ≥ 0), a
-        // term's BM25F part below idf × (k1 + 1) whatever its frequencies,
-        // and a pair's proximity at most min(idf) / gap / (1 - proximityB)
-        // (the shortest body's normaliser).
-        let boundable = model.topCount > 0 && model.proximityB < 1 && terms.termCount <= 64
-        termBound = boundable ? idf.map { $0 * (model.k1 + 1) } : nil
-        var pairs = [Double](repeating: 0, count: terms.termCount * Self.proximityWindow)
-        if boundable, model.proximityWeight > 0 {
-            for first in 0..<terms.termCount {
-                for gap in 1...Self.proximityWindow where first + gap < terms.termCount {
-                    pairs[first * Self.proximityWindow + gap - 1] =
-                        model.proximityWeight * min(idf[first], idf[first + gap]) / Double(gap) / (1 - model.proximityB)
-                }
-            }
-        }
-        pairBound = pairs
+        isBoundable = model.topCount > 0 && model.proximityB < 1 && terms.termCount <= 64
     }
 
-    /// The most the current row can score, from the terms it holds, or nil
-    /// when the model gives no bound.
-    private func upperBound(_ match: FTS5Match) throws -> Double? {
-        guard let termBound else { return nil }
+    /// The most the current row can score, from the terms it holds.
+    private func upperBound(_ match: FTS5Match) throws -> Double {
         var present: UInt64 = 0
         for phrase in 0..<min(terms.phraseTerms.count, match.phraseCount) {
             let term = terms.phraseTerms[phrase]
             guard term >= 0, term < terms.termCount, present & (1 << term) == 0 else { continue }
             if try match.contains(phrase: phrase) { present |= 1 << term }
         }
+        // The coordination factor is at most 1 (coverage ≤ 1, power ≥ 0), a
+        // term's BM25F part below idf × (k1 + 1) whatever its frequencies,
+        // and a pair's proximity at most min(idf) / gap / (1 - proximityB)
+        // (the shortest body's normaliser).
         var bound = 0.0
         for term in 0..<terms.termCount where present & (1 << term) != 0 {
-            bound += termBound[term]
+            bound += idf[term] * (model.k1 + 1)
             for gap in 1...Self.proximityWindow where term + gap < terms.termCount && present & (1 << (term + gap)) != 0 {
-                bound += pairBound[term * Self.proximityWindow + gap - 1]
+                bound += model.proximityWeight * min(idf[term], idf[term + gap]) / Double(gap) / (1 - model.proximityB)
             }
         }
         return bound
@@ -452,9 +438,10 @@ private final class RankingContext {
     /// The current row's score (`petrel_rank`), or, for a row that cannot
     /// be among the `topCount` best, an upper bound of it below them.
     func rankScore(_ match: FTS5Match) throws -> Double {
-        guard model.topCount > 0 else { return try computeScore(match).score }
-        if kept.count == model.topCount, let bound = try upperBound(match), bound < kept[0] {
-            return bound
+        guard isBoundable else { return try computeScore(match).score }
+        if kept.count == model.topCount {
+            let bound = try upperBound(match)
+            if bound < kept[0] { return bound }
         }
         let score = try computeScore(match).score
         keep(score)

@@ -92,28 +92,27 @@ public struct QueryInterfaceRequest<RowDecoder>: Sendable {
     /// saved (`databaseUUIDEncodingStrategy(for:)`...).
     public func filter<Keys: Sequence>(keys: Keys) -> Self where Keys.Element: DatabaseValueConvertible {
         var request = self
-        if let encoded = Self.strategyEncodedKeys(Array(keys)) {
-            request.filters.append(encoded)
-        } else {
-            request.filters.append(.keys(keys.map { $0.databaseValue }.filter { !$0.isNull }))
-        }
+        request.filters.append(Self.keysFilter(Array(keys)))
         return request
     }
 
-    /// The filter of keys that the record type encodes with a strategy, or
-    /// nil for other keys and record types.
-    private static func strategyEncodedKeys<Key: DatabaseValueConvertible>(_ keys: [Key]) -> QueryFilter? {
-        guard RowDecoder.self is any EncodableRecord.Type else { return nil }
-        if Key.self == Data.self || Key.self == Data?.self {
-            return encodedKeys(keys, as: Data.self) { $0.databaseDataEncodingStrategy(for: $1).encode($2) }
+    /// The filter of the rows whose primary key is one of `keys`: their
+    /// values, or, for the `Data`, `Date` and `UUID` keys of a record type,
+    /// their values as its strategies encode them.
+    private static func keysFilter<Key: DatabaseValueConvertible>(_ keys: [Key]) -> QueryFilter {
+        if RowDecoder.self is any EncodableRecord.Type {
+            if Key.self == Data.self || Key.self == Data?.self {
+                return encodedKeys(keys, as: Data.self) { $0.databaseDataEncodingStrategy(for: $1).encode($2) }
+            }
+            if Key.self == Date.self || Key.self == Date?.self {
+                return encodedKeys(keys, as: Date.self) { $0.databaseDateEncodingStrategy(for: $1).encode($2) }
+            }
+            if Key.self == UUID.self || Key.self == UUID?.self {
+                return encodedKeys(keys, as: UUID.self) { $0.databaseUUIDEncodingStrategy(for: $1).encode($2) }
+            }
         }
-        if Key.self == Date.self || Key.self == Date?.self {
-            return encodedKeys(keys, as: Date.self) { $0.databaseDateEncodingStrategy(for: $1).encode($2) }
-        }
-        if Key.self == UUID.self || Key.self == UUID?.self {
-            return encodedKeys(keys, as: UUID.self) { $0.databaseUUIDEncodingStrategy(for: $1).encode($2) }
-        }
-        return nil
+        let values = keys.map { $0.databaseValue }.filter { !$0.isNull }
+        return .keys(count: values.count) { _ in values }
     }
 
     /// The keys of type `Value` (nil ones dropped), encoded when the
@@ -125,7 +124,7 @@ public struct QueryInterfaceRequest<RowDecoder>: Sendable {
         _ encode: @escaping @Sendable (any EncodableRecord.Type, String, Value) -> DatabaseValue
     ) -> QueryFilter {
         let values = keys.compactMap { $0 as Any as? Value }
-        return .encodedKeys(count: values.count) { column in
+        return .keys(count: values.count) { column in
             guard let recordType = RowDecoder.self as? any EncodableRecord.Type else { return values.map(\.databaseValue) }
             return values.map { encode(recordType, column, $0) }
         }
@@ -309,12 +308,9 @@ public struct QueryInterfaceRequest<RowDecoder>: Sendable {
             switch filter {
             case .expression(let expression):
                 conditions.append(expression)
-            case .keys(let keys):
+            case .keys(_, let values):
                 let column = try db.singleColumnPrimaryKey(of: table, db.primaryKey(table))
-                conditions.append(keys.map { $0.sqlExpression }.contains(Column(column)))
-            case .encodedKeys(_, let encode):
-                let column = try db.singleColumnPrimaryKey(of: table, db.primaryKey(table))
-                conditions.append(encode(column).map { $0.sqlExpression }.contains(Column(column)))
+                conditions.append(values(column).map { $0.sqlExpression }.contains(Column(column)))
             case .aggregate(let aggregate):
                 conditions.append(try aggregate.build(db, table))
             case .associatedWith(let core, let origin):
@@ -684,11 +680,10 @@ public struct QueryInterfaceRequest<RowDecoder>: Sendable {
 /// A condition of a request.
 enum QueryFilter: Sendable {
     case expression(SQLExpression)
-    /// Rows whose primary key is one of the values, resolved against the schema.
-    case keys([DatabaseValue])
-    /// The same, for keys a record type encodes with a strategy (`Data`,
-    /// `Date`, `UUID`): the values are encoded for the primary key column.
-    case encodedKeys(count: Int, encode: @Sendable (_ column: String) -> [DatabaseValue])
+    /// Rows whose primary key is one of `count` values, given for the
+    /// primary key column when the request runs (a record type may encode
+    /// its `Data`, `Date` and `UUID` keys for that column).
+    case keys(count: Int, values: @Sendable (_ column: String) -> [DatabaseValue])
     /// A comparison of an association aggregate (correlated subquery).
     case aggregate(ErasedAggregate)
     /// The rows associated with one record (`record.request(for:)`).
@@ -729,9 +724,7 @@ extension QueryInterfaceRequest: FetchRequest {
         var pinned: Set<String> = []
         for filter in filters {
             switch filter {
-            case .keys(let keys):
-                if keys.count <= 1 { return true }
-            case .encodedKeys(let count, _):
+            case .keys(let count, _):
                 if count <= 1 { return true }
             case .keyValues(let keys):
                 if keys.isEmpty { return true }

@@ -273,6 +273,10 @@ struct RequestShapeTests {
             #expect(recorder.sql.isEmpty, "\(recorder.sql)")
             #expect(try Author.filter(key: none).fetchAll(db).isEmpty)
             #expect(try Author.filter(keys: [none, 2]).fetchAll(db).map(\.name) == ["Marcel Proust"])
+            // A sequence that can be read once is read once.
+            var remaining = [2]
+            let once = AnySequence(AnyIterator { remaining.popLast() })
+            #expect(try Author.filter(keys: once).fetchAll(db).map(\.name) == ["Marcel Proust"])
         }
         #expect(recorder.contains(#"SELECT * FROM "author" WHERE 0"#))
         #expect(recorder.contains(#"SELECT * FROM "author" WHERE "id" = ?"#))

@@ -462,7 +462,7 @@ public struct QueryInterfaceRequest<RowDecoder>: Sendable {
         var result = ctes
         for join in joins {
             for cte in join.core.request.ctesIncludingJoins {
-                result.removeAll { $0.tableName.fastLowercased == cte.tableName.fastLowercased }
+                result.removeAll { $0.tableName.caseInsensitivelyEquals(cte.tableName) }
                 result.append(cte)
             }
         }
@@ -560,7 +560,7 @@ public struct QueryInterfaceRequest<RowDecoder>: Sendable {
         var count = 0
         for item in selection {
             if item.sql.elements.count == 1, case .allColumns = item.sql.elements[0] {
-                if ctes.contains(where: { $0.tableName.fastLowercased == table.fastLowercased }) {
+                if ctes.contains(where: { $0.tableName.caseInsensitivelyEquals(table) }) {
                     // Compiled, not run: the statement knows its columns.
                     let sql = SQL(sql: ctes.contains(where: \.isRecursive) ? "WITH RECURSIVE " : "WITH ")
                         + ctes.map(\.clause).joined(separator: ", ") + SQL(sql: " SELECT * FROM \(table.quotedDatabaseIdentifier)")

@@ -14,7 +14,7 @@ struct JoinSpec: Sendable {
 
     func canMerge(with other: JoinSpec) -> Bool {
         core.key == other.core.key && core.kind == other.core.kind
-            && core.destinationTable.fastLowercased == other.core.destinationTable.fastLowercased
+            && core.destinationTable.caseInsensitivelyEquals(other.core.destinationTable)
             && core.through.count == other.core.through.count
             // A join that selects nothing (the pivot of a through
             // association) merges with one that annotates or includes.

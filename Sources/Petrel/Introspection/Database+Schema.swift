@@ -50,6 +50,14 @@ public struct PrimaryKeyInfo: Sendable, Hashable {
     public let isRowID: Bool
     /// False for WITHOUT ROWID tables.
     let tableHasRowID: Bool
+
+    /// The columns that name a row fastest: the column that aliases the
+    /// rowid, or the rowid itself, or the primary key of a WITHOUT ROWID
+    /// table.
+    var fastColumns: [String] {
+        if let rowIDColumn { return [rowIDColumn] }
+        return tableHasRowID ? ["rowid"] : columns
+    }
 }
 
 /// A foreign key, as `PRAGMA foreign_key_list` describes it.

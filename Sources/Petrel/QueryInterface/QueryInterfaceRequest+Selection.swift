@@ -38,6 +38,7 @@ extension QueryInterfaceRequest {
     public func group(_ expressions: [any SQLExpressible]) -> Self {
         var request = self
         request.groups = expressions.map { $0.sqlExpression }
+        request.groupsByPrimaryKey = false
         return request
     }
 

@@ -33,12 +33,13 @@ public struct QueryInterfaceRequest<RowDecoder>: Sendable {
     var joins: [JoinSpec] = []
     /// To-many associations fetched by `including(all:)`.
     var prefetches: [_AssociationCore] = []
-    /// Association aggregates selected by `annotated(with:)`.
-    var aggregateSelections: [ErasedAggregate] = []
     /// Common table expressions declared with `with(_:)`.
     var ctes: [CTEClause] = []
     /// The alias of `aliased(_:)`: its token and its name, if any.
     var alias: (token: String, name: String?)?
+    /// The tokens of other aliases of the same table, merged into this
+    /// one when two joins of one association merged: they name `alias` too.
+    var aliasProxies: [String] = []
 
     init(table: String, selection: [SQLSelection]) {
         self.table = table
@@ -269,7 +270,7 @@ public struct QueryInterfaceRequest<RowDecoder>: Sendable {
         request.limitClause = limitClause
         request.joins = joins
         request.prefetches = prefetches
-        request.aggregateSelections = aggregateSelections
+        request.aliasProxies = aliasProxies
         request.ctes = ctes
         request.alias = alias
         return request
@@ -295,7 +296,7 @@ public struct QueryInterfaceRequest<RowDecoder>: Sendable {
     // MARK: SQL
 
     func whereSQL(_ db: Database) throws -> SQL? {
-        let conditions = try whereConditions(db)
+        let conditions = try whereConditions(db).flatMap { $0.operands(of: "AND") }
         guard !conditions.isEmpty else { return nil }
         if conditions.count == 1 { return conditions[0].sql }
         return conditions.map(\.operandSQL).joined(separator: " AND ")
@@ -311,10 +312,8 @@ public struct QueryInterfaceRequest<RowDecoder>: Sendable {
             case .keys(_, let values):
                 let column = try db.singleColumnPrimaryKey(of: table, db.primaryKey(table))
                 conditions.append(values(column).map { $0.sqlExpression }.contains(Column(column)))
-            case .aggregate(let aggregate):
-                conditions.append(try aggregate.build(db, table))
             case .associatedWith(let core, let origin):
-                conditions += try Self.associationConditions(core, origin: origin, destinationAlias: alias?.name ?? table, db)
+                conditions += try Self.associationConditions(core, origin: origin, db)
             case .whenConnected(let predicate):
                 conditions.append(try predicate(db).sqlExpression)
             case .keyValues(let keys):
@@ -325,39 +324,22 @@ public struct QueryInterfaceRequest<RowDecoder>: Sendable {
     }
 
     /// What links the rows of a request to one origin record
-    /// (`record.request(for:)`): its key values in the foreign key columns,
-    /// or, through pivots, an EXISTS subquery that walks them.
-    static func associationConditions(
-        _ core: _AssociationCore, origin: PersistenceContainer, destinationAlias: String, _ db: Database
-    ) throws -> [SQLExpression] {
-        let path = core.path
-        // A NULL in the record's side of the first join references no row
+    /// (`record.request(for:)`, or the pivot nearest to the record in the
+    /// request for a through association): its key values in the foreign
+    /// key columns.
+    static func associationConditions(_ core: _AssociationCore, origin: PersistenceContainer, _ db: Database) throws -> [SQLExpression] {
+        let pairs = try core.joinColumns(db)
+        // A NULL in the record's side of the join references no row
         // (`parentId = NULL` is never true): the request selects nothing.
-        let firstPairs = try (path.first ?? core).joinColumns(db)
-        if firstPairs.contains(where: { origin.databaseValue(forColumn: $0.origin)?.isNull == true }) {
+        if pairs.contains(where: { origin.databaseValue(forColumn: $0.origin)?.isNull == true }) {
             return [SQLExpression(sql: "0", isTerm: true)]
         }
-        func originValues(_ first: _AssociationCore, qualifier: String?) throws -> [SQLExpression] {
-            try first.joinColumns(db).map { pair in
-                guard let value = origin.databaseValue(forColumn: pair.origin) else {
-                    throw DatabaseError(resultCode: .SQLITE_MISUSE, message: "association \(core.key): the record does not encode column \(pair.origin)")
-                }
-                let column = SQLExpression(sql: SQL(elements: [.column(pair.destination, qualifier: qualifier)]), isTerm: true)
-                return column == value
+        return try pairs.map { pair in
+            guard let value = origin.databaseValue(forColumn: pair.origin) else {
+                throw DatabaseError(resultCode: .SQLITE_MISUSE, message: "association \(core.key): the record does not encode column \(pair.origin)")
             }
+            return Column(pair.destination) == value
         }
-        guard path.count > 1, let last = path.last else {
-            return try originValues(core, qualifier: nil)
-        }
-        // EXISTS (SELECT 1 FROM pivot1 JOIN pivot2 ON ... WHERE pivot1 is
-        // the record's AND the destination row is the last pivot's).
-        let aliases = path.indices.dropLast().map { "petrel_pivot\($0 + 1)" }
-        var sql: SQL = "EXISTS (SELECT 1 FROM "
-        sql += try _AssociationCore.pathTables(path, aliases: aliases, count: aliases.count, db)
-        var inner = try originValues(path[0], qualifier: aliases[0]).map(\.operandSQL)
-        inner.append("(" + (try last.joinCondition(db, alias: destinationAlias, originAlias: aliases[aliases.count - 1])) + ")")
-        sql += " WHERE " + inner.joined(separator: " AND ") + ")"
-        return [SQLExpression(sql: sql, isTerm: true)]
     }
 
     /// The rows a DELETE or UPDATE of the request touches, as the SQL that
@@ -388,21 +370,11 @@ public struct QueryInterfaceRequest<RowDecoder>: Sendable {
         // The key that names a row: the rowid, or its alias column, or the
         // primary key columns of a WITHOUT ROWID table.
         let primaryKey = try db.primaryKey(table)
-        let keyColumns = primaryKey.rowIDColumn.map { [$0] } ?? (primaryKey.tableHasRowID ? ["rowid"] : primaryKey.columns)
-        if !groups.isEmpty, !groupsByPrimaryKey {
-            // Grouping by other columns picks one arbitrary row per group.
-            let grouped = Set(try groups.map { try $0.sql.resolved(db).build().0.fastLowercased })
-            let keys = Set(primaryKey.columns.map { Column($0).sqlExpression.sql.build().0.fastLowercased })
-            let groupsByRowID = primaryKey.tableHasRowID && !grouped.isDisjoint(with: [#""rowid""#, #""_rowid_""#, #""oid""#, "rowid"])
-            guard keys.isSubset(of: grouped) || groupsByRowID else {
-                throw DatabaseError(resultCode: .SQLITE_MISUSE, message: "cannot delete or update the rows of a request grouped by other columns than the primary key of \(table)")
-            }
-        }
+        let keyColumns = primaryKey.fastColumns
         // The statement declares the common table expressions, not the subquery.
         var subquery = removingCTEs()
         subquery.selection = keyColumns.map { SQLSelection(sql: Column($0).sqlExpression.sql) }
         subquery.selectsPrimaryKey = false
-        subquery.aggregateSelections = []
         subquery.prefetches = []
         subquery.joins = subquery.joins.map { join in
             var join = join
@@ -519,16 +491,12 @@ public struct QueryInterfaceRequest<RowDecoder>: Sendable {
             selection = keyColumns + selection
         }
         var selected = selection.map { qualify($0.sql) }
-        for aggregate in aggregateSelections {
-            let value = try aggregate.build(db, table).sql
-            selected.append(aggregate.key.map { value + SQL(sql: " AS \($0.quotedDatabaseIdentifier)") } ?? value)
-        }
         // Joins: clauses, selections, orderings and scopes, depth first.
         var plan = JoinPlan(usedAliases: [rootAlias.fastLowercased], sharedTables: sharedTables, ctes: ctes)
         if let alias { plan.aliasNames[alias.token] = rootAlias }
         plan.nodes = [ScopeNode(key: "", selections: selected)]
         if !joins.isEmpty {
-            plan.nodes[0].count = try Self.columnCount(selection, table: table, ctes: ctes, db) + aggregateSelections.count
+            plan.nodes[0].count = try Self.columnCount(selection, table: table, ctes: ctes, db)
             try plan.add(joins, parentAlias: rootAlias, parentIsOptional: false, parentNode: 0, ordering: (isReversed, hasStableOrder), db)
             selected = plan.layout()
         }
@@ -538,8 +506,9 @@ public struct QueryInterfaceRequest<RowDecoder>: Sendable {
         for clause in plan.clauses { sql += " " + clause }
         if let condition = try whereSQL(db) { sql += " WHERE " + qualify(condition) }
         var groups = self.groups
-        if groupsByPrimaryKey { groups = try db.primaryKey(table).columns.map { Column($0).sqlExpression } }
+        if groupsByPrimaryKey { groups = try db.primaryKey(table).fastColumns.map { Column($0).sqlExpression } }
         if !groups.isEmpty { sql += " GROUP BY " + groups.map { qualify($0.sql) }.joined(separator: ", ") }
+        let havings = self.havings.flatMap { $0.operands(of: "AND") }
         if !havings.isEmpty {
             sql += " HAVING " + qualify(havings.count == 1 ? havings[0].sql : havings.map(\.operandSQL).joined(separator: " AND "))
         }
@@ -611,7 +580,7 @@ public struct QueryInterfaceRequest<RowDecoder>: Sendable {
     /// (`COUNT(DISTINCT expr)`). Nil when joins, groups, limits, common
     /// table expressions, aggregates or literal selections are involved.
     private var directCount: SQL? {
-        guard groups.isEmpty, limitClause == nil, joins.isEmpty, aggregateSelections.isEmpty, ctes.isEmpty,
+        guard groups.isEmpty, limitClause == nil, joins.isEmpty, ctes.isEmpty,
               !selection.contains(where: \.isAggregate)
         else { return nil }
         let isAllColumns = { (s: SQLSelection) in s.excludedColumns != nil || s.sql == SQLSelection.allColumns.sql }
@@ -684,8 +653,6 @@ enum QueryFilter: Sendable {
     /// primary key column when the request runs (a record type may encode
     /// its `Data`, `Date` and `UUID` keys for that column).
     case keys(count: Int, values: @Sendable (_ column: String) -> [DatabaseValue])
-    /// A comparison of an association aggregate (correlated subquery).
-    case aggregate(ErasedAggregate)
     /// The rows associated with one record (`record.request(for:)`).
     case associatedWith(core: _AssociationCore, origin: PersistenceContainer)
     /// A predicate built when the request runs (`filterWhenConnected`).
@@ -720,7 +687,7 @@ extension QueryInterfaceRequest: FetchRequest {
     /// True for an aggregate without GROUP BY, or a filter that pins a
     /// unique key (primary key, rowid, or a unique index) to one value.
     func returnsAtMostOneRow(_ db: Database) -> Bool {
-        if groups.isEmpty && selection.contains(where: \.isAggregate) { return true }
+        if groups.isEmpty && !groupsByPrimaryKey && selection.contains(where: \.isAggregate) { return true }
         var pinned: Set<String> = []
         for filter in filters {
             switch filter {
@@ -731,7 +698,7 @@ extension QueryInterfaceRequest: FetchRequest {
                 if keys.count == 1 { pinned.formUnion(keys[0].keys.map { $0.fastLowercased }) }
             case .expression(let expression):
                 pinned.formUnion(expression.identifyingColumns ?? [])
-            case .aggregate, .associatedWith, .whenConnected:
+            case .associatedWith, .whenConnected:
                 break
             }
         }

@@ -38,6 +38,20 @@ public struct SQLExpression: SQLSpecificExpressible, Sendable {
     var isAggregate = false
     /// How JSON builders (`JSON_ARRAY`, `JSON_OBJECT`...) take the value.
     var jsonInterpretation = JSONInterpretation.plain
+    /// For `a AND b AND c` (and `OR`, `||`): the operator and its operands,
+    /// so that a chain of one operator reads flat, whatever its nesting.
+    var chain: Chain?
+
+    struct Chain: Sendable {
+        var op: String
+        var operands: [SQLExpression]
+    }
+
+    /// The operands of a chain of `op`, or the expression itself.
+    func operands(of op: String) -> [SQLExpression] {
+        if let chain, chain.op == op { return chain.operands }
+        return [self]
+    }
 
     enum JSONInterpretation: Sendable {
         /// A plain SQL value: text is a JSON string.
@@ -76,6 +90,9 @@ public struct SQLExpression: SQLSpecificExpressible, Sendable {
     }
 
     static func binary(_ lhs: SQLExpression, _ op: String, _ rhs: SQLExpression) -> SQLExpression {
+        if let associative = AssociativeBinaryOperator.flattening.first(where: { $0.sql == op }) {
+            return .associative(associative, [lhs, rhs])
+        }
         var result = SQLExpression(sql: lhs.operandSQL + SQL(sql: " \(op) ") + rhs.operandSQL, isTerm: false)
         result.isAggregate = lhs.isAggregate || rhs.isAggregate
         if let opposite = ["=": "<>", "<>": "=", "IS": "IS NOT", "IS NOT": "IS"][op] {
@@ -305,14 +322,23 @@ extension SQLExpression {
         public static let and = AssociativeBinaryOperator(sql: "AND", neutralValue: true.databaseValue)
         public static let or = AssociativeBinaryOperator(sql: "OR", neutralValue: false.databaseValue)
         public static let concat = AssociativeBinaryOperator(sql: "||", neutralValue: "".databaseValue)
+
+        /// The operators whose nested chains are one chain: `a AND (b AND
+        /// c)` is `a AND b AND c`. Not `+` and `*`, which overflow and
+        /// round differently in another order.
+        static let flattening: [AssociativeBinaryOperator] = [.and, .or, .concat]
     }
 
     /// `a op b op c`; the neutral value for no operand, the operand itself for one.
     static func associative(_ op: AssociativeBinaryOperator, _ operands: [SQLExpression]) -> SQLExpression {
+        var operands = operands
+        let flattens = AssociativeBinaryOperator.flattening.contains(op)
+        if flattens { operands = operands.flatMap { $0.operands(of: op.sql) } }
         guard let first = operands.first else { return .value(op.neutralValue) }
         if operands.count == 1 { return first }
         var result = SQLExpression(
             sql: operands.map(\.operandSQL).joined(separator: " \(op.sql) "), isTerm: false)
+        if flattens { result.chain = Chain(op: op.sql, operands: operands) }
         result.isAggregate = operands.contains { $0.isAggregate }
         if op == .and { result.identifyingColumns = pinnedColumns(ofConjunction: operands) }
         return result

@@ -185,6 +185,7 @@ extension SQLExpression {
         result.columnName = columnName
         result.isAggregate = isAggregate
         result.jsonInterpretation = jsonInterpretation
+        result.chain = chain.map { Chain(op: $0.op, operands: $0.operands.map { $0.qualified(with: qualifier) }) }
         return result
     }
 }

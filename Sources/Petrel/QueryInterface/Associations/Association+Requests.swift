@@ -112,9 +112,18 @@ extension TableRecord {
     }
 
     /// The rows associated with this record: `author.request(for: Author.books)`.
+    ///
+    /// For a through association, the destination table is joined to the
+    /// pivots, from the last to the one that holds the record's key:
+    /// `SELECT c.* FROM c JOIN b ON (b.cId = c.id) AND (b.aId = 1)`.
     public func request<A: Association>(for association: A) -> QueryInterfaceRequest<A.RowDecoder> where A.OriginRowDecoder == Self, Self: EncodableRecord {
         var request = association._core.request.asRequest(of: A.RowDecoder.self)
-        request.filters.append(.associatedWith(core: association._core, origin: (try? PersistenceContainer(self)) ?? PersistenceContainer()))
-        return request
+        let origin = (try? PersistenceContainer(self)) ?? PersistenceContainer()
+        let path = association._core.path
+        guard path.count > 1 else {
+            request.filters.append(.associatedWith(core: association._core, origin: origin))
+            return request
+        }
+        return request.adding(_AssociationCore.pivotJoin(path, path.count - 2, origin: origin))
     }
 }

@@ -59,8 +59,9 @@ public struct _AssociationCore: Sendable {
     /// chain (under its target, for a through association).
     private func join(isRequired: Bool, includesColumns: Bool, annotatesParent: Bool, appending inner: JoinSpec?) -> JoinSpec {
         if let target = throughTarget {
-            let targetJoin = target.join(
+            var targetJoin = target.join(
                 isRequired: isRequired, includesColumns: includesColumns, annotatesParent: annotatesParent, appending: inner)
+            targetJoin.pivotDepth = through[0].path.count
             // The pivot annotates too, so that the target's columns reach
             // the row that asked for them.
             return through[0].join(isRequired: isRequired, includesColumns: false, annotatesParent: annotatesParent, appending: targetJoin)
@@ -124,7 +125,7 @@ public struct _AssociationCore: Sendable {
             }
         }
         // Each filter is one more condition: `ON (a) AND (b) AND (c)`.
-        conditions += try request.whereConditions(db).map { $0.sql.qualified(with: alias) }
+        conditions += try request.whereConditions(db).flatMap { $0.operands(of: "AND") }.map { $0.sql.qualified(with: alias) }
         // Several conditions are parenthesized, as GRDB writes them.
         switch conditions.count {
         case 0: return nil

@@ -5,19 +5,28 @@
 /// (`Author.books.count + Author.articles.count > 10`); a combination has no
 /// key until `forKey(_:)` gives it one.
 ///
-/// Each aggregate is computed by a correlated subquery, so several
-/// aggregates of one request never multiply each other's rows.
+/// A request that uses an aggregate joins the association (`LEFT JOIN`,
+/// or the request's own join of the same association) and is grouped by
+/// its primary key; the aggregate is computed over each group:
+/// `SELECT author.*, COUNT(DISTINCT book.id) FROM author LEFT JOIN book ON
+/// ... GROUP BY author.id`. Counts count distinct rows, so two aggregates
+/// of two associations count right; a sum or an average over one
+/// association is multiplied by the rows another to-many association
+/// joins to the same request.
 public struct AssociationAggregate<Origin>: Sendable {
-    var erased: ErasedAggregate
+    var node: AggregateNode
+    /// The name of the aggregate's column in `annotated(with:)`.
+    var key: String?
 
     init(_ node: AggregateNode, key: String?) {
-        erased = ErasedAggregate(node: node, key: key)
+        self.node = node
+        self.key = key
     }
 
     /// The aggregate under another name (the column of `annotated(with:)`).
     public func forKey(_ key: String) -> Self {
         var aggregate = self
-        aggregate.erased.key = key
+        aggregate.key = key
         return aggregate
     }
 
@@ -26,7 +35,14 @@ public struct AssociationAggregate<Origin>: Sendable {
         forKey(key.stringValue)
     }
 
-    var node: AggregateNode { erased.node }
+    /// Joins what the aggregate reads to `request` and returns the
+    /// aggregate's expression, for its selection or its HAVING clause.
+    func prepare<T>(_ request: inout QueryInterfaceRequest<T>) -> SQLExpression {
+        var erased = request.asRequest(of: Row.self)
+        let expression = node.prepare(&erased)
+        request = erased.asRequest(of: T.self)
+        return expression
+    }
 
     fileprivate static func unary(_ operand: Self, _ op: @escaping @Sendable (SQLExpression) -> SQLExpression) -> Self {
         Self(.unary(op, operand.node), key: nil)
@@ -51,65 +67,71 @@ public struct AssociationAggregate<Origin>: Sendable {
     }
 }
 
-/// An aggregate whatever its origin type, as requests store it.
-struct ErasedAggregate: Sendable {
-    var node: AggregateNode
-    var key: String?
-
-    /// The SQL of the aggregate for the rows of `originAlias`.
-    func build(_ db: Database, _ originAlias: String) throws -> SQLExpression {
-        try node.build(db, originAlias)
-    }
-}
-
-/// The expression tree of an aggregate: subqueries over associations,
-/// combined by SQL operators.
+/// The expression tree of an aggregate: aggregate functions over
+/// associations, combined by SQL operators.
 indirect enum AggregateNode: Sendable {
     /// `function(argument)` over the associated rows; a nil argument
     /// counts them.
     case aggregate(core: _AssociationCore, function: String, argument: SQLExpression?)
+    /// `count = 0`, or `count > 0` when negated (GRDB's form of
+    /// `!isEmpty`).
+    case isEmpty(AggregateNode, negated: Bool)
     /// A plain SQL operand.
     case expression(SQLExpression)
     case unary(@Sendable (SQLExpression) -> SQLExpression, AggregateNode)
     case binary(@Sendable (SQLExpression, SQLExpression) -> SQLExpression, AggregateNode, AggregateNode)
 
-    func build(_ db: Database, _ originAlias: String) throws -> SQLExpression {
+    /// Joins the associations of the aggregate to `request`, groups it by
+    /// its primary key, and returns the aggregate's expression.
+    func prepare(_ request: inout QueryInterfaceRequest<Row>) -> SQLExpression {
         switch self {
         case let .aggregate(core, function, argument):
-            return try Self.subquery(core, function, argument, db, originAlias)
+            return Self.prepare(core, function, argument, &request)
+        case let .isEmpty(count, negated):
+            let count = count.prepare(&request)
+            // A literal 0, as GRDB writes it.
+            return .binary(count, negated ? ">" : "=", SQLExpression(sql: "0", isTerm: true))
         case .expression(let expression):
             return expression
         case let .unary(op, operand):
-            return op(try operand.build(db, originAlias))
+            return op(operand.prepare(&request))
         case let .binary(op, lhs, rhs):
-            return op(try lhs.build(db, originAlias), try rhs.build(db, originAlias))
+            let lhs = lhs.prepare(&request)
+            return op(lhs, rhs.prepare(&request))
         }
     }
 
-    /// `(SELECT function(argument) FROM ... WHERE <linked to the origin row>)`.
-    /// A through association walks its pivots with inner joins; it counts
-    /// distinct destination rows, as a row reached by two pivot rows is
-    /// still one associated row.
-    private static func subquery(
-        _ core: _AssociationCore, _ function: String, _ argument: SQLExpression?, _ db: Database, _ originAlias: String
-    ) throws -> SQLExpression {
-        let path = core.path
-        let aliases = path.indices.map { "petrel_aggregate\($0 == 0 ? "" : String($0 + 1))" }
-        guard let destinationAlias = aliases.last, let last = path.last else {
-            throw DatabaseError(resultCode: .SQLITE_MISUSE, message: "association \(core.key) has no destination")
-        }
-        let value: SQL
-        if let argument {
-            value = argument.sql.qualified(with: destinationAlias)
-        } else if path.count > 1, let key = try? db.primaryKey(last.destinationTable), key.columns.count == 1 {
-            value = "DISTINCT " + SQL(elements: [.column(key.columns[0], qualifier: destinationAlias)])
+    /// `LEFT JOIN` the association under an alias of its own (which
+    /// becomes the alias of the request's join of the same association,
+    /// if it has one), `GROUP BY` the primary key, and the function over
+    /// the association's alias: `MAX("book"."year")`. A count counts
+    /// distinct associated rows: `COUNT(DISTINCT "book"."id")`.
+    private static func prepare(
+        _ core: _AssociationCore, _ function: String, _ argument: SQLExpression?, _ request: inout QueryInterfaceRequest<Row>
+    ) -> SQLExpression {
+        var core = core
+        let token: String
+        if let alias = core.request.alias {
+            token = alias.token
         } else {
-            value = "*"
+            token = AliasToken.make()
+            core.request.alias = (token, nil)
         }
-        var sql: SQL = "(SELECT " + SQL(sql: function) + "(" + value + ") FROM "
-        sql += try _AssociationCore.pathTables(path, aliases: aliases, count: path.count, db)
-        sql += " WHERE " + (try path[0].joinCondition(db, alias: aliases[0], originAlias: originAlias)) + ")"
-        return SQLExpression(sql: sql, isTerm: true)
+        request = request.adding(core, isRequired: false, includesColumns: false).groupByPrimaryKey()
+        if let argument {
+            return .aggregate(function, [argument.qualified(with: token)])
+        }
+        let (table, associationKey) = (core.path.last?.destinationTable ?? core.destinationTable, core.key)
+        let key = DeferredSQL(make: { db in
+            let columns = try db.primaryKey(table).fastColumns
+            guard columns.count == 1 else {
+                throw DatabaseError(
+                    resultCode: .SQLITE_MISUSE,
+                    message: "cannot count the rows of association \(associationKey): table \(table) has a primary key of several columns and no rowid")
+            }
+            return SQL(elements: [.column(columns[0], qualifier: token)])
+        }, parenthesized: false)
+        return .aggregate(function, [SQLExpression(sql: SQL(sql: "DISTINCT ") + SQL(elements: [.subquery(key)]), isTerm: true)])
     }
 }
 
@@ -122,18 +144,30 @@ extension _AssociationCore {
         return through[0].path + target.path
     }
 
-    /// `"t1" "alias1" JOIN "t2" "alias2" ON ... JOIN ...`: the tables of
-    /// the first `count` associations of `path`, each under its alias and
-    /// joined to the previous one, for the FROM clause of a subquery.
-    static func pathTables(_ path: [_AssociationCore], aliases: [String], count: Int, _ db: Database) throws -> SQL {
-        func table(_ index: Int) -> SQL {
-            SQL(sql: path[index].destinationTable.quotedDatabaseIdentifier + " " + aliases[index].quotedDatabaseIdentifier)
+    /// The join, from the table after it on `path`, to the destination
+    /// of `path[index]`, the pivots before it joined inside it in turn;
+    /// the first pivot holds the origin record's key values.
+    static func pivotJoin(_ path: [_AssociationCore], _ index: Int, origin: PersistenceContainer) -> JoinSpec {
+        let (pivot, next) = (path[index], path[index + 1])
+        var core = _AssociationCore(.join, from: next.destinationTable, to: pivot.destinationTable, selection: [.allColumns], key: pivot.key, nil)
+        // `"pivot"."id" = "next"."pivotId"`: the link from the pivot to the
+        // next table, read from the pivot's side.
+        core.joinOn = { nextAlias, pivotAlias in
+            let condition = DeferredSQL(make: { db in
+                try next.joinColumns(db).map { pair in
+                    SQL(elements: [.column(pair.origin, qualifier: pivotAlias)]) + " = " + SQL(elements: [.column(pair.destination, qualifier: nextAlias)])
+                }.joined(separator: " AND ")
+            }, parenthesized: false)
+            return SQLExpression(sql: SQL(elements: [.subquery(condition)]), isTerm: false)
         }
-        var sql = table(0)
-        for index in 1..<count {
-            sql += " JOIN " + table(index) + " ON " + (try path[index].joinCondition(db, alias: aliases[index], originAlias: aliases[index - 1]))
+        core.request.filters = pivot.request.filters
+        core.request.joins = pivot.request.joins
+        if index == 0 {
+            core.request.filters.append(.associatedWith(core: pivot, origin: origin))
+        } else {
+            core.request.joins.insert(pivotJoin(path, index - 1, origin: origin), at: 0)
         }
-        return sql
+        return JoinSpec(core: core, isRequired: true, includesColumns: false)
     }
 }
 
@@ -162,7 +196,7 @@ extension AssociationToMany {
     /// True when there is no associated row: `hasNoBook`.
     public var isEmpty: AssociationAggregate<OriginRowDecoder> {
         let count = aggregate("COUNT", nil, key: nil)
-        return AssociationAggregate(.unary({ $0 == 0 }, count.node), key: "hasNo" + Inflection.capitalized(singularKey))
+        return AssociationAggregate(.isEmpty(count.node, negated: false), key: "hasNo" + Inflection.capitalized(singularKey))
     }
 
     /// The average of an expression over the associated rows:
@@ -218,7 +252,10 @@ extension AssociationToMany where RowDecoder: TableRecord {
 // MARK: - Operators
 
 extension AssociationAggregate {
-    public static prefix func ! (aggregate: Self) -> Self { unary(aggregate) { !$0 } }
+    public static prefix func ! (aggregate: Self) -> Self {
+        if case let .isEmpty(count, negated) = aggregate.node { return Self(.isEmpty(count, negated: !negated), key: nil) }
+        return unary(aggregate) { !$0 }
+    }
     public static prefix func - (aggregate: Self) -> Self { unary(aggregate) { -$0 } }
 
     public static func && (lhs: Self, rhs: Self) -> Self { binary(lhs, rhs) { $0 && $1 } }
@@ -271,7 +308,7 @@ extension AssociationAggregate {
     /// `Author.books.sum(Column("price")) ?? 0` is still `bookPriceSum`.
     public static func ?? (lhs: Self, rhs: some SQLExpressible) -> Self {
         var result = binary(lhs, rhs) { $0 ?? $1 }
-        result.erased.key = lhs.erased.key
+        result.key = lhs.key
         return result
     }
 }
@@ -283,7 +320,7 @@ public func abs<Origin>(_ aggregate: AssociationAggregate<Origin>) -> Associatio
 
 /// `CAST(aggregate AS storageClass)`, keeping the aggregate's key.
 public func cast<Origin>(_ aggregate: AssociationAggregate<Origin>, as storageClass: Database.StorageClass) -> AssociationAggregate<Origin> {
-    AssociationAggregate(.unary({ cast($0, as: storageClass) }, aggregate.node), key: aggregate.erased.key)
+    AssociationAggregate(.unary({ cast($0, as: storageClass) }, aggregate.node), key: aggregate.key)
 }
 
 /// `LENGTH(aggregate)`.
@@ -307,7 +344,10 @@ extension QueryInterfaceRequest {
     /// Appends aggregates of associations to the selection, under their keys.
     public func annotated(with aggregates: [AssociationAggregate<RowDecoder>]) -> Self {
         var request = self
-        request.aggregateSelections += aggregates.map(\.erased)
+        for aggregate in aggregates {
+            let expression = aggregate.prepare(&request)
+            request = request.annotated(with: [aggregate.key.map { expression.forKey($0) } ?? expression.sqlSelection])
+        }
         return request
     }
 
@@ -315,8 +355,8 @@ extension QueryInterfaceRequest {
     /// `Author.having(Author.books.count > 2)`.
     public func having(_ aggregate: AssociationAggregate<RowDecoder>) -> Self {
         var request = self
-        request.filters.append(.aggregate(aggregate.erased))
-        return request
+        let expression = aggregate.prepare(&request)
+        return request.having(expression)
     }
 
     /// The same as `having(_:)`.
@@ -350,7 +390,7 @@ extension Association {
     /// selection.
     public func annotated(with aggregates: [AssociationAggregate<RowDecoder>]) -> Self {
         var association = self
-        association._core.request.aggregateSelections += aggregates.map(\.erased)
+        association._core.request = association._core.request.asRequest(of: RowDecoder.self).annotated(with: aggregates).asRequest(of: Row.self)
         return association
     }
 
@@ -358,7 +398,7 @@ extension Association {
     /// `Team.players.having(Player.awards.isEmpty)`.
     public func having(_ aggregate: AssociationAggregate<RowDecoder>) -> Self {
         var association = self
-        association._core.request.filters.append(.aggregate(aggregate.erased))
+        association._core.request = association._core.request.asRequest(of: RowDecoder.self).having(aggregate).asRequest(of: Row.self)
         return association
     }
 }

@@ -11,6 +11,10 @@ struct JoinSpec: Sendable {
     /// For `annotated(withRequired:)`: the columns join the selection of
     /// the parent, with no scope of their own.
     var annotatesParent = false
+    /// For the target of a through association: the number of pivots
+    /// between it and the row the through association starts from, which
+    /// its annotations (`annotated(withRequired:)`) join.
+    var pivotDepth = 0
 
     func canMerge(with other: JoinSpec) -> Bool {
         core.key == other.core.key && core.kind == other.core.kind
@@ -19,9 +23,13 @@ struct JoinSpec: Sendable {
             // A join that selects nothing (the pivot of a through
             // association) merges with one that annotates or includes.
             && (annotatesParent == other.annotatesParent || !includesColumns || !other.includesColumns)
-            // Two different aliases name two different joins.
-            && (core.request.alias == nil || other.core.request.alias == nil
-                || core.request.alias?.token == other.core.request.alias?.token)
+            // Two aliases of different names name two different joins.
+            && !Self.haveDifferentNames(core.request.alias, other.core.request.alias)
+    }
+
+    private static func haveDifferentNames(_ lhs: (token: String, name: String?)?, _ rhs: (token: String, name: String?)?) -> Bool {
+        guard let lhs = lhs?.name, let rhs = rhs?.name else { return false }
+        return !lhs.caseInsensitivelyEquals(rhs)
     }
 
     func merged(with other: JoinSpec) -> JoinSpec {
@@ -29,12 +37,23 @@ struct JoinSpec: Sendable {
         result.isRequired = isRequired || other.isRequired
         result.includesColumns = includesColumns || other.includesColumns
         if !includesColumns && other.includesColumns { result.annotatesParent = other.annotatesParent }
+        result.pivotDepth = Swift.max(pivotDepth, other.pivotDepth)
         var request = core.request
         let added = other.core.request
         request.filters += added.filters
         if request.orderings.isEmpty { request.orderings = added.orderings }
         if other.includesColumns && !includesColumns { request.selection = added.selection }
-        if request.alias == nil { request.alias = added.alias }
+        // One alias names the merged join: a named one if there is one;
+        // the other becomes a proxy of it.
+        if let addedAlias = added.alias, addedAlias.token != request.alias?.token {
+            if let alias = request.alias, alias.name != nil || addedAlias.name == nil {
+                request.aliasProxies.append(addedAlias.token)
+            } else {
+                if let alias = request.alias { request.aliasProxies.append(alias.token) }
+                request.alias = addedAlias
+            }
+        }
+        request.aliasProxies += added.aliasProxies
         for join in added.joins {
             request = request.adding(join)
         }
@@ -121,13 +140,16 @@ struct JoinPlan {
     /// makes theirs stable.
     mutating func add(
         _ joins: [JoinSpec], parentAlias: String, parentIsOptional: Bool, parentNode: Int,
-        ordering: (reversed: Bool, stable: Bool), _ db: Database
+        ordering: (reversed: Bool, stable: Bool), ancestors: [Int] = [], _ db: Database
     ) throws {
+        // The nodes of the parent and its ancestors, nearest last.
+        let ancestors = ancestors + [parentNode]
         for join in joins {
             if let expanded = join.core.throughJoin(
                 isRequired: join.isRequired, includesColumns: join.includesColumns, annotatesParent: join.annotatesParent
             ) {
-                try add([expanded], parentAlias: parentAlias, parentIsOptional: parentIsOptional, parentNode: parentNode, ordering: ordering, db)
+                try add([expanded], parentAlias: parentAlias, parentIsOptional: parentIsOptional, parentNode: parentNode, ordering: ordering,
+                        ancestors: Array(ancestors.dropLast()), db)
                 continue
             }
             let core = join.core
@@ -141,6 +163,7 @@ struct JoinPlan {
             }
             let alias = alias(for: core.request.alias?.name ?? core.destinationTable, isExplicit: core.request.alias?.name != nil)
             if let token = core.request.alias?.token { aliasNames[token] = alias }
+            for token in core.request.aliasProxies { aliasNames[token] = alias }
             let condition = try core.joinConditionIfAny(db, alias: alias, originAlias: parentAlias)
             let isOptional = parentIsOptional || !join.isRequired
             let tableSQL = alias == core.destinationTable
@@ -157,23 +180,24 @@ struct JoinPlan {
                 let count = try QueryInterfaceRequest<Row>.columnCount(selection, table: core.destinationTable, ctes: ctes, db)
                 let selections = selection.map { $0.sql.qualified(with: alias) }
                 if join.annotatesParent {
-                    nodes[parentNode].selections += selections
-                    nodes[parentNode].count += count
+                    let annotated = ancestors[Swift.max(0, ancestors.count - 1 - join.pivotDepth)]
+                    nodes[annotated].selections += selections
+                    nodes[annotated].count += count
                 } else {
                     nodes.append(ScopeNode(key: Self.scopeKey(core), selections: selections, count: count))
                     node = nodes.count - 1
                     nodes[parentNode].children.append(node)
                 }
-                try add(core.request.joins, parentAlias: alias, parentIsOptional: isOptional, parentNode: node, ordering: joinOrdering, db)
+                try add(core.request.joins, parentAlias: alias, parentIsOptional: isOptional, parentNode: node, ordering: joinOrdering, ancestors: ancestors, db)
             } else if join.annotatesParent {
-                try add(core.request.joins, parentAlias: alias, parentIsOptional: isOptional, parentNode: node, ordering: joinOrdering, db)
+                try add(core.request.joins, parentAlias: alias, parentIsOptional: isOptional, parentNode: node, ordering: joinOrdering, ancestors: ancestors, db)
             } else {
                 // A joined association selects no column, but the ones it
                 // includes in turn are scoped under it (an empty row with
                 // their scopes), as the path to them reads: a.b.c.
                 nodes.append(ScopeNode(key: Self.scopeKey(core), selections: [], count: 0))
                 let empty = nodes.count - 1
-                try add(core.request.joins, parentAlias: alias, parentIsOptional: isOptional, parentNode: empty, ordering: joinOrdering, db)
+                try add(core.request.joins, parentAlias: alias, parentIsOptional: isOptional, parentNode: empty, ordering: joinOrdering, ancestors: ancestors, db)
                 if !nodes[empty].children.isEmpty { nodes[parentNode].children.append(empty) }
             }
         }

@@ -674,8 +674,10 @@ extension QueryInterfaceRequest: FetchRequest {
         let statement = try db.cachedStatement(sql: sql)
         try statement.setArguments(arguments)
         guard !prefetches.isEmpty || Self.hasNestedPrefetches(joins) else {
+            statement.impliedRegion = nil
             return PreparedRequest(statement: statement, adapter: compiled.adapter)
         }
+        statement.impliedRegion = try prefetchedRegion(db)
         let (prefetches, joins) = (self.prefetches, self.joins)
         let adapter = PrefetchingAdapter(base: compiled.adapter) { db, rows in
             try Self.prefetch(prefetches, db, into: rows)

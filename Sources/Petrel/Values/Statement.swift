@@ -43,7 +43,17 @@ public final class Statement {
     let authorization: StatementAuthorization
 
     /// The tables and columns the statement reads.
-    public var databaseRegion: DatabaseRegion { authorization.readRegion }
+    public var databaseRegion: DatabaseRegion {
+        guard let impliedRegion else { return authorization.readRegion }
+        return authorization.readRegion.union(impliedRegion)
+    }
+
+    /// What the rows of the statement bring along besides what it reads
+    /// itself: the tables of the associations a query-interface request
+    /// prefetches (`including(all:)`), set each time the request prepares
+    /// the statement. Observing the statement observes them too, even
+    /// while it fetches no row that would prefetch anything.
+    var impliedRegion: DatabaseRegion?
 
     init(database: Database, sqliteStatement: SQLiteStatement, sql: String, authorization: StatementAuthorization = StatementAuthorization()) {
         self.database = database
@@ -305,7 +315,7 @@ public final class Statement {
             throw DatabaseError(resultCode: .SQLITE_INTERRUPT, message: "the task was cancelled", sql: sql)
         }
         if database.regionRecorder != nil {
-            database.regionRecorder?.formUnion(authorization.readRegion)
+            database.regionRecorder?.formUnion(databaseRegion)
         }
         if database.observationBroker.hasObservers {
             database.observationBroker.statementWillExecute(self)

@@ -144,6 +144,36 @@ struct ValueObservationTests {
         #expect(regions.all.contains("flag(*),u(*)"))
     }
 
+    /// A request that prefetches an association depends on its table even
+    /// while no origin row fetches anything from it: the region of its
+    /// statement says so, and an observation of a constant region sees it.
+    @Test(arguments: WriterKind.allCases)
+    func prefetchedAssociationsArePartOfTheRegion(kind: WriterKind) async throws {
+        struct Parent: TableRecord { static let databaseTableName = "t"; static let children = hasMany(Child.self, using: ForeignKey(["x"])).forKey("children") }
+        struct Child: TableRecord { static let databaseTableName = "u" }
+        let database = try ObservedDatabase(kind)
+        let writer = database.writer
+        let request = Parent.including(all: Parent.children).asRequest(of: Row.self)
+        let region = try await writer.read { db in try request.databaseRegion(db).description }
+        #expect(region == "t(a,id),u(id,x)")
+        let observation = ValueObservation.trackingConstantRegion { db in
+            try request.fetchAll(db).map { $0.prefetchedRows["children"]?.count ?? -1 }
+        }
+        let seen = try await withTimeout(30) {
+            var seen: [[Int]] = []
+            for try await counts in observation.values(in: writer) {
+                seen.append(counts)
+                switch seen.count {
+                case 1: try await writer.write { db in try db.execute(sql: "INSERT INTO t (id, a) VALUES (1, 'p')") }
+                case 2: try await writer.write { db in try db.execute(sql: "INSERT INTO u (x) VALUES (1)") }
+                default: return seen
+                }
+            }
+            return seen
+        }
+        #expect(seen == [[], [0], [1]])
+    }
+
     @Test(arguments: WriterKind.allCases)
     func explicitRegions(kind: WriterKind) async throws {
         let database = try ObservedDatabase(kind)

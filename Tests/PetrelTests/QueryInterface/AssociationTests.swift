@@ -175,6 +175,41 @@ struct AssociationTests {
         }
     }
 
+    /// `including(all:)` inside a joined association fetches the rows
+    /// through it, from the fetched rows (the joined table as a pivot):
+    /// each book gets its author's other books, and so does the author's
+    /// scope when the author is included.
+    @Test(arguments: StorageKind.allCases)
+    func rowsPrefetchedInsideAJoinedAssociation(_ kind: StorageKind) throws {
+        let database = try makeDatabase(kind)
+        try database.queue.read { db in
+            let works = Author.books.order(Column("year")).forKey("works")
+            let joined = Book.joining(optional: Book.author.including(all: works)).order(Column("id"))
+            let rows = try Row.fetchAll(db, joined)
+            #expect(rows.map { $0.prefetchedRows["works"]?.map { $0["title"] as String } ?? [] } == [
+                ["Werther", "Faust"], ["Werther", "Faust"], ["Les Misérables"], []])
+            #expect(rows[0].prefetchedRows["works"]?.first?["grdb_id"] == 1)
+            #expect(rows[0].scopes.isEmpty)
+
+            // Included: the author's scope has them too.
+            let included = try Row.fetchAll(db, Book.including(optional: Book.author.filter(Column("name") != "Hugo").including(all: works)).order(Column("id")))
+            #expect(included.map { $0.scopes["author"]?.prefetchedRows["works"]?.count ?? -1 } == [2, 2, 0, 0])
+            #expect(included.map { $0.prefetchedRows["works"]?.count ?? -1 } == [2, 2, 0, 0])
+
+            // The query: the books of the authors of the fetched rows, the
+            // author joined (with the association's filter) as a pivot.
+            let sql = Collected<String>()
+            db.trace { sql.append($0.expandedDescription) }
+            _ = try Row.fetchAll(db, Book.filter(key: 1).joining(required: Book.author.filter(Column("name") != "Hugo").including(all: works)))
+            db.trace(options: [], nil)
+            #expect(sql.all.last == """
+                SELECT "book".*, "author"."id" AS "grdb_id" FROM "book" \
+                JOIN "author" ON ("author"."id" = "book"."authorId") AND ("author"."name" <> 'Hugo') AND ("author"."id" = 1) \
+                ORDER BY "book"."year"
+                """)
+        }
+    }
+
     @Test func derivableRequestExtensionsServeRequestsAndAssociations() throws {
         let database = try makeDatabase(.memory)
         try database.queue.read { db in

@@ -153,14 +153,6 @@ struct JoinPlan {
                 continue
             }
             let core = join.core
-            // The rows of `including(all:)` are attached to the scope of an
-            // included association: one that selects nothing has no row to
-            // attach them to.
-            guard core.request.prefetches.isEmpty || (join.includesColumns && !join.annotatesParent) else {
-                throw DatabaseError(
-                    resultCode: .SQLITE_MISUSE,
-                    message: "including(all:) inside association \(core.key) needs its columns: use including(required:) or including(optional:) instead of joining")
-            }
             let alias = alias(for: core.request.alias?.name ?? core.destinationTable, isExplicit: core.request.alias?.name != nil)
             if let token = core.request.alias?.token { aliasNames[token] = alias }
             for token in core.request.aliasProxies { aliasNames[token] = alias }

@@ -74,6 +74,8 @@ extension Database {
         try beginTransaction(kind)
         let completion: TransactionCompletion
         do {
+            transactionBlockDepth += 1
+            defer { transactionBlockDepth -= 1 }
             completion = try operations()
         } catch {
             try? rollback()

@@ -67,6 +67,13 @@ public final class Database {
     var cancellationCheck: CancellationCheck?
     /// Set when the configuration observes suspension notifications.
     var suspension: DatabaseSuspension?
+    /// The number of `inTransaction` closures running: inside one, the
+    /// transaction must stay open. A statement that finds it gone (rolled
+    /// back by the user's SQL, an `ON CONFLICT ROLLBACK`, an interrupt)
+    /// fails with SQLITE_ABORT instead of running outside of it.
+    var transactionBlockDepth = 0 {
+        didSet { if (transactionBlockDepth == 0) != (oldValue == 0) { updateStatementHooks() } }
+    }
     /// The region read by the statements of the current value observation
     /// fetch, while one runs.
     var regionRecorder: DatabaseRegion? {
@@ -532,14 +539,12 @@ public final class SQLStatementCursor: Cursor {
         offset = nextOffset
         guard let sqliteStatement else {
             isDone = true
+            // Arguments left once every statement ran (as in GRDB, which
+            // names the number of arguments given).
             if let arguments, !arguments.values.isEmpty {
-                let total = originalArguments?.values.count ?? 0
                 throw DatabaseError(
                     resultCode: .SQLITE_MISUSE,
-                    message: "wrong number of statement arguments: \(total) given, \(total - arguments.values.count) expected",
-                    sql: String(decoding: utf8.dropLast().map { UInt8(bitPattern: $0) }, as: UTF8.self),
-                    arguments: originalArguments,
-                    publicStatementArguments: database.configuration.publicStatementArguments)
+                    message: "wrong number of statement arguments: \(originalArguments?.values.count ?? arguments.values.count)")
             }
             return nil
         }
@@ -548,17 +553,6 @@ public final class SQLStatementCursor: Cursor {
             switch remaining.consume(for: statement.parameterNames) {
             case .success(let values):
                 arguments = remaining
-                if !remaining.values.isEmpty && isBlank(from: offset) {
-                    // The last statement leaves arguments unused: refuse
-                    // before running it rather than after.
-                    isDone = true
-                    let total = originalArguments?.values.count ?? 0
-                    throw DatabaseError(
-                        resultCode: .SQLITE_MISUSE,
-                        message: "wrong number of statement arguments: \(total) given, \(total - remaining.values.count) expected",
-                        sql: text, arguments: originalArguments,
-                        publicStatementArguments: database.configuration.publicStatementArguments)
-                }
                 try statement.bind(resolved: values, arguments: StatementArguments(values))
             case .failure(let mismatch):
                 isDone = true
@@ -568,17 +562,6 @@ public final class SQLStatementCursor: Cursor {
             }
         }
         return statement
-    }
-
-    /// True when only spaces and semicolons remain from `start` on.
-    private func isBlank(from start: Int) -> Bool {
-        for byte in utf8[start...] where byte != 0 {
-            switch UInt8(bitPattern: byte) {
-            case 0x20, 0x09, 0x0A, 0x0D, 0x3B: continue
-            default: return false
-            }
-        }
-        return true
     }
 }
 

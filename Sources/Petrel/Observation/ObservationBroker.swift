@@ -331,6 +331,6 @@ extension Database {
     /// Statements report their start and end only while someone listens.
     func updateStatementHooks() {
         needsStatementHooks = observationBroker.hasObservers || regionRecorder != nil || suspension != nil
-            || cancellationCheck != nil
+            || cancellationCheck != nil || transactionBlockDepth > 0
     }
 }

@@ -177,7 +177,10 @@ extension Date: DatabaseValueConvertible, StatementColumnConvertible {
             let days = daysFromCivil(year: year, month: month, day: day)
             let seconds = days * 86_400 + (parsed.hour ?? 0) * 3600 + (parsed.minute ?? 0) * 60
                 + (parsed.second ?? 0) - (parsed.utcOffset ?? 0)
-            return Date(timeIntervalSince1970: TimeInterval(seconds) + TimeInterval(parsed.nanosecond ?? 0) / 1e9)
+            // From the reference date, as Foundation's calendars compute:
+            // the fraction keeps more of its digits than it would after
+            // the seconds since 1970.
+            return Date(timeIntervalSinceReferenceDate: TimeInterval(seconds - 978_307_200) + TimeInterval(parsed.nanosecond ?? 0) / 1e9)
         default:
             return nil
         }

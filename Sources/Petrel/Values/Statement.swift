@@ -314,6 +314,9 @@ public final class Statement {
            !(authorization.transactionEffect == .commitTransaction && database.isReadOnly) {
             throw DatabaseError(resultCode: .SQLITE_INTERRUPT, message: "the task was cancelled", sql: sql)
         }
+        if database.transactionBlockDepth > 0, authorization.transactionEffect == nil, !database.isInsideTransaction {
+            throw DatabaseError(resultCode: .SQLITE_ABORT, message: "Transaction was aborted", sql: sql)
+        }
         if database.regionRecorder != nil {
             database.regionRecorder?.formUnion(databaseRegion)
         }
@@ -394,7 +397,7 @@ public final class Statement {
     func valuesCountError(_ count: Int) -> DatabaseError {
         DatabaseError(
             resultCode: .SQLITE_MISUSE,
-            message: "wrong number of statement arguments: \(count) given, \(parameterNames.count) expected", sql: sql)
+            message: "wrong number of statement arguments: \(count)", sql: sql)
     }
 
     /// Like ``prepareForFetch(arguments:)``, for fetches that read column 0.

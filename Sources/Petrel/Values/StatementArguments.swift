@@ -193,8 +193,8 @@ enum ArgumentsMismatch: Error {
 
     var message: String {
         switch self {
-        case let .count(expected, got):
-            "wrong number of statement arguments: \(got) given, \(expected) expected"
+        case let .count(_, got):
+            "wrong number of statement arguments: \(got)"
         case let .missingNamed(name):
             "missing statement argument: \(name)"
         }

@@ -172,6 +172,12 @@ struct ConversionTests {
         // read them; further digits are accepted.
         #expect(date("2000-01-01 00:00:00.00456") == 946_684_800.004)
         #expect(date("2000-01-01 00:00:00.123456789+00:00") == 946_684_800.123)
+        // Computed from the reference date, the fraction reads back through
+        // a calendar within nanoseconds (from 1970 it would be off by ~200).
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = TimeZone(secondsFromGMT: 0)!
+        let precise = Date.fromDatabaseValue("2015-07-22 01:02:03.00456".databaseValue)
+        #expect(precise.map { abs(calendar.component(.nanosecond, from: $0) - 4_000_000) < 10 } == true)
         #expect(date("2000-01-01 00:00:00Z") == 946_684_800)
         #expect(date("2000-01-01 01:00:00+01:00") == 946_684_800)
         #expect(date("1999-12-31 23:00:00-0100") == 946_684_800)

@@ -63,8 +63,12 @@ struct StatementTests {
             #expect(tooMany?.message?.contains("wrong number of statement arguments") == true)
             let missingName = databaseError { try db.execute(sql: "INSERT INTO t VALUES (:a, :b)", arguments: ["a": 1]) }
             #expect(missingName?.message == "missing statement argument: b")
-            // Nothing was inserted by the failed statements.
-            #expect(try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM t") == 0)
+            // Too few or missing arguments: the statement does not run. Too
+            // many: as in GRDB, the statements run, then the leftover
+            // arguments are an error.
+            #expect(try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM t") == 1)
+            #expect(tooMany?.message == "wrong number of statement arguments: 3")
+            #expect(tooMany?.sql == nil)
         }
     }
 
@@ -106,7 +110,7 @@ struct StatementTests {
             try named.execute(values: "Craig", 5)
             let tooFew = databaseError { try statement.execute(values: "Dan") }
             #expect(tooFew?.resultCode == .SQLITE_MISUSE)
-            #expect(tooFew?.message == "wrong number of statement arguments: 1 given, 2 expected")
+            #expect(tooFew?.message == "wrong number of statement arguments: 1")
             let constraint = try db.makeStatement(sql: "INSERT INTO player (id, name) VALUES (?, ?)")
             try constraint.execute(values: 1000, "x")
             let duplicate = databaseError { try constraint.execute(values: 1000, "y") }

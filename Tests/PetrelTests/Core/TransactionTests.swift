@@ -131,6 +131,46 @@ struct TransactionTests {
         #expect(try values(database) == [1])
     }
 
+    /// Inside `write` or `inTransaction`, a transaction that ended behind
+    /// the closure's back (its own ROLLBACK, an ON CONFLICT ROLLBACK) makes
+    /// the next statement fail with SQLITE_ABORT: it does not run, in
+    /// autocommit, what was meant to run in the transaction.
+    @Test(arguments: StorageKind.allCases)
+    func statementsAfterAnAbortedTransactionFail(kind: StorageKind) throws {
+        let database = try makeDatabase(kind)
+        let error = #expect(throws: DatabaseError.self) {
+            try database.queue.write { db in
+                try db.execute(sql: "INSERT INTO t VALUES (1); ROLLBACK")
+                try db.execute(sql: "INSERT INTO t VALUES (2)")
+            }
+        }
+        #expect(error?.resultCode == .SQLITE_ABORT)
+        #expect(error?.message == "Transaction was aborted")
+        #expect(error?.sql == "INSERT INTO t VALUES (2)")
+        #expect(try values(database) == [])
+
+        try database.queue.write { db in try db.execute(sql: "CREATE TABLE u (a UNIQUE ON CONFLICT ROLLBACK)") }
+        let conflict = #expect(throws: DatabaseError.self) {
+            try database.queue.write { db in
+                do {
+                    try db.execute(sql: "INSERT INTO u VALUES (1); INSERT INTO u VALUES (1)")
+                    Issue.record("expected a constraint error")
+                } catch let error as DatabaseError {
+                    #expect(error.resultCode == .SQLITE_CONSTRAINT)
+                }
+                #expect(!db.isInsideTransaction)
+                try db.execute(sql: "INSERT INTO t VALUES (3)")
+            }
+        }
+        #expect(conflict?.resultCode == .SQLITE_ABORT)
+        #expect(try values(database) == [])
+        // Outside of a transaction block, statements run in autocommit.
+        try database.queue.writeWithoutTransaction { db in
+            try db.execute(sql: "BEGIN; INSERT INTO t VALUES (4); ROLLBACK; INSERT INTO t VALUES (5)")
+        }
+        #expect(try values(database) == [5])
+    }
+
     @Test func manualTransactionControl() throws {
         let database = try makeDatabase(.file)
         try database.queue.writeWithoutTransaction { db in

@@ -142,6 +142,13 @@ struct AssociationAggregateTests {
                 GROUP BY "author"."id" HAVING COUNT(DISTINCT "book"."id") = 0
                 """)
 
+            // Negated emptiness is a count above zero, however it is written.
+            for notEmpty in [!Author.books.isEmpty, Author.books.isEmpty == false, Author.books.isEmpty != true] {
+                #expect(try sql(Author.having(notEmpty)).hasSuffix(#"HAVING COUNT(DISTINCT "book"."id") > 0"#))
+                #expect(try Author.having(notEmpty).order(Column("id")).fetchAll(db).map(\.name) == ["Austen", "Brontë"])
+            }
+            #expect(try sql(Author.having(Author.books.isEmpty == true)).hasSuffix(#"HAVING COUNT(DISTINCT "book"."id") = 0"#))
+
             // The request's own join, required and aliased, serves the aggregate.
             let alias = TableAlias<Book>(name: "b")
             let joined = Author.joining(required: Author.books.aliased(alias).filter(Book.Columns.price > 15))

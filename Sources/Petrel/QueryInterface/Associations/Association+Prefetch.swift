@@ -135,7 +135,6 @@ private struct PrefetchPlan {
                     })
                 join.request = pivot.request
                 join.request.selection = index == 0 ? pivotSelections : []
-                join.request.orderings = []
                 joins.append(join)
             }
         }

@@ -61,10 +61,17 @@ public struct _AssociationCore: Sendable {
         if let target = throughTarget {
             var targetJoin = target.join(
                 isRequired: isRequired, includesColumns: includesColumns, annotatesParent: annotatesParent, appending: inner)
-            targetJoin.pivotDepth = through[0].path.count
+            // The target's annotations go up past this association's pivots.
+            if target.throughTarget == nil {
+                targetJoin.pivotDepth = through[0].path.count
+            } else {
+                targetJoin.deepenHoists(by: through[0].path.count)
+            }
             // The pivot annotates too, so that the target's columns reach
             // the row that asked for them.
-            return through[0].join(isRequired: isRequired, includesColumns: false, annotatesParent: annotatesParent, appending: targetJoin)
+            var pivot = through[0].join(isRequired: isRequired, includesColumns: false, annotatesParent: annotatesParent, appending: targetJoin)
+            pivot.isPivot = true
+            return pivot
         }
         var core = self
         if let inner { core.request = core.request.adding(inner) }
@@ -88,6 +95,9 @@ public struct _AssociationCore: Sendable {
         case .belongsTo:
             // The origin holds the foreign key.
             if let foreignKey {
+                if foreignKey.destinationColumns == nil, let declared = try declaredForeignKey(db, in: originTable, to: destinationTable, columns: foreignKey.originColumns) {
+                    return declared.mapping.map { ($0.origin, $0.destination) }
+                }
                 let destination = try foreignKey.destinationColumns ?? db.primaryKey(destinationTable).columns
                 return try pairs(foreignKey.originColumns, destination)
             }
@@ -98,6 +108,9 @@ public struct _AssociationCore: Sendable {
         case .hasOne, .hasMany:
             // The destination holds the foreign key.
             if let foreignKey {
+                if foreignKey.destinationColumns == nil, let declared = try declaredForeignKey(db, in: destinationTable, to: originTable, columns: foreignKey.originColumns) {
+                    return declared.mapping.map { ($0.destination, $0.origin) }
+                }
                 let origin = try foreignKey.destinationColumns ?? db.primaryKey(originTable).columns
                 return try pairs(origin, foreignKey.originColumns)
             }
@@ -139,6 +152,17 @@ public struct _AssociationCore: Sendable {
             throw DatabaseError(resultCode: .SQLITE_MISUSE, message: "association \(key): the foreign key columns do not match the referenced columns")
         }
         return Array(zip(origin, destination))
+    }
+
+    /// The schema's foreign key from `table` to `referenced` on these
+    /// columns (compared case-insensitively), if there is one: its columns
+    /// as the schema spells them, and the columns it references.
+    private func declaredForeignKey(_ db: Database, in table: String, to referenced: String, columns: [String]) throws -> ForeignKeyInfo? {
+        guard try db.tableExists(table) else { return nil }
+        return try db.foreignKeys(on: table).first { key in
+            key.destinationTable.caseInsensitivelyEquals(referenced) && key.mapping.count == columns.count
+                && zip(key.mapping, columns).allSatisfy { $0.origin.caseInsensitivelyEquals($1) }
+        }
     }
 
     private func schemaForeignKey(_ db: Database, in table: String, to referenced: String) throws -> ForeignKeyInfo {

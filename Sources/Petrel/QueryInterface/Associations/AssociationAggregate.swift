@@ -161,6 +161,7 @@ extension _AssociationCore {
             return SQLExpression(sql: SQL(elements: [.subquery(condition)]), isTerm: false)
         }
         core.request.filters = pivot.request.filters
+        core.request.orderings = pivot.request.orderings
         core.request.joins = pivot.request.joins
         if index == 0 {
             core.request.filters.append(.associatedWith(core: pivot, origin: origin))
@@ -266,10 +267,16 @@ extension AssociationAggregate {
     public static func || (lhs: some SQLExpressible, rhs: Self) -> Self { binary(lhs, rhs) { $0 || $1 } }
 
     public static func == (lhs: Self, rhs: Self) -> Self { binary(lhs, rhs) { $0 == $1 } }
-    public static func == (lhs: Self, rhs: (any SQLExpressible)?) -> Self { binary(lhs, rhs) { $0 == $1 } }
+    public static func == (lhs: Self, rhs: (any SQLExpressible)?) -> Self {
+        if case let .isEmpty(count, negated) = lhs.node, let rhs = rhs as? Bool { return Self(.isEmpty(count, negated: negated == rhs), key: nil) }
+        return binary(lhs, rhs) { $0 == $1 }
+    }
     public static func == (lhs: (any SQLExpressible)?, rhs: Self) -> Self { binary(lhs, rhs) { $0 == $1 } }
     public static func != (lhs: Self, rhs: Self) -> Self { binary(lhs, rhs) { $0 != $1 } }
-    public static func != (lhs: Self, rhs: (any SQLExpressible)?) -> Self { binary(lhs, rhs) { $0 != $1 } }
+    public static func != (lhs: Self, rhs: (any SQLExpressible)?) -> Self {
+        if case let .isEmpty(count, negated) = lhs.node, let rhs = rhs as? Bool { return Self(.isEmpty(count, negated: negated != rhs), key: nil) }
+        return binary(lhs, rhs) { $0 != $1 }
+    }
     public static func != (lhs: (any SQLExpressible)?, rhs: Self) -> Self { binary(lhs, rhs) { $0 != $1 } }
     public static func === (lhs: Self, rhs: Self) -> Self { binary(lhs, rhs) { $0 === $1 } }
     public static func === (lhs: Self, rhs: (any SQLExpressible)?) -> Self { binary(lhs, rhs) { $0 === $1 } }

@@ -15,6 +15,25 @@ struct JoinSpec: Sendable {
     /// between it and the row the through association starts from, which
     /// its annotations (`annotated(withRequired:)`) join.
     var pivotDepth = 0
+    /// True for the pivot of a through association, whose chain holds the
+    /// target.
+    var isPivot = false
+
+    /// Adds `count` to the pivot depth of the through targets inside this
+    /// pivot's chain: when the chain is itself the target of a through
+    /// association, its targets annotate the row that association starts
+    /// from, further up.
+    mutating func deepenHoists(by count: Int) {
+        core.request.joins = core.request.joins.map { child in
+            var child = child
+            if child.pivotDepth > 0 {
+                child.pivotDepth += count
+            } else if child.isPivot {
+                child.deepenHoists(by: count)
+            }
+            return child
+        }
+    }
 
     func canMerge(with other: JoinSpec) -> Bool {
         core.key == other.core.key && core.kind == other.core.kind
@@ -38,6 +57,7 @@ struct JoinSpec: Sendable {
         result.includesColumns = includesColumns || other.includesColumns
         if !includesColumns && other.includesColumns { result.annotatesParent = other.annotatesParent }
         result.pivotDepth = Swift.max(pivotDepth, other.pivotDepth)
+        result.isPivot = isPivot || other.isPivot
         var request = core.request
         let added = other.core.request
         request.filters += added.filters

@@ -23,9 +23,20 @@ public struct DatabaseMigrator: Sendable {
         case immediate
     }
 
+    /// How a registered migration treats foreign keys.
+    enum MigrationForeignKeys: Sendable {
+        /// Disabled while it runs, checked before it commits.
+        case deferred
+        /// Enforced while it runs.
+        case immediate
+        /// Disabled while it runs, never checked (`.deferred` migrations of
+        /// ``disablingDeferredForeignKeyChecks()``).
+        case disabled
+    }
+
     struct Migration: Sendable {
         let identifier: String
-        let foreignKeyChecks: ForeignKeyChecks
+        let foreignKeyChecks: MigrationForeignKeys
         /// Migrations of an earlier version of the application that this
         /// one replaces (see ``registerMigration(_:foreignKeyChecks:merging:migrate:)``).
         let mergedIdentifiers: Set<String>
@@ -75,15 +86,19 @@ public struct DatabaseMigrator: Sendable {
         migrate: @escaping @Sendable (_ db: Database, _ appliedIdentifiers: Set<String>) throws -> Void
     ) {
         precondition(!registered.contains { $0.identifier == identifier }, "already registered migration: \(identifier)")
-        let checks: ForeignKeyChecks = defersForeignKeyChecks ? foreignKeyChecks : .immediate
+        let checks: MigrationForeignKeys = switch foreignKeyChecks {
+        case .deferred: defersForeignKeyChecks ? .deferred : .disabled
+        case .immediate: .immediate
+        }
         var merged = mergedIdentifiers
         merged.remove(identifier)
         registered.append(Migration(identifier: identifier, foreignKeyChecks: checks, mergedIdentifiers: merged, migrate: migrate))
     }
 
-    /// A migrator whose later registrations do not check foreign keys at
-    /// the end of `.deferred` migrations (faster for large databases whose
-    /// migrations are known to keep them valid).
+    /// A migrator whose later `.deferred` registrations run with foreign
+    /// keys disabled and never check them (faster for large databases
+    /// whose migrations are known to keep them valid). `.immediate`
+    /// migrations still enforce them.
     public func disablingDeferredForeignKeyChecks() -> DatabaseMigrator {
         var migrator = self
         migrator.defersForeignKeyChecks = false
@@ -155,7 +170,7 @@ public struct DatabaseMigrator: Sendable {
 
     private func run(_ migration: Migration, appliedMerged: Set<String>, _ db: Database) throws {
         let foreignKeysWereOn = try Bool.fetchOne(db, sql: "PRAGMA foreign_keys") ?? false
-        let disableForeignKeys = migration.foreignKeyChecks == .deferred && foreignKeysWereOn
+        let disableForeignKeys = migration.foreignKeyChecks != .immediate && foreignKeysWereOn
         // foreign_keys cannot change inside a transaction: switch it around it.
         if disableForeignKeys { try db.execute(sql: "PRAGMA foreign_keys = OFF") }
         defer { if disableForeignKeys { try? db.execute(sql: "PRAGMA foreign_keys = ON") } }
@@ -165,9 +180,11 @@ public struct DatabaseMigrator: Sendable {
             if try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM grdb_migrations WHERE identifier = ?)", arguments: [migration.identifier]) == true {
                 return .commit
             }
-            try migration.migrate(db, appliedMerged)
-            if disableForeignKeys && defersForeignKeyChecksFor(migration) {
-                try checkForeignKeys(db, after: migration.identifier)
+            // Migrations see the schema as it is: no schema source (it
+            // describes the schema the migrations build).
+            try db.withSchemaSource(nil) { try migration.migrate(db, appliedMerged) }
+            if disableForeignKeys && migration.foreignKeyChecks == .deferred {
+                try checkForeignKeys(db)
             }
             try db.execute(sql: "INSERT INTO grdb_migrations (identifier) VALUES (?)", arguments: [migration.identifier])
             try forget(appliedMerged, db)
@@ -175,14 +192,12 @@ public struct DatabaseMigrator: Sendable {
         }
     }
 
-    private func defersForeignKeyChecksFor(_ migration: Migration) -> Bool {
-        migration.foreignKeyChecks == .deferred
-    }
-
-    private func checkForeignKeys(_ db: Database, after identifier: String) throws {
+    /// The first violation as an error (the migration that caused it is
+    /// the one that fails).
+    private func checkForeignKeys(_ db: Database) throws {
         if let violation = try db.foreignKeyViolations().next() {
             let description = (try? violation.failureDescription(db)) ?? violation.description
-            throw DatabaseError(resultCode: .SQLITE_CONSTRAINT_FOREIGNKEY, message: "\(description) (after migration \(identifier))")
+            throw DatabaseError(resultCode: .SQLITE_CONSTRAINT_FOREIGNKEY, message: description)
         }
     }
 
@@ -210,14 +225,27 @@ public struct DatabaseMigrator: Sendable {
     /// True when the schema differs from what the applied migrations create.
     public func hasSchemaChanges(_ db: Database) throws -> Bool {
         let applied = try appliedIdentifiers(db)
-        let reference = try DatabaseQueue()
+        // An in-memory database prepared as this one is (its functions and
+        // collations may be used by migrations), writable, and on queues of
+        // its own (the caller may be running on this database's).
+        var configuration = db.configuration
+        configuration.readonly = false
+        configuration.label = "Petrel.DatabaseMigrator.reference"
+        configuration.targetQueue = nil
+        configuration.writeTargetQueue = nil
+        let reference = try DatabaseQueue(configuration: configuration)
         try reference.writeWithoutTransaction { referenceDB in
             try createMigrationsTable(referenceDB)
             for migration in registered where applied.contains(migration.identifier) {
                 try run(migration, appliedMerged: [], referenceDB)
             }
         }
-        let schemaSQL = "SELECT type, name, tbl_name, sql FROM sqlite_master WHERE name NOT LIKE 'sqlite\\_%' ESCAPE '\\' ORDER BY type, name"
+        // The migrations table itself is no schema change: a database that
+        // was never migrated has none yet.
+        let schemaSQL = """
+            SELECT type, name, tbl_name, sql FROM sqlite_master
+            WHERE name NOT LIKE 'sqlite\\_%' ESCAPE '\\' AND name <> 'grdb_migrations' ORDER BY type, name
+            """
         let current = try Row.fetchAll(db, sql: schemaSQL)
         let expected = try reference.read { try Row.fetchAll($0, sql: schemaSQL) }
         return current != expected

@@ -85,6 +85,65 @@ struct DatabaseMigratorTests {
         #expect(try dbQueue.read { db in try Bool.fetchOne(db, sql: "PRAGMA foreign_keys") } == true)
     }
 
+    /// `disablingDeferredForeignKeyChecks()`: `.deferred` migrations run
+    /// with foreign keys off and are never checked; `.immediate` ones still
+    /// enforce them. A violation is reported as SQLite's checks word it.
+    @Test func disabledDeferredChecksLetViolationsThroughButImmediateOnesDoNot() throws {
+        let violation = """
+            CREATE TABLE parent (id INTEGER PRIMARY KEY);
+            CREATE TABLE child (parentId INTEGER REFERENCES parent(id));
+            INSERT INTO child (parentId) VALUES (1);
+            """
+        var unchecked = DatabaseMigrator().disablingDeferredForeignKeyChecks()
+        unchecked.registerMigration("A") { db in try db.execute(sql: violation) }
+        let first = try DatabaseQueue()
+        try unchecked.migrate(first)
+        #expect(try first.read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM child") } == 1)
+
+        var immediate = DatabaseMigrator().disablingDeferredForeignKeyChecks()
+        immediate.registerMigration("A", foreignKeyChecks: .immediate) { db in try db.execute(sql: violation) }
+        let second = try DatabaseQueue()
+        #expect(databaseError { try immediate.migrate(second) }?.extendedResultCode == .SQLITE_CONSTRAINT_FOREIGNKEY)
+        #expect(try immediate.appliedIdentifiers(second).isEmpty)
+
+        var checked = DatabaseMigrator()
+        checked.registerMigration("A") { db in try db.execute(sql: violation) }
+        let error = databaseError { try checked.migrate(try DatabaseQueue()) }
+        #expect(error?.message == "FOREIGN KEY constraint violation - from child(parentId) to parent(id), in [parentId:1]")
+    }
+
+    /// Migrations see no schema source; the reference database of
+    /// `hasSchemaChanges` is prepared as the database is, and a read-only
+    /// or never migrated database compares fine.
+    @Test func migrationsSeeTheSchemaAsItIs() throws {
+        struct ViewKeys: DatabaseSchemaSource {
+            func columnsForPrimaryKey(_ db: Database, inView view: DatabaseObjectID) throws -> [String]? { ["id"] }
+        }
+        let directory = try TemporaryDirectory()
+        var configuration = Configuration()
+        configuration.schemaSource = ViewKeys()
+        configuration.prepareDatabase { db in db.add(function: DatabaseFunction("answer", argumentCount: 0, pure: true) { _ in 42 }) }
+        let dbQueue = try DatabaseQueue(path: directory.path("db.sqlite"), configuration: configuration)
+        var migrator = DatabaseMigrator()
+        migrator.registerMigration("A") { db in
+            try db.execute(sql: "CREATE VIEW v AS SELECT 1 AS id; CREATE TABLE t (a DEFAULT 0); INSERT INTO t VALUES (answer())")
+            #expect(db.schemaSource == nil)
+            #expect(throws: DatabaseError.self) { try db.primaryKey("v") }
+        }
+        #expect(try !migrator.hasSchemaChanges(dbQueue))
+        try migrator.migrate(dbQueue)
+        #expect(try dbQueue.read { db in try db.primaryKey("v").columns } == ["id"])
+        #expect(try !migrator.hasSchemaChanges(dbQueue))
+        try dbQueue.close()
+
+        configuration.readonly = true
+        let readOnly = try DatabaseQueue(path: directory.path("db.sqlite"), configuration: configuration)
+        #expect(try !migrator.hasSchemaChanges(readOnly))
+        var changed = DatabaseMigrator()
+        changed.registerMigration("A") { db in try db.execute(sql: "CREATE VIEW v AS SELECT 1 AS id; CREATE TABLE t (a DEFAULT 1)") }
+        #expect(try changed.hasSchemaChanges(readOnly))
+    }
+
     @Test func eraseOnSchemaChangeRebuildsTheDatabase() throws {
         let dbQueue = try DatabaseQueue()
         var first = DatabaseMigrator()

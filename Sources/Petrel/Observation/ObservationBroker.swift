@@ -142,6 +142,13 @@ final class ObservationBroker {
 
     func statementDidExecute(_ statement: Statement) throws {
         if !statementObservers.isEmpty {
+            // The update hook reports the shadow tables of a virtual table,
+            // not the table: its observers are told of an unspecified change.
+            for (observation, kinds) in statementObservers where observation.isEnabled {
+                if kinds.contains(where: { database.isVirtualTable($0.tableName) }) {
+                    observation.observer?.databaseDidChange()
+                }
+            }
             statementObservers = []
             setCurrent(nil)
         }

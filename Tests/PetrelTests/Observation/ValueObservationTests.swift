@@ -174,6 +174,38 @@ struct ValueObservationTests {
         #expect(seen == [[], [0], [1]])
     }
 
+    /// Writes to a full-text table reach SQLite's update hook as writes to
+    /// its shadow tables: observers of the table still see them.
+    @Test(arguments: WriterKind.allCases)
+    func fullTextTablesAreObserved(kind: WriterKind) async throws {
+        let database = try ObservedDatabase(kind)
+        let writer = database.writer
+        try await writer.write { db in
+            try db.create(virtualTable: "ft4", using: FTS4()) { t in t.column("body") }
+            try db.create(virtualTable: "ft5", using: FTS5()) { t in t.column("body") }
+        }
+        let observation = ValueObservation.trackingConstantRegion { db in
+            [try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM ft4") ?? -1, try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM ft5") ?? -1]
+        }
+        let seen = try await withTimeout(30) {
+            var seen: [[Int]] = []
+            for try await counts in observation.values(in: writer) {
+                seen.append(counts)
+                switch seen.count {
+                case 1: try await writer.write { db in try db.execute(sql: "INSERT INTO ft4 (body) VALUES ('storm petrel')") }
+                case 2: try await writer.write { db in try db.execute(sql: "INSERT INTO ft5 (body) VALUES ('storm petrel')") }
+                default: return seen
+                }
+            }
+            return seen
+        }
+        #expect(seen == [[0, 0], [1, 0], [1, 1]])
+        try await writer.write { db in
+            try db.execute(sql: "INSERT INTO ft4(ft4) VALUES ('integrity-check')")
+            try db.execute(sql: "INSERT INTO ft5(ft5) VALUES ('integrity-check')")
+        }
+    }
+
     @Test(arguments: WriterKind.allCases)
     func explicitRegions(kind: WriterKind) async throws {
         let database = try ObservedDatabase(kind)

@@ -60,7 +60,11 @@ final class ValueObservationRuntime<Reducer: ValueReducer>: TransactionObserver,
         while true {
             if let any = unwrapped as? AnyDatabaseWriter { unwrapped = any.base } else if let any = unwrapped as? AnyDatabaseReader { unwrapped = any.base } else { break }
         }
-        if let pool = unwrapped as? DatabasePool, !observation.requiresWriteAccess {
+        // A read-only database never changes under the observation: it is
+        // fetched once, as from a snapshot, without tracking a region.
+        if unwrapped.configuration.readonly {
+            mode = .reader(unwrapped)
+        } else if let pool = unwrapped as? DatabasePool, !observation.requiresWriteAccess {
             mode = .pool(pool)
         } else if let writer = unwrapped as? any DatabaseWriter {
             mode = .writer(writer)
@@ -79,13 +83,13 @@ final class ValueObservationRuntime<Reducer: ValueReducer>: TransactionObserver,
                 fail(DatabaseError(resultCode: .SQLITE_MISUSE, message: "ValueObservation.requiresWriteAccess needs a DatabaseWriter"), now: immediate)
             } else if immediate {
                 do {
-                    try deliverNow(reader.unsafeReentrantRead { try fetchValue($0) })
+                    try deliverNow(reader.unsafeReentrantRead { try fetch($0) })
                 } catch {
                     fail(error, now: true)
                 }
             } else {
                 reader.asyncRead { result in
-                    self.fetchAndSchedule { try self.fetchValue(result.get()) }
+                    self.fetchAndSchedule { try self.fetch(result.get()) }
                 }
             }
         case .writer(let writer):

@@ -144,6 +144,23 @@ struct ValueObservationTests {
         #expect(regions.all.contains("flag(*),u(*)"))
     }
 
+    /// The values an observation delivers: the first one, then one after
+    /// each of the writes, made in turn once the previous value arrived.
+    static func values<Reducer: ValueReducer>(
+        of observation: ValueObservation<Reducer>, in writer: any DatabaseWriter, writing statements: [String]
+    ) async throws -> [Reducer.Value] where Reducer.Value: Sendable {
+        try await withTimeout(30) {
+            var seen: [Reducer.Value] = []
+            for try await value in observation.values(in: writer) {
+                seen.append(value)
+                guard seen.count <= statements.count else { break }
+                let sql = statements[seen.count - 1]
+                try await writer.write { db in try db.execute(sql: sql) }
+            }
+            return seen
+        }
+    }
+
     /// A request that prefetches an association depends on its table even
     /// while no origin row fetches anything from it: the region of its
     /// statement says so, and an observation of a constant region sees it.
@@ -159,18 +176,10 @@ struct ValueObservationTests {
         let observation = ValueObservation.trackingConstantRegion { db in
             try request.fetchAll(db).map { $0.prefetchedRows["children"]?.count ?? -1 }
         }
-        let seen = try await withTimeout(30) {
-            var seen: [[Int]] = []
-            for try await counts in observation.values(in: writer) {
-                seen.append(counts)
-                switch seen.count {
-                case 1: try await writer.write { db in try db.execute(sql: "INSERT INTO t (id, a) VALUES (1, 'p')") }
-                case 2: try await writer.write { db in try db.execute(sql: "INSERT INTO u (x) VALUES (1)") }
-                default: return seen
-                }
-            }
-            return seen
-        }
+        let seen = try await Self.values(of: observation, in: writer, writing: [
+            "INSERT INTO t (id, a) VALUES (1, 'p')",
+            "INSERT INTO u (x) VALUES (1)",
+        ])
         #expect(seen == [[], [0], [1]])
     }
 
@@ -187,23 +196,33 @@ struct ValueObservationTests {
         let observation = ValueObservation.trackingConstantRegion { db in
             [try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM ft4") ?? -1, try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM ft5") ?? -1]
         }
-        let seen = try await withTimeout(30) {
-            var seen: [[Int]] = []
-            for try await counts in observation.values(in: writer) {
-                seen.append(counts)
-                switch seen.count {
-                case 1: try await writer.write { db in try db.execute(sql: "INSERT INTO ft4 (body) VALUES ('storm petrel')") }
-                case 2: try await writer.write { db in try db.execute(sql: "INSERT INTO ft5 (body) VALUES ('storm petrel')") }
-                default: return seen
-                }
-            }
-            return seen
-        }
+        let seen = try await Self.values(of: observation, in: writer, writing: [
+            "INSERT INTO ft4 (body) VALUES ('storm petrel')",
+            "INSERT INTO ft5 (body) VALUES ('storm petrel')",
+        ])
         #expect(seen == [[0, 0], [1, 0], [1, 1]])
         try await writer.write { db in
             try db.execute(sql: "INSERT INTO ft4(ft4) VALUES ('integrity-check')")
             try db.execute(sql: "INSERT INTO ft5(ft5) VALUES ('integrity-check')")
         }
+    }
+
+    /// A read-only database cannot change under the observation: it is
+    /// fetched once, and no region is tracked.
+    @Test func readOnlyDatabasesAreFetchedWithoutTrackingARegion() async throws {
+        let database = try ObservedDatabase(.queue)
+        try await database.writer.write { db in try db.execute(sql: "INSERT INTO t (a) VALUES (1)") }
+        var configuration = Configuration()
+        configuration.readonly = true
+        let readOnly = try DatabaseQueue(path: database.directory.path("db.sqlite"), configuration: configuration)
+        let regions = Collected<String>()
+        let observation = Self.count.handleEvents(willTrackRegion: { regions.append($0.description) })
+        let first = try await withTimeout(30) {
+            for try await count in observation.values(in: readOnly) { return count }
+            return -1
+        }
+        #expect(first == 1)
+        #expect(regions.all.isEmpty)
     }
 
     @Test(arguments: WriterKind.allCases)

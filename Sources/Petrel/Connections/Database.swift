@@ -83,9 +83,6 @@ public final class Database {
     /// statements of this connection and at the start of every access
     /// (another connection may have changed the schema in between).
     var primaryKeyCache: [String: PrimaryKeyInfo] = [:]
-    /// The lowercased names of the virtual tables; cleared with
-    /// `primaryKeyCache`.
-    var virtualTablesCache: Set<String>?
     /// The columns of each unique index, by table name; cleared with
     /// `primaryKeyCache`.
     var uniqueKeysCache: [String: [[String]]] = [:]
@@ -477,26 +474,6 @@ public final class Database {
         primaryKeyCache.removeAll()
         uniqueKeysCache.removeAll()
         columnsCache.removeAll()
-        virtualTablesCache = nil
-    }
-
-    /// True for a virtual table (full-text tables...), whose changes the
-    /// update hook does not report: it reports those of its shadow tables.
-    func isVirtualTable(_ name: String) -> Bool {
-        if virtualTablesCache == nil {
-            // Read from inside statement hooks: this query must not run
-            // them in turn (it would reset the state of the statement that
-            // asks).
-            let hooks = needsStatementHooks
-            needsStatementHooks = false
-            defer { needsStatementHooks = hooks }
-            let sql = """
-                SELECT lower(name) FROM sqlite_master WHERE type = 'table' AND sql LIKE 'CREATE VIRTUAL TABLE%'
-                UNION SELECT lower(name) FROM sqlite_temp_master WHERE type = 'table' AND sql LIKE 'CREATE VIRTUAL TABLE%'
-                """
-            virtualTablesCache = Set((try? String.fetchAll(self, sql: sql)) ?? [])
-        }
-        return virtualTablesCache?.contains(name.fastLowercased) ?? false
     }
 
     /// After DDL of this connection: the schema caches, and the record

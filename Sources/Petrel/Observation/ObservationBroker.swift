@@ -46,6 +46,12 @@ final class ObservationBroker {
     /// The observers interested in the running statement, with the kinds
     /// of change they want from it.
     private var statementObservers: [(observation: Observation, kinds: [DatabaseEventKind])] = []
+    /// For the running statement: the observations told of a change of a
+    /// table they watch, and those whose tables only saw changes of their
+    /// shadow tables (`t_content`, `t_data`... of a full-text table `t`),
+    /// which the update hook reports instead of the virtual table's.
+    private var notifiedStatementObservers: Set<ObjectIdentifier> = []
+    private var shadowChangedStatementObservers: [Observation] = []
 
     private enum Completion {
         case none, commit, rollback
@@ -115,6 +121,8 @@ final class ObservationBroker {
         completion = .none
         lastNames = nil
         statementObservers = []
+        notifiedStatementObservers = []
+        shadowChangedStatementObservers = []
         let kinds = statement.authorization.eventKinds
         guard !kinds.isEmpty, !observations.isEmpty, !database.isReadOnly else { return }
         for observation in observations where observation.isEnabled {
@@ -130,26 +138,45 @@ final class ObservationBroker {
         guard !statementObservers.isEmpty else { return }
         let (databaseString, tableString) = names(databaseName, tableName)
         let event = DatabaseEvent(kind: kind, databaseName: databaseString, tableName: tableString, rowID: rowID)
+        var targets: [Observation] = []
+        for (observation, kinds) in statementObservers {
+            if kinds.contains(where: event.matches) {
+                notifiedStatementObservers.insert(ObjectIdentifier(observation))
+                targets.append(observation)
+            } else if kinds.contains(where: { Self.isShadowTable(tableString, of: $0.tableName) }),
+                      !shadowChangedStatementObservers.contains(where: { $0 === observation }) {
+                shadowChangedStatementObservers.append(observation)
+            }
+        }
         if savepoints.isEmpty {
-            for (observation, kinds) in statementObservers where observation.isEnabled && kinds.contains(where: event.matches) {
+            for observation in targets where observation.isEnabled {
                 observation.observer?.databaseDidChange(with: event)
             }
-        } else {
-            let targets = statementObservers.filter { $0.kinds.contains(where: event.matches) }.map(\.observation)
-            if !targets.isEmpty { buffer.append((event, targets)) }
+        } else if !targets.isEmpty {
+            buffer.append((event, targets))
         }
+    }
+
+    /// `t_content`, `t_data`, `t_segdir`...: a table a virtual table `t`
+    /// keeps its rows in.
+    private static func isShadowTable(_ name: String, of table: String) -> Bool {
+        let prefix = table.utf8.count
+        let utf8 = name.utf8
+        guard utf8.count > prefix + 1, utf8[utf8.index(utf8.startIndex, offsetBy: prefix)] == UInt8(ascii: "_") else { return false }
+        return String(decoding: utf8.prefix(prefix), as: UTF8.self).caseInsensitivelyEquals(table)
     }
 
     func statementDidExecute(_ statement: Statement) throws {
         if !statementObservers.isEmpty {
-            // The update hook reports the shadow tables of a virtual table,
-            // not the table: its observers are told of an unspecified change.
-            for (observation, kinds) in statementObservers where observation.isEnabled {
-                if kinds.contains(where: { database.isVirtualTable($0.tableName) }) {
-                    observation.observer?.databaseDidChange()
-                }
+            // A virtual table's observers saw only its shadow tables
+            // change: they are told of an unspecified change, as GRDB's are.
+            let shadowChanged = shadowChangedStatementObservers.filter { !notifiedStatementObservers.contains(ObjectIdentifier($0)) }
+            for observation in shadowChanged where observation.isEnabled {
+                observation.observer?.databaseDidChange()
             }
             statementObservers = []
+            notifiedStatementObservers = []
+            shadowChangedStatementObservers = []
             setCurrent(nil)
         }
         if let effect = statement.authorization.transactionEffect {
@@ -190,6 +217,8 @@ final class ObservationBroker {
     func statementDidFail(_ statement: Statement) -> (any Error)? {
         if !statementObservers.isEmpty {
             statementObservers = []
+            notifiedStatementObservers = []
+            shadowChangedStatementObservers = []
             setCurrent(nil)
         }
         let ended = completion

@@ -123,7 +123,8 @@ public struct DatabaseError: Error, CustomStringConvertible, Sendable {
         // The primary code, as GRDB prints it (the extended one is in extendedResultCode).
         var text = "SQLite error \(resultCode.rawValue)"
         if let message { text += ": " + message }
-        if let sql { text += " - while executing `\(sql)`" }
+        // The statement as it reads, without the separators around it.
+        if let sql { text += " - while executing `\(sql.trimmingStatementSeparators())`" }
         if showingArguments, let arguments, !arguments.isEmpty { text += " with arguments \(arguments)" }
         return text
     }

@@ -358,7 +358,8 @@ extension DatabaseQueue {
     }
 
     /// Copies the database at `path`, opened read-only, into the
-    /// connection `makeCopy` opens with a writable configuration.
+    /// connection `makeCopy` opens with a writable configuration (the copy
+    /// is read-only afterwards when `configuration` says so).
     static func copy(
         fromPath path: String, configuration: Configuration, into makeCopy: (Configuration) throws -> DatabaseQueue
     ) throws -> DatabaseQueue {
@@ -370,6 +371,11 @@ extension DatabaseQueue {
         let copy = try makeCopy(copyConfiguration)
         try source.backup(to: copy)
         try source.close()
+        // A read-only configuration makes a read-only copy: filled, then
+        // closed to writes for good.
+        if configuration.readonly {
+            try copy.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA query_only = 1") }
+        }
         return copy
     }
 }

@@ -83,10 +83,23 @@ extension Database {
 
     /// True when `columns` are exactly the columns of the primary key or of
     /// a unique index of the table (in any order, case-insensitively).
+    ///
+    /// The columns identify rows when they include a unique key: the
+    /// primary key, the rowid of a table that has one, or the columns of a
+    /// unique index. A view has only the primary key its schema source
+    /// gives it.
     public func table(_ tableName: String, hasUniqueKey columns: some Collection<String>) throws -> Bool {
         let wanted = Set(columns.map { $0.lowercased() })
-        if Set(try primaryKey(tableName).columns.map { $0.lowercased() }) == wanted { return true }
-        return uniqueIndexColumns(tableName).contains(wanted)
+        guard !wanted.isEmpty else { return false }
+        let primaryKey: PrimaryKeyInfo
+        do {
+            primaryKey = try self.primaryKey(tableName)
+        } catch let error as DatabaseError where error.resultCode == .SQLITE_ERROR && (try? viewExists(tableName)) == true {
+            return false
+        }
+        if Set(primaryKey.columns.map { $0.lowercased() }).isSubset(of: wanted) { return true }
+        if primaryKey.tableHasRowID, !wanted.isDisjoint(with: ["rowid", "_rowid_", "oid"]) { return true }
+        return uniqueIndexColumns(tableName).contains { $0.isSubset(of: wanted) }
     }
 
     /// True for the tables Petrel and GRDB keep for themselves

@@ -351,6 +351,17 @@ struct DatabaseQueueTests {
         let copy = try DatabaseQueue.inMemoryCopy(fromPath: source.path ?? "")
         try copy.write { db in try db.execute(sql: "INSERT INTO t VALUES (3)") }
         #expect(try source.queue.read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM t") } == 2)
+
+        // A read-only configuration makes read-only copies, also after reads.
+        var readOnly = Configuration()
+        readOnly.readonly = true
+        for frozen in [try DatabaseQueue.inMemoryCopy(fromPath: source.path ?? "", configuration: readOnly),
+                       try DatabaseQueue.temporaryCopy(fromPath: source.path ?? "", configuration: readOnly)] {
+            #expect(try frozen.read { db in try Int.fetchAll(db, sql: "SELECT a FROM t") } == [1, 2])
+            let error = databaseError { try frozen.write { db in try db.execute(sql: "DROP TABLE t") } }
+            #expect(error?.message == "attempt to write a readonly database")
+            #expect(try frozen.read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM t") } == 2)
+        }
     }
 
     @Test func vacuumAndErase() throws {

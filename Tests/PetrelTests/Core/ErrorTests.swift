@@ -14,6 +14,10 @@ struct ErrorTests {
             #expect(error?.message == "no such table: nowhere")
             #expect(error?.sql == "SELECT * FROM nowhere")
             #expect(error?.description == "SQLite error 1: no such table: nowhere - while executing `SELECT * FROM nowhere`")
+            // The description shows the statement without its separators.
+            let two = databaseError { _ = try db.makeStatement(sql: "SELECT 1; SELECT 2; ") }
+            #expect(two?.sql == "SELECT 1; SELECT 2; ")
+            #expect(two?.description.hasSuffix("- while executing `SELECT 1; SELECT 2`") == true)
             let syntax = databaseError { _ = try db.makeStatement(sql: "SELEKT 1") }
             #expect(syntax?.resultCode == .SQLITE_ERROR)
             #expect(syntax?.message?.contains("syntax error") == true)

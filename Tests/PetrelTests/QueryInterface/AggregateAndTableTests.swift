@@ -389,6 +389,11 @@ struct JoinAssociationTests {
             #expect(try Author.filter(writers.contains(Column("id"))).with(writers).fetchAll(db).map(\.name) == ["Austen", "Brontë"])
             let sql = try Author.with(priciest).joining(required: association).makePreparedRequest(db).statement.sql
             #expect(sql.hasSuffix(#"JOIN "priciest" ON "author"."id" = "priciest"."authorId""#))
+            // One expression joined twice under one key: one join, the last
+            // condition wins.
+            let cheaper = Author.association(to: priciest) { author, best in author[Column("id")] + best[Column("price")] > 100 }
+            let twice = try Author.with(priciest).joining(required: association).joining(required: cheaper).makePreparedRequest(db).statement.sql
+            #expect(twice.hasSuffix(#"JOIN "priciest" ON ("author"."id" + "priciest"."price") > ?"#))
         }
     }
 }

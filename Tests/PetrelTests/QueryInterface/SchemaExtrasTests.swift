@@ -37,6 +37,14 @@ struct SchemaExtrasTests {
             #expect(try db.table("player", hasUniqueKey: ["mentorId"]))
             #expect(try db.table("player", hasUniqueKey: ["ID"]))
             #expect(try !db.table("player", hasUniqueKey: ["teamId"]))
+            // Columns that include a unique key identify rows too; the
+            // rowid is one; no column, or a view without schema source, is none.
+            #expect(try db.table("player", hasUniqueKey: ["teamId", "mentorId"]))
+            #expect(try db.table("player", hasUniqueKey: ["rowid"]))
+            #expect(try !db.table("player", hasUniqueKey: []))
+            try db.execute(sql: "CREATE VIEW playerView AS SELECT * FROM player")
+            #expect(try !db.table("playerView", hasUniqueKey: ["id"]))
+            #expect(throws: DatabaseError.self) { try db.table("nowhere", hasUniqueKey: ["id"]) }
 
             // A composite primary key made of a foreign key and a column.
             try db.create(table: "membership") { t in

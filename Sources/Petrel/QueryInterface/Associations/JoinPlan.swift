@@ -58,6 +58,9 @@ struct JoinSpec: Sendable {
         if !includesColumns && other.includesColumns { result.annotatesParent = other.annotatesParent }
         result.pivotDepth = Swift.max(pivotDepth, other.pivotDepth)
         result.isPivot = isPivot || other.isPivot
+        // Two conditions of one association to a common table expression:
+        // the last one wins.
+        if let condition = other.core.joinOn { result.core.joinOn = condition }
         var request = core.request
         let added = other.core.request
         request.filters += added.filters

@@ -210,6 +210,32 @@ struct AssociationTests {
         }
     }
 
+    /// One association joined twice is one join: the selection of the last
+    /// one that includes columns, the last ordering given.
+    @Test func anAssociationJoinedTwiceKeepsTheLastSelectionAndOrdering() throws {
+        let database = try makeDatabase(.memory)
+        try database.queue.read { db in
+            func sql(_ request: QueryInterfaceRequest<Book>) throws -> String { try request.makePreparedRequest(db).statement.sql }
+            let named = Book.author.select(Column("name"))
+            let includedThenJoined = try sql(Book.including(required: named).joining(required: Book.author))
+            #expect(includedThenJoined.hasPrefix(#"SELECT "book".*, "author"."name" FROM"#))
+            let includedTwice = try sql(Book.including(required: named).including(required: Book.author))
+            #expect(includedTwice.hasPrefix(#"SELECT "book".*, "author".* FROM"#))
+            let joinedThenIncluded = try sql(Book.joining(required: named).including(required: Book.author))
+            #expect(joinedThenIncluded.hasPrefix(#"SELECT "book".*, "author".* FROM"#))
+            let byName = Book.author.order(Column("name"))
+            let orderedOnce = try sql(Book.joining(required: byName).joining(required: Book.author))
+            #expect(orderedOnce.hasSuffix(#"ORDER BY "author"."name""#))
+            let reordered = try sql(Book.joining(required: byName).joining(required: Book.author.order(Column("id").desc)))
+            #expect(reordered.hasSuffix(#"ORDER BY "author"."id" DESC"#))
+            // A to-many association included one row at a time is scoped
+            // under the singular of its key, given or default.
+            let work = try Row.fetchOne(db, Author.filter(key: 1).including(required: Author.books.forKey("works").order(Column("year"))))
+            #expect(work?.scopes["work"]?["title"] == "Werther")
+            #expect(try Row.fetchOne(db, Author.filter(key: 1).including(required: Author.books))?.scopes["book"] != nil)
+        }
+    }
+
     @Test func derivableRequestExtensionsServeRequestsAndAssociations() throws {
         let database = try makeDatabase(.memory)
         try database.queue.read { db in

@@ -64,8 +64,10 @@ struct JoinSpec: Sendable {
         var request = core.request
         let added = other.core.request
         request.filters += added.filters
-        if request.orderings.isEmpty { request.orderings = added.orderings }
-        if other.includesColumns && !includesColumns { request.selection = added.selection }
+        // The last ordering given wins, and the selection of the last
+        // join that selects columns.
+        if !added.orderings.isEmpty { request.orderings = added.orderings }
+        if other.includesColumns { request.selection = added.selection }
         // One alias names the merged join: a named one if there is one;
         // the other becomes a proxy of it.
         if let addedAlias = added.alias, addedAlias.token != request.alias?.token {
@@ -150,11 +152,10 @@ struct JoinPlan {
 
     /// The scope of a joined association's row. A to-many association
     /// joined with `including(required:)` or `including(optional:)` brings
-    /// one row at a time, under the singular of its default key
-    /// (`books` → `book`); a key set with `forKey` is kept.
+    /// one row at a time, under the singular of its key, default or given
+    /// (`books` → `book`, `forKey("kittens")` → `kitten`), as GRDB names it.
     static func scopeKey(_ core: _AssociationCore) -> String {
-        if core.isToMany, core.key == Inflection.pluralKey(core.destinationTable) { return Inflection.singular(core.destinationTable) }
-        return core.key
+        core.isToMany ? Inflection.singular(core.key) : core.key
     }
 
     /// Adds joins under a parent. `ordering` says whether the parent's

@@ -298,6 +298,26 @@ public final class Database {
         sqliteConnection.map { Int(sqlite3_total_changes64($0)) } ?? 0
     }
 
+    /// The rows `change` inserted, updated or deleted in `table`. SQLite
+    /// does not count the changes its INSTEAD OF triggers make for a view:
+    /// for a view, they are the connection's total changes during `change`.
+    func countingChanges(of table: String, _ change: () throws -> Void) throws -> Int {
+        let totalBefore = totalChangesCount
+        try change()
+        let total = totalChangesCount - totalBefore
+        // Nothing changed at all. (The statement's own count is not reset
+        // by a statement on a view, hence this test first.)
+        guard total > 0 else { return 0 }
+        return isView(table) ? total : changesCount
+    }
+
+    /// True for a view that a statement just wrote to: SQLite's column
+    /// metadata knows tables only (no statement runs, no trace sees it).
+    func isView(_ name: String) -> Bool {
+        guard let sqliteConnection else { return false }
+        return sqlite3_table_column_metadata(sqliteConnection, nil, name, nil, nil, nil, nil, nil, nil) != SQLITE_OK
+    }
+
     /// The extended code of the last error.
     public var lastErrorCode: ResultCode {
         ResultCode(rawValue: sqliteConnection.map { sqlite3_extended_errcode($0) } ?? SQLITE_MISUSE)

@@ -610,8 +610,7 @@ public struct QueryInterfaceRequest<RowDecoder>: Sendable {
         let target = try mutationTarget(db)
         let sql = target.with + SQL(sql: "DELETE FROM \(table.quotedDatabaseIdentifier)") + target.condition + target.orderAndLimit
         let (text, arguments) = try sql.resolved(db).build()
-        try db.execute(sql: text, arguments: arguments)
-        return db.changesCount
+        return try db.countingChanges(of: table) { try db.execute(sql: text, arguments: arguments) }
     }
 
     /// Updates the rows the request selects; returns the number updated.
@@ -641,8 +640,7 @@ public struct QueryInterfaceRequest<RowDecoder>: Sendable {
         sql += assignments.map { SQL(sql: $0.column.name.quotedDatabaseIdentifier + " = ") + $0.value.sql }.joined(separator: ", ")
         sql += target.condition + target.orderAndLimit
         let (text, arguments) = try sql.resolved(db).build()
-        try db.execute(sql: text, arguments: arguments)
-        return db.changesCount
+        return try db.countingChanges(of: table) { try db.execute(sql: text, arguments: arguments) }
     }
 }
 

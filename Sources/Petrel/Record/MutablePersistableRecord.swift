@@ -281,16 +281,20 @@ extension MutablePersistableRecord {
             let (selectionSQL, selectionArguments) = selection.map(\.sql).joined(separator: ", ").build()
             sql += " RETURNING " + selectionSQL
             arguments += selectionArguments
-            let statement = try db.makeStatement(sql: sql)
-            try statement.setArguments(arguments)
-            // SQLite makes the change at the first step; the fetch's
-            // reset completes the statement and sets the change count.
-            fetched = try returning.fetch(statement)
-            statement.reset()
-        } else {
-            try db.cachedStatement(sql: sql).execute(arguments: arguments)
         }
-        guard db.changesCount > 0 else { throw recordNotFound(key: key) }
+        let statement = try returning == nil ? db.cachedStatement(sql: sql) : db.makeStatement(sql: sql)
+        let changes = try db.countingChanges(of: Self.databaseTableName) {
+            if let returning {
+                try statement.setArguments(arguments)
+                // SQLite makes the change at the first step; the fetch's
+                // reset completes the statement and sets the change count.
+                fetched = try returning.fetch(statement)
+                statement.reset()
+            } else {
+                try statement.execute(arguments: arguments)
+            }
+        }
+        guard changes > 0 else { throw recordNotFound(key: key) }
         return (PersistenceSuccess(persistenceContainer: container), fetched)
     }
 
@@ -375,9 +379,10 @@ extension MutablePersistableRecord {
             let container = try PersistenceContainer(self)
             let key = try primaryKeyValues(db, container)
             let condition = key.map { "\($0.column.quotedDatabaseIdentifier)=?" }.joined(separator: " AND ")
-            try db.cachedStatement(sql: "DELETE FROM \(type(of: self).table) WHERE \(condition)")
-                .execute(arguments: StatementArguments(key.map(\.value)))
-            return db.changesCount > 0
+            let statement = try db.cachedStatement(sql: "DELETE FROM \(type(of: self).table) WHERE \(condition)")
+            return try db.countingChanges(of: Self.databaseTableName) {
+                try statement.execute(arguments: StatementArguments(key.map(\.value)))
+            } > 0
         }
         didDelete(deleted: deleted)
         return deleted

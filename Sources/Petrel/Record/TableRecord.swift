@@ -42,8 +42,9 @@ extension TableRecord {
     /// Deletes every row; returns the number deleted.
     @discardableResult
     public static func deleteAll(_ db: Database) throws -> Int {
-        try db.execute(sql: "DELETE FROM \(databaseTableName.quotedDatabaseIdentifier)")
-        return db.changesCount
+        try db.countingChanges(of: databaseTableName) {
+            try db.execute(sql: "DELETE FROM \(databaseTableName.quotedDatabaseIdentifier)")
+        }
     }
 
     /// True when a row has this primary key.

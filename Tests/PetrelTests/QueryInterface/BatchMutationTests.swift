@@ -88,6 +88,51 @@ struct BatchMutationTests {
         }
     }
 
+    /// A view whose INSTEAD OF triggers write the table: SQLite does not
+    /// count those changes for the statement, the connection's total does.
+    @Test(arguments: StorageKind.allCases)
+    func writesThroughAViewCountTheRowsItsTriggersChange(_ kind: StorageKind) throws {
+        struct Tag: Codable, FetchableRecord, MutablePersistableRecord {
+            static let databaseTableName = "tagView"
+            var name: String
+            var weight: Int
+        }
+        let database = try makeDatabase(kind)
+        try database.queue.write { (db: Database) throws in
+            try db.execute(sql: """
+                CREATE TABLE label (name TEXT PRIMARY KEY, weight INTEGER);
+                INSERT INTO label VALUES ('a', 1), ('b', 2), ('c', 3);
+                CREATE VIEW tagView AS SELECT name, weight FROM label;
+                CREATE TRIGGER tagViewDelete INSTEAD OF DELETE ON tagView BEGIN DELETE FROM label WHERE name = OLD.name; END;
+                CREATE TRIGGER tagViewUpdate INSTEAD OF UPDATE ON tagView BEGIN UPDATE label SET weight = NEW.weight WHERE name = OLD.name; END;
+                """)
+            struct ByName: DatabaseSchemaSource {
+                func columnsForPrimaryKey(_ db: Database, inView view: DatabaseObjectID) throws -> [String]? { ["name"] }
+            }
+            try db.withSchemaSource(ByName()) {
+                #expect(try Tag.filter(Column("weight") >= 2).updateAll(db, Column("weight").set(to: 10)) == 2)
+                #expect(try Tag(name: "a", weight: 5).delete(db))
+                #expect(try !Tag(name: "zzz", weight: 5).delete(db))
+                try Tag(name: "b", weight: 7).update(db)
+                #expect(throws: RecordError.self) { try Tag(name: "zzz", weight: 7).update(db) }
+                #expect(try Tag.deleteAll(db) == 2)
+            }
+            #expect(try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM label") == 0)
+
+            // Full-text tables write shadow tables too: their own count holds.
+            struct Doc: TableRecord { static let databaseTableName = "doc" }
+            struct Doc4: TableRecord { static let databaseTableName = "doc4" }
+            try db.execute(sql: """
+                CREATE VIRTUAL TABLE doc USING fts5(body); CREATE VIRTUAL TABLE doc4 USING fts4(body);
+                INSERT INTO doc VALUES ('a'), ('b'), ('c'); INSERT INTO doc4 VALUES ('a'), ('b'), ('c');
+                """)
+            #expect(try Doc.filter(Column.rowID <= 2).deleteAll(db) == 2)
+            #expect(try Doc4.filter(Column.rowID <= 2).deleteAll(db) == 2)
+            #expect(try Doc.deleteAll(db) == 1)
+            try db.execute(sql: "INSERT INTO doc(doc) VALUES ('integrity-check'); INSERT INTO doc4(doc4) VALUES ('integrity-check')")
+        }
+    }
+
     @Test(arguments: StorageKind.allCases)
     func returningExpandsExcludedColumns(_ kind: StorageKind) throws {
         let database = try makeDatabase(kind)

@@ -415,8 +415,9 @@ public struct QueryInterfaceRequest<RowDecoder>: Sendable {
             }
         }
         if stable, !ordersByPrimaryKey {
-            if try db.tableExists(table) {
-                orderSQL += try db.primaryKey(table).columns.map { qualify(Column($0).sqlExpression.sql) }
+            // A table's primary key, or the one a schema source gives a view.
+            if let primaryKey = try? db.primaryKey(table) {
+                orderSQL += primaryKey.columns.map { qualify(Column($0).sqlExpression.sql) }
             } else if isRoot {
                 // The request's own view or common table expression, which
                 // has no primary key: every selected column, by position.
@@ -698,7 +699,11 @@ extension QueryInterfaceRequest: FetchRequest {
                 if keys.count == 1 { pinned.formUnion(keys[0].keys.map { $0.fastLowercased }) }
             case .expression(let expression):
                 pinned.formUnion(expression.identifyingColumns ?? [])
-            case .associatedWith, .whenConnected:
+            case .associatedWith(let core, _):
+                // `record.request(for:)`: the record's values pin the
+                // columns of the link (the key of a belongsTo's row).
+                pinned.formUnion(((try? core.joinColumns(db)) ?? []).map { $0.destination.fastLowercased })
+            case .whenConnected:
                 break
             }
         }

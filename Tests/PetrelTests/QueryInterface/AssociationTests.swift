@@ -233,6 +233,11 @@ struct AssociationTests {
             let work = try Row.fetchOne(db, Author.filter(key: 1).including(required: Author.books.forKey("works").order(Column("year"))))
             #expect(work?.scopes["work"]?["title"] == "Werther")
             #expect(try Row.fetchOne(db, Author.filter(key: 1).including(required: Author.books))?.scopes["book"] != nil)
+            // The author of a book is one row at most: fetchOne adds no LIMIT.
+            let faust = try #require(try Book.fetchOne(db, key: 1))
+            let authorSQL = try faust.request(for: Book.author).makePreparedRequest(db, forSingleResult: true).statement.sql
+            #expect(authorSQL == #"SELECT * FROM "author" WHERE "id" = ?"#)
+            #expect(try faust.request(for: Book.author).fetchOne(db)?.name == "Goethe")
         }
     }
 

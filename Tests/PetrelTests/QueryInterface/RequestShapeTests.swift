@@ -209,6 +209,11 @@ struct RequestShapeTests {
             _ = try Book.joining(required: Book.author.order(Author.Columns.name).reversed()).reversed().fetchAll(db)
             _ = try Table("authorView").all().withStableOrder().fetchAll(db)
             _ = try Table("authorView").order(Column("name")).withStableOrder().fetchAll(db)
+            // A view whose schema source gives it a primary key is ordered by it.
+            struct ByName: DatabaseSchemaSource {
+                func columnsForPrimaryKey(_ db: Database, inView view: DatabaseObjectID) throws -> [String]? { ["name"] }
+            }
+            _ = try db.withSchemaSource(ByName()) { try Table("authorView").order(Column("country")).withStableOrder().fetchAll(db) }
         }
         let join = #"SELECT "book".* FROM "book" JOIN "author" ON "author"."id" = "book"."authorId""#
         for sql in [
@@ -219,6 +224,7 @@ struct RequestShapeTests {
             join + #" ORDER BY "author"."name""#,
             #"SELECT * FROM "authorView" ORDER BY 1, 2"#,
             #"SELECT * FROM "authorView" ORDER BY "name", 1, 2"#,
+            #"SELECT * FROM "authorView" ORDER BY "country", "name""#,
         ] {
             #expect(recorder.contains(sql), "\(sql)")
         }

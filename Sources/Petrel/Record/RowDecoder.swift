@@ -9,8 +9,9 @@ struct RowDecoder<Record: FetchableRecord>: Decoder {
     var userInfo: [CodingUserInfoKey: Any] { Record.databaseDecodingUserInfo }
 
     func container<Key: CodingKey>(keyedBy type: Key.Type) throws -> KeyedDecodingContainer<Key> {
-        KeyedDecodingContainer(KeyedContainer<Key>(
-            row: row, codingPath: codingPath, snakeCase: Record.databaseColumnDecodingStrategy.convertsFromSnakeCase))
+        let strategy = Record.databaseColumnDecodingStrategy
+        return KeyedDecodingContainer(KeyedContainer<Key>(
+            row: row, codingPath: codingPath, snakeCase: strategy.convertsFromSnakeCase, customColumns: strategy.columnsByKey(in: row)))
     }
 
     func unkeyedContainer() throws -> any UnkeyedDecodingContainer {
@@ -34,21 +35,26 @@ struct RowDecoder<Record: FetchableRecord>: Decoder {
         let row: Row
         private let nestedCodingPath: [any CodingKey]?
         let snakeCase: Bool
+        /// For a `.custom` column strategy: the column of each key.
+        let customColumns: [String: String]?
         var codingPath: [any CodingKey] { nestedCodingPath ?? [] }
 
-        init(row: Row, codingPath: [any CodingKey], snakeCase: Bool) {
+        init(row: Row, codingPath: [any CodingKey], snakeCase: Bool, customColumns: [String: String]? = nil) {
             self.row = row
             nestedCodingPath = codingPath.isEmpty ? nil : codingPath
             self.snakeCase = snakeCase
+            self.customColumns = customColumns
         }
         var decoder: RowDecoder { RowDecoder(row: row, codingPath: codingPath) }
 
         func column(for key: Key) -> String {
-            snakeCase ? snakeCased(key.stringValue) : key.stringValue
+            if let customColumns { return customColumns[key.stringValue] ?? key.stringValue }
+            return snakeCase ? snakeCased(key.stringValue) : key.stringValue
         }
 
         var allKeys: [Key] {
-            row.columnNames.compactMap { Key(stringValue: $0) }
+            if let customColumns { return customColumns.keys.compactMap { Key(stringValue: $0) } }
+            return row.columnNames.compactMap { Key(stringValue: $0) }
         }
 
         func contains(_ key: Key) -> Bool {
@@ -196,6 +202,17 @@ struct RowDecoder<Record: FetchableRecord>: Decoder {
 }
 
 extension DatabaseColumnDecodingStrategy {
+    /// For `.custom`: the column each key names in `row` (the first
+    /// column that gives a key); nil for the other strategies.
+    func columnsByKey(in row: Row) -> [String: String]? {
+        guard case .custom(let key) = self else { return nil }
+        var columns: [String: String] = [:]
+        for column in row.columnNames where columns[key(column).stringValue] == nil {
+            columns[key(column).stringValue] = column
+        }
+        return columns
+    }
+
     var convertsFromSnakeCase: Bool {
         if case .convertFromSnakeCase = self { return true }
         return false

@@ -104,6 +104,49 @@ struct CodingStrategyTests {
         }
     }
 
+    /// A custom column strategy names the key of each column: `"x" + column`.
+    /// It applies to the record alone and inside a wrapper's scope.
+    @Test(arguments: StorageKind.allCases)
+    func customColumnDecodingStrategyNamesTheKeys(kind: StorageKind) throws {
+        struct AnyKey: CodingKey {
+            var stringValue: String
+            var intValue: Int? { nil }
+            init(stringValue: String) { self.stringValue = stringValue }
+            init?(intValue: Int) { nil }
+        }
+        struct XTeam: Decodable, FetchableRecord, TableRecord {
+            static let databaseTableName = "team"
+            static let databaseColumnDecodingStrategy = DatabaseColumnDecodingStrategy.custom { AnyKey(stringValue: "x" + $0) }
+            var xid: Int64
+            var xname: String
+        }
+        struct XPlayer: Decodable, FetchableRecord, TableRecord {
+            static let databaseTableName = "player"
+            static let databaseColumnDecodingStrategy = DatabaseColumnDecodingStrategy.custom { AnyKey(stringValue: "x" + $0) }
+            static let team = belongsTo(XTeam.self, key: "xteam")
+            var xid: Int64
+            var xteamId: Int64
+        }
+        struct Pair: Decodable, FetchableRecord {
+            var xplayer: XPlayer
+            var xteam: XTeam
+        }
+        let database = try TestDatabase(kind)
+        try database.queue.write { db in
+            try db.execute(sql: """
+                CREATE TABLE team (id INTEGER PRIMARY KEY, name TEXT NOT NULL);
+                CREATE TABLE player (id INTEGER PRIMARY KEY, teamId INTEGER NOT NULL REFERENCES team(id));
+                INSERT INTO team VALUES (1, 'Reds'); INSERT INTO player VALUES (7, 1);
+                """)
+            #expect(try XTeam.fetchOne(db)?.xname == "Reds")
+            let pair = try XPlayer.including(required: XPlayer.team).asRequest(of: Pair.self).fetchOne(db)
+            #expect(pair?.xplayer.xid == 7)
+            #expect(pair?.xplayer.xteamId == 1)
+            #expect(pair?.xteam.xname == "Reds")
+            #expect(throws: DecodingError.self) { try XTeam.fetchOne(db, sql: "SELECT 1 AS id") }
+        }
+    }
+
     @Test func customStrategiesAndErrors() throws {
         struct Stamp: Decodable, FetchableRecord {
             var at: Date

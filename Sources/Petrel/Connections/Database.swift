@@ -221,6 +221,15 @@ public final class Database {
         suspension?.stop()
         let code = sqlite3_close(connection)
         if code != SQLITE_OK {
+            // Say which statements keep the connection open (statements
+            // the application still holds).
+            var statement = sqlite3_next_stmt(connection, nil)
+            while let current = statement {
+                if let sql = sqlite3_sql(current) {
+                    ErrorLog.log(code, "unfinalized statement: \(String(cString: sql))")
+                }
+                statement = sqlite3_next_stmt(connection, current)
+            }
             if configuration.observesSuspensionNotifications { suspension = DatabaseSuspension(connection: connection) }
             installObservationCallbacks()
             setUpdateHook(enabled: observationBroker.hasObservers)

@@ -135,8 +135,26 @@ struct ErrorTests {
     }
 }
 
-@Suite("SQLite error log")
+@Suite("SQLite error log", .serialized)
 struct ErrorLogTests {
+    /// A statement the application still holds keeps the connection open:
+    /// close() fails with SQLITE_BUSY, the log names the statement, and the
+    /// database stays usable.
+    @Test func aFailedCloseNamesTheStatementsLeftOpen() throws {
+        let messages = Collected<(ResultCode, String)>()
+        Database.logError = { code, message in messages.append((code, message)) }
+        defer { Database.logError = nil }
+        let dbQueue = try DatabaseQueue()
+        let statement = try dbQueue.read { db in try db.makeStatement(sql: "SELECT 'petrel_close_probe'") }
+        try withExtendedLifetime(statement) {
+            let error = databaseError { try dbQueue.close() }
+            #expect(error?.resultCode == .SQLITE_BUSY)
+        }
+        #expect(messages.all.contains { $0.1 == "unfinalized statement: SELECT 'petrel_close_probe'" })
+        #expect(try dbQueue.read { db in try String.fetchOne(db, sql: "SELECT 'open'") } == "open")
+    }
+
+
     @Test func logErrorReceivesSQLiteErrors() throws {
         let messages = Collected<(ResultCode, String)>()
         Database.logError = { code, message in messages.append((code, message)) }

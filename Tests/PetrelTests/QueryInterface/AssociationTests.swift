@@ -300,6 +300,11 @@ struct AssociationTests {
                 .asRequest(of: BookWithPublishers.self).fetchAll(db)
             #expect(books.map { $0.publishers.map(\.name) } == [["Cotta"], ["Cotta"], ["Gallimard"]])
             #expect(try Book.joining(required: publishers.filter(Column("name") == "Gallimard")).fetchAll(db).map(\.title) == ["Les Misérables"])
+            // Included one row at a time, a to-many through association is
+            // scoped under its singular, below its pivot's scope.
+            let row = try Row.fetchOne(db, Book.filter(key: 3).including(required: publishers))
+            #expect(row?.scopes.names == ["edition"])
+            #expect(row?.scopesTree["publisher"]?["name"] == "Gallimard")
         }
     }
 

@@ -83,7 +83,9 @@ public struct _AssociationCore: Sendable {
     var throughTarget: _AssociationCore? {
         guard through.count == 2 else { return nil }
         var target = through[1]
-        target.key = key
+        // A to-many through association included one row at a time is
+        // scoped under its singular, whatever its target's cardinality.
+        target.key = isToMany && !target.isToMany ? Inflection.singular(key) : key
         target.request = request
         return target
     }

@@ -167,7 +167,8 @@ extension Database {
     /// ``TransactionObserver/databaseDidChange()``, and, inside a
     /// transaction, hear of its commit as usual.
     public func notifyChanges(in region: some DatabaseRegionConvertible) throws {
-        guard !configuration.readonly, observationBroker.hasObservers else { return }
+        // A read-only access changes nothing: observers hear of nothing.
+        guard !isReadOnly, observationBroker.hasObservers else { return }
         let region = try region.databaseRegion(self)
         let tables: [(table: String, columns: Set<String>?)]
         if let tableColumns = region.tableColumns {

@@ -270,6 +270,10 @@ struct TransactionObserverTests {
         #expect(updatesOfB.changes == 1, "a whole table's notification covers the updates of each column")
         try database.queue.write { db in try db.notifyChanges(in: tableRegion("t", columns: ["a"])) }
         #expect(updatesOfB.changes == 1)
+        // A read-only access changes nothing: nobody hears of anything.
+        _ = ofT.take()
+        try database.queue.read { db in try db.notifyChanges(in: DatabaseRegion.fullDatabase) }
+        #expect(ofT.take() == [])
     }
 
     @Test func readOnlyConnectionsTakeNoObservers() throws {

@@ -40,6 +40,9 @@ public struct QueryInterfaceRequest<RowDecoder>: Sendable {
     /// The tokens of other aliases of the same table, merged into this
     /// one when two joins of one association merged: they name `alias` too.
     var aliasProxies: [String] = []
+    /// Set by `none()`: the request fetches no row, whatever changes, so
+    /// it observes nothing.
+    var selectsNothing = false
 
     init(table: String, selection: [SQLSelection]) {
         self.table = table
@@ -133,7 +136,9 @@ public struct QueryInterfaceRequest<RowDecoder>: Sendable {
 
     /// Fetches nothing.
     public func none() -> Self {
-        filter(SQLExpression.value(false.databaseValue))
+        var request = filter(SQLExpression.value(false.databaseValue))
+        request.selectsNothing = true
+        return request
     }
 
     /// Replaces the ordering.
@@ -271,6 +276,7 @@ public struct QueryInterfaceRequest<RowDecoder>: Sendable {
         request.joins = joins
         request.prefetches = prefetches
         request.aliasProxies = aliasProxies
+        request.selectsNothing = selectsNothing
         request.ctes = ctes
         request.alias = alias
         return request
@@ -672,11 +678,19 @@ extension QueryInterfaceRequest: FetchRequest {
         let (sql, arguments) = compiled.sql.build()
         let statement = try db.cachedStatement(sql: sql)
         try statement.setArguments(arguments)
+        // What the statement observes, when the query interface knows
+        // better than SQLite's authorizer: nothing for `none()`; the
+        // prefetched tables too for `including(all:)`.
+        if selectsNothing {
+            statement.requestRegion = DatabaseRegion()
+        } else if !prefetches.isEmpty || Self.hasNestedPrefetches(joins) {
+            statement.requestRegion = statement.authorization.readRegion.union(try prefetchedRegion(db))
+        } else {
+            statement.requestRegion = nil
+        }
         guard !prefetches.isEmpty || Self.hasNestedPrefetches(joins) else {
-            statement.impliedRegion = nil
             return PreparedRequest(statement: statement, adapter: compiled.adapter)
         }
-        statement.impliedRegion = try prefetchedRegion(db)
         let (prefetches, joins) = (self.prefetches, self.joins)
         let adapter = PrefetchingAdapter(base: compiled.adapter) { db, rows in
             try Self.prefetch(prefetches, db, into: rows)

@@ -44,16 +44,15 @@ public final class Statement {
 
     /// The tables and columns the statement reads.
     public var databaseRegion: DatabaseRegion {
-        guard let impliedRegion else { return authorization.readRegion }
-        return authorization.readRegion.union(impliedRegion)
+        requestRegion ?? authorization.readRegion
     }
 
-    /// What the rows of the statement bring along besides what it reads
-    /// itself: the tables of the associations a query-interface request
-    /// prefetches (`including(all:)`), set each time the request prepares
-    /// the statement. Observing the statement observes them too, even
-    /// while it fetches no row that would prefetch anything.
-    var impliedRegion: DatabaseRegion?
+    /// What a query-interface request that prepared the statement depends
+    /// on, when it is not what SQLite's authorizer saw: also the tables of
+    /// the associations it prefetches (`including(all:)`), even while it
+    /// fetches no row that would prefetch anything; nothing for `none()`.
+    /// Set each time the request prepares the statement.
+    var requestRegion: DatabaseRegion?
 
     init(database: Database, sqliteStatement: SQLiteStatement, sql: String, authorization: StatementAuthorization = StatementAuthorization()) {
         self.database = database

@@ -173,6 +173,14 @@ struct ValueObservationTests {
         let request = Parent.including(all: Parent.children).asRequest(of: Row.self)
         let region = try await writer.read { db in try request.databaseRegion(db).description }
         #expect(region == "t(a,id),u(id,x)")
+        // A request that selects nothing depends on nothing; a prefetch
+        // that selects nothing adds nothing.
+        let regions = try await writer.read { db in
+            [try Parent.none().including(all: Parent.children).databaseRegion(db).description,
+             try Parent.including(all: Parent.children.none()).databaseRegion(db).description,
+             try Parent.none().asRequest(of: Row.self).makePreparedRequest(db).statement.databaseRegion.description]
+        }
+        #expect(regions == ["empty", "t(a,id)", "empty"])
         let observation = ValueObservation.trackingConstantRegion { db in
             try request.fetchAll(db).map { $0.prefetchedRows["children"]?.count ?? -1 }
         }

@@ -51,6 +51,8 @@ extension QueryInterfaceRequest {
     func prefetchedRegion(_ db: Database) throws -> DatabaseRegion {
         var region = DatabaseRegion()
         func add(_ path: [_AssociationCore]) throws {
+            // An association that selects nothing reads nothing.
+            guard path.last?.request.selectsNothing != true else { return }
             let request = try PrefetchPlan(path: path, db).request(keys: [])
             region.formUnion(try request.makePreparedRequest(db).statement.databaseRegion)
         }

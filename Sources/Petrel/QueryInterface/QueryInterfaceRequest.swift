@@ -375,8 +375,7 @@ public struct QueryInterfaceRequest<RowDecoder>: Sendable {
         }
         // The key that names a row: the rowid, or its alias column, or the
         // primary key columns of a WITHOUT ROWID table.
-        let primaryKey = try db.primaryKey(table)
-        let keyColumns = primaryKey.fastColumns
+        let keyColumns = try db.primaryKey(table).fastColumns
         // The statement declares the common table expressions, not the subquery.
         var subquery = removingCTEs()
         subquery.selection = keyColumns.map { SQLSelection(sql: Column($0).sqlExpression.sql) }
@@ -680,21 +679,19 @@ extension QueryInterfaceRequest: FetchRequest {
         try statement.setArguments(arguments)
         // What the statement observes, when the query interface knows
         // better than SQLite's authorizer: nothing for `none()`; the
-        // prefetched tables too for `including(all:)`.
-        if selectsNothing {
-            statement.requestRegion = DatabaseRegion()
-        } else if !prefetches.isEmpty || Self.hasNestedPrefetches(joins) {
-            statement.requestRegion = statement.authorization.readRegion.union(try prefetchedRegion(db))
-        } else {
-            statement.requestRegion = nil
-        }
+        // prefetched tables too for `including(all:)`, compiled only if
+        // someone asks.
         guard !prefetches.isEmpty || Self.hasNestedPrefetches(joins) else {
+            statement.requestRegion = selectsNothing ? { _ in DatabaseRegion() } : nil
             return PreparedRequest(statement: statement, adapter: compiled.adapter)
         }
-        let (prefetches, joins) = (self.prefetches, self.joins)
+        let sites = prefetchSites
+        let readRegion = statement.authorization.readRegion
+        statement.requestRegion = selectsNothing ? { _ in DatabaseRegion() } : { db in
+            readRegion.union(try Self.prefetchedRegion(sites, db))
+        }
         let adapter = PrefetchingAdapter(base: compiled.adapter) { db, rows in
-            try Self.prefetch(prefetches, db, into: rows)
-            try Self.prefetchNested(joins, db, into: rows)
+            try Self.prefetch(sites, db, into: rows)
         }
         return PreparedRequest(statement: statement, adapter: adapter)
     }

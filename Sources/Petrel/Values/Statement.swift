@@ -44,15 +44,18 @@ public final class Statement {
 
     /// The tables and columns the statement reads.
     public var databaseRegion: DatabaseRegion {
-        requestRegion ?? authorization.readRegion
+        guard let requestRegion else { return authorization.readRegion }
+        // An error is the prefetch's own, which fetching throws anyway.
+        return (try? requestRegion(database)) ?? authorization.readRegion
     }
 
     /// What a query-interface request that prepared the statement depends
     /// on, when it is not what SQLite's authorizer saw: also the tables of
     /// the associations it prefetches (`including(all:)`), even while it
     /// fetches no row that would prefetch anything; nothing for `none()`.
-    /// Set each time the request prepares the statement.
-    var requestRegion: DatabaseRegion?
+    /// Set each time the request prepares the statement, computed only
+    /// when asked (it compiles the prefetch requests).
+    var requestRegion: ((Database) throws -> DatabaseRegion)?
 
     init(database: Database, sqliteStatement: SQLiteStatement, sql: String, authorization: StatementAuthorization = StatementAuthorization()) {
         self.database = database
@@ -193,7 +196,7 @@ public final class Statement {
         if !hasNamedParameters && arguments.namedValues.isEmpty {
             // Fast path: positional only.
             guard arguments.values.count == parameterNames.count else {
-                throw argumentsError(.count(expected: parameterNames.count, got: arguments.values.count), arguments)
+                throw argumentsError(.count(given: arguments.values.count), arguments)
             }
             var index: CInt = 1
             for value in arguments.values {
@@ -396,7 +399,7 @@ public final class Statement {
     func valuesCountError(_ count: Int) -> DatabaseError {
         DatabaseError(
             resultCode: .SQLITE_MISUSE,
-            message: "wrong number of statement arguments: \(count)", sql: sql)
+            message: ArgumentsMismatch.count(given: count).message, sql: sql)
     }
 
     /// Like ``prepareForFetch(arguments:)``, for fetches that read column 0.

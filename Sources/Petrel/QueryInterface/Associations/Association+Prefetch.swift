@@ -8,65 +8,63 @@ extension QueryInterfaceRequest {
         joins.contains { !$0.core.request.prefetches.isEmpty || hasNestedPrefetches($0.core.request.joins) }
     }
 
-    /// Runs the prefetches of joined associations, at any depth, for the
-    /// fetched rows: `Book.including(required: Book.author.including(all: Author.awards))`.
+    /// Every `including(all:)` of the request, its own and those of its
+    /// joined associations at any depth, in the order they run.
     ///
-    /// As GRDB does it, the associated rows are fetched from the fetched
-    /// rows through the joined associations (one query per prefetch, the
-    /// joined tables as pivots), and attached to each fetched row, and to
-    /// the row of the included association that declares them, if any.
-    static func prefetchNested(
-        _ joins: [JoinSpec], _ db: Database, into rows: [Row], pivots: [_AssociationCore] = [], scopes: [String]? = []
-    ) throws {
-        for join in joins {
-            let joinPivots = pivots + join.core.path.map(\.asPivot)
-            let joinScopes = join.includesColumns && !join.annotatesParent ? scopes.map { $0 + join.core.path.map(JoinPlan.scopeKey) } : nil
-            for core in join.core.request.prefetches {
-                let plan = try PrefetchPlan(path: joinPivots + core.path, db)
-                let associated = try plan.fetch(for: rows, key: core.key, db)
-                for (row, associatedRows) in zip(rows, associated) {
-                    row.prefetchedRowsStorage[core.key] = associatedRows
-                    if let joinScopes, let scoped = row.scoped(at: joinScopes) {
-                        scoped.prefetchedRowsStorage[core.key] = associatedRows
-                    }
-                }
-            }
-            try prefetchNested(join.core.request.joins, db, into: rows, pivots: joinPivots, scopes: joinScopes)
-        }
-    }
-
-    /// Runs one query per prefetched association (in chunks for many
-    /// rows) and attaches the associated rows to each origin row.
-    static func prefetch(_ prefetches: [_AssociationCore], _ db: Database, into rows: [Row]) throws {
-        for core in prefetches {
-            let associated = try PrefetchPlan(path: core.path, db).fetch(for: rows, key: core.key, db)
-            for (row, associatedRows) in zip(rows, associated) {
-                row.prefetchedRowsStorage[core.key] = associatedRows
-            }
-        }
-    }
-
-    /// What the prefetches of the request read, at any depth: a request
-    /// that fetches no origin row yet still depends on them.
-    func prefetchedRegion(_ db: Database) throws -> DatabaseRegion {
-        var region = DatabaseRegion()
-        func add(_ path: [_AssociationCore]) throws {
-            // An association that selects nothing reads nothing.
-            guard path.last?.request.selectsNothing != true else { return }
-            let request = try PrefetchPlan(path: path, db).request(keys: [])
-            region.formUnion(try request.makePreparedRequest(db).statement.databaseRegion)
-        }
-        for core in prefetches { try add(core.path) }
-        func addNested(_ joins: [JoinSpec], pivots: [_AssociationCore]) throws {
+    /// As GRDB does it, the rows of a prefetch declared inside a joined
+    /// association are fetched from the fetched rows through the joined
+    /// associations (their tables as pivots, one query per prefetch), and
+    /// attached to each fetched row, and to the row of the included
+    /// association that declares them, if any:
+    /// `Book.including(required: Book.author.including(all: Author.awards))`.
+    var prefetchSites: [PrefetchSite] {
+        var sites = prefetches.map { PrefetchSite(path: $0.path, key: $0.key, scopes: nil) }
+        func visit(_ joins: [JoinSpec], pivots: [_AssociationCore], scopes: [String]?) {
             for join in joins {
                 let joinPivots = pivots + join.core.path.map(\.asPivot)
-                for core in join.core.request.prefetches { try add(joinPivots + core.path) }
-                try addNested(join.core.request.joins, pivots: joinPivots)
+                let joinScopes = join.includesColumns && !join.annotatesParent ? scopes.map { $0 + join.core.path.map(JoinPlan.scopeKey) } : nil
+                sites += join.core.request.prefetches.map { PrefetchSite(path: joinPivots + $0.path, key: $0.key, scopes: joinScopes) }
+                visit(join.core.request.joins, pivots: joinPivots, scopes: joinScopes)
             }
         }
-        try addNested(joins, pivots: [])
+        visit(joins, pivots: [], scopes: [])
+        return sites
+    }
+
+    /// Runs one query per prefetch (in chunks for many rows) and attaches
+    /// the associated rows to each fetched row.
+    static func prefetch(_ sites: [PrefetchSite], _ db: Database, into rows: [Row]) throws {
+        for site in sites {
+            let associated = try PrefetchPlan(path: site.path, db).fetch(for: rows, key: site.key, db)
+            for (row, associatedRows) in zip(rows, associated) {
+                row.prefetchedRowsStorage[site.key] = associatedRows
+                if let scopes = site.scopes, let scoped = row.scoped(at: scopes) {
+                    scoped.prefetchedRowsStorage[site.key] = associatedRows
+                }
+            }
+        }
+    }
+
+    /// What the prefetches read: a request that fetches no row yet still
+    /// depends on them. A prefetch that selects nothing reads nothing.
+    static func prefetchedRegion(_ sites: [PrefetchSite], _ db: Database) throws -> DatabaseRegion {
+        var region = DatabaseRegion()
+        for site in sites where site.path.last?.request.selectsNothing != true {
+            let request = try PrefetchPlan(path: site.path, db).request(keys: [])
+            region.formUnion(try request.makePreparedRequest(db).statement.databaseRegion)
+        }
         return region
     }
+}
+
+/// One `including(all:)` of a request: the associations from the fetched
+/// rows to its rows (joined associations as pivots), its key, and the
+/// scopes of the included association that declares it (nil for the
+/// request's own, or below an association that selects no column).
+struct PrefetchSite: Sendable {
+    let path: [_AssociationCore]
+    let key: String
+    let scopes: [String]?
 }
 
 extension Row {
@@ -105,43 +103,25 @@ private struct PrefetchPlan {
     let pairs: [(origin: String, destination: String)]
     /// The names of the pivot columns, as GRDB names them (`grdb_authorId`).
     let pivots: [String]
+    private let path: [_AssociationCore]
     private let target: QueryInterfaceRequest<Row>
-    /// The joins from the target back to the first pivot, last pivot first.
-    private let pivotJoins: [_AssociationCore]
+    /// The pivot columns, `"authorId" AS "grdb_authorId"`: selected from
+    /// the target, or from the first pivot when there are pivots.
+    private let pivotSelections: [SQLSelection]
 
     init(path: [_AssociationCore], _ db: Database) throws {
         guard let last = path.last, let first = path.first else {
             throw DatabaseError(resultCode: .SQLITE_MISUSE, message: "a prefetched association has no destination")
         }
+        self.path = path
         pairs = try first.joinColumns(db)
         pivots = pairs.map { "grdb_\($0.destination)" }
         // Pivot columns carry the key of the origin row of each associated
         // row, whatever the association selects.
-        let pivotSelections = zip(pairs, pivots).map { pair, pivot in
+        pivotSelections = zip(pairs, pivots).map { pair, pivot in
             SQLSelection(sql: Column(pair.destination).sqlExpression.sql + SQL(sql: " AS \(pivot.quotedDatabaseIdentifier)"))
         }
-        var target = last.request
-        var joins: [_AssociationCore] = []
-        if path.count == 1 {
-            target.selection += pivotSelections
-        } else {
-            // The pivots, from the last one (joined to the target) to the
-            // first one: each joined to the table after it on the path.
-            for index in stride(from: path.count - 2, through: 0, by: -1) {
-                let pivot = path[index]
-                let links = try path[index + 1].joinColumns(db)
-                var join = _AssociationCore(
-                    joining: path[index + 1].destinationTable, to: pivot.destinationTable, key: pivot.key,
-                    on: { (next: TableAlias<Row>, pivot: TableAlias<Row>) in
-                        links.map { pivot[$0.origin] == next[$0.destination] }.joined(operator: .and)
-                    })
-                join.request = pivot.request
-                join.request.selection = index == 0 ? pivotSelections : []
-                joins.append(join)
-            }
-        }
-        self.target = target
-        pivotJoins = joins
+        target = last.request
     }
 
     /// The associated rows of each origin row, fetched a chunk of origin
@@ -192,18 +172,15 @@ private struct PrefetchPlan {
             }
             keyFilter = SQLExpression(sql: "(" + columns + ") IN (VALUES " + keyRows.joined(separator: ", ") + ")", isTerm: false)
         }
-        guard !pivotJoins.isEmpty else { return target.filter(keyFilter) }
-        // The first pivot, filtered by the keys, innermost.
-        var inner: JoinSpec?
-        for var join in pivotJoins.reversed() {
-            if let nested = inner {
-                join.request.joins.insert(nested, at: 0)
-            } else {
-                join.request = join.request.filter(keyFilter)
-            }
-            inner = JoinSpec(core: join, isRequired: true, includesColumns: true, annotatesParent: true)
+        guard let pivotJoins = _AssociationCore.pivotJoins(path, refiningFirstPivot: { first in
+            first.selection = pivotSelections
+            first = first.filter(keyFilter)
+        }) else {
+            var request = target
+            request.selection += pivotSelections
+            return request.filter(keyFilter)
         }
-        return inner.map { target.adding($0) } ?? target
+        return target.adding(pivotJoins)
     }
 }
 

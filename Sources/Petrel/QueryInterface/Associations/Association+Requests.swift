@@ -119,11 +119,14 @@ extension TableRecord {
     public func request<A: Association>(for association: A) -> QueryInterfaceRequest<A.RowDecoder> where A.OriginRowDecoder == Self, Self: EncodableRecord {
         var request = association._core.request.asRequest(of: A.RowDecoder.self)
         let origin = (try? PersistenceContainer(self)) ?? PersistenceContainer()
+        // The rows linked to the record by the first association of the
+        // path: the destination's own, or the first pivot's.
         let path = association._core.path
-        guard path.count > 1 else {
-            request.filters.append(.associatedWith(core: association._core, origin: origin))
+        let linked = QueryFilter.associatedWith(core: path[0], origin: origin)
+        guard let pivots = _AssociationCore.pivotJoins(path, refiningFirstPivot: { $0.filters.append(linked) }) else {
+            request.filters.append(linked)
             return request
         }
-        return request.adding(_AssociationCore.pivotJoin(path, path.count - 2, origin: origin))
+        return request.adding(pivots)
     }
 }

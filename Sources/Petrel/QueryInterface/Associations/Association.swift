@@ -78,6 +78,57 @@ public struct _AssociationCore: Sendable {
         return JoinSpec(core: core, isRequired: isRequired, includesColumns: includesColumns, annotatesParent: annotatesParent)
     }
 
+    /// The plain associations from the origin to the destination: the
+    /// association itself, or the pivots and target of a through
+    /// association (the target keeps this association's refinements).
+    var path: [_AssociationCore] {
+        guard let target = throughTarget else { return [self] }
+        return through[0].path + target.path
+    }
+
+    /// The joins that lead back from a row of the last table of `path` to
+    /// the first one: each pivot (every association of `path` but the
+    /// last) joined to the table after it on the path, the first pivot
+    /// innermost and refined by `refineFirstPivot` (with the keys of the
+    /// origin rows, the columns to select). Nil when `path` has no pivot.
+    /// For `record.request(for:)` of a through association and for
+    /// prefetches through joined tables:
+    ///
+    /// ```sql
+    /// SELECT c.* FROM c JOIN b ON (b.cId = c.id) AND (b.aId = 1)
+    /// ```
+    static func pivotJoins(
+        _ path: [_AssociationCore], refiningFirstPivot refineFirstPivot: (inout QueryInterfaceRequest<Row>) -> Void
+    ) -> JoinSpec? {
+        var inner: JoinSpec?
+        for index in path.indices.dropLast() {
+            let (pivot, next) = (path[index], path[index + 1])
+            var core = _AssociationCore(.join, from: next.destinationTable, to: pivot.destinationTable, selection: [], key: pivot.key, nil)
+            core.joinOn = { nextAlias, pivotAlias in
+                // `"pivot"."id" = "next"."pivotId"`: the link between the
+                // two tables, read from the pivot's side.
+                let condition = DeferredSQL(make: { db in
+                    let links = try next.joinColumns(db).map { pair in
+                        SQL(elements: [.column(pair.origin, qualifier: pivotAlias)]) + " = " + SQL(elements: [.column(pair.destination, qualifier: nextAlias)])
+                    }
+                    return links.count == 1 ? links[0] : links.map { "(" + $0 + ")" }.joined(separator: " AND ")
+                }, parenthesized: false)
+                return SQLExpression(sql: SQL(elements: [.subquery(condition)]), isTerm: false)
+            }
+            // The pivot's own refinements; it selects and prefetches nothing.
+            core.request = pivot.request
+            core.request.selection = []
+            core.request.prefetches = []
+            if let inner {
+                core.request.joins.insert(inner, at: 0)
+            } else {
+                refineFirstPivot(&core.request)
+            }
+            inner = JoinSpec(core: core, isRequired: true, includesColumns: true, annotatesParent: true)
+        }
+        return inner
+    }
+
     /// The target association of a through association, under this
     /// association's key and with its refinements.
     var throughTarget: _AssociationCore? {

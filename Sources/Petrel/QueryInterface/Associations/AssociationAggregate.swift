@@ -135,43 +135,6 @@ indirect enum AggregateNode: Sendable {
     }
 }
 
-extension _AssociationCore {
-    /// The plain associations from the origin to the destination: the
-    /// association itself, or the pivots and target of a through
-    /// association (the target keeps this association's refinements).
-    var path: [_AssociationCore] {
-        guard let target = throughTarget else { return [self] }
-        return through[0].path + target.path
-    }
-
-    /// The join, from the table after it on `path`, to the destination
-    /// of `path[index]`, the pivots before it joined inside it in turn;
-    /// the first pivot holds the origin record's key values.
-    static func pivotJoin(_ path: [_AssociationCore], _ index: Int, origin: PersistenceContainer) -> JoinSpec {
-        let (pivot, next) = (path[index], path[index + 1])
-        var core = _AssociationCore(.join, from: next.destinationTable, to: pivot.destinationTable, selection: [.allColumns], key: pivot.key, nil)
-        // `"pivot"."id" = "next"."pivotId"`: the link from the pivot to the
-        // next table, read from the pivot's side.
-        core.joinOn = { nextAlias, pivotAlias in
-            let condition = DeferredSQL(make: { db in
-                try next.joinColumns(db).map { pair in
-                    SQL(elements: [.column(pair.origin, qualifier: pivotAlias)]) + " = " + SQL(elements: [.column(pair.destination, qualifier: nextAlias)])
-                }.joined(separator: " AND ")
-            }, parenthesized: false)
-            return SQLExpression(sql: SQL(elements: [.subquery(condition)]), isTerm: false)
-        }
-        core.request.filters = pivot.request.filters
-        core.request.orderings = pivot.request.orderings
-        core.request.joins = pivot.request.joins
-        if index == 0 {
-            core.request.filters.append(.associatedWith(core: pivot, origin: origin))
-        } else {
-            core.request.joins.insert(pivotJoin(path, index - 1, origin: origin), at: 0)
-        }
-        return JoinSpec(core: core, isRequired: true, includesColumns: false)
-    }
-}
-
 // MARK: - Building aggregates
 
 extension AssociationToMany {

@@ -20,6 +20,12 @@ final class ObservationBroker {
         let extent: Database.TransactionObservationExtent
         /// False after `stopObservingDatabaseChangesUntilNextTransaction()`.
         var isEnabled = true
+        /// For the running statement: whether the update hook reported a
+        /// change of a table it watches, and whether it reported one of
+        /// their shadow tables (`t_content`, `t_data`... of a full-text
+        /// table `t`), which it reports instead of the virtual table's.
+        var sawChange = false
+        var sawShadowChange = false
 
         init(_ observer: any TransactionObserver, extent: Database.TransactionObservationExtent) {
             self.extent = extent
@@ -46,12 +52,6 @@ final class ObservationBroker {
     /// The observers interested in the running statement, with the kinds
     /// of change they want from it.
     private var statementObservers: [(observation: Observation, kinds: [DatabaseEventKind])] = []
-    /// For the running statement: the observations told of a change of a
-    /// table they watch, and those whose tables only saw changes of their
-    /// shadow tables (`t_content`, `t_data`... of a full-text table `t`),
-    /// which the update hook reports instead of the virtual table's.
-    private var notifiedStatementObservers: Set<ObjectIdentifier> = []
-    private var shadowChangedStatementObservers: [Observation] = []
 
     private enum Completion {
         case none, commit, rollback
@@ -121,14 +121,14 @@ final class ObservationBroker {
         completion = .none
         lastNames = nil
         statementObservers = []
-        notifiedStatementObservers = []
-        shadowChangedStatementObservers = []
         let kinds = statement.authorization.eventKinds
         guard !kinds.isEmpty, !observations.isEmpty, !database.isReadOnly else { return }
         for observation in observations where observation.isEnabled {
             guard let observer = observation.observer else { continue }
             let wanted = kinds.filter { observer.observes(eventsOfKind: $0) }
-            if !wanted.isEmpty { statementObservers.append((observation, wanted)) }
+            guard !wanted.isEmpty else { continue }
+            (observation.sawChange, observation.sawShadowChange) = (false, false)
+            statementObservers.append((observation, wanted))
         }
         if !statementObservers.isEmpty { setCurrent(self) }
     }
@@ -138,23 +138,22 @@ final class ObservationBroker {
         guard !statementObservers.isEmpty else { return }
         let (databaseString, tableString) = names(databaseName, tableName)
         let event = DatabaseEvent(kind: kind, databaseName: databaseString, tableName: tableString, rowID: rowID)
-        var targets: [Observation] = []
+        // Inside savepoints the event waits in the buffer (an array only
+        // then: one is not allocated for every row otherwise).
+        var buffered: [Observation] = []
         for (observation, kinds) in statementObservers {
             if kinds.contains(where: event.matches) {
-                notifiedStatementObservers.insert(ObjectIdentifier(observation))
-                targets.append(observation)
-            } else if kinds.contains(where: { Self.isShadowTable(tableString, of: $0.tableName) }),
-                      !shadowChangedStatementObservers.contains(where: { $0 === observation }) {
-                shadowChangedStatementObservers.append(observation)
+                observation.sawChange = true
+                if !savepoints.isEmpty {
+                    buffered.append(observation)
+                } else if observation.isEnabled {
+                    observation.observer?.databaseDidChange(with: event)
+                }
+            } else if kinds.contains(where: { Self.isShadowTable(tableString, of: $0.tableName) }) {
+                observation.sawShadowChange = true
             }
         }
-        if savepoints.isEmpty {
-            for observation in targets where observation.isEnabled {
-                observation.observer?.databaseDidChange(with: event)
-            }
-        } else if !targets.isEmpty {
-            buffer.append((event, targets))
-        }
+        if !buffered.isEmpty { buffer.append((event, buffered)) }
     }
 
     /// `t_content`, `t_data`, `t_segdir`...: a table a virtual table `t`
@@ -170,13 +169,10 @@ final class ObservationBroker {
         if !statementObservers.isEmpty {
             // A virtual table's observers saw only its shadow tables
             // change: they are told of an unspecified change, as GRDB's are.
-            let shadowChanged = shadowChangedStatementObservers.filter { !notifiedStatementObservers.contains(ObjectIdentifier($0)) }
-            for observation in shadowChanged where observation.isEnabled {
+            for (observation, _) in statementObservers where observation.sawShadowChange && !observation.sawChange && observation.isEnabled {
                 observation.observer?.databaseDidChange()
             }
             statementObservers = []
-            notifiedStatementObservers = []
-            shadowChangedStatementObservers = []
             setCurrent(nil)
         }
         if let effect = statement.authorization.transactionEffect {
@@ -217,8 +213,6 @@ final class ObservationBroker {
     func statementDidFail(_ statement: Statement) -> (any Error)? {
         if !statementObservers.isEmpty {
             statementObservers = []
-            notifiedStatementObservers = []
-            shadowChangedStatementObservers = []
             setCurrent(nil)
         }
         let ended = completion

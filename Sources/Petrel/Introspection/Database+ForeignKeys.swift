@@ -81,13 +81,10 @@ extension Database {
         }
     }
 
-    /// True when `columns` are exactly the columns of the primary key or of
-    /// a unique index of the table (in any order, case-insensitively).
-    ///
-    /// The columns identify rows when they include a unique key: the
-    /// primary key, the rowid of a table that has one, or the columns of a
-    /// unique index. A view has only the primary key its schema source
-    /// gives it.
+    /// True when `columns` identify the rows of the table: they include a
+    /// unique key (in any order, case-insensitively), the primary key, the
+    /// rowid of a table that has one, or the columns of a unique index. A
+    /// view has only the primary key its schema source gives it.
     public func table(_ tableName: String, hasUniqueKey columns: some Collection<String>) throws -> Bool {
         let wanted = Set(columns.map { $0.lowercased() })
         guard !wanted.isEmpty else { return false }

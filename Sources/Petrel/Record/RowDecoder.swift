@@ -207,8 +207,9 @@ extension DatabaseColumnDecodingStrategy {
     func columnsByKey(in row: Row) -> [String: String]? {
         guard case .custom(let key) = self else { return nil }
         var columns: [String: String] = [:]
-        for column in row.columnNames where columns[key(column).stringValue] == nil {
-            columns[key(column).stringValue] = column
+        for column in row.columnNames {
+            let name = key(column).stringValue
+            if columns[name] == nil { columns[name] = column }
         }
         return columns
     }

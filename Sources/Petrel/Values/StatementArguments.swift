@@ -156,11 +156,11 @@ public struct StatementArguments: Hashable, Sendable, CustomStringConvertible,
             } else if let name {
                 return .failure(.missingNamed(name))
             } else {
-                return .failure(.count(expected: parameterNames.count, got: values.count))
+                return .failure(.count(given: values.count))
             }
         }
         if consumed < values.count {
-            return .failure(.count(expected: consumed, got: values.count))
+            return .failure(.count(given: values.count))
         }
         return .success(resolved)
     }
@@ -179,7 +179,7 @@ public struct StatementArguments: Hashable, Sendable, CustomStringConvertible,
             } else if let name {
                 return .failure(.missingNamed(name))
             } else {
-                return .failure(.count(expected: parameterNames.count, got: values.count))
+                return .failure(.count(given: values.count))
             }
         }
         values.removeFirst(used)
@@ -188,13 +188,15 @@ public struct StatementArguments: Hashable, Sendable, CustomStringConvertible,
 }
 
 enum ArgumentsMismatch: Error {
-    case count(expected: Int, got: Int)
+    /// GRDB's message names the number of arguments given, not the
+    /// number expected.
+    case count(given: Int)
     case missingNamed(String)
 
     var message: String {
         switch self {
-        case let .count(_, got):
-            "wrong number of statement arguments: \(got)"
+        case let .count(given):
+            "wrong number of statement arguments: \(given)"
         case let .missingNamed(name):
             "missing statement argument: \(name)"
         }

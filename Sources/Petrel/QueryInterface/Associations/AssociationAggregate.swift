@@ -44,6 +44,14 @@ public struct AssociationAggregate<Origin>: Sendable {
         return expression
     }
 
+    /// For `isEmpty` and its negations: the same test, negated when
+    /// `flip` is true (`!isEmpty`, `isEmpty == false`, `isEmpty != true`
+    /// are `COUNT(...) > 0`, as GRDB writes them); nil for other aggregates.
+    fileprivate func emptiness(negatedIf flip: Bool) -> Self? {
+        guard case let .isEmpty(count, negated) = node else { return nil }
+        return Self(.isEmpty(count, negated: negated != flip), key: nil)
+    }
+
     fileprivate static func unary(_ operand: Self, _ op: @escaping @Sendable (SQLExpression) -> SQLExpression) -> Self {
         Self(.unary(op, operand.node), key: nil)
     }
@@ -217,8 +225,7 @@ extension AssociationToMany where RowDecoder: TableRecord {
 
 extension AssociationAggregate {
     public static prefix func ! (aggregate: Self) -> Self {
-        if case let .isEmpty(count, negated) = aggregate.node { return Self(.isEmpty(count, negated: !negated), key: nil) }
-        return unary(aggregate) { !$0 }
+        aggregate.emptiness(negatedIf: true) ?? unary(aggregate) { !$0 }
     }
     public static prefix func - (aggregate: Self) -> Self { unary(aggregate) { -$0 } }
 
@@ -231,14 +238,12 @@ extension AssociationAggregate {
 
     public static func == (lhs: Self, rhs: Self) -> Self { binary(lhs, rhs) { $0 == $1 } }
     public static func == (lhs: Self, rhs: (any SQLExpressible)?) -> Self {
-        if case let .isEmpty(count, negated) = lhs.node, let rhs = rhs as? Bool { return Self(.isEmpty(count, negated: negated == rhs), key: nil) }
-        return binary(lhs, rhs) { $0 == $1 }
+        (rhs as? Bool).flatMap { lhs.emptiness(negatedIf: !$0) } ?? binary(lhs, rhs) { $0 == $1 }
     }
     public static func == (lhs: (any SQLExpressible)?, rhs: Self) -> Self { binary(lhs, rhs) { $0 == $1 } }
     public static func != (lhs: Self, rhs: Self) -> Self { binary(lhs, rhs) { $0 != $1 } }
     public static func != (lhs: Self, rhs: (any SQLExpressible)?) -> Self {
-        if case let .isEmpty(count, negated) = lhs.node, let rhs = rhs as? Bool { return Self(.isEmpty(count, negated: negated != rhs), key: nil) }
-        return binary(lhs, rhs) { $0 != $1 }
+        (rhs as? Bool).flatMap { lhs.emptiness(negatedIf: $0) } ?? binary(lhs, rhs) { $0 != $1 }
     }
     public static func != (lhs: (any SQLExpressible)?, rhs: Self) -> Self { binary(lhs, rhs) { $0 != $1 } }
     public static func === (lhs: Self, rhs: Self) -> Self { binary(lhs, rhs) { $0 === $1 } }

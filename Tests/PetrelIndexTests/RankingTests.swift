@@ -148,8 +148,8 @@ struct RankingTests {
         options.limit = 7
         options.offset = 3
         let results = try index.search("the storm petrel", options: options)
-        #expect(results.sql.contains(" 10', "))
-        let unpruned = results.sql.replacingOccurrences(of: " 10', ", with: " 0', ")
+        #expect(results.sql.contains(" 10 4', "))
+        let unpruned = results.sql.replacingOccurrences(of: " 10 4', ", with: " 0 4', ")
         let paths = try index.dbQueue.read { db in try String.fetchAll(db, sql: unpruned) }
         #expect(paths == results.hits.map(\.path))
         #expect(results.hits.count == 7)
@@ -306,6 +306,65 @@ struct RankingTests {
         // The stem is of the folded word, as the index has it (й → и).
         let expression = try index.analyze(SearchQuery("файлами")).expression
         #expect(expression == #"(("файлами" OR "фаил" *))"#)
+    }
+
+    @Test func stemsThatRewriteTheEndingAreCutToWhatTheWordShares() throws {
+        // English stems rewrite y as i: deliveri* would miss "delivered".
+        let stemming = QueryStemming(queryText: "", sampleLanguages: [])
+        #expect(try stemming.stemPrefix(of: "delivery") == "deliver")
+        #expect(try stemming.stemPrefix(of: "library") == "librar")
+        #expect(try stemming.stemPrefix(of: "libraries") == "librari")
+        #expect(try stemming.stemPrefix(of: "encoding") == "encod")
+        // Too little shared: the stem stays.
+        #expect(QueryStemming.prefix(stem: "abcd", of: "abxyz") == "abcd")
+        let (_, index) = try Self.makeIndex([
+            "past.txt": "the signal is delivered to the process",
+            "other.txt": "nothing of the kind here",
+        ])
+        #expect(names(try index.search("delivery")) == ["past.txt"])
+    }
+
+    @Test func titleWordsMadeOfTheQueryWordsNameWhatTheQueryDescribes() {
+        func named(_ title: String, _ query: String) -> [String] {
+            let words = query.split(separator: " ").map(String.init)
+            guard let names = NameMatch(words: words) else { return [] }
+            let mask = names.terms(namedBy: title)
+            return words.indices.filter { mask & (1 << UInt64($0)) != 0 }.map { words[$0] }
+        }
+        #expect(named("getsockname", "get socket name") == ["get", "socket", "name"])
+        #expect(named("readdir", "read directory entry") == ["read", "directory"])
+        #expect(named("mkdir", "make directories") == ["make", "directories"])
+        #expect(named("perlre", "perl regular expressions") == ["perl", "regular"])
+        #expect(named("sysinfo", "return system information") == ["system", "information"])
+        #expect(named("gettid", "get thread identification") == ["get", "thread", "identification"])
+        #expect(named("Intro", "introduction to user commands") == ["introduction"])
+        // Every word of a title, split at anything but letters and digits.
+        #expect(named("sem_wait, sem_timedwait", "lock a semaphore") == ["semaphore"])
+        // Not a name: out of the query's order, letters left over, pieces
+        // of one letter only, or letters that are not first in the piece.
+        #expect(named("namesock", "get socket name").isEmpty)
+        #expect(named("sleep", "set an alarm clock for delivery of a signal").isEmpty)
+        #expect(named("ls", "list directory contents").isEmpty)
+        #expect(named("ocket", "socket").isEmpty)
+        #expect(named("café", "cafe").isEmpty)
+        #expect(NameMatch(words: ["東京", "a b", ""]) == nil)
+    }
+
+    @Test func aTitleMadeOfTheQueryWordsRanksItsDocumentFirst() throws {
+        let (_, index) = try Self.makeIndex([
+            "getsockname.md": "# getsockname\n\nReturns the address the socket is bound to, in the buffer given; get the name of a peer with getpeername.",
+            "sockets.md": "# Sockets\n\nA socket has a name: get it, set it, print the socket name, and get the socket name again.",
+            "other.md": "# Other\n\nNothing of the kind.",
+        ])
+        var options = SearchOptions()
+        options.ranking.nameWeight = 0
+        #expect(names(try index.search("get socket name", options: options)).first == "sockets.md")
+        options.ranking = RankingParameters()
+        let results = try index.search("get socket name", options: options)
+        #expect(names(results).prefix(2) == ["getsockname.md", "sockets.md"])
+        #expect(try RankingParameters("name=0").nameWeight == 0)
+        // The standalone SQL carries the words and ranks the same.
+        #expect(results.sql.contains("'get socket name'"))
     }
 
     @Test func theStemmerIsTheLanguageOfTheIndexOrOfTheQuery() throws {

@@ -5,7 +5,9 @@
 // bonus, relaxation when needed, snippets and match ranges) beside the bare
 // FTS5 statement an application would write (MATCH, bm25() ORDER BY,
 // snippet(), LIMIT 10) on the same connection. Prints the median per query
-// and the median over all queries, in milliseconds.
+// and the median over all queries, in milliseconds. PETREL_RANKING (the
+// syntax of petrel-search --ranking, e.g. "name=0") sets the model's
+// constants, for A/B runs of one binary.
 import Foundation
 import PetrelIndex
 
@@ -18,6 +20,8 @@ let rounds = arguments.count > 3 ? Int(arguments[3]) ?? 20 : 20
 let petrelOnly = arguments.count > 4 && arguments[4] == "petrel-only"
 do {
     let index = try DocumentIndex(path: arguments[1], create: false)
+    var options = SearchOptions()
+    if let ranking = ProcessInfo.processInfo.environment["PETREL_RANKING"] { options.ranking = try RankingParameters(ranking) }
     let queries = try String(contentsOfFile: arguments[2], encoding: .utf8).split(separator: "\n").map(String.init).filter { !$0.isEmpty }
 
     func median(_ values: [Double]) -> Double {
@@ -49,7 +53,7 @@ do {
                 }
             }
             if round > 0 { rankOnly.append(k) }
-            let p = try time { hits = try index.search(parsed).hits.count }
+            let p = try time { hits = try index.search(parsed, options: options).hits.count }
             let r = petrelOnly ? 0 : try time {
                 _ = try index.dbQueue.read { db in
                     try Row.fetchAll(db, sql: """

@@ -129,6 +129,18 @@ struct AnalyzedQuery: Sendable {
         var strictBuilder = ExpressionBuilder()
         strictExpression = strictBuilder.build(clauses: clauses, excluded: excluded, strict: true)
         strictRankingTerms = strictBuilder.terms(count: terms.count)
+        rankingTerms.words = termWords
+        strictRankingTerms.words = termWords
+    }
+
+    /// Each term's word, for names made of the query's words: the token of
+    /// a plain word searched in every field or the title ("" for others).
+    private var termWords: [String] {
+        var words = [String](repeating: "", count: terms.count)
+        for case .soft(let term, let field, let prefix, let token) in clauses where !prefix && (field == nil || field == .title) {
+            words[term] = token.token
+        }
+        return words
     }
 
     /// The FTS5 expression of each soft term alone (its main phrase), by
@@ -170,7 +182,9 @@ struct AnalyzedQuery: Sendable {
         }
         var result = "(" + must.joined(separator: " OR ") + ") AND (" + (copies + scored).joined(separator: " OR ") + ")"
         for node in excluded { result = "(" + result + ") NOT (" + builder.node(node, term: -1) + ")" }
-        return (result, builder.terms(count: terms.count))
+        var rankingTerms = builder.terms(count: terms.count)
+        rankingTerms.words = termWords
+        return (result, rankingTerms)
     }
 
     /// The dotted numbers inside a word (`5.12.1` in `v5.12.1`, `perl5.12.1`):

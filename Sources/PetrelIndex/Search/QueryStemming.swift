@@ -133,11 +133,27 @@ final class QueryStemming {
         guard count >= Self.minimumLength, let script, let language = try language(for: script),
               let algorithm = Self.algorithms[language], let stemmer = Self.stemmers[algorithm] else { return nil }
         if let original, let stem = try fold(stemmer.stem(original.lowercased())), stem.unicodeScalars.count >= Self.minimumLength {
-            return stem
+            return Self.prefix(stem: stem, of: token)
         }
         let stem = stemmer.stem(token)
         guard stem.unicodeScalars.count >= Self.minimumLength else { return nil }
-        return stem
+        return Self.prefix(stem: stem, of: token)
+    }
+
+    /// The prefix that finds a word's other forms: its stem when the word
+    /// starts with it, else the part the stem and the word share, when
+    /// that is long enough. Stemmers rewrite endings (English `delivery`
+    /// → `deliveri`, `library` → `librari`), and such a stem as a prefix
+    /// misses the forms written with the original ending (`delivered`,
+    /// `libraries` yes, `delivered` no).
+    static func prefix(stem: String, of token: String) -> String {
+        if token.hasPrefix(stem) { return stem }
+        var shared = String.UnicodeScalarView()
+        for (a, b) in zip(stem.unicodeScalars, token.unicodeScalars) {
+            guard a == b else { break }
+            shared.append(a)
+        }
+        return shared.count >= minimumLength ? String(shared) : stem
     }
 
     /// The languages of about `count` documents spread evenly over the

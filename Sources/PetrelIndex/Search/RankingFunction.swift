@@ -70,6 +70,10 @@ struct RankingModel: Sendable, Equatable {
     /// is not scored in full (its rank is then an upper bound of its score,
     /// still below every row kept). 0: every row is scored in full.
     var topCount = 0
+    /// The weight of a name hit (see ``NameMatch``): a title word made of
+    /// the query's words, abbreviated (`getsockname` for "get socket
+    /// name"), counts as a hit of those words in the title. 0: none.
+    var nameWeight = 0.0
 
     /// How the phrases of a MATCH expression form terms.
     struct Terms: Sendable, Equatable {
@@ -80,6 +84,10 @@ struct RankingModel: Sendable, Equatable {
         var phraseWeights: [Double]
         /// The number of terms.
         var termCount: Int
+        /// For each term that is one word of letters and digits, that word
+        /// as the index folds it ("" for the others): what a name can be
+        /// made of.
+        var words: [String] = []
     }
 
     /// The arguments of `petrel_rank` (or `petrel_explain`) after the
@@ -91,13 +99,18 @@ struct RankingModel: Sendable, Equatable {
 
     /// The model's arguments for these terms.
     func arguments(_ terms: Terms) -> Arguments {
-        Arguments(texts: [
+        var texts = [
             columnWeights.map(Self.number).joined(separator: " "),
             columnB.map(Self.number).joined(separator: " "),
-            ([k1, coordinationPower, proximityWeight, leadWeight, leadLength, proximityB].map(Self.number) + [String(topCount)]).joined(separator: " "),
+            ([k1, coordinationPower, proximityWeight, leadWeight, leadLength, proximityB].map(Self.number)
+                + [String(topCount), Self.number(nameWeight)]).joined(separator: " "),
             terms.phraseTerms.map(String.init).joined(separator: " "),
             terms.phraseWeights.map(Self.number).joined(separator: " "),
-        ])
+        ]
+        if nameWeight > 0, terms.words.contains(where: { !$0.isEmpty }) {
+            texts.append(terms.words.map { NameMatch.isWord($0) ? $0 : "-" }.joined(separator: " "))
+        }
+        return Arguments(texts: texts)
     }
 
     /// Four significant digits, as C's `%.4g`; whole numbers (most
@@ -109,7 +122,8 @@ struct RankingModel: Sendable, Equatable {
     }
 
     /// The call as FTS5's `rank` configuration wants it, arguments as SQL
-    /// literals (digits, dots, spaces and minus signs only: safe to splice).
+    /// literals (digits, dots, spaces and minus signs, and words of letters
+    /// and digits only: safe to splice).
     func rankConfiguration(_ function: String, _ arguments: Arguments) -> String {
         "\(function)(\(arguments.texts.map { "'" + $0 + "'" }.joined(separator: ", ")))"
     }
@@ -148,6 +162,11 @@ public struct RankingParameters: Sendable, Equatable {
     /// The weight of a word's other forms (its stem as a prefix) against
     /// 1 for the word itself.
     public var stemWeight = 0.5
+    /// The weight of a title word made of the query's words, abbreviated
+    /// (`getsockname`, `readdir`, `perlre` for "Perl regular
+    /// expressions"), as a title hit of those words (0: names are not
+    /// read).
+    public var nameWeight = 4.0
     /// How much more a hit at the start of the body counts (0: no more).
     public var leadWeight = 2.0
     /// How many tokens of the body are its start.
@@ -159,7 +178,7 @@ public struct RankingParameters: Sendable, Equatable {
 
     /// Parameters from `name=value` pairs separated by commas: `k1`,
     /// `b` (all fields), `path-b`, `title-b`, `body-b`, `coordination`,
-    /// `proximity`, `proximity-b`, `stem`, `lead`, `lead-length`.
+    /// `proximity`, `proximity-b`, `stem`, `lead`, `lead-length`, `name`.
     public init(_ text: String) throws(IndexError) {
         for pair in text.split(separator: ",") {
             let parts = pair.split(separator: "=", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
@@ -178,7 +197,8 @@ public struct RankingParameters: Sendable, Equatable {
             case "stem": stemWeight = value
             case "lead": leadWeight = value
             case "lead-length": leadLength = value
-            default: throw IndexError(.invalidParameter, "unknown ranking parameter '\(parts[0])' (k1, b, path-b, title-b, body-b, coordination, proximity, proximity-b, stem, lead, lead-length)")
+            case "name": nameWeight = value
+            default: throw IndexError(.invalidParameter, "unknown ranking parameter '\(parts[0])' (k1, b, path-b, title-b, body-b, coordination, proximity, proximity-b, stem, lead, lead-length, name)")
             }
             guard pathB <= 1, titleB <= 1, bodyB <= 1, proximityB <= 1 else { throw IndexError(.invalidParameter, "ranking parameter '\(pair)': b is between 0 and 1") }
         }
@@ -210,6 +230,8 @@ private final class RankingContext {
     let totalIDF: Double
     /// Whether a term has more than one phrase (its hits may share positions).
     let hasAlternatives: [Bool]
+    /// The query's words that titles can be made of (nil: names are not read).
+    private let names: NameMatch?
     /// Whether rows that cannot reach the best `model.topCount` are ruled
     /// out by an upper bound of their score: not with full length
     /// normalisation of proximity (the bound divides by 1 - proximityB),
@@ -252,6 +274,7 @@ private final class RankingContext {
         // coordination of every document.
         totalIDF = zip(idf, documentFrequency).reduce(0) { $0 + ($1.1 > 0 ? $1.0 : 0) }
         isBoundable = model.topCount > 0 && model.proximityB < 1 && terms.termCount <= 64
+        names = model.nameWeight > 0 && terms.words.count <= terms.termCount ? NameMatch(words: terms.words) : nil
     }
 
     /// The most the current row can score, from the terms it holds.
@@ -385,6 +408,7 @@ private final class RankingContext {
             scratch.frequencies[slot] += weight
             if keepPositions { scratch.positions[slot].append(instance.offset) }
         }
+        if let names, columns >= 2 { try addNameHits(names, match, &scratch.frequencies, columns: columns) }
         scratch.termScores.removeAll(keepingCapacity: true)
         scratch.termScores.append(contentsOf: repeatElement(0, count: termCount))
         var matchedIDF = 0.0
@@ -435,6 +459,26 @@ private final class RankingContext {
         return (score, coverage, proximity, matched)
     }
 
+    /// Name hits: the terms the row has that its title does not hold but
+    /// is made of (``NameMatch``) count as title hits of `nameWeight`. Only
+    /// terms the row has: an upper bound of the row's score counts those.
+    private func addNameHits(_ names: NameMatch, _ match: FTS5Match, _ frequencies: inout [Double], columns: Int) throws {
+        let title = columns - 2
+        var wanted: UInt64 = 0
+        for term in 0..<min(terms.termCount, terms.words.count) where !terms.words[term].isEmpty && frequencies[term * columns + title] == 0 {
+            for column in 0..<columns where frequencies[term * columns + column] > 0 {
+                wanted |= 1 << UInt64(term)
+                break
+            }
+        }
+        guard wanted != 0 else { return }
+        let named = names.terms(namedBy: try match.text(column: title)) & wanted
+        guard named != 0 else { return }
+        for term in 0..<terms.termCount where named & (1 << UInt64(term)) != 0 {
+            frequencies[term * columns + title] += model.nameWeight
+        }
+    }
+
     /// The current row's score (`petrel_rank`), or, for a row that cannot
     /// be among the `topCount` best, an upper bound of it below them.
     func rankScore(_ match: FTS5Match) throws -> Double {
@@ -483,7 +527,8 @@ extension RankingModel {
             k1: options.ranking.k1, coordinationPower: options.ranking.coordinationPower,
             proximityWeight: options.ranking.proximityWeight,
             leadWeight: options.ranking.leadWeight, leadLength: options.ranking.leadLength,
-            proximityB: options.ranking.proximityB, topCount: options.offset + options.limit)
+            proximityB: options.ranking.proximityB, topCount: options.offset + options.limit,
+            nameWeight: options.ranking.nameWeight)
     }
 
     /// `petrel_rank(documents_fts)`, as another program calls it: the
@@ -509,20 +554,24 @@ extension RankingModel {
         let columnB = try numbers(1)
         let parameters = try numbers(2)
         // Five parameters: the calls of indexes' users before proximity-b;
-        // six: before the number of rows kept.
-        guard columnB.count == columnWeights.count, (5...7).contains(parameters.count) else {
+        // six: before the number of rows kept; seven: before names.
+        guard columnB.count == columnWeights.count, (5...8).contains(parameters.count) else {
             throw DatabaseError(resultCode: .SQLITE_ERROR, message: "petrel_rank: malformed arguments")
         }
         let model = RankingModel(columnWeights: columnWeights, columnB: columnB, k1: parameters[0], coordinationPower: parameters[1],
                                  proximityWeight: parameters[2], leadWeight: parameters[3], leadLength: parameters[4],
                                  proximityB: parameters.count > 5 ? parameters[5] : 0,
-                                 topCount: parameters.count > 6 ? Int(clamping: Int64(max(0, min(parameters[6], 1e9)))) : 0)
+                                 topCount: parameters.count > 6 ? Int(clamping: Int64(max(0, min(parameters[6], 1e9)))) : 0,
+                                 nameWeight: parameters.count > 7 ? parameters[7] : 0)
         let phraseTerms = try numbers(3).map { Int($0) }
         let phraseWeights = try numbers(4)
         guard phraseTerms.count == phraseWeights.count else {
             throw DatabaseError(resultCode: .SQLITE_ERROR, message: "petrel_rank: one weight per phrase")
         }
-        let terms = Terms(phraseTerms: phraseTerms, phraseWeights: phraseWeights, termCount: (phraseTerms.max() ?? -1) + 1)
+        var terms = Terms(phraseTerms: phraseTerms, phraseWeights: phraseWeights, termCount: (phraseTerms.max() ?? -1) + 1)
+        if arguments.count > 5, let words = String.fromDatabaseValue(arguments[5]) {
+            terms.words = words.split(separator: " ").map { NameMatch.isWord(String($0)) ? String($0) : "" }
+        }
         return (model, terms)
     }
 

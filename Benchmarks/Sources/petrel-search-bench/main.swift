@@ -19,7 +19,7 @@ guard arguments.count >= 3 else {
 let rounds = arguments.count > 3 ? Int(arguments[3]) ?? 20 : 20
 let petrelOnly = arguments.count > 4 && arguments[4] == "petrel-only"
 do {
-    let index = try DocumentIndex(path: arguments[1], create: false)
+    let index = try DocumentIndex(readingAt: arguments[1])
     var options = SearchOptions()
     if let ranking = ProcessInfo.processInfo.environment["PETREL_RANKING"] { options.ranking = try RankingParameters(ranking) }
     let queries = try String(contentsOfFile: arguments[2], encoding: .utf8).split(separator: "\n").map(String.init).filter { !$0.isEmpty }

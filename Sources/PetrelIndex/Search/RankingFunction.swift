@@ -274,7 +274,12 @@ private final class RankingContext {
         // coordination of every document.
         totalIDF = zip(idf, documentFrequency).reduce(0) { $0 + ($1.1 > 0 ? $1.0 : 0) }
         isBoundable = model.topCount > 0 && model.proximityB < 1 && terms.termCount <= 64
-        names = model.nameWeight > 0 && terms.words.count <= terms.termCount ? NameMatch(words: terms.words) : nil
+        // Names are read for descriptions (three words or more, "get
+        // socket name"): a query of one or two words is the name itself
+        // or keywords, and each title read costs FTS5 its whole row.
+        let nameWords = terms.words.filter(NameMatch.isWord).count
+        names = model.nameWeight > 0 && terms.words.count <= terms.termCount && nameWords >= Self.fewestNameWords
+            ? NameMatch(words: terms.words) : nil
     }
 
     /// The most the current row can score, from the terms it holds.
@@ -357,7 +362,9 @@ private final class RankingContext {
     private var termScores: [Double] { scratch.termScores }
 
     /// The score of the current row; its parts are left in `termScores`.
-    private func computeScore(_ match: FTS5Match) throws -> (score: Double, coverage: Double, proximity: Double, matched: Int) {
+    /// With `lowestKept` (the lowest of the best scores so far), a row that
+    /// cannot reach it even with name hits does not read its title.
+    private func computeScore(_ match: FTS5Match, lowestKept: Double? = nil) throws -> (score: Double, coverage: Double, proximity: Double, matched: Int) {
         var scratch = self.scratch
         self.scratch = Scratch()
         defer { self.scratch = scratch }
@@ -408,20 +415,14 @@ private final class RankingContext {
             scratch.frequencies[slot] += weight
             if keepPositions { scratch.positions[slot].append(instance.offset) }
         }
-        if let names, columns >= 2 { try addNameHits(names, match, &scratch.frequencies, columns: columns) }
         scratch.termScores.removeAll(keepingCapacity: true)
         scratch.termScores.append(contentsOf: repeatElement(0, count: termCount))
         var matchedIDF = 0.0
         var matched = 0
         for term in 0..<termCount {
-            var weighted = 0.0
-            for column in 0..<columns where scratch.frequencies[term * columns + column] > 0 {
-                let b = model.columnB[column]
-                let normaliser = 1 - b + b * scratch.lengths[column] / averageLength[column]
-                weighted += model.columnWeights[column] * scratch.frequencies[term * columns + column] / normaliser
-            }
-            guard weighted > 0 else { continue }
-            scratch.termScores[term] = idf[term] * weighted * (model.k1 + 1) / (model.k1 + weighted)
+            let part = termScore(term, scratch, columns: columns)
+            guard part > 0 else { continue }
+            scratch.termScores[term] = part
             matchedIDF += idf[term]
             matched += 1
         }
@@ -455,28 +456,63 @@ private final class RankingContext {
             }
             proximity *= model.proximityWeight
         }
-        let score = scratch.termScores.reduce(0, +) * coordination + proximity * coordination
+        var termSum = scratch.termScores.reduce(0, +)
+        if let names, columns >= 2, coordination > 0 {
+            let needed = lowestKept.map { $0 / coordination - termSum - proximity }
+            termSum += try nameGain(names, match, &scratch, columns: columns, needed: needed)
+        }
+        let score = termSum * coordination + proximity * coordination
         return (score, coverage, proximity, matched)
     }
 
+    /// A term's BM25F part in the current row.
+    private func termScore(_ term: Int, _ scratch: Scratch, columns: Int) -> Double {
+        var weighted = 0.0
+        for column in 0..<columns where scratch.frequencies[term * columns + column] > 0 {
+            let b = model.columnB[column]
+            let normaliser = 1 - b + b * scratch.lengths[column] / averageLength[column]
+            weighted += model.columnWeights[column] * scratch.frequencies[term * columns + column] / normaliser
+        }
+        return weighted > 0 ? idf[term] * weighted * (model.k1 + 1) / (model.k1 + weighted) : 0
+    }
+
     /// Name hits: the terms the row has that its title does not hold but
-    /// is made of (``NameMatch``) count as title hits of `nameWeight`. Only
-    /// terms the row has: an upper bound of the row's score counts those.
-    private func addNameHits(_ names: NameMatch, _ match: FTS5Match, _ frequencies: inout [Double], columns: Int) throws {
+    /// is made of (``NameMatch``) count as title hits of `nameWeight`.
+    /// Returns how much the term scores grew. Only terms the row has, so an
+    /// upper bound of the row's score (which counts those) still holds; the
+    /// title is not read (FTS5 reads the whole row for it, body included)
+    /// when even the most the names can add (every such term named) is
+    /// less than `needed`.
+    private func nameGain(_ names: NameMatch, _ match: FTS5Match, _ scratch: inout Scratch, columns: Int, needed: Double?) throws -> Double {
         let title = columns - 2
+        guard scratch.lengths[title] <= Self.longestName, scratch.lengths[columns - 1] <= Self.longestNamedBody else { return 0 }
+        // A title that holds a word of the query is not read for names.
+        for term in 0..<terms.termCount where scratch.frequencies[term * columns + title] > 0 { return 0 }
         var wanted: UInt64 = 0
-        for term in 0..<min(terms.termCount, terms.words.count) where !terms.words[term].isEmpty && frequencies[term * columns + title] == 0 {
-            for column in 0..<columns where frequencies[term * columns + column] > 0 {
-                wanted |= 1 << UInt64(term)
-                break
+        var most = 0.0
+        for term in 0..<min(terms.termCount, terms.words.count)
+        where scratch.termScores[term] > 0 && !terms.words[term].isEmpty && scratch.frequencies[term * columns + title] == 0 {
+            wanted |= 1 << UInt64(term)
+            if needed != nil {
+                scratch.frequencies[term * columns + title] = model.nameWeight
+                most += termScore(term, scratch, columns: columns) - scratch.termScores[term]
+                scratch.frequencies[term * columns + title] = 0
             }
         }
-        guard wanted != 0 else { return }
+        // A name of one word (`intro` for introduction) must hold it whole
+        // or start it; of two or more, all of its terms are in the row.
+        guard wanted != 0 else { return 0 }
+        if let needed, most < needed { return 0 }
         let named = names.terms(namedBy: try match.text(column: title)) & wanted
-        guard named != 0 else { return }
+        guard named != 0 else { return 0 }
+        var gain = 0.0
         for term in 0..<terms.termCount where named & (1 << UInt64(term)) != 0 {
-            frequencies[term * columns + title] += model.nameWeight
+            scratch.frequencies[term * columns + title] += model.nameWeight
+            let part = termScore(term, scratch, columns: columns)
+            gain += part - scratch.termScores[term]
+            scratch.termScores[term] = part
         }
+        return gain
     }
 
     /// The current row's score (`petrel_rank`), or, for a row that cannot
@@ -487,7 +523,7 @@ private final class RankingContext {
             let bound = try upperBound(match)
             if bound < kept[0] { return bound }
         }
-        let score = try computeScore(match).score
+        let score = try computeScore(match, lowestKept: kept.count == model.topCount ? kept[0] : nil).score
         keep(score)
         return score
     }
@@ -498,6 +534,16 @@ private final class RankingContext {
         return RankingExplanation(score: parts.score, termScores: termScores, idf: idf, documentFrequency: documentFrequency,
                                   coverage: parts.coverage, proximity: parts.proximity, matchedTerms: parts.matched)
     }
+
+    /// The longest title, in tokens, that is read for names: a name is a
+    /// title of its own (a man page's, a function's), and reading a title
+    /// costs FTS5 the whole row, body included.
+    static let longestName = 3.0
+    /// The longest body, in tokens, of a row whose title is read for
+    /// names: FTS5 copies the body with the title.
+    static let longestNamedBody = 10_000.0
+    /// The fewest words of a query that names are read for.
+    static let fewestNameWords = 3
 
     /// How far apart in the query two terms may be to count as a pair.
     static let proximityWindow = 3

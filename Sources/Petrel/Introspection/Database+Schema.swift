@@ -122,8 +122,15 @@ extension Database {
     }
 
     /// Without a schema name, temporary objects count too.
+    /// Without a schema name, the schemas are searched as SQLite resolves
+    /// an unqualified name: temp, main, then the attached databases in the
+    /// order they were attached.
     private func objectExists(_ type: String, _ name: String, _ schemaName: String?) throws -> Bool {
-        if schemaName == nil, try objectExists(type, name, "temp") { return true }
+        if schemaName == nil {
+            if try objectExists(type, name, "temp") || objectExists(type, name, "main") { return true }
+            let attached = try String.fetchAll(internalStatement("SELECT name FROM pragma_database_list WHERE seq > 1 ORDER BY seq"))
+            return try attached.contains { try objectExists(type, name, $0) }
+        }
         return try Bool.fetchOne(
             self, sql: "SELECT EXISTS (SELECT 1 FROM \(try schemaTable(schemaName)) WHERE type = ? AND name = ? COLLATE NOCASE)",
             arguments: [type, name]) ?? false

@@ -82,6 +82,58 @@ struct SchemaExtrasTests {
         }
     }
 
+    /// Records of tables that live in an attached database: names are
+    /// resolved as SQLite resolves them (temp, main, then the attached
+    /// databases), for introspection too, so associations find their keys.
+    @Test(arguments: StorageKind.allCases)
+    func recordsOfAnAttachedDatabase(_ kind: StorageKind) throws {
+        struct Team: Codable, FetchableRecord, PersistableRecord, Equatable {
+            var id: Int64
+            var name: String
+        }
+        struct Player: Codable, FetchableRecord, PersistableRecord, Equatable {
+            static let team = belongsTo(Team.self)
+            var id: Int64
+            var teamId: Int64
+            var name: String
+        }
+        struct PlayerInfo: Decodable, FetchableRecord, Equatable {
+            var player: Player
+            var team: Team
+        }
+        let other = try TestDatabase(.file)
+        try other.queue.write { db in
+            try db.create(table: "team") { t in
+                t.autoIncrementedPrimaryKey("id")
+                t.column("name", .text).notNull()
+            }
+            try db.create(table: "player") { t in
+                t.autoIncrementedPrimaryKey("id")
+                t.belongsTo("team").notNull()
+                t.column("name", .text).notNull()
+            }
+        }
+        let database = try TestDatabase(kind)
+        try database.queue.writeWithoutTransaction { db in
+            try db.execute(literal: "ATTACH DATABASE \(other.path ?? "") AS other")
+            #expect(try db.tableExists("player"))
+            #expect(try !db.tableExists("player", in: "main"))
+            #expect(try db.foreignKeys(on: "player").map(\.destinationTable) == ["team"])
+            #expect(try Player.fetchCount(db) == 0)
+            let team = Team(id: 1, name: "Gulls")
+            let player = Player(id: 1, teamId: 1, name: "Arthur")
+            try team.insert(db)
+            try player.insert(db)
+            #expect(try Player.orderByPrimaryKey().fetchOne(db) == player)
+            let info = try Player.including(required: Player.team).asRequest(of: PlayerInfo.self).fetchOne(db)
+            #expect(info == PlayerInfo(player: player, team: team))
+            // A table of main hides the attached one of the same name.
+            try db.execute(sql: "CREATE TABLE main.team (id INTEGER PRIMARY KEY, name TEXT)")
+            #expect(try Team.fetchCount(db) == 0)
+        }
+        #expect(try other.queue.read { db in try Player.fetchAll(db) } == [Player(id: 1, teamId: 1, name: "Arthur")])
+    }
+
     @Test func foreignKeyViolationsAreDescribed() throws {
         var configuration = Configuration()
         configuration.foreignKeysEnabled = false

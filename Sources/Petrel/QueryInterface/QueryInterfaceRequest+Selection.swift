@@ -118,6 +118,11 @@ extension SQLSelection {
                 expanded.append(item)
                 continue
             }
+            // Excluding nothing is every column: `*`, as written.
+            guard !excluded.isEmpty else {
+                expanded.append(SQLSelection.allColumns)
+                continue
+            }
             for column in try db.columns(in: table) where !excluded.contains(column.name.lowercased()) {
                 expanded.append(Column(column.name).sqlSelection)
             }

@@ -149,6 +149,21 @@ struct AssociationTests {
             // Prefetched rows are on the rows too.
             let row = try #require(try Row.fetchOne(db, Author.filter(key: 1).including(all: Author.books)))
             #expect(row.prefetchedRows["books"]?.count == 2)
+            // Prefetched rows of one selected column decode as its values.
+            struct Years: Decodable, FetchableRecord {
+                var author: Author
+                var books: [Int]
+            }
+            let bookYears = try Author.filter(key: 1)
+                .including(all: Author.books.select(Column("year")).distinct().order(Column("year")))
+                .asRequest(of: Years.self).fetchOne(db)
+            #expect(bookYears?.books == [1774, 1808])
+            struct Titles: Decodable, FetchableRecord {
+                var books: [Date]
+            }
+            #expect(throws: DecodingError.self) {
+                try Author.filter(key: 1).including(all: Author.books.select(Column("title"))).asRequest(of: Titles.self).fetchOne(db)
+            }
 
             // Aggregates as filters, and other aggregates.
             #expect(try Author.having(Author.books.count >= 2).fetchAll(db).map(\.name) == ["Goethe"])

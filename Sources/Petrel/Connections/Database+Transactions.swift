@@ -83,6 +83,12 @@ extension Database {
         }
         switch completion {
         case .commit:
+            // The transaction ended inside the block (an interrupt, a
+            // ROLLBACK, ON CONFLICT ROLLBACK): what it did is gone, and
+            // the caller must know it.
+            guard isInsideTransaction else {
+                throw DatabaseError(resultCode: .SQLITE_ABORT, message: "Transaction was aborted")
+            }
             do {
                 try commit()
             } catch {
@@ -92,7 +98,7 @@ extension Database {
                 throw error
             }
         case .rollback:
-            try rollback()
+            if isInsideTransaction { try rollback() }
         }
     }
 

@@ -164,6 +164,23 @@ struct TransactionTests {
         }
         #expect(conflict?.resultCode == .SQLITE_ABORT)
         #expect(try values(database) == [])
+        // A block that catches the errors and returns still learns that
+        // its transaction is gone: the commit fails with SQLITE_ABORT.
+        let commit = #expect(throws: DatabaseError.self) {
+            try database.queue.write { db in
+                try db.execute(sql: "INSERT INTO t VALUES (6); ROLLBACK")
+                let inner = databaseError { try db.execute(sql: "INSERT INTO t VALUES (7)") }
+                #expect(inner?.resultCode == .SQLITE_ABORT)
+            }
+        }
+        #expect(commit?.resultCode == .SQLITE_ABORT)
+        #expect(commit?.message == "Transaction was aborted")
+        // Asking for a rollback of a transaction already gone is no error.
+        try database.queue.inTransaction { db in
+            try db.execute(sql: "ROLLBACK")
+            return .rollback
+        }
+        #expect(try values(database) == [])
         // Outside of a transaction block, statements run in autocommit.
         try database.queue.writeWithoutTransaction { db in
             try db.execute(sql: "BEGIN; INSERT INTO t VALUES (4); ROLLBACK; INSERT INTO t VALUES (5)")

@@ -482,7 +482,7 @@ public struct QueryInterfaceRequest<RowDecoder>: Sendable {
     /// Without joins the SQL is the plain single-table form; with joins
     /// every column is qualified with its table's alias.
     func compile(_ db: Database) throws -> Compiled {
-        let sharedTables = joins.isEmpty ? [] : JoinPlan.sharedTables(root: alias?.name == nil ? table : nil, joins)
+        let sharedTables = joins.isEmpty ? [] : JoinPlan.sharedTables(root: table, rootAlias: alias?.name, joins)
         // `FROM "author" "author1" JOIN "author" "author2"`.
         let rootAlias = alias?.name ?? (sharedTables.contains(table.fastLowercased) ? table + "1" : table)
         let qualifier: String? = joins.isEmpty && alias?.name == nil ? nil : rootAlias

@@ -339,6 +339,18 @@ struct AssociationTests {
                 .order(authorAlias[Column("name")], bookAlias[Column("year")])
             #expect(try request.asRequest(of: BookInfo.self).fetchAll(db).map(\.book.title) == ["Werther", "Faust", "Les Misérables"])
             #expect(try request.makePreparedRequest(db).statement.sql.hasPrefix(#"SELECT "b".*, "author".* FROM "book" "b" JOIN "author" ON "author"."id" = "b"."authorId""#))
+            // An alias named as another table of the request: that table's
+            // own alias is numbered instead (the root, or a join).
+            let named = TableAlias<Author>(name: "book")
+            let conflict = Book.including(required: Book.author.aliased(named)).filter(named[Column("name")] == "Hugo")
+            #expect(try conflict.makePreparedRequest(db).statement.sql.hasPrefix(
+                #"SELECT "book1".*, "book".* FROM "book" "book1" JOIN "author" "book" ON "book"."id" = "book1"."authorId""#))
+            #expect(try conflict.asRequest(of: BookInfo.self).fetchAll(db).map(\.book.title) == ["Les Misérables"])
+            let root = TableAlias<Book>(name: "AUTHOR")
+            let joinRenamed = Book.aliased(root).including(required: Book.author).order(root[Column("year")])
+            #expect(try joinRenamed.makePreparedRequest(db).statement.sql.hasPrefix(
+                #"SELECT "AUTHOR".*, "author1".* FROM "book" "AUTHOR" JOIN "author" "author1" ON "author1"."id" = "AUTHOR"."authorId""#))
+            #expect(try joinRenamed.asRequest(of: BookInfo.self).fetchAll(db).count == 3)
             // An alias without joins qualifies with the table name.
             let plain = TableAlias<Book>()
             #expect(try Book.aliased(plain).filter(plain[Column("year")] > 1850).fetchCount(db) == 1)

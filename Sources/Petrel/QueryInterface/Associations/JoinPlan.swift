@@ -131,18 +131,20 @@ struct JoinPlan {
         return candidate
     }
 
-    /// The lowercased names of the tables that the joins (and the root
-    /// table, when given) use more than once, counting only those whose
-    /// alias is not named explicitly.
-    static func sharedTables(root: String?, _ joins: [JoinSpec]) -> Set<String> {
+    /// The lowercased names that the root and the joins use more than once,
+    /// each counted under its alias's name when it has one, else under its
+    /// table's: the tables whose unnamed aliases are then numbered.
+    static func sharedTables(root: String, rootAlias: String?, _ joins: [JoinSpec]) -> Set<String> {
         var counts: [String: Int] = [:]
-        if let root { counts[root.fastLowercased] = 1 }
+        // A name the user gives an alias takes the place of a table of the
+        // same name, which is then numbered (`"a" "a1" JOIN "b" "a"`).
+        counts[(rootAlias ?? root).fastLowercased] = 1
         func count(_ joins: [JoinSpec]) {
             for join in joins {
                 let join = join.core.throughJoin(
                     isRequired: join.isRequired, includesColumns: join.includesColumns, annotatesParent: join.annotatesParent
                 ) ?? join
-                if join.core.request.alias?.name == nil { counts[join.core.destinationTable.fastLowercased, default: 0] += 1 }
+                counts[(join.core.request.alias?.name ?? join.core.destinationTable).fastLowercased, default: 0] += 1
                 count(join.core.request.joins)
             }
         }

@@ -118,12 +118,13 @@ extension SQLSelection {
                 expanded.append(item)
                 continue
             }
-            // Excluding nothing is every column: `*`, as written.
-            guard !excluded.isEmpty else {
+            // Excluding no column of the table is every column: `*`.
+            let columns = try db.columns(in: table)
+            guard columns.contains(where: { excluded.contains($0.name.lowercased()) }) else {
                 expanded.append(SQLSelection.allColumns)
                 continue
             }
-            for column in try db.columns(in: table) where !excluded.contains(column.name.lowercased()) {
+            for column in columns where !excluded.contains(column.name.lowercased()) {
                 expanded.append(Column(column.name).sqlSelection)
             }
         }

@@ -114,7 +114,7 @@ extension SQL.StringInterpolation {
 
     private mutating func appendExpressions(_ expressions: [SQLExpression]) {
         guard !expressions.isEmpty else { return appendInterpolation(sql: "(SELECT NULL WHERE NULL)") }
-        appendInterpolation(literal: "(" + expressions.map(\.sql).joined(separator: ", ") + ")")
+        appendInterpolation(literal: "(" + expressions.map(\.sql).joined(separator: ",") + ")")
     }
 
     /// The name of a common table expression, quoted.

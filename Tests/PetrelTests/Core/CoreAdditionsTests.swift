@@ -84,7 +84,7 @@ struct CoreAdditionsTests {
                 + "WHERE \(Column("id")) IN \([1, 2]) AND \(Column("id")) <= (\(subquery)) AND \(Column("name")) <> \("Zed") "
                 + "ORDER BY \(Column("name").desc)"
             let (sql, arguments) = try literal.build(db)
-            #expect(sql == #"SELECT "p".* FROM "person" p WHERE "id" IN (?, ?) AND "id" <= (SELECT MAX("id") FROM "pet") AND "name" <> ? ORDER BY "name" DESC"#)
+            #expect(sql == #"SELECT "p".* FROM "person" p WHERE "id" IN (?,?) AND "id" <= (SELECT MAX("id") FROM "pet") AND "name" <> ? ORDER BY "name" DESC"#)
             #expect(arguments == [1, 2, "Zed"])
             #expect(try Person.fetchAll(db, SQLRequest<Person>(literal: literal)).map(\.name) == ["Bob", "Ann"])
             // Without an alias the columns are qualified with the table's

@@ -146,7 +146,7 @@ struct ErrorLogTests {
         defer { Database.logError = nil }
         let dbQueue = try DatabaseQueue()
         let statement = try dbQueue.read { db in try db.makeStatement(sql: "SELECT 'petrel_close_probe'") }
-        try withExtendedLifetime(statement) {
+        withExtendedLifetime(statement) {
             let error = databaseError { try dbQueue.close() }
             #expect(error?.resultCode == .SQLITE_BUSY)
         }

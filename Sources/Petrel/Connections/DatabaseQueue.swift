@@ -258,6 +258,11 @@ extension Database {
         try readOnly {
             var result: T?
             try inTransaction(.deferred) {
+                // The snapshot is taken now, not at the block's first
+                // statement: a read sees the database as it was when the
+                // read began, whatever a writer commits in between (pool
+                // readers, WAL).
+                _ = try schemaVersion()
                 result = try value(self)
                 return .commit
             }

@@ -170,12 +170,23 @@ extension Database {
         // A read-only access changes nothing: observers hear of nothing.
         guard !isReadOnly, observationBroker.hasObservers else { return }
         let region = try region.databaseRegion(self)
-        let tables: [(table: String, columns: Set<String>?)]
+        // Tables as the schema names them (observers compare names), in
+        // main and temp.
+        let existing = try String.fetchAll(self, sql: """
+            SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\'
+            UNION ALL SELECT name FROM sqlite_temp_master WHERE type = 'table' AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\'
+            """)
+        var tables: [(table: String, columns: Set<String>?)]
         if let tableColumns = region.tableColumns {
-            tables = tableColumns
+            let hasTempSchema = try Bool.fetchOne(self, sql: "SELECT EXISTS (SELECT 1 FROM sqlite_temp_master)") ?? false
+            tables = []
+            for (table, columns) in tableColumns {
+                // No temp schema, no sqlite_temp_master to change.
+                if table.caseInsensitivelyEquals("sqlite_temp_master"), !hasTempSchema { continue }
+                tables.append((existing.first { $0.caseInsensitivelyEquals(table) } ?? table, columns))
+            }
         } else {
-            tables = try String.fetchAll(self, sql: "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\'")
-                .map { ($0, nil) }
+            tables = existing.map { ($0, nil) }
         }
         var eventKinds: [DatabaseEventKind] = []
         for (table, columns) in tables {

@@ -276,6 +276,37 @@ struct TransactionObserverTests {
         #expect(ofT.take() == [])
     }
 
+    /// Observers compare table names: notifications name tables as the
+    /// schema does, temporary ones included, and never a schema that does
+    /// not exist.
+    @Test(arguments: StorageKind.allCases)
+    func notifiedTablesAreNamedAsTheSchemaNamesThem(_ kind: StorageKind) throws {
+        let database = try makeDatabase(kind)
+        final class Named: TransactionObserver {
+            let name: String
+            var changes = 0
+            init(_ name: String) { self.name = name }
+            func observes(eventsOfKind eventKind: DatabaseEventKind) -> Bool { eventKind.tableName == name }
+            func databaseDidChange() { changes += 1 }
+            func databaseDidChange(with event: DatabaseEvent) {}
+            func databaseDidCommit(_ db: Database) {}
+            func databaseDidRollback(_ db: Database) {}
+        }
+        let ofT = Named("t"), ofTemp = Named("scratch"), ofTempMaster = Named("sqlite_temp_master")
+        for observer in [ofT, ofTemp, ofTempMaster] { database.queue.add(transactionObserver: observer) }
+        try database.queue.write { db in try db.notifyChanges(in: Table("T")) }
+        #expect(ofT.changes == 1)
+        try database.queue.write { db in try db.notifyChanges(in: Table("sqlite_temp_master")) }
+        #expect(ofTempMaster.changes == 0, "no temp schema yet")
+        try database.queue.write { db in try db.execute(sql: "CREATE TEMP TABLE scratch (x)") }
+        try database.queue.write { db in try db.notifyChanges(in: Table("sqlite_temp_master")) }
+        #expect(ofTempMaster.changes == 1)
+        try database.queue.write { db in try db.notifyChanges(in: DatabaseRegion.fullDatabase) }
+        #expect((ofT.changes, ofTemp.changes) == (2, 1))
+        try database.queue.write { db in try db.notifyChanges(in: Table("SCRATCH")) }
+        #expect(ofTemp.changes == 2)
+    }
+
     @Test func readOnlyConnectionsTakeNoObservers() throws {
         let directory = try TemporaryDirectory()
         let path = directory.path("db.sqlite")

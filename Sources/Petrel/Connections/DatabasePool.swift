@@ -117,15 +117,26 @@ public final class DatabasePool: DatabaseWriter, @unchecked Sendable {
 
     // MARK: - Reading
 
+    /// Reads in a snapshot of the database as it was when the read began
+    /// (not when the closure's first statement runs): the schema version
+    /// is read at once, which takes the WAL snapshot.
     public func read<T>(_ value: (Database) throws -> T) throws -> T {
-        try withReader { try $0.read(value) }
+        try withReader { reader in
+            try reader.read { db in
+                _ = try db.schemaVersion()
+                return try value(db)
+            }
+        }
     }
 
     public func read<T: Sendable>(_ value: @escaping @Sendable (Database) throws -> T) async throws -> T {
         try Task.checkCancellation()
         let reader = try await acquireReader()
         defer { giveBack(reader) }
-        return try await reader.read(value)
+        return try await reader.read { db in
+            _ = try db.schemaVersion()
+            return try value(db)
+        }
     }
 
     public func unsafeRead<T>(_ value: (Database) throws -> T) throws -> T {
@@ -148,7 +159,7 @@ public final class DatabasePool: DatabaseWriter, @unchecked Sendable {
             do {
                 let reader = try self.takeReader()
                 reader.asyncRead { result in
-                    value(result)
+                    value(result.flatMap { db in Result { _ = try db.schemaVersion(); return db } })
                     self.giveBack(reader)
                 }
             } catch {

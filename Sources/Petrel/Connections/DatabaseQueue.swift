@@ -258,11 +258,6 @@ extension Database {
         try readOnly {
             var result: T?
             try inTransaction(.deferred) {
-                // The snapshot is taken now, not at the block's first
-                // statement: a read sees the database as it was when the
-                // read began, whatever a writer commits in between (pool
-                // readers, WAL).
-                _ = try schemaVersion()
                 result = try value(self)
                 return .commit
             }

@@ -319,6 +319,9 @@ struct AssociationTests {
             // scoped under its singular, below its pivot's scope.
             let row = try Row.fetchOne(db, Book.filter(key: 3).including(required: publishers))
             #expect(row?.scopes.names == ["edition"])
+            // The singular of a key leaves its trailing digits (ds1 → d1).
+            let numbered = try Row.fetchOne(db, Book.filter(key: 3).including(required: editions.forKey("editions2")))
+            #expect(numbered?.scopes.names == ["edition2"])
             #expect(row?.scopesTree["publisher"]?["name"] == "Gallimard")
         }
     }

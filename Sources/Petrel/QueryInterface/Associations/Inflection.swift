@@ -9,7 +9,26 @@ enum Inflection {
         ("foot", "feet"), ("tooth", "teeth"), ("goose", "geese"), ("ox", "oxen"), ("leaf", "leaves"),
     ]
 
+    /// The plural of a word; trailing digits stay as they are (`c2` →
+    /// `cs2`).
     static func plural(_ word: String) -> String {
+        keepingTrailingDigits(word, pluralOfWord)
+    }
+
+    /// The singular of a word; trailing digits stay as they are (`ds1` →
+    /// `d1`).
+    static func singular(_ word: String) -> String {
+        keepingTrailingDigits(word, singularOfWord)
+    }
+
+    /// Inflects the part of `word` before its trailing digits.
+    private static func keepingTrailingDigits(_ word: String, _ inflect: (String) -> String) -> String {
+        let digits = word.reversed().prefix { $0.isASCII && $0.isNumber }.count
+        guard digits > 0, digits < word.count else { return inflect(word) }
+        return inflect(String(word.dropLast(digits))) + word.suffix(digits)
+    }
+
+    private static func pluralOfWord(_ word: String) -> String {
         let lower = word.lowercased()
         if uncountable.contains(where: { lower.hasSuffix($0) }) { return word }
         for (singular, plural) in irregular where lower.hasSuffix(singular) {
@@ -36,7 +55,7 @@ enum Inflection {
         "equipment", "information", "rice", "money", "species", "series", "fish", "sheep", "jeans", "police", "news", "data",
     ]
 
-    static func singular(_ word: String) -> String {
+    private static func singularOfWord(_ word: String) -> String {
         let lower = word.lowercased()
         if uncountable.contains(where: { lower.hasSuffix($0) }) { return word }
         // Latin and Greek endings that look plural: status, analysis.

@@ -193,7 +193,19 @@ extension SQLExpression {
 extension TableAlias {
     /// True when the aliased table has a row: for `joining(optional:)`
     /// associations, `filter(alias.exists)` keeps rows that found one.
+    ///
+    /// The test is on the table's primary key when the alias's record type
+    /// names the table (`"author"."id" IS NOT NULL`, which also holds for
+    /// a table without rowid), on the rowid otherwise.
     public var exists: SQLExpression {
-        !(self[Column.rowID] == nil)
+        guard let record = RowDecoder.self as? any TableRecord.Type else { return !(self[Column.rowID] == nil) }
+        let (table, token) = (record.databaseTableName, token)
+        let key = DeferredSQL(make: { db in
+            // A table the schema does not know (a common table expression
+            // named as the record's table) is tested on its rowid.
+            let column = (try? db.primaryKey(table).fastColumns.first) ?? "rowid"
+            return SQL(elements: [.column(column, qualifier: token)])
+        }, parenthesized: false)
+        return SQLExpression(sql: SQL(elements: [.subquery(key)]), isTerm: true).isNotNull
     }
 }

@@ -354,9 +354,42 @@ struct AssociationTests {
             #expect(try joinRenamed.makePreparedRequest(db).statement.sql.hasPrefix(
                 #"SELECT "AUTHOR".*, "author1".* FROM "book" "AUTHOR" JOIN "author" "author1" ON "author1"."id" = "AUTHOR"."authorId""#))
             #expect(try joinRenamed.asRequest(of: BookInfo.self).fetchAll(db).count == 3)
+            // `exists` tests the primary key of the alias's table.
+            let orphans = Book.joining(optional: Book.author.aliased(authorAlias)).filter(!authorAlias.exists)
+            #expect(try orphans.makePreparedRequest(db).statement.sql.hasSuffix(#"WHERE "author"."id" IS NULL"#))
+            #expect(try Book.joining(optional: Book.author.aliased(authorAlias)).filter(authorAlias.exists).fetchCount(db) == 3)
             // An alias without joins qualifies with the table name.
             let plain = TableAlias<Book>()
             #expect(try Book.aliased(plain).filter(plain[Column("year")] > 1850).fetchCount(db) == 1)
+        }
+    }
+
+    /// A table without rowid has no rowid to test: `exists` reads its
+    /// primary key.
+    @Test(arguments: StorageKind.allCases)
+    func existsOnATableWithoutRowID(_ kind: StorageKind) throws {
+        struct Country: Codable, FetchableRecord, PersistableRecord {
+            var code: String
+        }
+        struct City: Codable, FetchableRecord, PersistableRecord {
+            static let country = belongsTo(Country.self)
+            var id: Int64
+            var countryCode: String?
+        }
+        let database = try TestDatabase(kind)
+        try database.queue.write { db in
+            try db.create(table: "country", options: .withoutRowID) { t in t.primaryKey("code", .text) }
+            try db.create(table: "city") { t in
+                t.primaryKey("id", .integer)
+                t.belongsTo("country")
+            }
+            try Country(code: "FR").insert(db)
+            try City(id: 1, countryCode: "FR").insert(db)
+            try City(id: 2, countryCode: nil).insert(db)
+            let country = TableAlias<Country>()
+            let found = City.joining(optional: City.country.aliased(country))
+            #expect(try found.filter(country.exists).fetchAll(db).map(\.id) == [1])
+            #expect(try found.filter(!country.exists).fetchAll(db).map(\.id) == [2])
         }
     }
 

@@ -121,7 +121,6 @@ extension Database {
         }
     }
 
-    /// Without a schema name, temporary objects count too.
     /// Without a schema name, the schemas are searched as SQLite resolves
     /// an unqualified name: temp, main, then the attached databases in the
     /// order they were attached.

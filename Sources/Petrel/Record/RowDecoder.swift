@@ -293,17 +293,13 @@ struct PrefetchedRowsDecoder<Record: FetchableRecord>: Decoder {
             // decode as that value, from the first column.
             if let convertible = T.self as? any DatabaseValueConvertible.Type {
                 let dbValue = row.count > 0 ? row.databaseValue(atUncheckedIndex: 0) : .null
-                guard let value = Self.value(convertible, dbValue) as? T else {
+                guard let value = convertible.fromDatabaseValue(dbValue) as? T else {
                     throw DecodingError.typeMismatch(T.self, .init(
                         codingPath: codingPath, debugDescription: "could not decode \(T.self) from \(dbValue) in a prefetched row"))
                 }
                 return value
             }
             return try RowDecoder<Record>.decodeNested(T.self, from: row, codingPath: codingPath)
-        }
-
-        private static func value<V: DatabaseValueConvertible>(_ type: V.Type, _ dbValue: DatabaseValue) -> V? {
-            V.fromDatabaseValue(dbValue)
         }
 
         mutating func nestedContainer<NestedKey: CodingKey>(keyedBy type: NestedKey.Type) throws -> KeyedDecodingContainer<NestedKey> {

@@ -135,8 +135,6 @@ public final class DocumentIndex: Sendable {
             : nil
     }
 
-    /// What every connection to an index has: Petrel's ICU tokenizer and
-    /// functions, and the ranking functions of searches.
     /// The most of an index file that a read-only connection maps into
     /// memory: searches then read pages where they are instead of copying
     /// each one they touch (postings, rows whose title the ranking reads,
@@ -144,6 +142,8 @@ public final class DocumentIndex: Sendable {
     /// count in its resident memory.
     static let mappedBytes = 1 << 30
 
+    /// What every connection to an index has: Petrel's ICU tokenizer and
+    /// functions, and the ranking functions of searches.
     private static func configuration() -> Configuration {
         var configuration = Configuration()
         configuration.prepareDatabase { db in try prepare(db) }

@@ -117,13 +117,17 @@ public final class DatabasePool: DatabaseWriter, @unchecked Sendable {
 
     // MARK: - Reading
 
-    /// Reads in a snapshot of the database as it was when the read began
-    /// (not when the closure's first statement runs): the schema version
-    /// is read at once, which takes the WAL snapshot.
+    /// Takes a read's WAL snapshot at once, so that the read sees the
+    /// database as it was when it began, not when its closure's first
+    /// statement runs: reading the schema version is enough.
+    private static func takeSnapshot(_ db: Database) throws {
+        _ = try db.schemaVersion()
+    }
+
     public func read<T>(_ value: (Database) throws -> T) throws -> T {
         try withReader { reader in
             try reader.read { db in
-                _ = try db.schemaVersion()
+                try Self.takeSnapshot(db)
                 return try value(db)
             }
         }
@@ -134,7 +138,7 @@ public final class DatabasePool: DatabaseWriter, @unchecked Sendable {
         let reader = try await acquireReader()
         defer { giveBack(reader) }
         return try await reader.read { db in
-            _ = try db.schemaVersion()
+            try DatabasePool.takeSnapshot(db)
             return try value(db)
         }
     }
@@ -159,7 +163,7 @@ public final class DatabasePool: DatabaseWriter, @unchecked Sendable {
             do {
                 let reader = try self.takeReader()
                 reader.asyncRead { result in
-                    value(result.flatMap { db in Result { _ = try db.schemaVersion(); return db } })
+                    value(result.flatMap { db in Result { try DatabasePool.takeSnapshot(db); return db } })
                     self.giveBack(reader)
                 }
             } catch {

@@ -81,17 +81,16 @@ struct NameMatch {
             for term in firstTerm..<words.count {
                 let candidate = words[term]
                 guard let first = candidate.first, first == word[start] else { continue }
-                // The ends of the pieces this word can give, shortest first:
-                // each letter found after the last one matched, in order.
-                var ends = [start + 1]
+                // The longest piece this word can give: each next letter of
+                // the title word found after the last one matched. Every
+                // shorter piece from `start` is one too; longest first.
                 var position = 1
-                var end = start + 1
-                while end < word.count, position < candidate.count, let next = candidate[position...].firstIndex(of: word[end]) {
+                var longest = start + 1
+                while longest < word.count, position < candidate.count, let next = candidate[position...].firstIndex(of: word[longest]) {
                     position = next + 1
-                    end += 1
-                    ends.append(end)
+                    longest += 1
                 }
-                for end in ends.reversed()
+                for end in stride(from: longest, to: start, by: -1)
                 where split(from: end, firstTerm: term + 1, pieces: pieces + 1, longPiece: longPiece || end - start >= 2) {
                     found |= 1 << UInt64(term)
                     return true

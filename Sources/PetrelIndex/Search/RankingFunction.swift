@@ -476,22 +476,24 @@ private final class RankingContext {
         return weighted > 0 ? idf[term] * weighted * (model.k1 + 1) / (model.k1 + weighted) : 0
     }
 
-    /// Name hits: the terms the row has that its title does not hold but
-    /// is made of (``NameMatch``) count as title hits of `nameWeight`.
-    /// Returns how much the term scores grew. Only terms the row has, so an
-    /// upper bound of the row's score (which counts those) still holds; the
-    /// title is not read (FTS5 reads the whole row for it, body included)
-    /// when even the most the names can add (every such term named) is
-    /// less than `needed`.
+    /// Name hits: the terms the row has that its title is made of
+    /// (``NameMatch``) count as title hits of `nameWeight`. Returns how much
+    /// the term scores grew. Only terms the row has, so an upper bound of
+    /// the row's score (which counts those) still holds.
+    ///
+    /// FTS5 reads the whole row, body included, to give its title, so the
+    /// title is read only when it is short (`longestName` tokens), the body
+    /// too (`longestNamedBody`), the title holds none of the query's words
+    /// (then it names the document in words, not in a name made of them),
+    /// and the most the names can add (every such term named) reaches
+    /// `needed`.
     private func nameGain(_ names: NameMatch, _ match: FTS5Match, _ scratch: inout Scratch, columns: Int, needed: Double?) throws -> Double {
         let title = columns - 2
         guard scratch.lengths[title] <= Self.longestName, scratch.lengths[columns - 1] <= Self.longestNamedBody else { return 0 }
-        // A title that holds a word of the query is not read for names.
         for term in 0..<terms.termCount where scratch.frequencies[term * columns + title] > 0 { return 0 }
         var wanted: UInt64 = 0
         var most = 0.0
-        for term in 0..<min(terms.termCount, terms.words.count)
-        where scratch.termScores[term] > 0 && !terms.words[term].isEmpty && scratch.frequencies[term * columns + title] == 0 {
+        for term in 0..<min(terms.termCount, terms.words.count) where scratch.termScores[term] > 0 && !terms.words[term].isEmpty {
             wanted |= 1 << UInt64(term)
             if needed != nil {
                 scratch.frequencies[term * columns + title] = model.nameWeight
@@ -499,8 +501,6 @@ private final class RankingContext {
                 scratch.frequencies[term * columns + title] = 0
             }
         }
-        // A name of one word (`intro` for introduction) must hold it whole
-        // or start it; of two or more, all of its terms are in the row.
         guard wanted != 0 else { return 0 }
         if let needed, most < needed { return 0 }
         let named = names.terms(namedBy: try match.text(column: title)) & wanted

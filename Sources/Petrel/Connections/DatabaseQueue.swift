@@ -176,6 +176,24 @@ public final class DatabaseQueue: DatabaseWriter, @unchecked Sendable {
         return try writeWithoutTransaction(updates)
     }
 
+    /// Runs `value` at once, in a read-only transaction that sees the
+    /// database as the caller left it: a queue has no other connection to
+    /// read concurrently with. Call it from a write access, outside of any
+    /// transaction; elsewhere `value` gets an error.
+    public func spawnConcurrentRead(_ value: @escaping @Sendable (Result<Database, any Error>) -> Void) {
+        guard isOnQueue, !db.isInsideTransaction else {
+            value(.failure(DatabaseError(
+                resultCode: .SQLITE_MISUSE,
+                message: "spawnConcurrentRead must be called from a write access, outside of any transaction")))
+            return
+        }
+        do {
+            try db.isolatedRead { db in value(.success(db)) }
+        } catch {
+            value(.failure(error))
+        }
+    }
+
     public func asyncWriteWithoutTransaction(_ updates: @escaping @Sendable (Database) -> Void) {
         let db = UncheckedDatabase(db)
         queue.async { updates(db.value) }

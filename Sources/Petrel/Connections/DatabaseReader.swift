@@ -61,6 +61,12 @@ public protocol DatabaseWriter: DatabaseReader {
 
     /// Runs `updates` asynchronously, outside of any transaction.
     func asyncWriteWithoutTransaction(_ updates: @escaping @Sendable (Database) -> Void)
+
+    /// From a write access, outside of any transaction: runs `value` in a
+    /// read-only transaction that sees the database as it is now, while
+    /// writes go on (a pool reads on another connection; a queue reads at
+    /// once, before returning).
+    func spawnConcurrentRead(_ value: @escaping @Sendable (Result<Database, any Error>) -> Void)
 }
 
 extension DatabaseWriter {

@@ -96,7 +96,7 @@ extension SQLRequest: ExpressibleByStringInterpolation {
         self.init(sql: value)
     }
 
-    public init(stringInterpolation: SQL.StringInterpolation) {
+    public init(stringInterpolation: SQLInterpolation) {
         self.init(literal: SQL(stringInterpolation: stringInterpolation))
     }
 }

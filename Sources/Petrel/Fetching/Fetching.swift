@@ -128,8 +128,9 @@ func decodeFirstColumn<Value: DatabaseValueConvertible & StatementColumnConverti
 ) throws -> Value {
     let sqliteStatement = statement.sqliteStatement
     let index = CInt(column)
-    if Value.self is any ColumnDecodingHandlesNull.Type || sqlite3_column_type(sqliteStatement, index) != SQLITE_NULL,
-       let value = Value(sqliteStatement: sqliteStatement, index: index) {
+    if let value = Value.self is any ColumnDecodingHandlesNull.Type
+        ? Value(sqliteStatement: sqliteStatement, index: index)
+        : Value.fromStatement(sqliteStatement, atUncheckedIndex: index) {
         return value
     }
     let dbValue = DatabaseValue(sqliteStatement: sqliteStatement, index: index)

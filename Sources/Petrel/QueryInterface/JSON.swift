@@ -35,6 +35,15 @@ public struct JSONColumn: ColumnExpression, SQLJSONExpressible, Sendable {
 /// Any expression, read as JSON text.
 public struct AnySQLJSONExpressible: SQLJSONExpressible, Sendable {
     public let sqlExpression: SQLExpression
+
+    init(sqlExpression: SQLExpression) {
+        self.sqlExpression = sqlExpression
+    }
+
+    /// Any JSON expression, type-erased.
+    public init(_ base: some SQLJSONExpressible) {
+        sqlExpression = base.sqlExpression
+    }
 }
 
 extension SQLExpressible {

@@ -5,11 +5,6 @@ import Foundation
 // same as static shortcuts on record types.
 
 extension QueryInterfaceRequest {
-    /// Replaces the selection with an SQL literal.
-    public func select(literal sqlLiteral: SQL) -> Self {
-        select([SQLExpression(literal: sqlLiteral)])
-    }
-
     /// Replaces the selection and the type of the fetched values.
     public func select<T>(_ selection: [any SQLSelectable], as type: T.Type = T.self) -> QueryInterfaceRequest<T> {
         select(selection).asRequest(of: T.self)
@@ -25,31 +20,12 @@ extension QueryInterfaceRequest {
         select(literal: sqlLiteral).asRequest(of: T.self)
     }
 
-    /// Replaces the ordering with an SQL literal.
-    public func order(literal sqlLiteral: SQL) -> Self {
-        var request = self
-        request.orderings = [SQLOrdering(sql: sqlLiteral)]
-        request.isReversed = false
-        request.ordersByPrimaryKey = false
-        return request
-    }
-
     /// `GROUP BY` an array of expressions.
     public func group(_ expressions: [any SQLExpressible]) -> Self {
         var request = self
         request.groups = expressions.map { $0.sqlExpression }
         request.groupsByPrimaryKey = false
         return request
-    }
-
-    /// `GROUP BY` raw SQL.
-    public func group(sql: String, arguments: StatementArguments = StatementArguments()) -> Self {
-        group([SQLExpression(sql: sql, arguments: arguments)])
-    }
-
-    /// `HAVING` raw SQL.
-    public func having(sql: String, arguments: StatementArguments = StatementArguments()) -> Self {
-        having(SQLExpression(sql: sql, arguments: arguments))
     }
 
     /// Groups by the primary key (the rowid when the table has none).

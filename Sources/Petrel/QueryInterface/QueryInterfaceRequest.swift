@@ -49,6 +49,9 @@ public struct QueryInterfaceRequest<RowDecoder>: Sendable {
         self.selection = selection
     }
 
+    /// The table the request reads.
+    public var databaseTableName: String { table }
+
     // MARK: Building
 
     /// Keeps the rows that satisfy the predicate (filters combine with AND).
@@ -71,16 +74,6 @@ public struct QueryInterfaceRequest<RowDecoder>: Sendable {
         var request = self
         request.filters.append(.whenConnected(predicate))
         return request
-    }
-
-    /// Keeps the rows that satisfy a raw SQL predicate.
-    public func filter(sql: String, arguments: StatementArguments = StatementArguments()) -> Self {
-        filter(SQLExpression(sql: sql, arguments: arguments))
-    }
-
-    /// Keeps the rows that satisfy an SQL literal predicate.
-    public func filter(literal: SQL) -> Self {
-        filter(SQLExpression(literal: literal))
     }
 
     /// Keeps the row with this primary key.
@@ -142,11 +135,6 @@ public struct QueryInterfaceRequest<RowDecoder>: Sendable {
     }
 
     /// Replaces the ordering.
-    public func order(_ orderings: any SQLOrderingTerm...) -> Self {
-        order(orderings)
-    }
-
-    /// Replaces the ordering.
     public func order(_ orderings: [any SQLOrderingTerm]) -> Self {
         var request = self
         request.orderings = orderings.map(\.sqlOrdering)
@@ -163,11 +151,6 @@ public struct QueryInterfaceRequest<RowDecoder>: Sendable {
         request.isReversed = false
         request.ordersByPrimaryKey = true
         return request
-    }
-
-    /// Replaces the ordering with raw SQL.
-    public func order(sql: String, arguments: StatementArguments = StatementArguments()) -> Self {
-        order(literal: SQL(sql: sql, arguments: arguments))
     }
 
     /// Reverses the ordering (by the rowid when there is none).
@@ -193,11 +176,6 @@ public struct QueryInterfaceRequest<RowDecoder>: Sendable {
     }
 
     /// Replaces the selection.
-    public func select(_ selection: any SQLSelectable...) -> Self {
-        select(selection)
-    }
-
-    /// Replaces the selection.
     public func select(_ selection: [any SQLSelectable]) -> Self {
         var request = self
         request.selection = selection.map(\.sqlSelection)
@@ -220,29 +198,11 @@ public struct QueryInterfaceRequest<RowDecoder>: Sendable {
         select(selection).asRequest(of: T.self)
     }
 
-    /// Replaces the selection with raw SQL.
-    public func select(sql: String, arguments: StatementArguments = StatementArguments()) -> Self {
-        var request = self
-        request.selection = [SQLSelection(sql: SQL(sql: sql, arguments: arguments))]
-        request.selectsPrimaryKey = false
-        return request
-    }
-
-    /// Adds to the selection.
-    public func annotated(with selection: any SQLSelectable...) -> Self {
-        annotated(with: selection)
-    }
-
     /// `SELECT DISTINCT`.
     public func distinct() -> Self {
         var request = self
         request.isDistinct = true
         return request
-    }
-
-    /// `GROUP BY`.
-    public func group(_ expressions: any SQLExpressible...) -> Self {
-        group(expressions)
     }
 
     /// `HAVING`.

@@ -9,7 +9,7 @@
 // Tables and columns are quoted identifiers, expressions keep their bound
 // values, and requests compile when the literal meets a database.
 
-extension SQL.StringInterpolation {
+extension SQLInterpolation {
     /// The table of a record type, quoted.
     public mutating func appendInterpolation(_ table: (some TableRecord).Type) {
         appendInterpolation(identifier: table.databaseTableName)

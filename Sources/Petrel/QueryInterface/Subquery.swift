@@ -20,6 +20,10 @@ public struct SQLSubquery: Sendable {
     }
 }
 
+extension SQLSubquery: SQLSubqueryable {
+    public var sqlSubquery: SQLSubquery { self }
+}
+
 extension SQLSubqueryable {
     /// The subquery as a value: `(SELECT ...)`.
     public var sqlExpression: SQLExpression {

@@ -24,6 +24,13 @@ public final class TableAlias<RowDecoder>: Sendable {
         token = name ?? AliasToken.make()
     }
 
+    /// The same alias, untyped (typed and untyped aliases of one token
+    /// name the same table).
+    init(token: String, aliasName: String?) where RowDecoder == Void {
+        self.aliasName = aliasName
+        self.token = token
+    }
+
     /// An alias for a record type's table, whose columns can be read
     /// through key paths: `TableAlias<Player>().score`.
     public init(name: String? = nil, for type: RowDecoder.Type = RowDecoder.self) {
@@ -124,14 +131,6 @@ extension SQL {
 }
 
 extension QueryInterfaceRequest {
-    /// Names the request's table with an alias, to refer to its columns
-    /// from associations and subqueries.
-    public func aliased(_ alias: TableAlias<RowDecoder>) -> Self {
-        var request = self
-        request.alias = (alias.token, alias.aliasName)
-        return request
-    }
-
     /// Names the request's table with an untyped alias.
     public func aliased(_ alias: TableAlias<Void>) -> Self {
         var request = self
@@ -153,22 +152,6 @@ extension TableRecord {
 }
 
 extension Association {
-    /// Names the associated table with an alias, so that the request can
-    /// filter or order on its columns:
-    ///
-    /// ```swift
-    /// let authorAlias = TableAlias<Author>()
-    /// let books = try Book
-    ///     .joining(required: Book.author.aliased(authorAlias))
-    ///     .filter(authorAlias[Column("name")] == "Hugo")
-    ///     .fetchAll(db)
-    /// ```
-    public func aliased(_ alias: TableAlias<RowDecoder>) -> Self {
-        var association = self
-        association._core.request.alias = (alias.token, alias.aliasName)
-        return association
-    }
-
     /// Names the associated table with an untyped alias.
     public func aliased(_ alias: TableAlias<Void>) -> Self {
         var association = self

@@ -1,10 +1,14 @@
 /// What an upsert overwrites when the inserted row conflicts with an
-/// existing one.
-public enum UpsertUpdateStrategy: Sendable {
+/// existing one, besides the assignments given with it.
+public struct UpsertUpdateStrategy: OptionSet, Sendable {
+    public let rawValue: Int
+    public init(rawValue: Int) { self.rawValue = rawValue }
+
+    /// No column: only the given assignments change the existing row
+    /// (none given: the row is kept as it is).
+    public static let noColumnUnlessSpecified: UpsertUpdateStrategy = []
     /// Every inserted column but the primary key.
-    case allColumns
-    /// No column: the existing row is kept as it is.
-    case noColumnUnlessSpecified
+    public static let allColumns = UpsertUpdateStrategy(rawValue: 1)
 }
 
 // MARK: - Insert and fetch, upsert (INSERT ... RETURNING, SQLite 3.35+)
@@ -156,7 +160,7 @@ extension MutablePersistableRecord {
                 upsertArguments += arguments
                 assignments.append("\(assignment.column.name.quotedDatabaseIdentifier) = \(valueSQL)")
             }
-            if upsert.strategy == .allColumns {
+            if upsert.strategy.contains(.allColumns) {
                 for column in container.columns where !kept.contains(column.lowercased()) && !assigned.contains(column.lowercased()) {
                     assigned.insert(column.lowercased())
                     assignments.append("\(column.quotedDatabaseIdentifier) = \"excluded\".\(column.quotedDatabaseIdentifier)")

@@ -73,6 +73,12 @@ extension TableRecord {
         return RecordError.recordNotFound(databaseTableName: databaseTableName, key: [column: key.databaseValue])
     }
 
+    /// The error thrown when no row has these key values (a primary key
+    /// or a unique key, by column).
+    public static func recordNotFound(key: [String: (any DatabaseValueConvertible)?]) -> RecordError {
+        RecordError.recordNotFound(databaseTableName: databaseTableName, key: key.mapValues { $0?.databaseValue ?? .null })
+    }
+
     /// The single-column primary key of the table (the rowid when none is declared).
     static func singlePrimaryKey(_ db: Database) throws -> (column: String, info: PrimaryKeyInfo) {
         let info = try db.primaryKey(databaseTableName)

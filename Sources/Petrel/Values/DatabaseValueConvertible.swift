@@ -79,6 +79,20 @@ extension JSONEncoder {
 /// when this initializer is called.
 public protocol StatementColumnConvertible {
     init?(sqliteStatement: SQLiteStatement, index: CInt)
+
+    /// The value of a column of the current row, or nil when the column
+    /// cannot be converted. The fetching methods call it; the default reads
+    /// NULL as nil and calls `init(sqliteStatement:index:)` otherwise.
+    /// Implement it to read NULL as a value of your own.
+    static func fromStatement(_ sqliteStatement: SQLiteStatement, atUncheckedIndex index: CInt) -> Self?
+}
+
+extension StatementColumnConvertible {
+    @inlinable @inline(__always)
+    public static func fromStatement(_ sqliteStatement: SQLiteStatement, atUncheckedIndex index: CInt) -> Self? {
+        guard sqlite3_column_type(sqliteStatement, index) != SQLITE_NULL else { return nil }
+        return Self(sqliteStatement: sqliteStatement, index: index)
+    }
 }
 
 extension DatabaseValue: DatabaseValueConvertible, StatementColumnConvertible {

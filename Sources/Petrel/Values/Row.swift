@@ -181,9 +181,11 @@ public final class Row {
     func fastValue<Value: DatabaseValueConvertible & StatementColumnConvertible>(atUncheckedIndex index: Int) -> Value {
         if let sqliteStatement {
             let column = CInt(index)
-            // For built-in types the NULL check folds away at specialization.
-            if Value.self is any ColumnDecodingHandlesNull.Type || sqlite3_column_type(sqliteStatement, column) != SQLITE_NULL,
-               let value = Value(sqliteStatement: sqliteStatement, index: column) {
+            // The built-in types read NULL themselves (the test folds away
+            // at specialization): one SQLite column lookup.
+            if let value = Value.self is any ColumnDecodingHandlesNull.Type
+                ? Value(sqliteStatement: sqliteStatement, index: column)
+                : Value.fromStatement(sqliteStatement, atUncheckedIndex: column) {
                 return value
             }
             return Row.convert(DatabaseValue(sqliteStatement: sqliteStatement, index: column), to: Value.self, column: index)

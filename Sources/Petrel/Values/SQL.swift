@@ -31,7 +31,9 @@ public struct SQL: ExpressibleByStringInterpolation, Sendable, Hashable, CustomS
         for element in elements {
             if case .subquery(let deferred) = element {
                 if deferred.parenthesized { result.append(.sql("(", StatementArguments())) }
-                result += try deferred.make(db).resolved(db).elements
+                var made = try deferred.make(db)
+                if let qualifier = deferred.qualifier { made = made.qualified(with: qualifier) }
+                result += try made.resolved(db).elements
                 if deferred.parenthesized { result.append(.sql(")", StatementArguments())) }
             } else {
                 result.append(element)
@@ -44,9 +46,15 @@ public struct SQL: ExpressibleByStringInterpolation, Sendable, Hashable, CustomS
     func qualified(with alias: String) -> SQL {
         SQL(elements: elements.map { element in
             switch element {
-            case .column(let name, nil): .column(name, qualifier: alias)
-            case .allColumns(nil): .allColumns(qualifier: alias)
-            default: element
+            case .column(let name, nil):
+                return .column(name, qualifier: alias)
+            case .allColumns(nil):
+                return .allColumns(qualifier: alias)
+            case .subquery(var deferred) where deferred.isExpression && deferred.qualifier == nil:
+                deferred.qualifier = alias
+                return .subquery(deferred)
+            default:
+                return element
             }
         })
     }
@@ -126,42 +134,57 @@ public struct SQL: ExpressibleByStringInterpolation, Sendable, Hashable, CustomS
         lhs.elements += rhs.elements
     }
 
-    /// The interpolation rules of ``SQL``.
-    public struct StringInterpolation: StringInterpolationProtocol, Sendable {
-        var elements: [Element] = []
+    /// The interpolation rules of ``SQL``: ``SQLInterpolation``.
+    public typealias StringInterpolation = SQLInterpolation
+}
 
-        public init(literalCapacity: Int, interpolationCount: Int) {
-            elements.reserveCapacity(interpolationCount * 2 + 1)
-        }
+/// The interpolation rules of ``SQL`` and ``SQLRequest`` literals: what
+/// `\(...)` may hold in `"SELECT * FROM player WHERE id = \(id)"`.
+///
+/// Extend it to teach SQL literals new interpolations:
+///
+/// ```swift
+/// extension SQLInterpolation {
+///     mutating func appendInterpolation(lowercased name: String) {
+///         appendInterpolation(name.lowercased())
+///     }
+/// }
+/// let request: SQLRequest<Row> = "SELECT * FROM player WHERE name = \(lowercased: "Ann")"
+/// ```
+public struct SQLInterpolation: StringInterpolationProtocol, Sendable {
+    var elements: [SQL.Element] = []
 
-        public mutating func appendLiteral(_ literal: String) {
-            if !literal.isEmpty { elements.append(.sql(literal, StatementArguments())) }
-        }
+    public init(literalCapacity: Int, interpolationCount: Int) {
+        elements.reserveCapacity(interpolationCount * 2 + 1)
+    }
 
-        /// A value, bound as an argument.
-        public mutating func appendInterpolation(_ value: (some DatabaseValueConvertible)?) {
-            elements.append(.value(value?.databaseValue ?? .null))
-        }
+    public mutating func appendLiteral(_ literal: String) {
+        if !literal.isEmpty { elements.append(.sql(literal, StatementArguments())) }
+    }
 
-        /// A value of unknown type, bound as an argument.
-        public mutating func appendInterpolation(_ value: (any DatabaseValueConvertible)?) {
-            elements.append(.value(value?.databaseValue ?? .null))
-        }
+    /// A value, bound as an argument.
+    public mutating func appendInterpolation(_ value: (some DatabaseValueConvertible)?) {
+        elements.append(.value(value?.databaseValue ?? .null))
+    }
 
-        /// Raw SQL, spliced as is, with optional arguments for its parameters.
-        public mutating func appendInterpolation(sql: String, arguments: StatementArguments = StatementArguments()) {
-            elements.append(.sql(sql, arguments))
-        }
+    /// A value of unknown type, bound as an argument.
+    public mutating func appendInterpolation(_ value: (any DatabaseValueConvertible)?) {
+        elements.append(.value(value?.databaseValue ?? .null))
+    }
 
-        /// Another literal.
-        public mutating func appendInterpolation(literal: SQL) {
-            elements.append(contentsOf: literal.elements)
-        }
+    /// Raw SQL, spliced as is, with optional arguments for its parameters.
+    public mutating func appendInterpolation(sql: String, arguments: StatementArguments = StatementArguments()) {
+        elements.append(.sql(sql, arguments))
+    }
 
-        /// A quoted identifier: `\(identifier: "order")` gives `"order"`.
-        public mutating func appendInterpolation(identifier: String) {
-            elements.append(.sql(identifier.quotedDatabaseIdentifier, StatementArguments()))
-        }
+    /// Another literal.
+    public mutating func appendInterpolation(literal: SQL) {
+        elements.append(contentsOf: literal.elements)
+    }
+
+    /// A quoted identifier: `\(identifier: "order")` gives `"order"`.
+    public mutating func appendInterpolation(identifier: String) {
+        elements.append(.sql(identifier.quotedDatabaseIdentifier, StatementArguments()))
     }
 }
 
@@ -233,13 +256,20 @@ extension String {
     }
 }
 
-/// SQL produced later, from a database: a request used as a subquery.
+/// SQL produced later, from a database: a request used as a subquery, or
+/// an expression built when the request runs (`filterWhenConnected`).
 struct DeferredSQL: Hashable, Sendable {
     let id = UUID()
     let make: @Sendable (Database) throws -> SQL
     /// False for SQL the user embeds in a literal with its own
     /// parentheses (`WHERE score = (\(subquery))`).
     var parenthesized = true
+    /// True for an expression of the request that embeds it: its
+    /// unqualified columns are the request's, and take the qualifier the
+    /// request gives its other columns (a subquery's columns are its own).
+    var isExpression = false
+    /// The request's qualifier, for an expression (see `qualified(with:)`).
+    var qualifier: String?
 
     static func == (lhs: DeferredSQL, rhs: DeferredSQL) -> Bool { lhs.id == rhs.id }
     func hash(into hasher: inout Hasher) { hasher.combine(id) }

@@ -347,3 +347,37 @@ struct StatementColumnConversionTests {
         }
     }
 }
+
+/// Reads NULL as a value of its own, through `fromStatement`.
+private struct Presence: DatabaseValueConvertible, StatementColumnConvertible, Equatable {
+    var isPresent: Bool
+
+    init(isPresent: Bool) { self.isPresent = isPresent }
+    init?(sqliteStatement: SQLiteStatement, index: CInt) { isPresent = true }
+    static func fromStatement(_ sqliteStatement: SQLiteStatement, atUncheckedIndex index: CInt) -> Presence? {
+        Presence(isPresent: sqlite3_column_type(sqliteStatement, index) != SQLITE_NULL)
+    }
+    var databaseValue: DatabaseValue { isPresent.databaseValue }
+    static func fromDatabaseValue(_ dbValue: DatabaseValue) -> Presence? { Presence(isPresent: !dbValue.isNull) }
+}
+
+@Suite("Statement column conversions of a type's own")
+struct CustomStatementColumnTests {
+    @Test("A type that implements fromStatement decodes NULL its own way", arguments: StorageKind.allCases)
+    func fromStatementIsCalled(kind: StorageKind) throws {
+        let database = try TestDatabase(kind)
+        try database.queue.read { db in
+            let sql = "SELECT NULL UNION ALL SELECT 1"
+            #expect(try Presence.fetchAll(db, sql: sql) == [Presence(isPresent: false), Presence(isPresent: true)])
+            #expect(try Presence.fetchOne(db, sql: "SELECT NULL") == Presence(isPresent: false))
+            let row = try #require(try Row.fetchOne(db, sql: "SELECT NULL AS a, 2 AS b"))
+            #expect(row["a"] as Presence == Presence(isPresent: false))
+            #expect(row["b"] as Presence == Presence(isPresent: true))
+            // The default reads NULL as nil.
+            let statement = try db.makeStatement(sql: "SELECT NULL, 3")
+            #expect(sqlite3_step(statement.sqliteStatement) == SQLITE_ROW)
+            #expect(ConversionPath.fromStatement(statement.sqliteStatement, atUncheckedIndex: 0) == nil)
+            #expect(ConversionPath.fromStatement(statement.sqliteStatement, atUncheckedIndex: 1)?.value == 3)
+        }
+    }
+}

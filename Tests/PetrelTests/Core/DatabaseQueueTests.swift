@@ -415,6 +415,38 @@ struct DatabaseQueueTests {
         }
         #expect(publicLog.all.contains("SELECT 'visible'"))
     }
+
+    @Test("spawnConcurrentRead reads what the write access left, at once, from a write access only", arguments: StorageKind.allCases)
+    func spawnConcurrentRead(_ kind: StorageKind) throws {
+        let database = try TestDatabase(kind)
+        let writer: any DatabaseWriter = database.queue
+        let seen = Collected<String>()
+        try writer.writeWithoutTransaction { db in
+            try db.execute(sql: "CREATE TABLE t (a); INSERT INTO t VALUES (1)")
+            writer.spawnConcurrentRead { result in
+                switch result {
+                case .success(let db):
+                    seen.append("count \((try? Int.fetchOne(db, sql: "SELECT COUNT(*) FROM t")) ?? -1)")
+                    // The read is read-only.
+                    seen.append((try? db.execute(sql: "INSERT INTO t VALUES (2)")) == nil ? "refused" : "wrote")
+                case .failure(let error): seen.append("error \(error)")
+                }
+            }
+            // Inside a transaction, the read is refused.
+            try db.inTransaction {
+                writer.spawnConcurrentRead { result in
+                    if case .failure(let error as DatabaseError) = result, error.resultCode == .SQLITE_MISUSE { seen.append("misuse") }
+                }
+                return .commit
+            }
+        }
+        // Outside of a write access too.
+        writer.spawnConcurrentRead { result in
+            if case .failure(let error as DatabaseError) = result, error.resultCode == .SQLITE_MISUSE { seen.append("misuse") }
+        }
+        #expect(seen.all == ["count 1", "refused", "misuse", "misuse"])
+        #expect(try writer.read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM t") } == 1)
+    }
 }
 
 /// A thread-safe counter for callbacks that run on SQLite's thread.

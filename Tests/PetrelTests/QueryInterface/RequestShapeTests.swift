@@ -131,6 +131,91 @@ struct RequestShapeTests {
         #expect(recorder.sql.contains { $0.contains(#"JOIN "bookFts" ON ("bookFts"."rowid" = "book"."id") AND ("bookFts" MATCH ?)"#) })
     }
 
+    /// Generic code that asks for one ability of a request at a time.
+    private func french<R: FilteredRequest & OrderedRequest>(_ request: R) -> R {
+        request.filter(Column("country") == "FR").order(literal: "name DESC")
+    }
+
+    private func namesOnly<R: SelectionRequest & TableRequest>(_ request: R) -> R {
+        request.select(sql: "name").orderByPrimaryKey()
+    }
+
+    private func prolific<R: AggregatingRequest & TypedRequest>(_ request: R) -> R {
+        request.group(literal: "authorId").having(literal: "COUNT(*) > \(1)")
+    }
+
+    @Test("Each ability of a request is a protocol of its own, for requests and associations", arguments: StorageKind.allCases)
+    func requestAbilityProtocols(_ kind: StorageKind) throws {
+        let recorder = try recordingLibrary(kind) { (db: Database) throws in
+            #expect(try french(Author.all()).fetchAll(db).map(\.name) == ["Marcel Proust", "Colette"])
+            #expect(try Book.joining(required: french(Book.author)).fetchCount(db) == 2)
+            #expect(try String.fetchAll(db, namesOnly(Author.all()).asRequest(of: String.self)) == ["Herman Melville", "Marcel Proust", "Colette"])
+            #expect(try prolific(Book.all()).select(Column("authorId"), as: Int64.self).fetchAll(db) == [2])
+            #expect(Author.all().databaseTableName == "author")
+            #expect(Book.author.databaseTableName == "author")
+            #expect(Author.books.databaseTableName == "book")
+            // `none()` of the protocol keeps no row, in generic code too.
+            func nothing<R: FilteredRequest>(_ request: R) -> R { request.none() }
+            #expect(try nothing(Author.all()).fetchCount(db) == 0)
+        }
+        #expect(recorder.contains(#"SELECT * FROM "author" WHERE "country" = ? ORDER BY name DESC"#))
+        #expect(recorder.contains(#"SELECT "authorId" FROM "book" GROUP BY authorId HAVING COUNT(*) > ?"#))
+    }
+
+    @Test("Filters, orderings, selections and groups built when the request runs", arguments: StorageKind.allCases)
+    func whenConnectedParts(_ kind: StorageKind) throws {
+        let recorder = try recordingLibrary(kind) { (db: Database) throws in
+            try db.execute(sql: "CREATE TABLE settings (country TEXT)")
+            try db.execute(sql: "INSERT INTO settings VALUES ('FR')")
+            let french = Author.all().filterWhenConnected { db in
+                Column("country") == (try String.fetchOne(db, sql: "SELECT country FROM settings") ?? "")
+            }
+            #expect(try french.orderWhenConnected { _ in [Column("name")] }.fetchAll(db).map(\.name) == ["Colette", "Marcel Proust"])
+            #expect(try french.orderWhenConnected { _ in [Column("name")] }.reversed().fetchAll(db).map(\.name) == ["Marcel Proust", "Colette"])
+            // On an association, the built columns are the joined table's.
+            let books = try Book
+                .joining(required: Book.author.filterWhenConnected { _ in Column("country") == "US" })
+                .orderWhenConnected { _ in [Column("id").desc] }
+                .fetchAll(db)
+            #expect(books.map(\.id) == [1])
+            let counts = try Book.all()
+                .selectWhenConnected { _ in [Column("authorId")] }
+                .annotatedWhenConnected { _ in [count(Column("id")).forKey("n")] }
+                .groupWhenConnected { _ in [Column("authorId")] }
+                .havingWhenConnected { _ in count(Column("id")) >= 1 }
+                .order(Column("authorId"))
+                .asRequest(of: Row.self)
+                .fetchAll(db)
+            #expect(counts.map { [$0["authorId"] as Int64, $0["n"] as Int64] } == [[1, 1], [2, 2]])
+        }
+        #expect(recorder.contains(#"SELECT * FROM "author" WHERE "country" = ? ORDER BY "name" DESC"#))
+        #expect(recorder.contains(#"SELECT "book".* FROM "book" JOIN "author" ON ("author"."id" = "book"."authorId") AND ("author"."country" = ?) ORDER BY "book"."id" DESC"#))
+        #expect(recorder.contains(#"SELECT "authorId", COUNT("id") AS "n" FROM "book" GROUP BY "authorId" HAVING COUNT("id") >= ? ORDER BY "authorId""#))
+    }
+
+    @Test("A subquery is an expression; any JSON expression can be type-erased", arguments: StorageKind.allCases)
+    func subqueriesAndErasedJSON(_ kind: StorageKind) throws {
+        let database = try makeLibrary(kind)
+        try database.queue.read { (db: Database) throws in
+            let french: SQLSubquery = Author.select(Column("id")).filter(Column("country") == "FR").sqlSubquery
+            #expect(try Book.filter(french.contains(Column("authorId"))).fetchCount(db) == 2)
+            #expect(try Author.filter(french.exists()).fetchCount(db) == 3)
+            let pages = AnySQLJSONExpressible(Book.Columns.info)["pages"]
+            #expect(try Book.select(pages, as: Int.self).filter(key: 1).fetchOne(db) == 635)
+        }
+    }
+
+    @Test("SQL literals take the interpolations an app adds to SQLInterpolation", arguments: StorageKind.allCases)
+    func customInterpolation(_ kind: StorageKind) throws {
+        let database = try makeLibrary(kind)
+        try database.queue.read { (db: Database) throws in
+            let request: SQLRequest<String> = "SELECT name FROM author WHERE country = \(countryCode: "fr") ORDER BY id"
+            #expect(try request.fetchAll(db) == ["Marcel Proust", "Colette"])
+            let literal: SQL = "country = \(countryCode: "us")"
+            #expect(try Author.filter(literal: literal).fetchCount(db) == 1)
+        }
+    }
+
     @Test("Readers follow readonlyBusyMode, writers busyMode", arguments: [StorageKind.file])
     func readonlyBusyMode(_ kind: StorageKind) throws {
         let database = try makeLibrary(kind)
@@ -405,5 +490,12 @@ extension DerivableRequest<RequestShapeTests.Book> {
     func identified(_ id: Int64) -> Self { filter(id: id) }
     func matchingTitle(_ pattern: String?) -> Self {
         joining(required: RequestShapeTests.Book.bookFts.matching(pattern.flatMap { FTS3Pattern(matchingAllTokensIn: $0) }))
+    }
+}
+
+extension SQLInterpolation {
+    /// A country code, uppercased as the table stores it.
+    mutating func appendInterpolation(countryCode: String) {
+        appendInterpolation(countryCode.uppercased())
     }
 }

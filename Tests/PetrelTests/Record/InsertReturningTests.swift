@@ -143,6 +143,14 @@ struct InsertReturningTests {
             var record = Item(name: "pen", stock: 99)
             let kept = try record.upsertAndFetch(db, onConflict: ["name"], updating: .noColumnUnlessSpecified)
             #expect(kept.stock == 1 && kept.id == 1)
+            // The strategy is an option set: no option is no column.
+            #expect(UpsertUpdateStrategy.noColumnUnlessSpecified == [])
+            let keptAgain = try record.upsertAndFetch(db, onConflict: ["name"], updating: [])
+            #expect(keptAgain.stock == 1)
+            #expect(try record.upsertAndFetch(db, onConflict: ["name"], updating: [.allColumns]).stock == 99)
+            // The error of a missing row, by key.
+            let missing = Item.recordNotFound(key: ["name": "quill"])
+            #expect(missing.description.contains("quill"))
 
             // A conflict on a constraint other than the target is an error.
             #expect(throws: DatabaseError.self) {

@@ -317,6 +317,14 @@ extension Association {
         refined { $0 = $0.withStableOrder() }
     }
 
+    /// Groups the associated rows by their primary key.
+    public func groupByPrimaryKey() -> Self {
+        refined { $0 = $0.groupByPrimaryKey() }
+    }
+
+    /// The associated table.
+    public var databaseTableName: String { _core.destinationTable }
+
     /// The distinct associated rows (`SELECT DISTINCT`, for prefetched rows).
     public func distinct() -> Self {
         refined { $0 = $0.distinct() }

@@ -1,37 +1,44 @@
 import Foundation
 
-// MARK: - Inflection
-
-/// English plurals and singulars for association keys (`book` ↔ `books`).
+/// What the query interface asks of ``Inflections/default``: association
+/// keys from table names (`book` ↔ `books`).
 enum Inflection {
-    private static let irregular: [(String, String)] = [
-        ("person", "people"), ("child", "children"), ("man", "men"), ("woman", "women"), ("mouse", "mice"),
-        ("foot", "feet"), ("tooth", "teeth"), ("goose", "geese"), ("ox", "oxen"), ("leaf", "leaves"),
-    ]
-
     /// The plural of a word; trailing digits stay as they are (`c2` →
     /// `cs2`).
     static func plural(_ word: String) -> String {
-        keepingTrailingDigits(word, pluralOfWord)
+        Inflections.default.pluralize(word)
     }
 
     /// The singular of a word; trailing digits stay as they are (`ds1` →
     /// `d1`).
     static func singular(_ word: String) -> String {
-        keepingTrailingDigits(word, singularOfWord)
+        Inflections.default.singularize(word)
     }
 
-    /// Inflects the part of `word` before its trailing digits.
-    private static func keepingTrailingDigits(_ word: String, _ inflect: (String) -> String) -> String {
-        let digits = word.reversed().prefix { $0.isASCII && $0.isNumber }.count
-        guard digits > 0, digits < word.count else { return inflect(word) }
-        return inflect(String(word.dropLast(digits))) + word.suffix(digits)
+    /// The default key of a to-many association: the plural of the
+    /// table's singular, so that a table already named in the plural
+    /// keeps its name (`players` → `players`, `child` → `children`).
+    static func pluralKey(_ table: String) -> String {
+        plural(singular(table))
     }
 
-    private static func pluralOfWord(_ word: String) -> String {
+    static func capitalized(_ word: String) -> String {
+        EnglishInflection.capitalized(word)
+    }
+}
+
+/// The built-in English rules of ``Inflections/default``, for a word
+/// without trailing digits.
+enum EnglishInflection {
+    private static let irregular: [(String, String)] = [
+        ("person", "people"), ("child", "children"), ("man", "men"), ("woman", "women"), ("mouse", "mice"),
+        ("foot", "feet"), ("tooth", "teeth"), ("goose", "geese"), ("ox", "oxen"), ("leaf", "leaves"),
+    ]
+
+    static func plural(_ word: String) -> String {
         let lower = word.lowercased()
         if uncountable.contains(where: { lower.hasSuffix($0) }) { return word }
-        for (singular, plural) in irregular where lower.hasSuffix(singular) {
+        for (singular, plural) in irregular where endsWithWord(lower, singular) {
             return String(word.dropLast(singular.count)) + matchCase(plural, of: String(word.suffix(singular.count)))
         }
         if lower.hasSuffix("s") || lower.hasSuffix("x") || lower.hasSuffix("z") || lower.hasSuffix("ch") || lower.hasSuffix("sh") {
@@ -43,30 +50,30 @@ enum Inflection {
         return word + "s"
     }
 
-    /// The default key of a to-many association: the plural of the
-    /// table's singular, so that a table already named in the plural
-    /// keeps its name (`players` → `players`, `child` → `children`).
-    static func pluralKey(_ table: String) -> String {
-        plural(singular(table))
-    }
-
     /// Words that have no plural of their own.
     private static let uncountable: Set<String> = [
         "equipment", "information", "rice", "money", "species", "series", "fish", "sheep", "jeans", "police", "news", "data",
     ]
 
-    private static func singularOfWord(_ word: String) -> String {
+    static func singular(_ word: String) -> String {
         let lower = word.lowercased()
         if uncountable.contains(where: { lower.hasSuffix($0) }) { return word }
         // Latin and Greek endings that look plural: status, analysis.
         if lower.hasSuffix("us") || lower.hasSuffix("is") { return word }
-        for (singular, plural) in irregular where lower.hasSuffix(plural) {
+        for (singular, plural) in irregular where endsWithWord(lower, plural) {
             return String(word.dropLast(plural.count)) + matchCase(singular, of: String(word.suffix(plural.count)))
         }
         if lower.hasSuffix("ies"), lower.count > 3 { return word.dropLast(3) + "y" }
         for ending in ["sses", "xes", "zes", "ches", "shes"] where lower.hasSuffix(ending) { return String(word.dropLast(2)) }
         if lower.hasSuffix("s"), !lower.hasSuffix("ss") { return String(word.dropLast()) }
         return word
+    }
+
+    /// Whether `word` ends with the irregular `ending`: as a suffix
+    /// (`salesperson`), but a two-letter one only as the whole word (`ox`,
+    /// not `box`).
+    private static func endsWithWord(_ word: String, _ ending: String) -> Bool {
+        word.hasSuffix(ending) && (ending.count > 2 || word.count == ending.count)
     }
 
     static func capitalized(_ word: String) -> String {

@@ -174,7 +174,7 @@ public final class TableDefinition {
 
     /// A primary key made of the columns (and `belongsTo` foreign keys)
     /// defined in `body`, which are NOT NULL.
-    public func primaryKey(onConflict conflictResolution: Database.ConflictResolution? = nil, _ body: () throws -> Void) rethrows {
+    public func primaryKey(onConflict conflictResolution: Database.ConflictResolution? = nil, body: () throws -> Void) rethrows {
         primaryKeyConstraint = KeyConstraint(parts: [], conflictResolution: conflictResolution)
         let wasInBody = inPrimaryKeyBody
         inPrimaryKeyBody = true

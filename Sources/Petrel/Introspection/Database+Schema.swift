@@ -1,7 +1,7 @@
 import Foundation
 
 /// A column, as `PRAGMA table_info` describes it.
-public struct ColumnInfo: Sendable, Hashable {
+public struct ColumnInfo: FetchableRecord, Sendable, Hashable {
     /// The column name.
     public let name: String
     /// The declared type, as written (may be empty).
@@ -12,6 +12,15 @@ public struct ColumnInfo: Sendable, Hashable {
     public let defaultValueSQL: String?
     /// The 1-based position in the primary key, or 0 for columns outside it.
     public let primaryKeyIndex: Int
+
+    /// A row of `PRAGMA table_info`: `ColumnInfo.fetchAll(db, sql: "PRAGMA table_info(player)")`.
+    public init(row: Row) {
+        name = row["name"]
+        type = row["type"] ?? ""
+        isNotNull = row["notnull"]
+        defaultValueSQL = row["dflt_value"]
+        primaryKeyIndex = row["pk"]
+    }
 }
 
 /// An index, as `PRAGMA index_list` and `PRAGMA index_info` describe it.
@@ -170,11 +179,7 @@ extension Database {
         guard !rows.isEmpty else {
             throw DatabaseError(resultCode: .SQLITE_ERROR, message: "no such table: \(tableName)")
         }
-        let columns = rows.map { row in
-            ColumnInfo(
-                name: row["name"], type: row["type"] ?? "", isNotNull: row["notnull"],
-                defaultValueSQL: row["dflt_value"], primaryKeyIndex: row["pk"])
-        }
+        let columns = rows.map(ColumnInfo.init(row:))
         columnsCache[cacheKey] = columns
         return columns
     }

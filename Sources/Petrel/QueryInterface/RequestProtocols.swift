@@ -176,6 +176,10 @@ extension FilteredRequest {
 
     /// Keeps no row.
     public func none() -> Self { filter(false.databaseValue) }
+
+    /// A request that fetches all rows of this one: itself (the
+    /// counterpart of `none()`).
+    public func all() -> Self { self }
 }
 
 extension OrderedRequest {
@@ -228,12 +232,6 @@ extension AggregatingRequest {
     public func havingWhenConnected(_ predicate: @escaping @Sendable (Database) throws -> any SQLExpressible) -> Self {
         having(SQLExpression.whenConnected(predicate))
     }
-}
-
-extension DerivableRequest {
-    /// A request that fetches all rows of this one: itself (the
-    /// counterpart of `none()`).
-    public func all() -> Self { self }
 }
 
 // Requests written with closures over a record's columns:

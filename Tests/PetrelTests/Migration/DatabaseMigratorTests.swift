@@ -33,6 +33,9 @@ struct DatabaseMigratorTests {
         #expect(try migrator.hasCompletedMigrations(database.queue))
         #expect(try migrator.appliedIdentifiers(database.queue) == ["createAuthors", "createBooks", "addYear"])
         #expect(try database.queue.read { db in try db.columns(in: "book").map(\.name) } == ["id", "authorId", "title", "year"])
+        // ColumnInfo is a record of PRAGMA table_info rows.
+        let pragmaColumns = try database.queue.read { db in try ColumnInfo.fetchAll(db, sql: "PRAGMA table_info(book)") }
+        #expect(try pragmaColumns == database.queue.read { db in try db.columns(in: "book") })
         #expect(migrator.migrations == ["createAuthors", "createBooks", "addYear"])
         #expect(try !migrator.hasBeenSuperseded(database.queue))
         #expect(try !migrator.hasSchemaChanges(database.queue))

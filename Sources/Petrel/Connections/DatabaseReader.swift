@@ -153,6 +153,22 @@ extension DatabaseWriter {
     public func vacuum(into filePath: String) throws {
         try writeWithoutTransaction { db in try db.vacuum(into: filePath) }
     }
+
+    /// Erases everything in the database, without blocking the task.
+    public func erase() async throws {
+        try await barrierWriteWithoutTransaction { db in try db.erase() }
+    }
+
+    /// Rebuilds the database file, without blocking the task.
+    public func vacuum() async throws {
+        try await writeWithoutTransaction { db in try db.vacuum() }
+    }
+
+    /// Writes a vacuumed copy of the database to a new file, without
+    /// blocking the task.
+    public func vacuum(into filePath: String) async throws {
+        try await writeWithoutTransaction { db in try db.vacuum(into: filePath) }
+    }
 }
 
 extension DatabaseReader {

@@ -206,6 +206,11 @@ extension SQLSpecificExpressible {
         .binary(sqlExpression, "MATCH", pattern?.sqlExpression ?? .value(.null))
     }
 
+    /// The expression selected under the name of a coding key.
+    public func forKey(_ key: some CodingKey) -> SQLSelection {
+        forKey(key.stringValue)
+    }
+
     /// The expression selected under a name: `expr AS "key"`.
     public func forKey(_ key: String) -> SQLSelection {
         var selection = SQLSelection(sql: sqlExpression.sql + SQL(sql: " AS \(key.quotedDatabaseIdentifier)"), isAggregate: sqlExpression.isAggregate)

@@ -95,6 +95,12 @@ extension SQLInterpolation {
         appendInterpolation(identifier: key.stringValue)
     }
 
+    /// A column that is also a coding key (`enum Columns: String,
+    /// ColumnExpression, CodingKey`): the column.
+    public mutating func appendInterpolation(_ key: some SQLExpressible & SQLSelectable & SQLOrderingTerm & CodingKey) {
+        appendInterpolation(key as (any SQLExpressible)?)
+    }
+
     /// A request, as SQL: write the parentheses around it
     /// (`WHERE score = (\(subquery))`).
     public mutating func appendInterpolation(_ subquery: some SQLSubqueryable & SQLExpressible & SQLSelectable & SQLOrderingTerm) {

@@ -416,6 +416,22 @@ struct DatabaseQueueTests {
         #expect(publicLog.all.contains("SELECT 'visible'"))
     }
 
+    @Test("erase and vacuum have async forms", arguments: StorageKind.allCases)
+    func asyncEraseAndVacuum(_ kind: StorageKind) async throws {
+        let database = try TestDatabase(kind)
+        let writer: any DatabaseWriter = database.queue
+        try await writer.write { db in try db.execute(sql: "CREATE TABLE t (a); INSERT INTO t VALUES (1)") }
+        try await writer.vacuum()
+        #expect(try await writer.read { db in try Int.fetchOne(db, sql: "SELECT a FROM t") } == 1)
+        if let path = database.path {
+            let copy = path + "-vacuumed"
+            try await writer.vacuum(into: copy)
+            #expect(try await DatabaseQueue(path: copy).read { db in try db.tableExists("t") })
+        }
+        try await writer.erase()
+        #expect(try await writer.read { db in try db.tableExists("t") } == false)
+    }
+
     @Test("spawnConcurrentRead reads what the write access left, at once, from a write access only", arguments: StorageKind.allCases)
     func spawnConcurrentRead(_ kind: StorageKind) throws {
         let database = try TestDatabase(kind)

@@ -213,6 +213,13 @@ struct RequestShapeTests {
             #expect(try request.fetchAll(db) == ["Marcel Proust", "Colette"])
             let literal: SQL = "country = \(countryCode: "us")"
             #expect(try Author.filter(literal: literal).fetchCount(db) == 1)
+            // A coding key, and a column that is a coding key too.
+            enum AuthorKey: CodingKey { case country }
+            enum AuthorColumn: String, ColumnExpression, CodingKey { case name, country }
+            let keyed: SQLRequest<String> = "SELECT \(AuthorColumn.name) FROM author WHERE \(AuthorKey.country) = 'US'"
+            #expect(try keyed.fetchAll(db) == ["Herman Melville"])
+            let aliased = try Row.fetchOne(db, Author.select(Column("name").forKey(AuthorColumn.country)).filter(key: 3))
+            #expect(aliased?["country"] == "Colette")
         }
     }
 

@@ -154,8 +154,15 @@ public final class DatabasePool: DatabaseWriter, @unchecked Sendable {
         return try await reader.unsafeRead(value)
     }
 
+    /// Reads on the connection of the access in progress, if any (the
+    /// writer inside a write, the reader inside a read), else on a reader.
     public func unsafeReentrantRead<T>(_ value: (Database) throws -> T) throws -> T {
-        try withReader { try $0.unsafeReentrantRead(value) }
+        if writer.isAccessing { return try writer.unsafeReentrantRead(value) }
+        condition.lock()
+        let current = all.first { $0.isAccessing }
+        condition.unlock()
+        if let current { return try current.unsafeReentrantRead(value) }
+        return try withReader { try $0.unsafeReentrantRead(value) }
     }
 
     public func asyncRead(_ value: @escaping @Sendable (Result<Database, any Error>) -> Void) {
@@ -197,16 +204,6 @@ public final class DatabasePool: DatabaseWriter, @unchecked Sendable {
         }
     }
 
-    /// Runs blocking work (waiting for a reader, or for readers to finish)
-    /// on a Dispatch queue, so no thread of Swift's cooperative pool blocks.
-    private func offCooperativePool<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
-        try await withCheckedThrowingContinuation { continuation in
-            DispatchQueue.global(qos: configuration.readQoS.qosClass).async {
-                continuation.resume(with: Result { try work() })
-            }
-        }
-    }
-
     /// From inside a write, outside of any transaction: runs `value` on a
     /// reader that sees the database exactly as the writer leaves it now,
     /// while the writer goes on. The writer waits only until the read's
@@ -243,25 +240,32 @@ public final class DatabasePool: DatabaseWriter, @unchecked Sendable {
 
     /// Waits until no read runs, then runs `updates` with reads held back.
     public func barrierWriteWithoutTransaction<T>(_ updates: (Database) throws -> T) throws -> T {
-        try writer.writeWithoutTransaction { db in
-            condition.lock()
-            while barrier || busyReaders > 0 { condition.wait() }
-            barrier = true
-            condition.unlock()
-            defer {
-                condition.lock()
-                barrier = false
-                condition.broadcast()
-                let waiters = takeAllReaderWaitersLocked()
-                condition.unlock()
-                for waiter in waiters { waiter.resume(returning: nil) }
-            }
-            return try updates(db)
-        }
+        try writer.writeWithoutTransaction { db in try holdingReadsBack { try updates(db) } }
     }
 
+    /// Waits until no read runs, then runs `updates` with reads held back,
+    /// as an access of the writer: the task's cancellation and local values
+    /// apply as they do to other writes.
     public func barrierWriteWithoutTransaction<T: Sendable>(_ updates: @escaping @Sendable (Database) throws -> T) async throws -> T {
-        try await offCooperativePool { try self.barrierWriteWithoutTransaction(updates) }
+        try await writer.writeWithoutTransaction { db in try self.holdingReadsBack { try updates(db) } }
+    }
+
+    /// Runs `body` once no read runs, with new reads held back until it
+    /// returns. Called on the writer's queue, which may wait here.
+    private func holdingReadsBack<T>(_ body: () throws -> T) rethrows -> T {
+        condition.lock()
+        while barrier || busyReaders > 0 { condition.wait() }
+        barrier = true
+        condition.unlock()
+        defer {
+            condition.lock()
+            barrier = false
+            condition.broadcast()
+            let waiters = takeAllReaderWaitersLocked()
+            condition.unlock()
+            for waiter in waiters { waiter.resume(returning: nil) }
+        }
+        return try body()
     }
 
     public func unsafeReentrantWrite<T>(_ updates: (Database) throws -> T) rethrows -> T {

@@ -23,6 +23,8 @@ public final class DatabaseQueue: DatabaseWriter, @unchecked Sendable {
     /// Marks this queue's dispatch queue, under the process-wide key.
     private let queueIdentity = QueueIdentity()
     private let interruptHandle: InterruptHandle
+    /// Runs async accesses on `queue`, in their task.
+    private let accessor: QueueAccessor
 
     /// The configuration of the connection.
     public let configuration: Configuration
@@ -64,6 +66,7 @@ public final class DatabaseQueue: DatabaseWriter, @unchecked Sendable {
         let target = configuration.readonly ? configuration.targetQueue : configuration.writeTargetQueue ?? configuration.targetQueue
         let qos = configuration.readonly ? configuration.readQoS : configuration.writeQoS
         queue = target.map { DispatchQueue(label: label, target: $0) } ?? DispatchQueue(label: label, qos: qos)
+        accessor = QueueAccessor(queue: queue)
         db = try Database(path: openPath, description: label, configuration: configuration, extraFlags: flags)
         interruptHandle = InterruptHandle(db.sqliteConnection)
         queue.setSpecific(key: QueueIdentity.key, value: queueIdentity)
@@ -79,6 +82,9 @@ public final class DatabaseQueue: DatabaseWriter, @unchecked Sendable {
     }
 
     private var isOnQueue: Bool { DispatchQueue.getSpecific(key: QueueIdentity.key) === queueIdentity }
+
+    /// Whether the caller runs inside an access of this connection.
+    var isAccessing: Bool { isOnQueue }
 
     /// Runs `body` on the queue; accesses are not reentrant.
     private func sync<T>(_ body: (Database) throws -> T) rethrows -> T {
@@ -238,31 +244,24 @@ public final class DatabaseQueue: DatabaseWriter, @unchecked Sendable {
 
     // MARK: - Async access
 
-    /// Runs `body` on the queue without blocking the caller. Cancellation
-    /// before the access starts throws at once; cancellation during the
-    /// access interrupts SQLite and throws `CancellationError`.
+    /// Runs `body` on the queue without blocking the caller, as part of the
+    /// calling task (its task-local values and `Task.isCancelled` hold in
+    /// `body`). Cancellation before the access starts throws at once;
+    /// cancellation during the access interrupts SQLite and throws
+    /// `CancellationError`, unless `body` succeeds all the same.
     private func asyncAccess<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws -> T {
         try Task.checkCancellation()
         let job = AsyncJob()
-        let queue = self.queue
         let db = UncheckedDatabase(db)
         let interruptHandle = self.interruptHandle
         return try await withTaskCancellationHandler {
-            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<T, any Error>) in
-                queue.async {
-                    db.value.forgetSchemaInformation()
-                    guard job.start() else {
-                        continuation.resume(throwing: CancellationError())
-                        return
-                    }
-                    let result = Result { try db.value.stoppingStatements(when: { job.isCancelled }) { try body(db.value) } }
-                    let wasCancelled = job.finish()
-                    if wasCancelled, case .failure = result {
-                        continuation.resume(throwing: CancellationError())
-                    } else {
-                        continuation.resume(with: result)
-                    }
-                }
+            try await accessor.run {
+                db.value.forgetSchemaInformation()
+                guard job.start() else { throw CancellationError() }
+                let result = Result { try db.value.stoppingStatements(when: { job.isCancelled }) { try body(db.value) } }
+                let wasCancelled = job.finish()
+                if wasCancelled, case .failure = result { throw CancellationError() }
+                return try result.get()
             }
         } onCancel: {
             job.cancel { interruptHandle.interrupt() }

@@ -348,6 +348,68 @@ struct DispatchConfigurationTests {
     // a reader must suspend tasks, not block threads (which starved the
     // readers' own queues and hung), and a cancelled read must not fail
     // the others.
+    @Test func unsafeReentrantReadUsesTheConnectionOfTheAccessInProgress() throws {
+        let directory = try TemporaryDirectory()
+        let pool = try DatabasePool(path: directory.path("db.sqlite"))
+        try pool.write { db in
+            try db.execute(sql: "CREATE TABLE t (a)")
+            // Inside a write, the read sees the write's uncommitted row:
+            // it runs on the writer's connection.
+            try db.execute(sql: "INSERT INTO t VALUES (1)")
+            let count = try pool.unsafeReentrantRead { inner in
+                #expect(inner === db)
+                return try Int.fetchOne(inner, sql: "SELECT COUNT(*) FROM t")
+            }
+            #expect(count == 1)
+        }
+        try pool.unsafeReentrantRead { outer in
+            try pool.unsafeReentrantRead { inner in #expect(inner === outer) }
+        }
+        try pool.read { outer in
+            try pool.unsafeReentrantRead { inner in #expect(inner === outer) }
+        }
+    }
+
+    @TaskLocal static var requestID = "none"
+
+    /// An async access runs in its task: the closure reads the task's local
+    /// values and sees its cancellation; a barrier write is cancelled as
+    /// other writes are.
+    @Test func asyncAccessesRunInTheirTask() async throws {
+        let directory = try TemporaryDirectory()
+        let pool = try DatabasePool(path: directory.path("db.sqlite"))
+        let queue = try DatabaseQueue(path: directory.path("queue.sqlite"))
+        for writer in [pool, queue] as [any DatabaseWriter] {
+            try await Self.$requestID.withValue("r1") { () async throws in
+                #expect(try await writer.read { _ in Self.requestID } == "r1")
+                #expect(try await writer.write { _ in Self.requestID } == "r1")
+                #expect(try await writer.barrierWriteWithoutTransaction { _ in Self.requestID } == "r1")
+                #expect(try await writer.unsafeRead { _ in Self.requestID } == "r1")
+            }
+            // Cancelled inside the access, after its work: the result stands.
+            let seen = Collected<Bool>()
+            let task = Task {
+                try await writer.read { db in
+                    let value = try Int.fetchOne(db, sql: "SELECT 1")
+                    withUnsafeCurrentTask { $0?.cancel() }
+                    seen.append(Task.isCancelled)
+                    return value
+                }
+            }
+            #expect(try await task.value == 1)
+            #expect(seen.all == [true])
+            // Cancelled before the access: the barrier does not run.
+            let ran = Collected<Bool>()
+            let barrier = Task {
+                withUnsafeCurrentTask { $0?.cancel() }
+                try await writer.barrierWriteWithoutTransaction { _ in ran.append(true) }
+            }
+            await #expect(throws: CancellationError.self) { try await barrier.value }
+            #expect(ran.all.isEmpty)
+            #expect(try await writer.read { db in try Int.fetchOne(db, sql: "SELECT 2") } == 2)
+        }
+    }
+
     @Test func manyConcurrentAsyncReadsWithCancellation() async throws {
         let directory = try TemporaryDirectory()
         let pool = try DatabasePool(path: directory.path("db.sqlite"))

@@ -307,7 +307,17 @@ public final class DatabasePool: DatabaseWriter, @unchecked Sendable {
         for reader in readers { reader.releaseMemory() }
     }
 
+    /// Closes the writer, then the readers. When the writer cannot close
+    /// (a statement of yours is still alive), it throws SQLITE_BUSY and
+    /// the pool stays open. When a reader cannot, it throws SQLITE_BUSY
+    /// too, and the pool is closed all the same: accesses throw
+    /// SQLITE_MISUSE, and closing again does nothing.
     public func close() throws {
+        condition.lock()
+        let wasClosed = closed
+        condition.unlock()
+        guard !wasClosed else { return }
+        try writer.close()
         condition.lock()
         closed = true
         let readers = all
@@ -317,8 +327,11 @@ public final class DatabasePool: DatabaseWriter, @unchecked Sendable {
         let waiters = takeAllReaderWaitersLocked()
         condition.unlock()
         for waiter in waiters { waiter.resume(returning: nil) }
-        for reader in readers { try reader.close() }
-        try writer.close()
+        var firstError: (any Error)?
+        for reader in readers {
+            do { try reader.close() } catch { firstError = firstError ?? error }
+        }
+        if let firstError { throw firstError }
     }
 
     public func interrupt() {

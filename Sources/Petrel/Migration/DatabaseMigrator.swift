@@ -1,3 +1,5 @@
+import Foundation
+
 /// Ordered, named schema migrations, each applied once, in its own transaction.
 ///
 /// ```swift
@@ -225,15 +227,23 @@ public struct DatabaseMigrator: Sendable {
     /// True when the schema differs from what the applied migrations create.
     public func hasSchemaChanges(_ db: Database) throws -> Bool {
         let applied = try appliedIdentifiers(db)
-        // An in-memory database prepared as this one is (its functions and
-        // collations may be used by migrations), writable, and on queues of
-        // its own (the caller may be running on this database's).
+        // A temporary database prepared as this one is (its functions and
+        // collations may be used by migrations), writable, and on queues
+        // of its own (the caller may be running on this database's). A
+        // file, removed when done, so that a preparation that controls the
+        // file (SQLITE_FCNTL_PERSIST_WAL) works on it too.
         var configuration = db.configuration
         configuration.readonly = false
         configuration.label = "Petrel.DatabaseMigrator.reference"
         configuration.targetQueue = nil
         configuration.writeTargetQueue = nil
-        let reference = try DatabaseQueue(configuration: configuration)
+        let path = FileManager.default.temporaryDirectory
+            .appendingPathComponent("petrel-migrator-\(UUID().uuidString).sqlite").path
+        defer {
+            for suffix in ["", "-journal", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) }
+        }
+        let reference = try DatabaseQueue(path: path, configuration: configuration)
+        defer { try? reference.close() }
         try reference.writeWithoutTransaction { referenceDB in
             try createMigrationsTable(referenceDB)
             for migration in registered where applied.contains(migration.identifier) {

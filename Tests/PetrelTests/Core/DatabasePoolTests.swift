@@ -240,6 +240,24 @@ struct DatabasePoolTests {
         try pool.close()
         #expect(throws: DatabaseError.self) { try pool.read(count) }
     }
+
+    @Test func closingWithAStatementAliveFails() throws {
+        let directory = try TemporaryDirectory()
+        let pool = try makePool(directory, readers: 2)
+        // A writer's statement: the pool stays open.
+        var statement: Statement? = try pool.write { db in try db.makeStatement(sql: "SELECT * FROM t") }
+        #expect(databaseError { try pool.close() }?.resultCode == .SQLITE_BUSY)
+        #expect(try pool.read(count) == 1)
+        try pool.write { db in try db.execute(sql: "INSERT INTO t (value) VALUES (2)") }
+        statement = nil
+        // A reader's statement: the pool closes all the same, and stays closed.
+        statement = try pool.read { db in try db.makeStatement(sql: "SELECT * FROM t") }
+        #expect(databaseError { try pool.close() }?.resultCode == .SQLITE_BUSY)
+        #expect(databaseError { _ = try pool.read(count) }?.resultCode == .SQLITE_MISUSE)
+        #expect(databaseError { try pool.write { db in try db.execute(sql: "DELETE FROM t") } }?.resultCode == .SQLITE_MISUSE)
+        try pool.close()
+        withExtendedLifetime(statement) {}
+    }
 }
 
 // @unchecked Sendable: `storage` is guarded by `lock`.

@@ -179,4 +179,24 @@ struct DatabaseMigratorTests {
             try migrator.migrate(dbQueue, upTo: "a")
         }
     }
+
+    /// The reference database that `eraseDatabaseOnSchemaChange` migrates
+    /// is prepared as the database is: a preparation that controls the
+    /// file (which an in-memory database has not) works on it too.
+    @Test(arguments: StorageKind.allCases)
+    func schemaCheckRunsThePreparationOnAFile(_ kind: StorageKind) throws {
+        var configuration = Configuration()
+        configuration.prepareDatabase { db in
+            var flag: CInt = 0
+            let code = sqlite3_file_control(db.sqliteConnection, nil, SQLITE_FCNTL_PERSIST_WAL, &flag)
+            guard code == SQLITE_OK || kind == .memory else { throw DatabaseError(resultCode: ResultCode(rawValue: code)) }
+        }
+        let database = try TestDatabase(kind, configuration: configuration)
+        var migrator = DatabaseMigrator()
+        migrator.registerMigration("v1") { db in try db.execute(sql: "CREATE TABLE t (a)") }
+        migrator.eraseDatabaseOnSchemaChange = true
+        try migrator.migrate(database.queue)
+        try migrator.migrate(database.queue)
+        #expect(try database.queue.read { db in try db.tableExists("t") })
+    }
 }

@@ -11,10 +11,13 @@
 /// print(region) // player(id,name,score)
 /// ```
 ///
-/// Regions are as precise as tables and columns; unlike GRDB, Petrel does
-/// not narrow a region to the rowids a request filters on, so an
-/// observation of one row is also told of changes to other rows of its
-/// table (it fetches again, and `removeDuplicates()` hides the repeat).
+/// A request of one table that filters on its rowid (or its INTEGER
+/// PRIMARY KEY) narrows its region to those rows: an observation of one
+/// record is not told of changes to other rows of its table.
+///
+/// ```swift
+/// print(try Player.filter(key: 1).databaseRegion(db)) // player(id,name,score)[1]
+/// ```
 public struct DatabaseRegion: Sendable {
     /// Tables by lowercased name; nil for the full database.
     private var tables: [String: TableRegion]?
@@ -24,6 +27,16 @@ public struct DatabaseRegion: Sendable {
         var name: String
         /// Lowercased column names; nil for all columns.
         var columns: Set<String>?
+        /// The rows; nil for all rows.
+        var rowIDs: Set<Int64>?
+
+        /// What the region covers of the table, whatever its name's case.
+        var extent: Extent { Extent(columns: columns, rowIDs: rowIDs) }
+
+        struct Extent: Equatable {
+            var columns: Set<String>?
+            var rowIDs: Set<Int64>?
+        }
     }
 
     private init(tables: [String: TableRegion]?) {
@@ -75,12 +88,54 @@ public struct DatabaseRegion: Sendable {
                 } else {
                     existing.columns = nil
                 }
+                if let rowIDs = existing.rowIDs, let otherRowIDs = table.rowIDs {
+                    existing.rowIDs = rowIDs.union(otherRowIDs)
+                } else {
+                    existing.rowIDs = nil
+                }
                 tables[key] = existing
             } else {
                 tables[key] = table
             }
         }
         self.tables = tables
+    }
+
+    /// The part of the region that is also in the other: the tables of
+    /// both, with the columns and rows of both.
+    public func intersection(_ other: DatabaseRegion) -> DatabaseRegion {
+        guard let tables else { return other }
+        guard let otherTables = other.tables else { return self }
+        var result: [String: TableRegion] = [:]
+        for (key, table) in tables {
+            guard let otherTable = otherTables[key] else { continue }
+            var common = table
+            if let columns = table.columns, let otherColumns = otherTable.columns {
+                common.columns = columns.intersection(otherColumns)
+            } else {
+                common.columns = table.columns ?? otherTable.columns
+            }
+            if let rowIDs = table.rowIDs, let otherRowIDs = otherTable.rowIDs {
+                common.rowIDs = rowIDs.intersection(otherRowIDs)
+            } else {
+                common.rowIDs = table.rowIDs ?? otherTable.rowIDs
+            }
+            if common.columns?.isEmpty == true || common.rowIDs?.isEmpty == true { continue }
+            result[key] = common
+        }
+        return DatabaseRegion(tables: result)
+    }
+
+    /// The same region, with `table` narrowed to these rows.
+    func narrowing(table: String, toRowIDs rowIDs: Set<Int64>) -> DatabaseRegion {
+        guard var tables, var region = tables[table.lowercased()] else { return self }
+        if rowIDs.isEmpty {
+            tables[table.lowercased()] = nil
+        } else {
+            region.rowIDs = region.rowIDs.map { $0.intersection(rowIDs) } ?? rowIDs
+            tables[table.lowercased()] = region
+        }
+        return DatabaseRegion(tables: tables)
     }
 
     /// Adds a table, or some of its columns (nil: all of them).
@@ -93,6 +148,8 @@ public struct DatabaseRegion: Sendable {
             } else {
                 existing.columns = nil
             }
+            // The statement reads the table, not given rows.
+            existing.rowIDs = nil
             tables?[key] = existing
         } else {
             tables?[key] = TableRegion(name: table, columns: column.map { [$0.lowercased()] })
@@ -120,25 +177,27 @@ public struct DatabaseRegion: Sendable {
     /// Whether this change modifies the region.
     public func isModified(by event: DatabaseEvent) -> Bool {
         guard let tables else { return true }
-        return tables[event.tableName.lowercased()] != nil
+        guard let table = tables[event.tableName.lowercased()] else { return false }
+        return table.rowIDs?.contains(event.rowID) ?? true
     }
 }
 
 extension DatabaseRegion: Equatable {
     public static func == (lhs: DatabaseRegion, rhs: DatabaseRegion) -> Bool {
         // Table names compare by their lowercased keys, not as first seen.
-        lhs.tables?.mapValues(\.columns) == rhs.tables?.mapValues(\.columns)
+        lhs.tables?.mapValues(\.extent) == rhs.tables?.mapValues(\.extent)
     }
 }
 
 extension DatabaseRegion: CustomStringConvertible {
-    /// `full database`, `empty`, or tables with their columns:
-    /// `player(id,name),team(*)`.
+    /// `full database`, `empty`, or tables with their columns and, when
+    /// narrowed, their rows: `player(id,name)[1,2],team(*)`.
     public var description: String {
         guard let tables else { return "full database" }
         if tables.isEmpty { return "empty" }
         return tables.sorted { $0.key < $1.key }.map { key, table in
             key + "(" + (table.columns.map { $0.sorted().joined(separator: ",") } ?? "*") + ")"
+                + (table.rowIDs.map { "[" + $0.sorted().map(String.init).joined(separator: ",") + "]" } ?? "")
         }.joined(separator: ",")
     }
 }

@@ -186,9 +186,14 @@ extension SQLExpression {
         // `expr IN (value)`, NULL included (hence no IS NULL rewrite).
         if values.count == 1 { return .binary(expression, "=", values[0]) }
         let list = SQL(sql: "(") + values.map(\.sql).joined(separator: ", ") + SQL(sql: ")")
-        return SQLExpression(
+        var result = SQLExpression(
             sql: expression.operandSQL + SQL(sql: " IN ") + list, isTerm: false,
             negation: expression.operandSQL + SQL(sql: " NOT IN ") + list)
+        let constants = values.compactMap(\.constantValue)
+        if let column = expression.columnName, constants.count == values.count {
+            result.pinnedValues = [column.fastLowercased: Set(constants)]
+        }
+        return result
     }
 }
 

@@ -642,7 +642,16 @@ extension QueryInterfaceRequest: FetchRequest {
         // prefetched tables too for `including(all:)`, compiled only if
         // someone asks.
         guard !prefetches.isEmpty || Self.hasNestedPrefetches(joins) else {
-            statement.requestRegion = selectsNothing ? { _ in DatabaseRegion() } : nil
+            if selectsNothing {
+                statement.requestRegion = { _ in DatabaseRegion() }
+            } else if joins.isEmpty, ctes.isEmpty, !filters.isEmpty {
+                // Filters on the rowid narrow the region to those rows,
+                // worked out only if someone asks.
+                let readRegion = statement.authorization.readRegion
+                statement.requestRegion = { db in try self.narrowingToFilteredRows(readRegion, db) }
+            } else {
+                statement.requestRegion = nil
+            }
             return PreparedRequest(statement: statement, adapter: compiled.adapter)
         }
         let sites = prefetchSites
@@ -654,6 +663,46 @@ extension QueryInterfaceRequest: FetchRequest {
             try Self.prefetch(sites, db, into: rows)
         }
         return PreparedRequest(statement: statement, adapter: adapter)
+    }
+
+    /// The region, its table narrowed to the rows the filters allow when
+    /// they pin the rowid (or the INTEGER PRIMARY KEY) to values. Not
+    /// narrowed when something else in the request may read the table: a
+    /// subquery, raw SQL with a SELECT, or an expression built when
+    /// connected.
+    func narrowingToFilteredRows(_ region: DatabaseRegion, _ db: Database) throws -> DatabaseRegion {
+        let parts = selection.map(\.sql) + groups.map(\.sql) + havings.map(\.sql) + orderings.map(\.sql)
+        guard !parts.contains(where: \.mayEmbedQueries), let primaryKey = try? db.primaryKey(table),
+              primaryKey.isRowID || primaryKey.rowIDColumn != nil else { return region }
+        let rowIDColumns = ["rowid", "_rowid_", "oid"] + (primaryKey.rowIDColumn.map { [$0.fastLowercased] } ?? [])
+        func rowIDs(_ values: some Sequence<DatabaseValue>) -> Set<Int64>? {
+            var result: Set<Int64> = []
+            for value in values {
+                guard case .int64(let rowID) = value.storage else { return nil }
+                result.insert(rowID)
+            }
+            return result
+        }
+        var allowed: Set<Int64>?
+        for filter in filters {
+            var filterAllows: Set<Int64>?
+            switch filter {
+            case .expression(let expression):
+                guard !expression.sql.mayEmbedQueries else { return region }
+                if let pinned = expression.pinnedValues, let values = rowIDColumns.lazy.compactMap({ pinned[$0] }).first {
+                    filterAllows = rowIDs(values)
+                }
+            case .keys(_, let values):
+                if let column = primaryKey.rowIDColumn ?? (primaryKey.isRowID ? "rowid" : nil) { filterAllows = rowIDs(values(column)) }
+            case .whenConnected:
+                return region
+            case .associatedWith, .keyValues:
+                break
+            }
+            if let filterAllows { allowed = allowed.map { $0.intersection(filterAllows) } ?? filterAllows }
+        }
+        guard let allowed else { return region }
+        return region.narrowing(table: table, toRowIDs: allowed)
     }
 
     /// True for an aggregate without GROUP BY, or a filter that pins a

@@ -34,6 +34,11 @@ public struct SQLExpression: SQLSpecificExpressible, Sendable {
     /// The columns an equality filter pins to one value each (`a = ? AND
     /// b = ?`): when they form a unique key, the filter selects one row.
     var identifyingColumns: Set<String>?
+    /// The values the expression allows for some columns (lowercased):
+    /// `id = 1`, `id IN (1, 2)`, `id = 1 OR id = 2`, and conjunctions of
+    /// them. A request narrows its observed region to these rows when the
+    /// column is its rowid.
+    var pinnedValues: [String: Set<DatabaseValue>]?
     /// True for aggregate functions (and expressions built on them).
     var isAggregate = false
     /// How JSON builders (`JSON_ARRAY`, `JSON_OBJECT`...) take the value.
@@ -104,8 +109,10 @@ public struct SQLExpression: SQLSpecificExpressible, Sendable {
             // here: `== nil` builds IS NULL).
             if let column = lhs.columnName, rhs.columnName == nil, !rhs.isAggregate {
                 result.identifyingColumns = [column.fastLowercased]
+                if let value = rhs.constantValue { result.pinnedValues = [column.fastLowercased: [value]] }
             } else if let column = rhs.columnName, lhs.columnName == nil, !lhs.isAggregate {
                 result.identifyingColumns = [column.fastLowercased]
+                if let value = lhs.constantValue { result.pinnedValues = [column.fastLowercased: [value]] }
             }
         case "AND":
             result.identifyingColumns = pinnedColumns(ofConjunction: [lhs, rhs])
@@ -345,8 +352,42 @@ extension SQLExpression {
             sql: operands.map(\.operandSQL).joined(separator: " \(op.sql) "), isTerm: false)
         if flattens { result.chain = Chain(op: op.sql, operands: operands) }
         result.isAggregate = operands.contains { $0.isAggregate }
-        if op == .and { result.identifyingColumns = pinnedColumns(ofConjunction: operands) }
+        if op == .and {
+            result.identifyingColumns = pinnedColumns(ofConjunction: operands)
+            result.pinnedValues = pinnedValues(ofConjunction: operands)
+        } else if op == .or {
+            result.pinnedValues = pinnedValues(ofDisjunction: operands)
+        }
         return result
+    }
+
+    /// The value of an expression that is a plain value.
+    var constantValue: DatabaseValue? {
+        guard sql.elements.count == 1, case .value(let value) = sql.elements[0] else { return nil }
+        return value
+    }
+
+    /// In `a AND b`, the values each operand allows, intersected by column.
+    static func pinnedValues(ofConjunction operands: [SQLExpression]) -> [String: Set<DatabaseValue>]? {
+        var result: [String: Set<DatabaseValue>] = [:]
+        for pinned in operands.compactMap(\.pinnedValues) {
+            result.merge(pinned) { $0.intersection($1) }
+        }
+        return result.isEmpty ? nil : result
+    }
+
+    /// In `a OR b`, the union of the values the operands allow, when each
+    /// of them allows values of one and the same column.
+    static func pinnedValues(ofDisjunction operands: [SQLExpression]) -> [String: Set<DatabaseValue>]? {
+        var column: String?
+        var values: Set<DatabaseValue> = []
+        for operand in operands {
+            guard let pinned = operand.pinnedValues, pinned.count == 1, let (name, allowed) = pinned.first,
+                  column == nil || column == name else { return nil }
+            column = name
+            values.formUnion(allowed)
+        }
+        return column.map { [$0: values] }
     }
 
     /// In `a AND b AND ...` any operand may narrow the rows: the union of

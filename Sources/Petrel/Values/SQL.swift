@@ -26,7 +26,7 @@ public struct SQL: ExpressibleByStringInterpolation, Sendable, Hashable, CustomS
 
     /// The same SQL with its embedded requests compiled.
     func resolved(_ db: Database) throws -> SQL {
-        guard elements.contains(where: { if case .subquery = $0 { true } else { false } }) else { return self }
+        guard hasDeferredElements else { return self }
         var result: [Element] = []
         for element in elements {
             if case .subquery(let deferred) = element {
@@ -40,6 +40,24 @@ public struct SQL: ExpressibleByStringInterpolation, Sendable, Hashable, CustomS
             }
         }
         return SQL(elements: result)
+    }
+
+    /// Whether the SQL embeds SQL made later: a subquery, or an expression
+    /// built when connected.
+    var hasDeferredElements: Bool {
+        elements.contains { if case .subquery = $0 { true } else { false } }
+    }
+
+    /// Whether the SQL may read tables by itself: it embeds SQL made
+    /// later, or raw SQL with a SELECT in it.
+    var mayEmbedQueries: Bool {
+        elements.contains { element in
+            switch element {
+            case .subquery: true
+            case .sql(let text, _): text.range(of: "select", options: .caseInsensitive) != nil
+            default: false
+            }
+        }
     }
 
     /// The same SQL, its unqualified columns qualified with `alias`.

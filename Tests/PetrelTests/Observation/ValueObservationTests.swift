@@ -191,6 +191,52 @@ struct ValueObservationTests {
         #expect(seen == [[], [0], [1]])
     }
 
+    /// Filters on the rowid narrow a request's region to those rows, so an
+    /// observation of one row is not told of changes to others.
+    @Test(arguments: WriterKind.allCases)
+    func filtersOnTheRowIDNarrowTheRegion(kind: WriterKind) async throws {
+        struct Item: TableRecord { static let databaseTableName = "t"; static let others = hasMany(Other.self, using: ForeignKey(["x"])) }
+        struct Other: TableRecord { static let databaseTableName = "u" }
+        let database = try ObservedDatabase(kind)
+        let writer = database.writer
+        let id = Column("id")
+        let regions = try await writer.read { db in
+            try [
+                Item.filter(key: 1),
+                Item.filter(id == 1 || id == 2),
+                Item.filter([1, 2, 3].contains(id)).filter(Column("a") != nil),
+                Item.filter([1, 2, 3].contains(id)).filter(key: 2),
+                Item.filter(id == 1 && id == 2),
+                Item.filter(Column("rowid") == 5),
+                Item.filter(Column("a") == 1),
+                Item.filter(id == 1 || Column("a") == 2),
+                Item.filter(id == 1).filter(sql: "a IN (SELECT a FROM t)"),
+                Item.filter(id == 1).joining(optional: Item.others),
+            ].map { try $0.databaseRegion(db).description }
+        }
+        #expect(regions == [
+            "t(a,id)[1]", "t(a,id)[1,2]", "t(a,id)[1,2,3]", "t(a,id)[2]", "empty", "t(a,id)[5]",
+            "t(a,id)", "t(a,id)", "t(a,id)", "t(a,id),u(x)",
+        ])
+        // Regions intersect by table, column and row.
+        let one = try await writer.read { db in try Item.filter(key: 1).databaseRegion(db) }
+        let all = try await writer.read { db in try Item.all().databaseRegion(db) }
+        #expect(one.intersection(all) == one)
+        #expect(all.intersection(one).description == "t(a,id)[1]")
+        #expect(one.union(all) == all)
+        #expect(one.intersection(DatabaseRegion.fullDatabase) == one)
+        // The observation of row 1 sees its changes, and not those of row 2.
+        try await writer.write { db in try db.execute(sql: "INSERT INTO t (id, a) VALUES (1, 'a'), (2, 'b')") }
+        let changes = Collected<String>()
+        let observation = DatabaseRegionObservation(tracking: Item.filter(key: 1))
+        let cancellable = observation.start(in: writer) { _ in } onChange: { _ in changes.append("change") }
+        try await writer.write { db in try db.execute(sql: "UPDATE t SET a = 'c' WHERE id = 2") }
+        try await writer.write { db in try db.execute(sql: "UPDATE t SET a = 'd' WHERE id = 1") }
+        try await writer.write { db in try db.execute(sql: "DELETE FROM t WHERE id = 2") }
+        #expect(changes.all == ["change"])
+        cancellable.cancel()
+    }
+
     /// Writes to a full-text table reach SQLite's update hook as writes to
     /// its shadow tables: observers of the table still see them.
     @Test(arguments: WriterKind.allCases)

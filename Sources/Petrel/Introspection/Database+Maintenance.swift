@@ -18,7 +18,9 @@ extension Database {
     /// - Parameters:
     ///   - destDb: The destination connection.
     ///   - pagesPerStep: Pages copied per step; -1 (the default) copies everything in one step.
-    ///   - progress: Called after each step. Throw from it to abort the backup.
+    ///   - progress: Called after each step. Throw from it to abort the
+    ///     backup; from its last call (`isCompleted`), the backup is done
+    ///     and the error is ignored.
     ///
     /// Related SQLite documentation: <https://www.sqlite.org/backup.html>
     public func backup(
@@ -38,10 +40,12 @@ extension Database {
             let total = Int(sqlite3_backup_pagecount(backup))
             switch code {
             case SQLITE_DONE:
-                try progress?(DatabaseBackupProgress(remainingPageCount: 0, totalPageCount: total, isCompleted: true))
                 finished = true
                 let finishCode = sqlite3_backup_finish(backup)
                 if finishCode != SQLITE_OK { throw DatabaseError.lastError(destination, code: finishCode) }
+                // The copy is complete: too late to abort it, so what the
+                // last call throws is ignored.
+                try? progress?(DatabaseBackupProgress(remainingPageCount: 0, totalPageCount: total, isCompleted: true))
                 return
             case SQLITE_OK, SQLITE_BUSY, SQLITE_LOCKED:
                 try progress?(DatabaseBackupProgress(remainingPageCount: remaining, totalPageCount: total, isCompleted: false))

@@ -348,6 +348,19 @@ struct DatabaseQueueTests {
         try source.queue.backup(to: destination, pagesPerStep: 1) { steps.append($0) }
         #expect(steps.last?.isCompleted == true)
         #expect(try destination.read { db in try Int.fetchAll(db, sql: "SELECT a FROM t") } == [1, 2])
+        // An error from the first step aborts the backup, and leaves the
+        // destination as it was; from the last, it is too late: ignored.
+        struct Abandon: Error {}
+        let other = try DatabaseQueue()
+        try other.write { db in try db.execute(sql: "CREATE TABLE kept (a)") }
+        #expect(throws: Abandon.self) {
+            try source.queue.backup(to: other, pagesPerStep: 1) { _ in throw Abandon() }
+        }
+        #expect(try other.read { db in try db.tableExists("kept") && !db.tableExists("t") })
+        try source.queue.backup(to: other, pagesPerStep: 1) { progress in
+            if progress.isCompleted { throw Abandon() }
+        }
+        #expect(try other.read { db in try Int.fetchAll(db, sql: "SELECT a FROM t") } == [1, 2])
         let copy = try DatabaseQueue.inMemoryCopy(fromPath: source.path ?? "")
         try copy.write { db in try db.execute(sql: "INSERT INTO t VALUES (3)") }
         #expect(try source.queue.read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM t") } == 2)

@@ -111,7 +111,7 @@ public final class DatabaseQueue: DatabaseWriter, @unchecked Sendable {
         try await asyncAccess { db in try db.isolatedRead(value) }
     }
 
-    public func unsafeRead<T>(_ value: (Database) throws -> T) throws -> T {
+    public func unsafeRead<T>(_ value: (Database) throws -> T) rethrows -> T {
         try sync(value)
     }
 
@@ -119,7 +119,7 @@ public final class DatabaseQueue: DatabaseWriter, @unchecked Sendable {
         try await asyncAccess(value)
     }
 
-    public func unsafeReentrantRead<T>(_ value: (Database) throws -> T) throws -> T {
+    public func unsafeReentrantRead<T>(_ value: (Database) throws -> T) rethrows -> T {
         if isOnQueue { return try value(db) }
         return try sync(value)
     }

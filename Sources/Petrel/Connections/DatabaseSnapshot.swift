@@ -58,7 +58,7 @@ public final class DatabaseSnapshot: DatabaseSnapshotReader, @unchecked Sendable
         connection.interrupt()
     }
 
-    public func read<T>(_ value: (Database) throws -> T) throws -> T {
+    public func read<T>(_ value: (Database) throws -> T) rethrows -> T {
         try connection.unsafeRead(value)
     }
 
@@ -66,7 +66,7 @@ public final class DatabaseSnapshot: DatabaseSnapshotReader, @unchecked Sendable
         try await connection.unsafeRead(value)
     }
 
-    public func unsafeRead<T>(_ value: (Database) throws -> T) throws -> T {
+    public func unsafeRead<T>(_ value: (Database) throws -> T) rethrows -> T {
         try connection.unsafeRead(value)
     }
 
@@ -74,11 +74,11 @@ public final class DatabaseSnapshot: DatabaseSnapshotReader, @unchecked Sendable
         try await connection.unsafeRead(value)
     }
 
-    public func unsafeReentrantRead<T>(_ value: (Database) throws -> T) throws -> T {
+    public func unsafeReentrantRead<T>(_ value: (Database) throws -> T) rethrows -> T {
         try connection.unsafeReentrantRead(value)
     }
 
-    public func reentrantRead<T>(_ value: (Database) throws -> T) throws -> T {
+    public func reentrantRead<T>(_ value: (Database) throws -> T) rethrows -> T {
         try connection.unsafeReentrantRead(value)
     }
 

@@ -292,6 +292,9 @@ struct DatabaseSnapshotTests {
         #expect(try snapshot.read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM t") } == 1)
         #expect(try snapshot.reentrantRead { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM t") } == 1)
         #expect(try pool.read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM t") } == 2)
+        // A read that cannot fail needs no `try`, as in GRDB.
+        let isReadOnly = snapshot.read { db in db.configuration.readonly }
+        #expect(isReadOnly)
         // Snapshots are read-only.
         #expect(throws: DatabaseError.self) { try snapshot.read { db in try db.execute(sql: "INSERT INTO t VALUES (3)") } }
         // A snapshot made inside a write sees the writer's committed state.

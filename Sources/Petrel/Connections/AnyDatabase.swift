@@ -4,23 +4,14 @@
 /// let reader = AnyDatabaseReader(dbPool)
 /// let count = try reader.read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM player") }
 /// ```
-public final class AnyDatabaseReader: DatabaseReader {
+public final class AnyDatabaseReader: DatabaseReader, ReaderForwarding {
     let base: any DatabaseReader
+    var forwardedReader: any DatabaseReader { base }
 
     public init(_ base: some DatabaseReader) {
         self.base = base
     }
 
-    public var configuration: Configuration { base.configuration }
-    public var path: String { base.path }
-    public func close() throws { try base.close() }
-    public func interrupt() { base.interrupt() }
-    public func read<T>(_ value: (Database) throws -> T) throws -> T { try base.read(value) }
-    public func read<T: Sendable>(_ value: @escaping @Sendable (Database) throws -> T) async throws -> T { try await base.read(value) }
-    public func unsafeRead<T>(_ value: (Database) throws -> T) throws -> T { try base.unsafeRead(value) }
-    public func unsafeRead<T: Sendable>(_ value: @escaping @Sendable (Database) throws -> T) async throws -> T { try await base.unsafeRead(value) }
-    public func unsafeReentrantRead<T>(_ value: (Database) throws -> T) throws -> T { try base.unsafeReentrantRead(value) }
-    public func asyncRead(_ value: @escaping @Sendable (Result<Database, any Error>) -> Void) { base.asyncRead(value) }
 }
 
 /// A type-erased ``DatabaseWriter``.
@@ -29,23 +20,14 @@ public final class AnyDatabaseReader: DatabaseReader {
 /// let writer = AnyDatabaseWriter(dbQueue)
 /// try writer.write { db in try db.execute(sql: "DELETE FROM player") }
 /// ```
-public final class AnyDatabaseWriter: DatabaseWriter {
+public final class AnyDatabaseWriter: DatabaseWriter, ReaderForwarding {
     let base: any DatabaseWriter
+    var forwardedReader: any DatabaseReader { base }
 
     public init(_ base: some DatabaseWriter) {
         self.base = base
     }
 
-    public var configuration: Configuration { base.configuration }
-    public var path: String { base.path }
-    public func close() throws { try base.close() }
-    public func interrupt() { base.interrupt() }
-    public func read<T>(_ value: (Database) throws -> T) throws -> T { try base.read(value) }
-    public func read<T: Sendable>(_ value: @escaping @Sendable (Database) throws -> T) async throws -> T { try await base.read(value) }
-    public func unsafeRead<T>(_ value: (Database) throws -> T) throws -> T { try base.unsafeRead(value) }
-    public func unsafeRead<T: Sendable>(_ value: @escaping @Sendable (Database) throws -> T) async throws -> T { try await base.unsafeRead(value) }
-    public func unsafeReentrantRead<T>(_ value: (Database) throws -> T) throws -> T { try base.unsafeReentrantRead(value) }
-    public func asyncRead(_ value: @escaping @Sendable (Result<Database, any Error>) -> Void) { base.asyncRead(value) }
     public func writeWithoutTransaction<T>(_ updates: (Database) throws -> T) rethrows -> T {
         try base.writeWithoutTransaction(updates)
     }
@@ -67,4 +49,27 @@ public final class AnyDatabaseWriter: DatabaseWriter {
     public func asyncWriteWithoutTransaction(_ updates: @escaping @Sendable (Database) -> Void) {
         base.asyncWriteWithoutTransaction(updates)
     }
+}
+
+/// The reading half of the type-erased connections: every requirement of
+/// ``DatabaseReader`` forwarded to the erased reader.
+protocol ReaderForwarding: DatabaseReader {
+    var forwardedReader: any DatabaseReader { get }
+}
+
+extension ReaderForwarding {
+    public var configuration: Configuration { forwardedReader.configuration }
+    public var path: String { forwardedReader.path }
+    public func close() throws { try forwardedReader.close() }
+    public func interrupt() { forwardedReader.interrupt() }
+    public func read<T>(_ value: (Database) throws -> T) throws -> T { try forwardedReader.read(value) }
+    public func read<T: Sendable>(_ value: @escaping @Sendable (Database) throws -> T) async throws -> T {
+        try await forwardedReader.read(value)
+    }
+    public func unsafeRead<T>(_ value: (Database) throws -> T) throws -> T { try forwardedReader.unsafeRead(value) }
+    public func unsafeRead<T: Sendable>(_ value: @escaping @Sendable (Database) throws -> T) async throws -> T {
+        try await forwardedReader.unsafeRead(value)
+    }
+    public func unsafeReentrantRead<T>(_ value: (Database) throws -> T) throws -> T { try forwardedReader.unsafeReentrantRead(value) }
+    public func asyncRead(_ value: @escaping @Sendable (Result<Database, any Error>) -> Void) { forwardedReader.asyncRead(value) }
 }

@@ -74,8 +74,12 @@ struct RankingTests {
         configuration.readonly = true
         configuration.prepareDatabase { db in try DocumentIndex.prepare(db) }
         let dbQueue = try DatabaseQueue(path: index.path, configuration: configuration)
+        var explaining = SearchOptions()
+        explaining.explain = true
+        // The statement is made for explaining only.
+        #expect(try index.search("storm petrel").sql.isEmpty)
         for query in ["storm petrel", "petrels", "burrow storm"] {
-            let results = try index.search(query)
+            let results = try index.search(query, options: explaining)
             #expect(!results.hits.isEmpty)
             let paths = try dbQueue.read { db in try String.fetchAll(db, sql: results.sql) }
             #expect(paths == results.hits.map(\.path), "\(query)")
@@ -106,7 +110,7 @@ struct RankingTests {
         #expect(Set(olderCall) == Set(defaultOrder))
         #expect(defaultOrder.map { String($0.dropFirst(tree.path("docs").count + 1)) } == ["b.txt", "c.txt", "a.txt"])
         // Filters are inlined as literals (quotes doubled).
-        var options = SearchOptions()
+        var options = explaining
         options.pathGlob = "*/a.txt' OR '1"
         let filtered = try index.search("storm", options: options)
         #expect(filtered.hits.isEmpty)
@@ -147,6 +151,7 @@ struct RankingTests {
         var options = SearchOptions()
         options.limit = 7
         options.offset = 3
+        options.explain = true
         let results = try index.search("the storm petrel", options: options)
         #expect(results.sql.contains(" 10 4', "))
         let unpruned = results.sql.replacingOccurrences(of: " 10 4', ", with: " 0 4', ")
@@ -360,6 +365,7 @@ struct RankingTests {
         options.ranking.nameWeight = 0
         #expect(names(try index.search("get socket name", options: options)).first == "sockets.md")
         options.ranking = RankingParameters()
+        options.explain = true
         let results = try index.search("get socket name", options: options)
         #expect(names(results).prefix(2) == ["getsockname.md", "sockets.md"])
         #expect(try RankingParameters("name=0").nameWeight == 0)

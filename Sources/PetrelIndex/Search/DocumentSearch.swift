@@ -36,7 +36,8 @@ public struct SearchOptions: Sendable, Equatable {
     public var snippetTokens = 16
     /// Count every full match (costs a pass over them).
     public var countAll = false
-    /// Compute per-field score components.
+    /// Compute per-field score components, and the ranking as one SQL
+    /// statement (``SearchResults/sql``).
     public var explain = false
 
     /// The defaults: ten hits, every document, BM25F with the default
@@ -95,7 +96,9 @@ public struct SearchResults: Sendable, Equatable {
     /// The ranking as one SQL statement, every value inlined: any SQLite
     /// client that loads Petrel's extension (libpetrel) can run it on the
     /// index and gets the documents of ``hits`` in the same order (before
-    /// identical files are merged into one hit). Empty when nothing was run.
+    /// identical files are merged into one hit). Made for searches with
+    /// ``SearchOptions/explain`` only (it costs a statement of its own);
+    /// empty otherwise, and when nothing was run.
     public var sql: String = ""
 }
 
@@ -445,7 +448,9 @@ private struct SearchRun {
         let pattern = try DocumentText.pattern(expression)
         let arguments = model.arguments(terms)
         let ranked = try candidates(pattern, model: arguments, filter: filter)
-        let sql = try standaloneSQL(pattern, model: arguments, filter: filter)
+        // The standalone statement is for explaining: building it is a
+        // share of a fast search.
+        let sql = options.explain ? try standaloneSQL(pattern, model: arguments, filter: filter) : ""
 
         var fullCount: Int?
         if options.countAll {

@@ -42,7 +42,6 @@ public enum DatabaseColumnEncodingStrategy: Sendable {
 extension EncodableRecord {
     public static var databaseColumnEncodingStrategy: DatabaseColumnEncodingStrategy { .useDefaultKeys }
 
-    public static func databaseJSONEncoder(for column: String) -> JSONEncoder { .databaseDefault() }
 
     public static var databaseEncodingUserInfo: [CodingUserInfoKey: Any] { [:] }
 

@@ -44,7 +44,6 @@ public enum DatabaseColumnDecodingStrategy: Sendable {
 extension FetchableRecord {
     public static var databaseColumnDecodingStrategy: DatabaseColumnDecodingStrategy { .useDefaultKeys }
 
-    public static func databaseJSONDecoder(for column: String) -> JSONDecoder { .databaseDefault() }
 
     public static var databaseDecodingUserInfo: [CodingUserInfoKey: Any] { [:] }
 

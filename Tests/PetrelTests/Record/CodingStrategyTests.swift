@@ -164,3 +164,54 @@ struct CodingStrategyTests {
         }
     }
 }
+
+extension CodingUserInfoKey {
+    fileprivate static let nameOrder = CodingUserInfoKey(rawValue: "nameOrder")!
+}
+
+/// A nested value, stored as JSON, whose coding reads the user info it is
+/// given.
+private struct PersonName: Codable, Equatable {
+    var first: String
+    var last: String
+    private enum CodingKeys: String, CodingKey { case display }
+
+    init(first: String, last: String) { (self.first, self.last) = (first, last) }
+
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        let lastFirst = encoder.userInfo[.nameOrder] as? String == "last first"
+        try container.encode(lastFirst ? "\(last) \(first)" : "\(first) \(last)", forKey: .display)
+    }
+
+    init(from decoder: any Decoder) throws {
+        let display = try decoder.container(keyedBy: CodingKeys.self).decode(String.self, forKey: .display)
+        let parts = display.split(separator: " ").map(String.init)
+        let lastFirst = decoder.userInfo[.nameOrder] as? String == "last first"
+        (first, last) = lastFirst ? (parts[1], parts[0]) : (parts[0], parts[1])
+    }
+}
+
+private struct Author: Codable, FetchableRecord, PersistableRecord {
+    var id: Int64
+    var name: PersonName
+    static var databaseEncodingUserInfo: [CodingUserInfoKey: Any] { [.nameOrder: "last first"] }
+    static var databaseDecodingUserInfo: [CodingUserInfoKey: Any] { [.nameOrder: "last first"] }
+}
+
+@Suite("User info of nested JSON values")
+struct NestedUserInfoTests {
+    @Test("Nested JSON values are encoded and decoded with the record's user info", arguments: StorageKind.allCases)
+    func nestedValuesGetTheUserInfo(_ kind: StorageKind) throws {
+        let database = try TestDatabase(kind)
+        try database.queue.write { db in
+            try db.create(table: "author") { t in
+                t.primaryKey("id", .integer)
+                t.column("name", .jsonText)
+            }
+            try Author(id: 1, name: PersonName(first: "Herman", last: "Melville")).insert(db)
+            #expect(try String.fetchOne(db, sql: "SELECT name FROM author") == #"{"display":"Melville Herman"}"#)
+            #expect(try Author.fetchOne(db, key: 1)?.name == PersonName(first: "Herman", last: "Melville"))
+        }
+    }
+}

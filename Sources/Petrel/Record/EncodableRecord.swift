@@ -213,9 +213,16 @@ final class RecordEncoder<Record: EncodableRecord>: Encoder {
             } else {
                 // A value that encodes itself as one single value (a
                 // wrapper, a raw-representable enum) is stored as that
-                // value; objects and arrays are stored as JSON text.
-                let json = try Record.databaseJSONEncoder(for: column).encode(value)
-                dbValue = DatabaseValue(singleJSONValue: json) ?? String(decoding: json, as: UTF8.self).databaseValue
+                // value, and sees the record's coding path and user info;
+                // objects and arrays are stored as JSON text.
+                let nested = NestedValueEncoder(codingPath: [key], userInfo: Record.databaseEncodingUserInfo)
+                try value.encode(to: nested)
+                if !nested.needsJSON, let single = nested.value {
+                    dbValue = single
+                } else {
+                    let json = try Record.databaseJSONEncoder(for: column).encode(value)
+                    dbValue = DatabaseValue(singleJSONValue: json) ?? String(decoding: json, as: UTF8.self).databaseValue
+                }
             }
             storage.container.set(dbValue, forColumn: column)
         }

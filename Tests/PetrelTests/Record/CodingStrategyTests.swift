@@ -199,8 +199,52 @@ private struct Author: Codable, FetchableRecord, PersistableRecord {
     static var databaseDecodingUserInfo: [CodingUserInfoKey: Any] { [.nameOrder: "last first"] }
 }
 
+/// A single value that tells where it is encoded, and with what user info.
+private struct Tag: Encodable {
+    var name: String
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        let order = encoder.userInfo[.nameOrder] as? String ?? "none"
+        try container.encode("\(name) at \(encoder.codingPath.map(\.stringValue).joined(separator: ".")), \(order)")
+    }
+}
+
+/// A wrapper of a wrapper.
+private struct Wrapped: Encodable {
+    var tag: Tag
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        try container.encode(tag)
+    }
+}
+
+private struct Labelled: Encodable, PersistableRecord {
+    var label: Tag
+    var wrapped: Wrapped
+    var tags: [Tag]
+    static var databaseEncodingUserInfo: [CodingUserInfoKey: Any] { [.nameOrder: "last first"] }
+}
+
 @Suite("User info of nested JSON values")
 struct NestedUserInfoTests {
+    @Test("A nested single value is stored as that value, and sees its column's key and the user info", arguments: StorageKind.allCases)
+    func nestedSingleValues(_ kind: StorageKind) throws {
+        let database = try TestDatabase(kind)
+        try database.queue.write { db in
+            try db.create(table: "labelled") { t in
+                t.column("label", .text)
+                t.column("wrapped", .text)
+                t.column("tags", .jsonText)
+            }
+            try Labelled(label: Tag(name: "a"), wrapped: Wrapped(tag: Tag(name: "b")), tags: [Tag(name: "c")]).insert(db)
+            let row = try #require(try Row.fetchOne(db, sql: "SELECT * FROM labelled"))
+            #expect(row["label"] == "a at label, last first")
+            #expect(row["wrapped"] == "b at wrapped, last first")
+            // An array is JSON, written by the JSON encoder (its own path).
+            #expect(row["tags"] == #"["c at Index 0, last first"]"#)
+        }
+    }
+
     @Test("Nested JSON values are encoded and decoded with the record's user info", arguments: StorageKind.allCases)
     func nestedValuesGetTheUserInfo(_ kind: StorageKind) throws {
         let database = try TestDatabase(kind)

@@ -34,15 +34,19 @@ extension SQLSelection {
 
 extension SQLOrdering {
     /// An ordering built when the request runs; `reversed()` reverses each
-    /// of its terms.
+    /// of its terms. No term orders by a constant (`ORDER BY NULL`), which
+    /// leaves the order as it is.
     static func whenConnected(_ make: @escaping @Sendable (Database) throws -> [any SQLOrderingTerm]) -> SQLOrdering {
-        SQLOrdering(
-            sql: .whenConnected { db in try make(db).map(\.sqlOrdering.sql).joined(separator: ", ") },
+        @Sendable func list(_ terms: [SQL]) -> SQL {
+            terms.isEmpty ? SQL(sql: "NULL") : terms.joined(separator: ", ")
+        }
+        return SQLOrdering(
+            sql: .whenConnected { db in list(try make(db).map(\.sqlOrdering.sql)) },
             reversedSQL: .whenConnected { db in
-                try make(db).map { term in
+                list(try make(db).map { term in
                     let ordering = term.sqlOrdering
                     return ordering.reversedSQL ?? ordering.sql
-                }.joined(separator: ", ")
+                })
             })
     }
 }

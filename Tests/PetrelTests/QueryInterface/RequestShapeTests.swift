@@ -172,6 +172,9 @@ struct RequestShapeTests {
             }
             #expect(try french.orderWhenConnected { _ in [Column("name")] }.fetchAll(db).map(\.name) == ["Colette", "Marcel Proust"])
             #expect(try french.orderWhenConnected { _ in [Column("name")] }.reversed().fetchAll(db).map(\.name) == ["Marcel Proust", "Colette"])
+            // No ordering term: the rows come in no particular order, without an error.
+            #expect(try french.orderWhenConnected { _ in [] }.fetchCount(db) == 2)
+            #expect(try Set(french.orderWhenConnected { _ in [] }.fetchAll(db).map(\.name)) == ["Colette", "Marcel Proust"])
             // On an association, the built columns are the joined table's.
             let books = try Book
                 .joining(required: Book.author.filterWhenConnected { _ in Column("country") == "US" })

@@ -459,7 +459,7 @@ public struct QueryInterfaceRequest<RowDecoder>: Sendable {
         var selected = selection.map { qualify($0.sql) }
         // Joins: clauses, selections, orderings and scopes, depth first.
         var plan = JoinPlan(usedAliases: [rootAlias.fastLowercased], sharedTables: sharedTables, ctes: ctes)
-        if let alias { plan.aliasNames[alias.token] = rootAlias }
+        if let alias { (plan.aliasNames[alias.token], plan.aliasTables[alias.token]) = (rootAlias, table) }
         plan.nodes = [ScopeNode(key: "", selections: selected)]
         if !joins.isEmpty {
             plan.nodes[0].count = try Self.columnCount(selection, table: table, ctes: ctes, db)
@@ -486,7 +486,8 @@ public struct QueryInterfaceRequest<RowDecoder>: Sendable {
             if let offset = limitClause.offset { sql += SQL(sql: " OFFSET \(offset)") }
         }
         let adapter: (any RowAdapter)? = plan.nodes[0].children.isEmpty ? nil : plan.adapter(for: 0)
-        return Compiled(sql: try sql.resolved(db).renamingQualifiers(plan.aliasNames), adapter: adapter)
+        let resolved = try sql.resolved(db).resolvingPrimaryKeys(of: plan.aliasTables, db)
+        return Compiled(sql: resolved.renamingQualifiers(plan.aliasNames), adapter: adapter)
     }
 
     /// The number of columns a selection yields (`*` counts the table's,

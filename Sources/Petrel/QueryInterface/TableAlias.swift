@@ -113,7 +113,27 @@ enum AliasToken {
     }
 }
 
+/// The column of `TableAlias().exists`: the primary key of the alias's
+/// table, unknown until a request that uses the alias compiles. SQL built
+/// without a request reads it as the rowid.
+enum PrimaryKeyPlaceholder {
+    static let column = "\u{1}petrel-primary-key"
+}
+
 extension SQL {
+    /// The same SQL with the primary-key placeholder of each alias
+    /// replaced by its table's first primary key column (the rowid for a
+    /// table with none, or one the schema does not know).
+    func resolvingPrimaryKeys(of aliasTables: [String: String], _ db: Database) -> SQL {
+        guard elements.contains(where: { if case .column(PrimaryKeyPlaceholder.column, _) = $0 { true } else { false } }) else { return self }
+        return SQL(elements: elements.map { element in
+            guard case .column(PrimaryKeyPlaceholder.column, let qualifier) = element else { return element }
+            let table = qualifier.flatMap { aliasTables[$0] }
+            let column = table.flatMap { try? db.primaryKey($0).fastColumns.first } ?? "rowid"
+            return .column(column, qualifier: qualifier)
+        })
+    }
+
     /// The same SQL with alias placeholders (and names) replaced.
     func renamingQualifiers(_ names: [String: String]) -> SQL {
         guard !names.isEmpty else { return self }
@@ -181,7 +201,11 @@ extension TableAlias {
     /// names the table (`"author"."id" IS NOT NULL`, which also holds for
     /// a table without rowid), on the rowid otherwise.
     public var exists: SQLExpression {
-        guard let record = RowDecoder.self as? any TableRecord.Type else { return !(self[Column.rowID] == nil) }
+        // An untyped alias learns its table from the request that uses it:
+        // its primary key is named when the request compiles.
+        guard let record = RowDecoder.self as? any TableRecord.Type else {
+            return !(self[PrimaryKeyPlaceholder.column] == nil)
+        }
         let (table, token) = (record.databaseTableName, token)
         let key = DeferredSQL(make: { db in
             // A table the schema does not know (a common table expression

@@ -118,7 +118,7 @@ public struct SQL: ExpressibleByStringInterpolation, Sendable, Hashable, CustomS
                 arguments.values.append(value)
             case let .column(name, qualifier):
                 if let qualifier { sql += qualifier.quotedDatabaseIdentifier + "." }
-                sql += name.quotedDatabaseIdentifier
+                sql += (name == PrimaryKeyPlaceholder.column ? "rowid" : name).quotedDatabaseIdentifier
             case let .allColumns(qualifier):
                 if let qualifier { sql += qualifier.quotedDatabaseIdentifier + "." }
                 sql += "*"

@@ -390,6 +390,12 @@ struct AssociationTests {
             let found = City.joining(optional: City.country.aliased(country))
             #expect(try found.filter(country.exists).fetchAll(db).map(\.id) == [1])
             #expect(try found.filter(!country.exists).fetchAll(db).map(\.id) == [2])
+            // An untyped alias learns its table from the request: the same.
+            let untyped = TableAlias()
+            let joined = City.joining(optional: City.country.aliased(untyped))
+            #expect(try joined.filter(untyped.exists).fetchAll(db).map(\.id) == [1])
+            #expect(try joined.filter(!untyped.exists).makePreparedRequest(db).statement.sql.hasSuffix(#"WHERE "country"."code" IS NULL"#))
+            #expect(try City.aliased(untyped).filter(untyped.exists).fetchCount(db) == 2)
         }
     }
 

@@ -111,6 +111,8 @@ struct JoinPlan {
     var ctes: [CTEClause] = []
     /// Alias placeholders (and names) of `aliased(_:)`, and the aliases chosen.
     var aliasNames: [String: String] = [:]
+    /// Alias placeholders (and names) of `aliased(_:)`, and their tables.
+    var aliasTables: [String: String] = [:]
     var clauses: [SQL] = []
     var orderings: [SQL] = []
     /// The root (the request's own columns) first, then one node per
@@ -180,8 +182,8 @@ struct JoinPlan {
             }
             let core = join.core
             let alias = alias(for: core.request.alias?.name ?? core.destinationTable, isExplicit: core.request.alias?.name != nil)
-            if let token = core.request.alias?.token { aliasNames[token] = alias }
-            for token in core.request.aliasProxies { aliasNames[token] = alias }
+            if let token = core.request.alias?.token { (aliasNames[token], aliasTables[token]) = (alias, core.destinationTable) }
+            for token in core.request.aliasProxies { (aliasNames[token], aliasTables[token]) = (alias, core.destinationTable) }
             let condition = try core.joinConditionIfAny(db, alias: alias, originAlias: parentAlias)
             let isOptional = parentIsOptional || !join.isRequired
             let tableSQL = alias == core.destinationTable

@@ -113,25 +113,45 @@ enum AliasToken {
     }
 }
 
-/// The column of `TableAlias().exists`: the primary key of the alias's
-/// table, unknown until a request that uses the alias compiles. SQL built
-/// without a request reads it as the rowid.
+/// `TableAlias().exists`: the primary key of the alias's table is unknown
+/// until a request that uses the alias compiles, so the test is written
+/// with placeholder columns, resolved then. SQL built without a request
+/// tests the rowid.
 enum PrimaryKeyPlaceholder {
-    static let column = "\u{1}petrel-primary-key"
+    static let exists = "\u{1}petrel-exists"
+    static let absent = "\u{1}petrel-absent"
+
+    /// Whether an outer join found a row: some key column is not NULL
+    /// (`a IS NOT NULL OR b IS NOT NULL`), or, for `exists: false`, every
+    /// one is NULL (`a IS NULL AND b IS NULL`).
+    static func test(exists: Bool, of columns: [String], qualifier: String?) -> SQL {
+        let tests = columns.map { column in
+            SQL(elements: [.column(column, qualifier: qualifier)]) + SQL(sql: exists ? " IS NOT NULL" : " IS NULL")
+        }
+        if tests.count == 1 { return tests[0] }
+        return tests.map { "(" + $0 + ")" }.joined(separator: exists ? " OR " : " AND ")
+    }
 }
 
 extension SQL {
-    /// The same SQL with the primary-key placeholder of each alias
-    /// replaced by its table's first primary key column (the rowid for a
-    /// table with none, or one the schema does not know).
+    /// The same SQL with the existence placeholders of each alias replaced
+    /// by tests of its table's primary key.
     func resolvingPrimaryKeys(of aliasTables: [String: String], _ db: Database) -> SQL {
-        guard elements.contains(where: { if case .column(PrimaryKeyPlaceholder.column, _) = $0 { true } else { false } }) else { return self }
-        return SQL(elements: elements.map { element in
-            guard case .column(PrimaryKeyPlaceholder.column, let qualifier) = element else { return element }
-            let table = qualifier.flatMap { aliasTables[$0] }
-            let column = table.flatMap { try? db.primaryKey($0).fastColumns.first } ?? "rowid"
-            return .column(column, qualifier: qualifier)
-        })
+        func isPlaceholder(_ element: Element) -> Bool {
+            guard case .column(let name, _) = element else { return false }
+            return name == PrimaryKeyPlaceholder.exists || name == PrimaryKeyPlaceholder.absent
+        }
+        guard elements.contains(where: isPlaceholder) else { return self }
+        var result: [Element] = []
+        for element in elements {
+            guard isPlaceholder(element), case .column(let name, let qualifier) = element else {
+                result.append(element)
+                continue
+            }
+            let columns = qualifier.flatMap { aliasTables[$0] }.map { TableAlias<Void>.keyColumns($0, db) } ?? ["rowid"]
+            result += PrimaryKeyPlaceholder.test(exists: name == PrimaryKeyPlaceholder.exists, of: columns, qualifier: qualifier).elements
+        }
+        return SQL(elements: result)
     }
 
     /// The same SQL with alias placeholders (and names) replaced.
@@ -197,22 +217,32 @@ extension TableAlias {
     /// True when the aliased table has a row: for `joining(optional:)`
     /// associations, `filter(alias.exists)` keeps rows that found one.
     ///
-    /// The test is on the table's primary key when the alias's record type
-    /// names the table (`"author"."id" IS NOT NULL`, which also holds for
-    /// a table without rowid), on the rowid otherwise.
+    /// The test is on the primary key of the alias's table, every column
+    /// of a composite one (`"author"."id" IS NOT NULL`, which also holds
+    /// for a table without rowid): the record type's table, or for an
+    /// untyped alias the table of the request that uses it.
     public var exists: SQLExpression {
-        // An untyped alias learns its table from the request that uses it:
-        // its primary key is named when the request compiles.
+        let token = token
         guard let record = RowDecoder.self as? any TableRecord.Type else {
-            return !(self[PrimaryKeyPlaceholder.column] == nil)
+            // An untyped alias learns its table from the request that uses
+            // it: placeholders the compiled request resolves.
+            return SQLExpression(
+                sql: SQL(elements: [.column(PrimaryKeyPlaceholder.exists, qualifier: token)]), isTerm: false,
+                negation: SQL(elements: [.column(PrimaryKeyPlaceholder.absent, qualifier: token)]))
         }
-        let (table, token) = (record.databaseTableName, token)
-        let key = DeferredSQL(make: { db in
-            // A table the schema does not know (a common table expression
-            // named as the record's table) is tested on its rowid.
-            let column = (try? db.primaryKey(table).fastColumns.first) ?? "rowid"
-            return SQL(elements: [.column(column, qualifier: token)])
-        }, parenthesized: false)
-        return SQLExpression(sql: SQL(elements: [.subquery(key)]), isTerm: true).isNotNull
+        let table = record.databaseTableName
+        func test(_ exists: Bool) -> SQL {
+            SQL(elements: [.subquery(DeferredSQL(make: { db in
+                PrimaryKeyPlaceholder.test(exists: exists, of: Self.keyColumns(table, db), qualifier: token)
+            }, parenthesized: false))])
+        }
+        return SQLExpression(sql: test(true), isTerm: false, negation: test(false))
+    }
+
+    /// The primary key columns of a table; the rowid for a table the
+    /// schema does not know (a common table expression named as it).
+    static func keyColumns(_ table: String, _ db: Database) -> [String] {
+        let columns = (try? db.primaryKey(table).columns) ?? []
+        return columns.isEmpty ? ["rowid"] : columns
     }
 }

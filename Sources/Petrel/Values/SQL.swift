@@ -118,7 +118,11 @@ public struct SQL: ExpressibleByStringInterpolation, Sendable, Hashable, CustomS
                 arguments.values.append(value)
             case let .column(name, qualifier):
                 if let qualifier { sql += qualifier.quotedDatabaseIdentifier + "." }
-                sql += (name == PrimaryKeyPlaceholder.column ? "rowid" : name).quotedDatabaseIdentifier
+                switch name {
+                case PrimaryKeyPlaceholder.exists: sql += "rowid".quotedDatabaseIdentifier + " IS NOT NULL"
+                case PrimaryKeyPlaceholder.absent: sql += "rowid".quotedDatabaseIdentifier + " IS NULL"
+                default: sql += name.quotedDatabaseIdentifier
+                }
             case let .allColumns(qualifier):
                 if let qualifier { sql += qualifier.quotedDatabaseIdentifier + "." }
                 sql += "*"

@@ -399,6 +399,37 @@ struct AssociationTests {
         }
     }
 
+    /// A composite primary key: a row exists when one of its columns is
+    /// not NULL, and is absent when all are NULL.
+    @Test(arguments: StorageKind.allCases)
+    func existsOnACompositeKey(_ kind: StorageKind) throws {
+        struct Edition: TableRecord { static let databaseTableName = "edition" }
+        struct Copy: TableRecord {
+            static let edition = belongsTo(Edition.self, using: ForeignKey(["isbn", "printing"], to: ["isbn", "printing"]))
+        }
+        let database = try TestDatabase(kind)
+        try database.queue.write { db in
+            try db.execute(sql: """
+                CREATE TABLE edition (isbn TEXT NOT NULL, printing INTEGER NOT NULL, PRIMARY KEY (isbn, printing));
+                CREATE TABLE copy (id INTEGER PRIMARY KEY, isbn TEXT, printing INTEGER);
+                INSERT INTO edition VALUES ('x', 1);
+                INSERT INTO copy VALUES (1, 'x', 1), (2, 'x', 2), (3, NULL, NULL);
+                """)
+            let typed = TableAlias<Edition>()
+            let untyped = TableAlias()
+            let requests = [
+                (Copy.joining(optional: Copy.edition.aliased(typed)), typed.exists, !typed.exists),
+                (Copy.joining(optional: Copy.edition.aliased(untyped)), untyped.exists, !untyped.exists),
+            ]
+            for (joined, found, absent) in requests {
+                #expect(try joined.filter(found).asRequest(of: Row.self).fetchAll(db).map { $0["id"] as Int64 } == [1])
+                #expect(try joined.filter(absent).asRequest(of: Row.self).fetchAll(db).map { $0["id"] as Int64 } == [2, 3])
+                let sql = try joined.filter(absent).makePreparedRequest(db).statement.sql; #expect(sql.hasSuffix(
+                    #"WHERE ("edition"."isbn" IS NULL) AND ("edition"."printing" IS NULL)"#), "\(sql)")
+            }
+        }
+    }
+
     @Test func commonTableExpressions() throws {
         let database = try makeDatabase(.memory)
         try database.queue.read { db in

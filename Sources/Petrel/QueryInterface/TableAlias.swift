@@ -217,10 +217,11 @@ extension TableAlias {
     /// True when the aliased table has a row: for `joining(optional:)`
     /// associations, `filter(alias.exists)` keeps rows that found one.
     ///
-    /// The test is on the primary key of the alias's table, every column
-    /// of a composite one (`"author"."id" IS NOT NULL`, which also holds
-    /// for a table without rowid): the record type's table, or for an
-    /// untyped alias the table of the request that uses it.
+    /// The test is on the INTEGER PRIMARY KEY of the alias's table
+    /// (`"author"."id" IS NOT NULL`), else its rowid, else, for a table
+    /// WITHOUT ROWID, every column of its primary key: the record type's
+    /// table, or for an untyped alias the table of the request that uses
+    /// it.
     public var exists: SQLExpression {
         let token = token
         guard let record = RowDecoder.self as? any TableRecord.Type else {
@@ -239,10 +240,12 @@ extension TableAlias {
         return SQLExpression(sql: test(true), isTerm: false, negation: test(false))
     }
 
-    /// The primary key columns of a table; the rowid for a table the
-    /// schema does not know (a common table expression named as it).
+    /// The columns that tell whether a row of the table exists, as GRDB
+    /// tests them: the INTEGER PRIMARY KEY, else the rowid, else (WITHOUT
+    /// ROWID) every primary key column; the rowid for a table the schema
+    /// does not know (a common table expression named as it).
     static func keyColumns(_ table: String, _ db: Database) -> [String] {
-        let columns = (try? db.primaryKey(table).columns) ?? []
+        let columns = (try? db.primaryKey(table).fastColumns) ?? []
         return columns.isEmpty ? ["rowid"] : columns
     }
 }

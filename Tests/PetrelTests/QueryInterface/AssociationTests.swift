@@ -399,8 +399,9 @@ struct AssociationTests {
         }
     }
 
-    /// A composite primary key: a row exists when one of its columns is
-    /// not NULL, and is absent when all are NULL.
+    /// A composite primary key of a table WITHOUT ROWID: a row exists when
+    /// one of its columns is not NULL, and is absent when all are NULL. A
+    /// table with a rowid is tested on it.
     @Test(arguments: StorageKind.allCases)
     func existsOnACompositeKey(_ kind: StorageKind) throws {
         struct Edition: TableRecord { static let databaseTableName = "edition" }
@@ -410,7 +411,7 @@ struct AssociationTests {
         let database = try TestDatabase(kind)
         try database.queue.write { db in
             try db.execute(sql: """
-                CREATE TABLE edition (isbn TEXT NOT NULL, printing INTEGER NOT NULL, PRIMARY KEY (isbn, printing));
+                CREATE TABLE edition (isbn TEXT NOT NULL, printing INTEGER NOT NULL, PRIMARY KEY (isbn, printing)) WITHOUT ROWID;
                 CREATE TABLE copy (id INTEGER PRIMARY KEY, isbn TEXT, printing INTEGER);
                 INSERT INTO edition VALUES ('x', 1);
                 INSERT INTO copy VALUES (1, 'x', 1), (2, 'x', 2), (3, NULL, NULL);
@@ -424,9 +425,14 @@ struct AssociationTests {
             for (joined, found, absent) in requests {
                 #expect(try joined.filter(found).asRequest(of: Row.self).fetchAll(db).map { $0["id"] as Int64 } == [1])
                 #expect(try joined.filter(absent).asRequest(of: Row.self).fetchAll(db).map { $0["id"] as Int64 } == [2, 3])
-                let sql = try joined.filter(absent).makePreparedRequest(db).statement.sql; #expect(sql.hasSuffix(
-                    #"WHERE ("edition"."isbn" IS NULL) AND ("edition"."printing" IS NULL)"#), "\(sql)")
+                #expect(try joined.filter(absent).makePreparedRequest(db).statement.sql.hasSuffix(
+                    #"WHERE ("edition"."isbn" IS NULL) AND ("edition"."printing" IS NULL)"#))
             }
+            try db.execute(sql: "CREATE TABLE shelf (code TEXT PRIMARY KEY); ALTER TABLE copy ADD COLUMN shelf TEXT")
+            let shelf = TableAlias()
+            let onShelf = Copy.joining(optional: Copy.belongsTo(Table("shelf"), using: ForeignKey(["shelf"])).aliased(shelf))
+            #expect(try onShelf.filter(!shelf.exists).makePreparedRequest(db).statement.sql.hasSuffix(#"WHERE "shelf"."rowid" IS NULL"#))
+            #expect(try onShelf.filter(!shelf.exists).fetchCount(db) == 3)
         }
     }
 

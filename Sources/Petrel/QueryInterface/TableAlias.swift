@@ -242,10 +242,16 @@ extension TableAlias {
 
     /// The columns that tell whether a row of the table exists, as GRDB
     /// tests them: the INTEGER PRIMARY KEY, else the rowid, else (WITHOUT
-    /// ROWID) every primary key column; the rowid for a table the schema
-    /// does not know (a common table expression named as it).
+    /// ROWID) every primary key column; every column of a view that has
+    /// no primary key; the rowid for a table the schema does not know (a
+    /// common table expression named as it).
     static func keyColumns(_ table: String, _ db: Database) -> [String] {
-        let columns = (try? db.primaryKey(table).fastColumns) ?? []
-        return columns.isEmpty ? ["rowid"] : columns
+        if let columns = try? db.primaryKey(table).fastColumns, !columns.isEmpty { return columns }
+        // A view without a primary key (no schema source gives one): all
+        // of its columns.
+        if (try? db.viewExists(table)) == true, let columns = try? db.columns(in: table), !columns.isEmpty {
+            return columns.map(\.name)
+        }
+        return ["rowid"]
     }
 }

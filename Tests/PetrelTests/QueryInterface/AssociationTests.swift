@@ -433,6 +433,13 @@ struct AssociationTests {
             let onShelf = Copy.joining(optional: Copy.belongsTo(Table("shelf"), using: ForeignKey(["shelf"])).aliased(shelf))
             #expect(try onShelf.filter(!shelf.exists).makePreparedRequest(db).statement.sql.hasSuffix(#"WHERE "shelf"."rowid" IS NULL"#))
             #expect(try onShelf.filter(!shelf.exists).fetchCount(db) == 3)
+            // A view without primary key: all of its columns.
+            try db.execute(sql: "CREATE VIEW editionView AS SELECT * FROM edition")
+            let view = TableAlias()
+            let viewed = Copy.joining(optional: Copy.belongsTo(Table("editionView"), using: ForeignKey(["isbn", "printing"], to: ["isbn", "printing"])).aliased(view))
+            #expect(try viewed.filter(!view.exists).makePreparedRequest(db).statement.sql.hasSuffix(
+                #"WHERE ("editionView"."isbn" IS NULL) AND ("editionView"."printing" IS NULL)"#))
+            #expect(try viewed.filter(view.exists).fetchCount(db) == 1)
         }
     }
 

@@ -83,6 +83,11 @@ extension SQLSelectable where Self == Column {
     public static var rowID: Column { Column.rowID }
 }
 
+extension ColumnExpression where Self == Column {
+    /// The hidden rowid, where a column is expected.
+    public static var rowID: Column { Column.rowID }
+}
+
 extension SQLSelection {
     /// The selection with `allColumns(excluding:)` spelled out as the
     /// table's other columns.

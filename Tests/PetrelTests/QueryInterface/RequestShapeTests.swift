@@ -208,6 +208,18 @@ struct RequestShapeTests {
         }
     }
 
+    @Test("The rowid is .rowID where a column or a selection is expected", arguments: StorageKind.allCases)
+    func rowIDShorthand(_ kind: StorageKind) throws {
+        let database = try makeLibrary(kind)
+        try database.queue.read { (db: Database) throws in
+            #expect(try Author.select(.rowID, as: Int64.self).order(Column("id")).fetchAll(db) == [1, 2, 3])
+            func columnName(_ column: some ColumnExpression) -> String { column.name }
+            #expect(columnName(.rowID) == "rowid")
+            let alias = TableAlias<Author>()
+            #expect(try Author.aliased(alias).select(alias[.rowID], as: Int64.self).filter(key: 2).fetchOne(db) == 2)
+        }
+    }
+
     @Test("SQL literals take the interpolations an app adds to SQLInterpolation", arguments: StorageKind.allCases)
     func customInterpolation(_ kind: StorageKind) throws {
         let database = try makeLibrary(kind)

@@ -121,6 +121,31 @@ enum PrimaryKeyPlaceholder {
     static let exists = "\u{1}petrel-exists"
     static let absent = "\u{1}petrel-absent"
 
+    /// For a placeholder column: whether it tests that a row exists (true)
+    /// or is absent (false); nil for any other column.
+    static func polarity(of column: String) -> Bool? {
+        switch column {
+        case exists: true
+        case absent: false
+        default: nil
+        }
+    }
+
+    /// The columns that tell whether a row of the table exists, as GRDB
+    /// tests them: the INTEGER PRIMARY KEY, else the rowid, else (WITHOUT
+    /// ROWID) every primary key column; every column of a view that has
+    /// no primary key; the rowid for a table the schema does not know (a
+    /// common table expression named as it).
+    static func keyColumns(_ table: String, _ db: Database) -> [String] {
+        if let columns = try? db.primaryKey(table).fastColumns, !columns.isEmpty { return columns }
+        // A view without a primary key (no schema source gives one): all
+        // of its columns.
+        if (try? db.viewExists(table)) == true, let columns = try? db.columns(in: table), !columns.isEmpty {
+            return columns.map(\.name)
+        }
+        return ["rowid"]
+    }
+
     /// Whether an outer join found a row: some key column is not NULL
     /// (`a IS NOT NULL OR b IS NOT NULL`), or, for `exists: false`, every
     /// one is NULL (`a IS NULL AND b IS NULL`).
@@ -137,19 +162,19 @@ extension SQL {
     /// The same SQL with the existence placeholders of each alias replaced
     /// by tests of its table's primary key.
     func resolvingPrimaryKeys(of aliasTables: [String: String], _ db: Database) -> SQL {
-        func isPlaceholder(_ element: Element) -> Bool {
-            guard case .column(let name, _) = element else { return false }
-            return name == PrimaryKeyPlaceholder.exists || name == PrimaryKeyPlaceholder.absent
+        func polarity(_ element: Element) -> Bool? {
+            guard case .column(let name, _) = element else { return nil }
+            return PrimaryKeyPlaceholder.polarity(of: name)
         }
-        guard elements.contains(where: isPlaceholder) else { return self }
+        guard elements.contains(where: { polarity($0) != nil }) else { return self }
         var result: [Element] = []
         for element in elements {
-            guard isPlaceholder(element), case .column(let name, let qualifier) = element else {
+            guard let exists = polarity(element), case .column(_, let qualifier) = element else {
                 result.append(element)
                 continue
             }
-            let columns = qualifier.flatMap { aliasTables[$0] }.map { TableAlias<Void>.keyColumns($0, db) } ?? ["rowid"]
-            result += PrimaryKeyPlaceholder.test(exists: name == PrimaryKeyPlaceholder.exists, of: columns, qualifier: qualifier).elements
+            let columns = qualifier.flatMap { aliasTables[$0] }.map { PrimaryKeyPlaceholder.keyColumns($0, db) } ?? ["rowid"]
+            result += PrimaryKeyPlaceholder.test(exists: exists, of: columns, qualifier: qualifier).elements
         }
         return SQL(elements: result)
     }
@@ -234,24 +259,9 @@ extension TableAlias {
         let table = record.databaseTableName
         func test(_ exists: Bool) -> SQL {
             SQL(elements: [.subquery(DeferredSQL(make: { db in
-                PrimaryKeyPlaceholder.test(exists: exists, of: Self.keyColumns(table, db), qualifier: token)
+                PrimaryKeyPlaceholder.test(exists: exists, of: PrimaryKeyPlaceholder.keyColumns(table, db), qualifier: token)
             }, parenthesized: false))])
         }
         return SQLExpression(sql: test(true), isTerm: false, negation: test(false))
-    }
-
-    /// The columns that tell whether a row of the table exists, as GRDB
-    /// tests them: the INTEGER PRIMARY KEY, else the rowid, else (WITHOUT
-    /// ROWID) every primary key column; every column of a view that has
-    /// no primary key; the rowid for a table the schema does not know (a
-    /// common table expression named as it).
-    static func keyColumns(_ table: String, _ db: Database) -> [String] {
-        if let columns = try? db.primaryKey(table).fastColumns, !columns.isEmpty { return columns }
-        // A view without a primary key (no schema source gives one): all
-        // of its columns.
-        if (try? db.viewExists(table)) == true, let columns = try? db.columns(in: table), !columns.isEmpty {
-            return columns.map(\.name)
-        }
-        return ["rowid"]
     }
 }

@@ -117,12 +117,13 @@ public struct SQL: ExpressibleByStringInterpolation, Sendable, Hashable, CustomS
                 sql += "?"
                 arguments.values.append(value)
             case let .column(name, qualifier):
-                if let qualifier { sql += qualifier.quotedDatabaseIdentifier + "." }
-                switch name {
-                case PrimaryKeyPlaceholder.exists: sql += "rowid".quotedDatabaseIdentifier + " IS NOT NULL"
-                case PrimaryKeyPlaceholder.absent: sql += "rowid".quotedDatabaseIdentifier + " IS NULL"
-                default: sql += name.quotedDatabaseIdentifier
+                if let exists = PrimaryKeyPlaceholder.polarity(of: name) {
+                    // Not resolved by a request: the rowid.
+                    sql += PrimaryKeyPlaceholder.test(exists: exists, of: ["rowid"], qualifier: qualifier).build().sql
+                    continue
                 }
+                if let qualifier { sql += qualifier.quotedDatabaseIdentifier + "." }
+                sql += name.quotedDatabaseIdentifier
             case let .allColumns(qualifier):
                 if let qualifier { sql += qualifier.quotedDatabaseIdentifier + "." }
                 sql += "*"

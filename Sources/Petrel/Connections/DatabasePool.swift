@@ -157,9 +157,9 @@ public final class DatabasePool: DatabaseWriter, @unchecked Sendable {
     /// Reads on the connection of the access in progress, if any (the
     /// writer inside a write, the reader inside a read), else on a reader.
     public func unsafeReentrantRead<T>(_ value: (Database) throws -> T) throws -> T {
-        if writer.isAccessing { return try writer.unsafeReentrantRead(value) }
+        if writer.isOnQueue { return try writer.unsafeReentrantRead(value) }
         condition.lock()
-        let current = all.first { $0.isAccessing }
+        let current = all.first { $0.isOnQueue }
         condition.unlock()
         if let current { return try current.unsafeReentrantRead(value) }
         return try withReader { try $0.unsafeReentrantRead(value) }

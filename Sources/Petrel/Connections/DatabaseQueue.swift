@@ -81,10 +81,9 @@ public final class DatabaseQueue: DatabaseWriter, @unchecked Sendable {
         interruptHandle.invalidate()
     }
 
-    private var isOnQueue: Bool { DispatchQueue.getSpecific(key: QueueIdentity.key) === queueIdentity }
-
-    /// Whether the caller runs inside an access of this connection.
-    var isAccessing: Bool { isOnQueue }
+    /// Whether the caller runs inside an access of this connection: on its
+    /// queue.
+    var isOnQueue: Bool { DispatchQueue.getSpecific(key: QueueIdentity.key) === queueIdentity }
 
     /// Runs `body` on the queue; accesses are not reentrant.
     private func sync<T>(_ body: (Database) throws -> T) rethrows -> T {

@@ -172,8 +172,7 @@ public struct SQLExpression: SQLSpecificExpressible, Sendable {
 
     /// True for the NULL value.
     var isNullValue: Bool {
-        if sql.elements.count == 1, case .value(let value) = sql.elements[0] { return value.isNull }
-        return false
+        constantValue?.isNull ?? false
     }
 
 }

@@ -12,8 +12,8 @@ public protocol EncodableRecord {
     /// How coding keys become column names (Encodable records).
     static var databaseColumnEncodingStrategy: DatabaseColumnEncodingStrategy { get }
 
-    /// The encoder of nested Encodable values, stored as JSON. Set its
-    /// `userInfo` here if nested values need it.
+    /// The encoder of nested Encodable values, stored as JSON. The default
+    /// gives it ``databaseEncodingUserInfo``.
     static func databaseJSONEncoder(for column: String) -> JSONEncoder
 
     /// The user info given to Encodable `encode(to:)` methods.
@@ -41,7 +41,6 @@ public enum DatabaseColumnEncodingStrategy: Sendable {
 
 extension EncodableRecord {
     public static var databaseColumnEncodingStrategy: DatabaseColumnEncodingStrategy { .useDefaultKeys }
-
 
     public static var databaseEncodingUserInfo: [CodingUserInfoKey: Any] { [:] }
 

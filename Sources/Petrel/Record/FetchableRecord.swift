@@ -17,8 +17,8 @@ public protocol FetchableRecord {
     /// How column names are derived from coding keys (Decodable records).
     static var databaseColumnDecodingStrategy: DatabaseColumnDecodingStrategy { get }
 
-    /// The decoder of columns that hold JSON (nested Decodable values). Set
-    /// its `userInfo` here if nested values need it.
+    /// The decoder of columns that hold JSON (nested Decodable values).
+    /// The default gives it ``databaseDecodingUserInfo``.
     static func databaseJSONDecoder(for column: String) -> JSONDecoder
 
     /// The user info given to Decodable initializers.
@@ -43,7 +43,6 @@ public enum DatabaseColumnDecodingStrategy: Sendable {
 
 extension FetchableRecord {
     public static var databaseColumnDecodingStrategy: DatabaseColumnDecodingStrategy { .useDefaultKeys }
-
 
     public static var databaseDecodingUserInfo: [CodingUserInfoKey: Any] { [:] }
 

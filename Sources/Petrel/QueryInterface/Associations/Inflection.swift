@@ -81,7 +81,8 @@ enum EnglishInflection {
         return first.uppercased() + word.dropFirst()
     }
 
-    private static func matchCase(_ replacement: String, of original: String) -> String {
+    /// `replacement`, capitalized when `original` is.
+    static func matchCase(_ replacement: String, of original: String) -> String {
         original.first?.isUppercase == true ? capitalized(replacement) : replacement
     }
 }

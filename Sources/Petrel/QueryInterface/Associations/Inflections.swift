@@ -112,9 +112,7 @@ public struct Inflections: Sendable {
                 return expression.stringByReplacingMatches(in: word, range: range, withTemplate: template)
             case .irregular(let from, let to):
                 guard lower.hasSuffix(from.lowercased()) else { continue }
-                let kept = word.dropLast(from.count)
-                let replaced = String(word.suffix(from.count))
-                return kept + (replaced.first?.isUppercase == true ? EnglishInflection.capitalized(to) : to)
+                return word.dropLast(from.count) + EnglishInflection.matchCase(to, of: String(word.suffix(from.count)))
             }
         }
         return isEnglish ? english(word) : word

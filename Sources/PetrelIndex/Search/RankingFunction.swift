@@ -490,7 +490,7 @@ private final class RankingContext {
     private func nameGain(_ names: NameMatch, _ match: FTS5Match, _ scratch: inout Scratch, columns: Int, needed: Double?) throws -> Double {
         let title = columns - 2
         guard scratch.lengths[title] <= Self.longestName, scratch.lengths[columns - 1] <= Self.longestNamedBody else { return 0 }
-        for term in 0..<terms.termCount where scratch.frequencies[term * columns + title] > 0 { return 0 }
+        guard !(0..<terms.termCount).contains(where: { scratch.frequencies[$0 * columns + title] > 0 }) else { return 0 }
         var wanted: UInt64 = 0
         var most = 0.0
         for term in 0..<min(terms.termCount, terms.words.count) where scratch.termScores[term] > 0 && !terms.words[term].isEmpty {
@@ -519,11 +519,12 @@ private final class RankingContext {
     /// be among the `topCount` best, an upper bound of it below them.
     func rankScore(_ match: FTS5Match) throws -> Double {
         guard isBoundable else { return try computeScore(match).score }
-        if kept.count == model.topCount {
+        let lowestKept = kept.count == model.topCount ? kept[0] : nil
+        if let lowestKept {
             let bound = try upperBound(match)
-            if bound < kept[0] { return bound }
+            if bound < lowestKept { return bound }
         }
-        let score = try computeScore(match, lowestKept: kept.count == model.topCount ? kept[0] : nil).score
+        let score = try computeScore(match, lowestKept: lowestKept).score
         keep(score)
         return score
     }

@@ -22,12 +22,30 @@
 public struct FTS5AuxiliaryFunction: Sendable {
     /// The SQL name of the function.
     public let name: String
-    let body: @Sendable (FTS5Match, [DatabaseValue]) throws -> (any DatabaseValueConvertible)?
+    let body: @Sendable (FTS5Match) throws -> (any DatabaseValueConvertible)?
 
     /// A function named `name`. The closure receives the current match and
     /// the SQL arguments that follow the table name; a thrown error fails the
     /// statement.
     public init(_ name: String, function: @escaping @Sendable (FTS5Match, [DatabaseValue]) throws -> (any DatabaseValueConvertible)?) {
+        self.name = name
+        self.body = { match in try function(match, match.arguments) }
+    }
+
+    /// A function named `name` that reads its SQL arguments only when it
+    /// needs them, from ``FTS5Match/arguments``. FTS5 calls a ranking
+    /// function for every matching row, with the same literal arguments:
+    /// one that reads them on the first row of a query and keeps what it
+    /// made of them in ``FTS5Match/queryData`` saves decoding them again
+    /// on every other row.
+    ///
+    /// ```swift
+    /// let weighted = FTS5AuxiliaryFunction("weighted_hits") { match in
+    ///     let weight = match.arguments.first?.int64Value ?? 1
+    ///     return Int64(try match.instances().count) * weight
+    /// }
+    /// ```
+    public init(_ name: String, function: @escaping @Sendable (FTS5Match) throws -> (any DatabaseValueConvertible)?) {
         self.name = name
         self.body = function
     }
@@ -53,11 +71,17 @@ public struct FTS5PhraseInstance: Sendable, Equatable, Hashable {
 ///
 /// A match is only valid during the call it is handed to: do not keep it.
 public final class FTS5Match {
-    let access: FTS5MatchAccess
+    /// Replaced for each call when the match object is reused for the
+    /// next row (see `AuxiliaryFunctionBox`).
+    var access: FTS5MatchAccess
 
     init(access: FTS5MatchAccess) {
         self.access = access
     }
+
+    /// The SQL arguments of the call that follow the table name, read
+    /// from SQLite when asked for.
+    public var arguments: [DatabaseValue] { access.arguments() }
 
     /// The rowid of the current row.
     public var rowID: Int64 { access.rowID() }

@@ -19,13 +19,42 @@ import Foundation
 
 private final class AuxiliaryFunctionBox {
     let function: FTS5AuxiliaryFunction
+    /// The match object of the last call, reused for the next one: FTS5
+    /// calls a ranking function once per matching row, and allocating a
+    /// match per row was a visible share of a search. Only touched by
+    /// calls on the connection the function is registered on, one at a
+    /// time; a call made while another is running (a nested query) takes
+    /// a fresh object.
+    private var spareMatch: FTS5Match?
+
     init(_ function: FTS5AuxiliaryFunction) { self.function = function }
+
+    func match(for access: FTS5MatchAccess) -> FTS5Match {
+        if var spare = spareMatch {
+            spareMatch = nil
+            // A match the function kept (against the rule) is not reused.
+            if isKnownUniquelyReferenced(&spare) {
+                spare.access = access
+                return spare
+            }
+        }
+        return FTS5Match(access: access)
+    }
+
+    func recycle(_ match: FTS5Match) { spareMatch = match }
 }
 
 /// The calls an auxiliary function may make, for one call.
 struct FTS5MatchAccess {
     let api: UnsafePointer<Fts5ExtensionApi>
     let context: OpaquePointer
+    /// The SQL arguments after the table name, valid during the call.
+    var argumentCount: CInt = 0
+    var argumentValues: UnsafeMutablePointer<OpaquePointer?>?
+
+    func arguments() -> [DatabaseValue] {
+        Petrel.arguments(argumentCount, argumentValues)
+    }
 
     private func check(_ code: CInt, _ what: String) throws {
         guard code == SQLITE_OK else {
@@ -142,9 +171,10 @@ private func callAuxiliaryFunction(
         return
     }
     let box = Unmanaged<AuxiliaryFunctionBox>.fromOpaque(userData).takeUnretainedValue()
-    let match = FTS5Match(access: FTS5MatchAccess(api: api, context: fts))
+    let match = box.match(for: FTS5MatchAccess(api: api, context: fts, argumentCount: argc, argumentValues: argv))
+    defer { box.recycle(match) }
     do {
-        let result = try box.function.body(match, arguments(argc, argv))
+        let result = try box.function.body(match)
         (result?.databaseValue ?? .null).setResult(of: context)
     } catch {
         report(error, to: context)

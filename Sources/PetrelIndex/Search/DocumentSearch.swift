@@ -417,7 +417,10 @@ private struct SearchRun {
         var frequent = Set<Int>()
         var rareDocuments = 0
         for (term, expression) in expressions {
-            let frequency = try matches(DocumentText.pattern(expression), filter: nil).fetchCount(db)
+            // Counting stops past the threshold: a frequent word's postings
+            // are the longest, and only whether it passes matters.
+            let frequency = try matches(DocumentText.pattern(expression), filter: nil)
+                .select(Column.rowID).limit(threshold + 1).fetchCount(db)
             if frequency > threshold { frequent.insert(term) } else { rareDocuments += frequency }
         }
         // Enough documents with a rare word to fill the page.

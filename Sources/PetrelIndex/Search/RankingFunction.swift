@@ -330,8 +330,11 @@ private final class RankingContext {
         }
     }
 
-    static func get(_ match: FTS5Match, _ arguments: [DatabaseValue]) throws -> RankingContext {
+    /// The query's context, made on its first row from the call's
+    /// arguments (the model), which later rows do not decode again.
+    static func get(_ match: FTS5Match) throws -> RankingContext {
         if let context = match.queryData as? RankingContext { return context }
+        let arguments = match.arguments
         let (model, terms) = arguments.isEmpty
             ? RankingModel.defaults(phraseCount: match.phraseCount)
             : try RankingModel.parse(arguments)
@@ -623,13 +626,13 @@ extension RankingModel {
     }
 
     /// `petrel_rank(documents_fts, ...)`: minus the score, for `ORDER BY rank`.
-    static let rankFunction = FTS5AuxiliaryFunction("petrel_rank") { match, arguments in
-        -(try RankingContext.get(match, arguments).rankScore(match))
+    static let rankFunction = FTS5AuxiliaryFunction("petrel_rank") { match in
+        -(try RankingContext.get(match).rankScore(match))
     }
 
     /// `petrel_explain(documents_fts, ...)`: the score taken apart, as JSON.
-    static let explainFunction = FTS5AuxiliaryFunction("petrel_explain") { match, arguments in
-        let explanation = try RankingContext.get(match, arguments).score(match)
+    static let explainFunction = FTS5AuxiliaryFunction("petrel_explain") { match in
+        let explanation = try RankingContext.get(match).score(match)
         return String(decoding: try JSONEncoder().encode(explanation), as: UTF8.self)
     }
 }

@@ -9,6 +9,15 @@ private final class PhraseStatistics {
     init(_ rowsContaining: [Int]) { self.rowsContaining = rowsContaining }
 }
 
+/// Matches an auxiliary function kept, to check they are not reused.
+private final class KeptMatches: @unchecked Sendable {
+    // Sendable invariant: `matches` is only accessed under `lock`.
+    private let lock = NSLock()
+    private var matches: [FTS5Match] = []
+    func add(_ match: FTS5Match) { lock.withLock { matches.append(match) } }
+    var distinctCount: Int { lock.withLock { Set(matches.map(ObjectIdentifier.init)).count } }
+}
+
 @Suite("FTS5 auxiliary functions")
 struct FTS5AuxiliaryFunctionTests {
     func makeDocuments(_ kind: StorageKind) throws -> TestDatabase {
@@ -99,6 +108,51 @@ struct FTS5AuxiliaryFunctionTests {
         // keeper (1 row) + petrels (2 rows) = 1.5 for row 3; storm + petrels = 1.0 for row 1; storm = 0.5 for row 2.
         #expect(ids == [3, 1, 2])
         #expect(counter.all.count == 1, "query data is computed once per query")
+    }
+
+    /// The form without an arguments parameter reads them from the match
+    /// when asked, row by row: arguments may be columns, which change
+    /// from one row to the next.
+    @Test(arguments: StorageKind.allCases)
+    func argumentsReadOnDemand(kind: StorageKind) throws {
+        let database = try makeDocuments(kind)
+        let reads = Collected<Int64>()
+        let labelled = FTS5AuxiliaryFunction("labelled") { match in
+            let arguments = match.arguments
+            reads.append(match.rowID)
+            let texts = arguments.map { String.fromDatabaseValue($0) ?? ($0.isNull ? "NULL" : "\($0)") }
+            return "\(match.rowID):" + texts.joined(separator: "|")
+        }
+        let silent = FTS5AuxiliaryFunction("silent") { match in match.rowID * 10 }
+        let (lines, tens) = try database.queue.read { db in
+            try db.add(fts5Function: labelled)
+            try db.add(fts5Function: silent)
+            let lines = try String.fetchAll(db, sql: """
+                SELECT labelled(docs, title, 'k', NULL) FROM docs WHERE docs MATCH 'storm OR petrels' ORDER BY rowid
+                """)
+            let tens = try Int64.fetchAll(db, sql: "SELECT silent(docs, 'unread') FROM docs WHERE docs MATCH 'petrels' ORDER BY rowid")
+            return (lines, tens)
+        }
+        #expect(lines == ["1:Storm petrels|k|NULL", "2:Gulls|k|NULL", "3:Lighthouses|k|NULL"])
+        #expect(reads.all == [1, 2, 3])
+        #expect(tens == [10, 30])
+    }
+
+    /// A match kept past its call (which the documentation forbids, but
+    /// which must not corrupt the next rows) is never handed out again.
+    @Test func keptMatchesAreNotReused() throws {
+        let database = try makeDocuments(.memory)
+        let kept = KeptMatches()
+        let keeping = FTS5AuxiliaryFunction("keeping") { match in
+            kept.add(match)
+            return match.rowID
+        }
+        let ids = try database.queue.read { db in
+            try db.add(fts5Function: keeping)
+            return try Int64.fetchAll(db, sql: "SELECT keeping(docs) FROM docs WHERE docs MATCH 'storm OR petrels OR gulls' ORDER BY rowid")
+        }
+        #expect(ids == [1, 2, 3])
+        #expect(kept.distinctCount == 3)
     }
 
     @Test func errorsFailTheStatement() throws {

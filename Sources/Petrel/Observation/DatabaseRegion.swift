@@ -27,6 +27,9 @@ public struct DatabaseRegion: Sendable {
         var name: String
         /// Lowercased column names; nil for all columns.
         var columns: Set<String>?
+        /// Each column's name as first seen, by lowercased name (the
+        /// description spells columns as the schema does).
+        var spellings: [String: String] = [:]
         /// The rows; nil for all rows.
         var rowIDs: Set<Int64>?
 
@@ -53,7 +56,9 @@ public struct DatabaseRegion: Sendable {
     /// equality need no filtering).
     init(table: String, columns: Set<String>? = nil) {
         precondition(columns?.isEmpty != true, "a table region needs at least one column")
-        tables = [table.lowercased(): TableRegion(name: table, columns: columns.map { Set($0.map { $0.lowercased() }) })]
+        tables = [table.lowercased(): TableRegion(
+            name: table, columns: columns.map { Set($0.map { $0.lowercased() }) },
+            spellings: Dictionary(columns?.map { ($0.lowercased(), $0) } ?? [], uniquingKeysWith: { first, _ in first }))]
     }
 
     /// Every table of the database.
@@ -85,6 +90,7 @@ public struct DatabaseRegion: Sendable {
             if var existing = tables[key] {
                 if let columns = existing.columns, let otherColumns = table.columns {
                     existing.columns = columns.union(otherColumns)
+                    existing.spellings.merge(table.spellings) { first, _ in first }
                 } else {
                     existing.columns = nil
                 }
@@ -144,7 +150,9 @@ public struct DatabaseRegion: Sendable {
         let key = table.lowercased()
         if var existing = tables?[key] {
             if let column, existing.columns != nil {
-                existing.columns?.insert(column.lowercased())
+                let key = column.lowercased()
+                existing.columns?.insert(key)
+                if existing.spellings[key] == nil { existing.spellings[key] = column }
             } else {
                 existing.columns = nil
             }
@@ -152,7 +160,8 @@ public struct DatabaseRegion: Sendable {
             existing.rowIDs = nil
             tables?[key] = existing
         } else {
-            tables?[key] = TableRegion(name: table, columns: column.map { [$0.lowercased()] })
+            tables?[key] = TableRegion(name: table, columns: column.map { [$0.lowercased()] },
+                                       spellings: column.map { [$0.lowercased(): $0] } ?? [:])
         }
     }
 
@@ -195,8 +204,10 @@ extension DatabaseRegion: CustomStringConvertible {
     public var description: String {
         guard let tables else { return "full database" }
         if tables.isEmpty { return "empty" }
-        return tables.sorted { $0.key < $1.key }.map { key, table in
-            key + "(" + (table.columns.map { $0.sorted().joined(separator: ",") } ?? "*") + ")"
+        // Names as the schema spells them (first seen), in that order.
+        return tables.values.sorted { $0.name < $1.name }.map { table in
+            let columns = table.columns.map { columns in columns.map { table.spellings[$0] ?? $0 }.sorted().joined(separator: ",") }
+            return table.name + "(" + (columns ?? "*") + ")"
                 + (table.rowIDs.map { "[" + $0.sorted().map(String.init).joined(separator: ",") + "]" } ?? "")
         }.joined(separator: ",")
     }

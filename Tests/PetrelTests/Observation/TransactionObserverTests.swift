@@ -366,4 +366,18 @@ struct DatabaseRegionTests {
             #expect(!names.isModified(byEventsOfKind: .delete(tableName: "team")))
         }
     }
+
+    /// Descriptions spell tables and columns as the schema does, whatever
+    /// the case a statement used, and list tables in that spelling's order.
+    @Test func descriptionsKeepTheSchemasSpelling() throws {
+        let dbQueue = try DatabaseQueue()
+        try dbQueue.write { db in
+            try db.execute(sql: "CREATE TABLE compoundKey (pk1, pk2, firstName, lastName); CREATE TABLE Zone (id); CREATE TABLE alpha (x)")
+            let region = try db.makeStatement(sql: "SELECT FIRSTNAME, lastname, PK1 FROM COMPOUNDKEY").databaseRegion
+            #expect(region.description == "compoundKey(firstName,lastName,pk1)")
+            let all = try db.makeStatement(sql: "SELECT * FROM zone, ALPHA, compoundkey").databaseRegion
+            #expect(all.description == "Zone(id),alpha(x),compoundKey(firstName,lastName,pk1,pk2)")
+            #expect(region.isModified(byEventsOfKind: .update(tableName: "CompoundKey", columnNames: ["FirstName"])))
+        }
+    }
 }

@@ -308,6 +308,30 @@ public struct QueryInterfaceRequest<RowDecoder>: Sendable {
         }
     }
 
+    /// The same rows with only these columns of the request's table: no
+    /// column of its joined associations, and no ordering unless a limit
+    /// makes it choose the rows. What a subquery of the
+    /// rows' keys needs (`WHERE (a, b) IN (SELECT a, b FROM ...)`).
+    func selectingOnly(_ columns: [String]) -> Self {
+        var request = self
+        request.selection = columns.map { SQLSelection(sql: Column($0).sqlExpression.sql) }
+        request.selectsPrimaryKey = false
+        request.prefetches = []
+        request.joins = request.joins.map { join in
+            var join = join
+            join.includesColumns = false
+            join.annotatesParent = false
+            return join
+        }
+        if limitClause == nil {
+            request.orderings = []
+            request.isReversed = false
+            request.ordersByPrimaryKey = false
+            request.hasStableOrder = false
+        }
+        return request
+    }
+
     /// The rows a DELETE or UPDATE of the request touches, as the SQL that
     /// follows `DELETE FROM table` or `UPDATE table SET ...`: its WHERE
     /// clause, then (after any RETURNING clause) ORDER BY and LIMIT when
@@ -337,22 +361,7 @@ public struct QueryInterfaceRequest<RowDecoder>: Sendable {
         // primary key columns of a WITHOUT ROWID table.
         let keyColumns = try db.primaryKey(table).fastColumns
         // The statement declares the common table expressions, not the subquery.
-        var subquery = removingCTEs()
-        subquery.selection = keyColumns.map { SQLSelection(sql: Column($0).sqlExpression.sql) }
-        subquery.selectsPrimaryKey = false
-        subquery.prefetches = []
-        subquery.joins = subquery.joins.map { join in
-            var join = join
-            join.includesColumns = false
-            join.annotatesParent = false
-            return join
-        }
-        if limitClause == nil {
-            subquery.orderings = []
-            subquery.isReversed = false
-            subquery.ordersByPrimaryKey = false
-            subquery.hasStableOrder = false
-        }
+        let subquery = removingCTEs().selectingOnly(keyColumns)
         let key = keyColumns.map { SQL(sql: $0.quotedDatabaseIdentifier) }
         let keySQL = key.count == 1 ? key[0] : "(" + key.joined(separator: ", ") + ")"
         return (with, " WHERE " + keySQL + " IN (" + (try subquery.compile(db).sql) + ")", SQL(elements: []))
@@ -661,7 +670,7 @@ extension QueryInterfaceRequest: FetchRequest {
             readRegion.union(try Self.prefetchedRegion(sites, db))
         }
         let adapter = PrefetchingAdapter(base: compiled.adapter) { db, rows in
-            try Self.prefetch(sites, db, into: rows)
+            try Self.prefetch(sites, db, into: rows, origin: request)
         }
         return PreparedRequest(statement: statement, adapter: adapter)
     }

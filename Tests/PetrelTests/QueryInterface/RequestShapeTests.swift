@@ -456,7 +456,45 @@ struct RequestShapeTests {
             #expect(rows.allSatisfy { $0.prefetchedRows["children"]?.count == 2 })
             #expect(rows[42].prefetchedRows["children"]?.first?["b"] == "k0")
         }
-        #expect(recorder.sql.contains { $0.hasPrefix(#"SELECT *, "a" AS "grdb_a", "b" AS "grdb_b" FROM "child" WHERE ("a", "b") IN (VALUES (?, ?), "#) })
+        // The keys are read from the parents' request, not bound: one
+        // statement whatever the number of parents, as GRDB writes it.
+        #expect(recorder.sql.contains(#"WITH "grdb_base" AS (SELECT "a", "b" FROM "parent") SELECT *, "a" AS "grdb_a", "b" AS "grdb_b" FROM "child" WHERE ("a", "b") IN "grdb_base""#))
+    }
+
+    struct GrandChild: TableRecord {}
+
+    /// A limited request keeps its order and limit in the keys it hands
+    /// its prefetch; a prefetch inside a prefetch reads the keys of the
+    /// request that fetched its own rows; joined associations select no
+    /// key.
+    @Test("Composite-key prefetches read the keys of the request that fetched the rows", arguments: StorageKind.allCases)
+    func compositeKeyPrefetchOrigins(_ kind: StorageKind) throws {
+        let database = try TestDatabase(kind)
+        let recorder = SQLRecorder()
+        try database.queue.write { (db: Database) throws in
+            try db.execute(sql: """
+                CREATE TABLE parent (a INTEGER, b TEXT, PRIMARY KEY (a, b));
+                CREATE TABLE child (id INTEGER PRIMARY KEY, a INTEGER, b TEXT, c INTEGER, d TEXT, UNIQUE (c, d), FOREIGN KEY (a, b) REFERENCES parent(a, b));
+                CREATE TABLE grandChild (id INTEGER PRIMARY KEY, c INTEGER, d TEXT, FOREIGN KEY (c, d) REFERENCES child(c, d));
+                """)
+            for i in 0..<10 {
+                try db.execute(sql: "INSERT INTO parent VALUES (?, 'p')", arguments: [i])
+                try db.execute(sql: "INSERT INTO child (a, b, c, d) VALUES (?, 'p', ?, 'c')", arguments: [i, i * 10])
+                try db.execute(sql: "INSERT INTO grandChild (c, d) VALUES (?, 'c'), (?, 'c')", arguments: [i * 10, i * 10])
+            }
+            recorder.start(db)
+            let children = Parent.children.including(all: Child.hasMany(GrandChild.self).forKey("grandChildren"))
+            let limited = try Row.fetchAll(db, Parent.including(all: children).order(Column("a").desc).limit(3))
+            #expect(limited.map { $0["a"] as Int } == [9, 8, 7])
+            #expect(limited.map { $0.prefetchedRows["children"]?.map { $0["c"] as Int } } == [[90], [80], [70]])
+            #expect(limited.map { $0.prefetchedRows["children"]?.first?.prefetchedRows["grandChildren"]?.count } == [2, 2, 2])
+            let joined = try Row.fetchAll(db, Parent.including(required: Parent.children.filter(Column("c") >= 50)).including(all: Parent.children).order(Column("a")))
+            #expect(joined.map { $0["a"] as Int } == [5, 6, 7, 8, 9])
+            #expect(joined.allSatisfy { $0.prefetchedRows["children"]?.count == 1 })
+        }
+        #expect(recorder.sql.contains(#"WITH "grdb_base" AS (SELECT "a", "b" FROM "parent" ORDER BY "a" DESC LIMIT 3) SELECT *, "a" AS "grdb_a", "b" AS "grdb_b" FROM "child" WHERE ("a", "b") IN "grdb_base""#))
+        #expect(recorder.sql.contains(#"WITH "grdb_base" AS (WITH "grdb_base" AS (SELECT "a", "b" FROM "parent" ORDER BY "a" DESC LIMIT 3) SELECT "c", "d" FROM "child" WHERE ("a", "b") IN "grdb_base") SELECT *, "c" AS "grdb_c", "d" AS "grdb_d" FROM "grandChild" WHERE ("c", "d") IN "grdb_base""#))
+        #expect(recorder.sql.contains(#"WITH "grdb_base" AS (SELECT "parent"."a", "parent"."b" FROM "parent" JOIN "child" ON ("child"."a" = "parent"."a") AND ("child"."b" = "parent"."b") AND ("child"."c" >= ?)) SELECT *, "a" AS "grdb_a", "b" AS "grdb_b" FROM "child" WHERE ("a", "b") IN "grdb_base""#))
     }
 
     @Test("Common table expressions: joined without condition, declared by associations, used by updates", arguments: StorageKind.allCases)

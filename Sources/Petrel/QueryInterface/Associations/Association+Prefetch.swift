@@ -32,10 +32,12 @@ extension QueryInterfaceRequest {
     }
 
     /// Runs one query per prefetch (in chunks for many rows) and attaches
-    /// the associated rows to each fetched row.
-    static func prefetch(_ sites: [PrefetchSite], _ db: Database, into rows: [Row]) throws {
+    /// the associated rows to each fetched row. `origin` is the request
+    /// that fetched the rows.
+    static func prefetch(_ sites: [PrefetchSite], _ db: Database, into rows: [Row], origin: Self) throws {
+        guard !rows.isEmpty else { return }
         for site in sites {
-            let associated = try PrefetchPlan(path: site.path, db).fetch(for: rows, key: site.key, db)
+            let associated = try PrefetchPlan(path: site.path, db).fetch(for: rows, key: site.key, origin: origin.asRequest(of: Row.self), db)
             for (row, associatedRows) in zip(rows, associated) {
                 row.prefetchedRowsStorage[site.key] = associatedRows
                 if let scopes = site.scopes, let scoped = row.scoped(at: scopes) {
@@ -124,9 +126,10 @@ private struct PrefetchPlan {
         target = last.request
     }
 
-    /// The associated rows of each origin row, fetched a chunk of origin
-    /// keys at a time.
-    func fetch(for rows: [Row], key: String, _ db: Database) throws -> [[Row]] {
+    /// The associated rows of each origin row: a chunk of origin keys at a
+    /// time for a single-column key, in one query that reads the keys
+    /// from the origin request for a key of several columns.
+    func fetch(for rows: [Row], key: String, origin: QueryInterfaceRequest<Row>, _ db: Database) throws -> [[Row]] {
         var keys: [[DatabaseValue]] = []
         keys.reserveCapacity(rows.count)
         for row in rows {
@@ -138,6 +141,15 @@ private struct PrefetchPlan {
             })
         }
         var groups: [[DatabaseValue]: [Row]] = [:]
+        func group(_ fetched: [Row]) {
+            for row in fetched {
+                groups[pivots.map { row.databaseValue(forColumn: $0) ?? .null }, default: []].append(row)
+            }
+        }
+        if pairs.count > 1 {
+            group(try Row.fetchAll(db, request(origin: origin)))
+            return keys.map { groups[$0] ?? [] }
+        }
         // Each key once (NULL never matches a foreign key), in a stable
         // order: sorted for a single column, as GRDB lists them.
         var seen: Set<[DatabaseValue]> = []
@@ -149,9 +161,7 @@ private struct PrefetchPlan {
         while start < distinct.count {
             let chunk = distinct[start..<min(start + chunkSize, distinct.count)]
             start += chunkSize
-            for row in try Row.fetchAll(db, request(keys: chunk)) {
-                groups[pivots.map { row.databaseValue(forColumn: $0) ?? .null }, default: []].append(row)
-            }
+            group(try Row.fetchAll(db, request(keys: chunk)))
         }
         return keys.map { groups[$0] ?? [] }
     }
@@ -172,6 +182,28 @@ private struct PrefetchPlan {
             }
             keyFilter = SQLExpression(sql: "(" + columns + ") IN (VALUES " + keyRows.joined(separator: ", ") + ")", isTerm: false)
         }
+        return filtered(by: keyFilter)
+    }
+
+    /// The request for the rows of every row the origin request fetches,
+    /// for a key of several columns: the origin's keys are a common table
+    /// expression, so no key value is bound and the statement stays the
+    /// same size whatever the number of rows (GRDB's SQL, also).
+    ///
+    /// ```sql
+    /// WITH grdb_base AS (SELECT a, b FROM parent)
+    /// SELECT *, a AS grdb_a, b AS grdb_b FROM child WHERE (a, b) IN grdb_base
+    /// ```
+    func request(origin: QueryInterfaceRequest<Row>) -> QueryInterfaceRequest<Row> {
+        let base = CommonTableExpression(named: "grdb_base", request: origin.selectingOnly(pairs.map(\.origin)))
+        let columns = pairs.map { Column($0.destination).sqlExpression.sql }.joined(separator: ", ")
+        let keyFilter = SQLExpression(sql: "(" + columns + ") IN " + SQL(sql: base.tableName.quotedDatabaseIdentifier), isTerm: false)
+        return filtered(by: keyFilter).with(base)
+    }
+
+    /// The target, filtered through its first pivot (or itself) and with
+    /// the pivot columns selected.
+    private func filtered(by keyFilter: SQLExpression) -> QueryInterfaceRequest<Row> {
         guard let pivotJoins = _AssociationCore.pivotJoins(path, refiningFirstPivot: { first in
             first.selection = pivotSelections
             first = first.filter(keyFilter)

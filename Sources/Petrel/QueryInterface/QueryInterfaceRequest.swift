@@ -495,6 +495,10 @@ public struct QueryInterfaceRequest<RowDecoder>: Sendable {
             if let offset = limitClause.offset { sql += SQL(sql: " OFFSET \(offset)") }
         }
         let adapter: (any RowAdapter)? = plan.nodes[0].children.isEmpty ? nil : plan.adapter(for: 0)
+        // Alone in its statement, the table is not qualified, even through
+        // an alias without a name; its columns in subqueries still are
+        // (they are resolved after this).
+        if qualifier == nil, let alias { sql = sql.unqualifying(alias.token) }
         let resolved = try sql.resolved(db).resolvingPrimaryKeys(of: plan.aliasTables, db)
         return Compiled(sql: resolved.renamingQualifiers(plan.aliasNames), adapter: adapter)
     }

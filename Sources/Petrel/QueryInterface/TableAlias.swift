@@ -179,6 +179,22 @@ extension SQL {
         return SQL(elements: result)
     }
 
+    /// The same SQL with the columns of an alias unqualified, outside
+    /// subqueries (still unresolved) and existence placeholders (which
+    /// need the alias to find their table).
+    func unqualifying(_ token: String) -> SQL {
+        SQL(elements: elements.map { element in
+            switch element {
+            case .column(let column, token?) where PrimaryKeyPlaceholder.polarity(of: column) == nil:
+                return .column(column, qualifier: nil)
+            case .allColumns(token?):
+                return .allColumns(qualifier: nil)
+            default:
+                return element
+            }
+        })
+    }
+
     /// The same SQL with alias placeholders (and names) replaced.
     func renamingQualifiers(_ names: [String: String]) -> SQL {
         guard !names.isEmpty else { return self }

@@ -220,6 +220,35 @@ struct RequestShapeTests {
         }
     }
 
+    /// A table alone in its statement is not qualified, even through an
+    /// alias without a name; a named alias always is; a subquery that reads
+    /// the outer table's columns through its alias qualifies them.
+    @Test("Aliases qualify columns only where the statement needs it", arguments: StorageKind.allCases)
+    func aliasQualification(_ kind: StorageKind) throws {
+        let database = try makeLibrary(kind)
+        try database.queue.read { (db: Database) throws in
+            let alias = TableAlias<Author>()
+            let alone = Author.aliased(alias).select(Column("name")).filter(alias[Column("country")] == "FR").order(alias[Column("name")])
+            #expect(try alone.makePreparedRequest(db).statement.sql
+                == #"SELECT "name" FROM "author" WHERE "country" = ? ORDER BY "name""#)
+            #expect(try String.fetchAll(db, alone) == ["Colette", "Marcel Proust"])
+            let named = TableAlias<Author>(name: "a")
+            let namedSQL = try Author.aliased(named).filter(named[Column("country")] == "FR").makePreparedRequest(db).statement.sql
+            #expect(namedSQL == #"SELECT "a".* FROM "author" "a" WHERE "a"."country" = ?"#)
+            // The outer author, from inside the subquery: qualified, or it
+            // would be the book's own id.
+            let outer = TableAlias<Author>()
+            let withBooks = Author.aliased(outer)
+                .filter(Book.filter(Column("authorId") == outer[Column("id")]).exists())
+                .order(Column("id"))
+            #expect(try withBooks.makePreparedRequest(db).statement.sql
+                == #"SELECT * FROM "author" WHERE EXISTS (SELECT * FROM "book" WHERE "authorId" = "author"."id") ORDER BY "id""#)
+            let authorsWithBooks = try withBooks.fetchAll(db).map(\.id)
+            #expect(authorsWithBooks == (try Int64.fetchAll(db, sql: "SELECT DISTINCT authorId FROM book ORDER BY authorId")))
+            #expect(authorsWithBooks.count == 2)
+        }
+    }
+
     @Test("SQL literals take the interpolations an app adds to SQLInterpolation", arguments: StorageKind.allCases)
     func customInterpolation(_ kind: StorageKind) throws {
         let database = try makeLibrary(kind)

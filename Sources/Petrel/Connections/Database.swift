@@ -92,6 +92,11 @@ public final class Database {
     /// The schema source of ``withSchemaSource(_:execute:)``, while it runs
     /// (`.some(nil)` runs without any).
     var schemaSourceOverride: (any DatabaseSchemaSource)??
+    /// Told of each request a prefetch (`including(all:)`) is about to
+    /// run, with its key path, while ``dumpRequest(_:format:to:)`` fetches
+    /// the rows of a prefetching request. Prefetches made inside one are
+    /// not told.
+    var prefetchWillRun: ((QueryInterfaceRequest<Row>, [String]) -> Void)?
     /// INSERT statements of record types, with the columns they were built for.
     var recordInsertStatements = RecordInsertStatementCache()
     /// Whether this SQLite accepts `DELETE ... LIMIT` and `UPDATE ... LIMIT`

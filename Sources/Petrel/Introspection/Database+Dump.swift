@@ -79,11 +79,33 @@ extension Database {
         }
     }
 
-    /// Prints the rows of a request.
+    /// Prints the rows of a request, then, for a request that prefetches
+    /// associated rows (`including(all:)`), the rows of each prefetch
+    /// under its key, without the pivot columns (`grdb_*`) that link them
+    /// to their rows.
     public func dumpRequest(_ request: some FetchRequest, format: some DumpFormat = .debug(), to stream: (any TextOutputStream)? = nil) throws {
         var output = DumpStream(stream)
-        var format = format
-        try dump(request.makePreparedRequest(self, forSingleResult: false).statement, format: &format, to: &output)
+        try dumpRequest(request, format: format, to: &output)
+    }
+
+    private func dumpRequest(_ request: some FetchRequest, format: some DumpFormat, to output: inout DumpStream) throws {
+        var statementFormat = format
+        let prepared = try request.makePreparedRequest(self, forSingleResult: false)
+        try dump(prepared.statement, format: &statementFormat, to: &output)
+        guard prepared.adapter is PrefetchingAdapter else { return }
+        // The prefetches run with the rows; their requests are printed
+        // after, each run again.
+        var prefetches: [(request: QueryInterfaceRequest<Row>, keyPath: [String])] = []
+        let previous = prefetchWillRun
+        prefetchWillRun = { prefetches.append(($0, $1)) }
+        defer { prefetchWillRun = previous }
+        _ = try Row.fetchAll(self, request)
+        prefetchWillRun = previous
+        for prefetch in prefetches {
+            output.write("\n")
+            output.writeLine(prefetch.keyPath.joined(separator: "."))
+            try dumpRequest(prefetch.request, format: format, to: &output)
+        }
     }
 
     /// Prints the rows of tables and views, each table's name first when
@@ -230,6 +252,12 @@ extension Statement {
     fileprivate func dumpValue(at index: Int) -> DatabaseValue {
         DatabaseValue(sqliteStatement: sqliteStatement, index: CInt(index))
     }
+
+    /// The columns dump formats print: all but the pivot columns
+    /// (`grdb_*`) that prefetched rows carry to find their rows.
+    fileprivate var dumpedColumns: [(index: Int, name: String)] {
+        columnNames.enumerated().filter { !$0.element.hasPrefix("grdb_") }.map { ($0.offset, $0.element) }
+    }
 }
 
 /// Text for a blob: its UTF-8 text when it is some, else its bytes in hex.
@@ -271,8 +299,8 @@ private struct SeparatedRows: Sendable {
 
     mutating func writeRow(_ statement: Statement, to stream: inout DumpStream) {
         writeHeaderIfNeeded(statement, to: &stream)
-        let values = (0..<statement.columnCount).map {
-            plainText(statement.dumpValue(at: $0), nullValue: nullValue, utf8Blobs: utf8Blobs)
+        let values = statement.dumpedColumns.map {
+            plainText(statement.dumpValue(at: $0.index), nullValue: nullValue, utf8Blobs: utf8Blobs)
         }
         stream.writeLine(values.joined(separator: separator))
     }
@@ -284,7 +312,7 @@ private struct SeparatedRows: Sendable {
 
     private mutating func writeHeaderIfNeeded(_ statement: Statement, to stream: inout DumpStream) {
         guard header, !wroteHeader else { return }
-        stream.writeLine(statement.columnNames.joined(separator: separator))
+        stream.writeLine(statement.dumpedColumns.map(\.name).joined(separator: separator))
         wroteHeader = true
     }
 }
@@ -343,9 +371,9 @@ public struct LineDumpFormat: DumpFormat, Sendable {
     }
 
     public mutating func writeRow(_ db: Database, statement: Statement, to stream: inout DumpStream) throws {
-        let names = statement.columnNames
-        let width = names.map(\.count).max() ?? 0
-        for (index, name) in names.enumerated() {
+        let columns = statement.dumpedColumns
+        let width = columns.map(\.name.count).max() ?? 0
+        for (index, name) in columns {
             let value = plainText(statement.dumpValue(at: index), nullValue: nullValue, utf8Blobs: true)
             stream.writeLine(String(repeating: " ", count: width - name.count) + name + " = " + value)
         }
@@ -370,11 +398,11 @@ public struct QuoteDumpFormat: DumpFormat, Sendable {
 
     public mutating func writeRow(_ db: Database, statement: Statement, to stream: inout DumpStream) throws {
         if header, !wroteHeader {
-            stream.writeLine(statement.columnNames.map(\.sqlLiteralText).joined(separator: separator))
+            stream.writeLine(statement.dumpedColumns.map(\.name.sqlLiteralText).joined(separator: separator))
             wroteHeader = true
         }
-        let values = (0..<statement.columnCount).map { index -> String in
-            switch statement.dumpValue(at: index).storage {
+        let values = statement.dumpedColumns.map { column -> String in
+            switch statement.dumpValue(at: column.index).storage {
             case .null: "NULL"
             case .int64(let value): String(value)
             case .double(let value): numberText(value)
@@ -418,7 +446,7 @@ public struct JSONDumpFormat: DumpFormat, @unchecked Sendable {
         rowCount += 1
         let pretty = encoder.outputFormatting.contains(.prettyPrinted)
         var members: [String] = []
-        for (index, name) in statement.columnNames.enumerated() {
+        for (index, name) in statement.dumpedColumns {
             let value: String
             switch statement.dumpValue(at: index).storage {
             case .null: value = "null"

@@ -50,6 +50,60 @@ struct DumpTests {
         #expect(try dump(database) { try $0.dumpRequest(request.none(), format: .list(header: true), to: $1) } == "")
     }
 
+    private struct Coach: TableRecord {
+        static let teams = hasMany(Club.self)
+    }
+
+    private struct Club: TableRecord {
+        static let members = hasMany(Member.self)
+    }
+
+    private struct Member: TableRecord {}
+
+    /// A prefetching request prints its rows, then each prefetch's rows
+    /// under its key (nested ones under theirs, after their rows), without
+    /// the pivot columns that link them to their rows.
+    @Test(arguments: StorageKind.allCases)
+    func prefetchedRowsFollowTheirRows(_ kind: StorageKind) throws {
+        let database = try TestDatabase(kind)
+        try database.queue.write { db in
+            try db.execute(sql: """
+                CREATE TABLE coach (id INTEGER PRIMARY KEY, name TEXT);
+                CREATE TABLE club (id INTEGER PRIMARY KEY, coachId INTEGER REFERENCES coach(id), name TEXT);
+                CREATE TABLE member (id INTEGER PRIMARY KEY, clubId INTEGER REFERENCES club(id), name TEXT);
+                INSERT INTO coach VALUES (1, 'Ann'), (2, 'Bob');
+                INSERT INTO club VALUES (10, 2, 'Blue'), (11, 1, 'Red'), (12, 2, 'Green');
+                INSERT INTO member VALUES (100, 12, 'Zoe'), (101, 10, 'Yan');
+                """)
+        }
+        let request = Coach.orderByPrimaryKey()
+            .including(all: Coach.teams.orderByPrimaryKey().including(all: Club.members.orderByPrimaryKey()))
+        #expect(try dump(database) { try $0.dumpRequest(request, to: $1) } == """
+            1|Ann
+            2|Bob
+
+            clubs
+            10|2|Blue
+            11|1|Red
+            12|2|Green
+
+            members
+            100|12|Zoe
+            101|10|Yan
+
+            """)
+        #expect(try dump(database) { try $0.dumpRequest(Coach.including(all: Coach.teams.select(Column("name"))).filter(key: 1), format: .json(), to: $1) } == """
+            [{"id":1,"name":"Ann"}]
+
+            clubs
+            [{"name":"Red"}]
+
+            """)
+        // The rows fetched afterwards still carry their pivot columns.
+        let clubs = try database.queue.read { db in try Row.fetchAll(db, Coach.including(all: Coach.teams).filter(key: 1)) }
+        #expect(clubs.first?.prefetchedRows["clubs"]?.first?["grdb_coachId"] == 1)
+    }
+
     @Test func dumpSQLPrintsEachStatementThatReturnsRows() throws {
         let database = try makeDatabase(.memory)
         let text = try dump(database) { db, stream in

@@ -36,8 +36,15 @@ extension QueryInterfaceRequest {
     /// that fetched the rows.
     static func prefetch(_ sites: [PrefetchSite], _ db: Database, into rows: [Row], origin: Self) throws {
         guard !rows.isEmpty else { return }
+        // The prefetches of these prefetches are not told to the hook.
+        let hook = db.prefetchWillRun
+        db.prefetchWillRun = nil
+        defer { db.prefetchWillRun = hook }
         for site in sites {
-            let associated = try PrefetchPlan(path: site.path, db).fetch(for: rows, key: site.key, origin: origin.asRequest(of: Row.self), db)
+            let keyPath = (site.scopes ?? []) + [site.key]
+            let willRun = hook.map { hook in { (request: QueryInterfaceRequest<Row>) in hook(request, keyPath) } }
+            let associated = try PrefetchPlan(path: site.path, db).fetch(
+                for: rows, key: site.key, origin: origin.asRequest(of: Row.self), db, willRun: willRun)
             for (row, associatedRows) in zip(rows, associated) {
                 row.prefetchedRowsStorage[site.key] = associatedRows
                 if let scopes = site.scopes, let scoped = row.scoped(at: scopes) {
@@ -129,7 +136,10 @@ private struct PrefetchPlan {
     /// The associated rows of each origin row: a chunk of origin keys at a
     /// time for a single-column key, in one query that reads the keys
     /// from the origin request for a key of several columns.
-    func fetch(for rows: [Row], key: String, origin: QueryInterfaceRequest<Row>, _ db: Database) throws -> [[Row]] {
+    func fetch(
+        for rows: [Row], key: String, origin: QueryInterfaceRequest<Row>, _ db: Database,
+        willRun: ((QueryInterfaceRequest<Row>) -> Void)? = nil
+    ) throws -> [[Row]] {
         var keys: [[DatabaseValue]] = []
         keys.reserveCapacity(rows.count)
         for row in rows {
@@ -141,13 +151,14 @@ private struct PrefetchPlan {
             })
         }
         var groups: [[DatabaseValue]: [Row]] = [:]
-        func group(_ fetched: [Row]) {
-            for row in fetched {
+        func group(_ request: QueryInterfaceRequest<Row>) throws {
+            willRun?(request)
+            for row in try Row.fetchAll(db, request) {
                 groups[pivots.map { row.databaseValue(forColumn: $0) ?? .null }, default: []].append(row)
             }
         }
         if pairs.count > 1 {
-            group(try Row.fetchAll(db, request(origin: origin)))
+            try group(request(origin: origin))
             return keys.map { groups[$0] ?? [] }
         }
         // Each key once (NULL never matches a foreign key), in a stable
@@ -161,7 +172,7 @@ private struct PrefetchPlan {
         while start < distinct.count {
             let chunk = distinct[start..<min(start + chunkSize, distinct.count)]
             start += chunkSize
-            group(try Row.fetchAll(db, request(keys: chunk)))
+            try group(request(keys: chunk))
         }
         return keys.map { groups[$0] ?? [] }
     }

@@ -326,6 +326,31 @@ struct AssociationTests {
         }
     }
 
+    /// Annotations come in the order the request asks for them, also when
+    /// a through association's pivot is annotated after the target.
+    @Test(arguments: StorageKind.allCases)
+    func annotationsKeepTheirOrder(_ kind: StorageKind) throws {
+        let database = try makeDatabase(kind)
+        try database.queue.read { db in
+            let country = Book.hasOne(Country.self, through: Book.author, using: Author.country)
+            let targetFirst = try Row.fetchOne(db, Book.filter(key: 3)
+                .annotated(withOptional: country.select(Column("name").forKey("countryName")))
+                .annotated(withRequired: Book.author.select(Column("name").forKey("authorName"))))
+            #expect(targetFirst?.columnNames == ["id", "authorId", "title", "year", "countryName", "authorName"])
+            #expect(targetFirst?["countryName"] == "France")
+            #expect(targetFirst?["authorName"] == "Hugo")
+            let pivotFirst = try Row.fetchOne(db, Book.filter(key: 3)
+                .annotated(withRequired: Book.author.select(Column("name").forKey("authorName")))
+                .annotated(withOptional: country.select(Column("name").forKey("countryName"))))
+            #expect(pivotFirst?.columnNames == ["id", "authorId", "title", "year", "authorName", "countryName"])
+            // The pivot annotated later still joins once, required.
+            let all = try Row.fetchAll(db, Book
+                .annotated(withOptional: country.select(Column("name").forKey("countryName")))
+                .annotated(withRequired: Book.author.select(Column("name").forKey("authorName"))).order(Column("id")))
+            #expect(all.map { $0["countryName"] as String? } == ["Germany", "Germany", "France"])
+        }
+    }
+
     @Test func tableAliases() throws {
         let database = try makeDatabase(.memory)
         try database.queue.read { db in

@@ -18,6 +18,11 @@ struct JoinSpec: Sendable {
     /// True for the pivot of a through association, whose chain holds the
     /// target.
     var isPivot = false
+    /// True when the join's own annotation was added after the
+    /// annotations inside it (a through association's pivot annotated
+    /// later): its columns come after theirs, in the order the request
+    /// asked for them.
+    var annotatesAfterInnerJoins = false
 
     /// Adds `count` to the pivot depth of the through targets inside this
     /// pivot's chain: when the chain is itself the target of a through
@@ -55,7 +60,10 @@ struct JoinSpec: Sendable {
         var result = self
         result.isRequired = isRequired || other.isRequired
         result.includesColumns = includesColumns || other.includesColumns
-        if !includesColumns && other.includesColumns { result.annotatesParent = other.annotatesParent }
+        if !includesColumns && other.includesColumns {
+            result.annotatesParent = other.annotatesParent
+            result.annotatesAfterInnerJoins = other.annotatesParent && !core.request.joins.isEmpty
+        }
         result.pivotDepth = Swift.max(pivotDepth, other.pivotDepth)
         result.isPivot = isPivot || other.isPivot
         // Two conditions of one association to a common table expression:
@@ -201,8 +209,12 @@ struct JoinPlan {
                 let selections = selection.map { $0.sql.qualified(with: alias) }
                 if join.annotatesParent {
                     let annotated = ancestors[Swift.max(0, ancestors.count - 1 - join.pivotDepth)]
+                    if join.annotatesAfterInnerJoins {
+                        try add(core.request.joins, parentAlias: alias, parentIsOptional: isOptional, parentNode: node, ordering: joinOrdering, ancestors: ancestors, db)
+                    }
                     nodes[annotated].selections += selections
                     nodes[annotated].count += count
+                    if join.annotatesAfterInnerJoins { continue }
                 } else {
                     nodes.append(ScopeNode(key: Self.scopeKey(core), selections: selections, count: count))
                     node = nodes.count - 1

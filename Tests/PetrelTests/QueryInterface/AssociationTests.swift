@@ -211,6 +211,16 @@ struct AssociationTests {
             #expect(included.map { $0.scopes["author"]?.prefetchedRows["works"]?.count ?? -1 } == [2, 2, 0, 0])
             #expect(included.map { $0.prefetchedRows["works"]?.count ?? -1 } == [2, 2, 0, 0])
 
+            // Two included associations prefetch under one key: each scope
+            // has its own rows, the fetched row the first one's.
+            let twice = try Row.fetchAll(db, Book
+                .including(optional: Book.author.filter(Column("name") == "Goethe").including(all: works).forKey("goethe"))
+                .including(optional: Book.author.filter(Column("name") == "Hugo").including(all: works).forKey("hugo"))
+                .order(Column("id")))
+            #expect(twice.map { $0.scopes["goethe"]?.prefetchedRows["works"]?.count ?? -1 } == [2, 2, 0, 0])
+            #expect(twice.map { $0.scopes["hugo"]?.prefetchedRows["works"]?.count ?? -1 } == [0, 0, 1, 0])
+            #expect(twice.map { $0.prefetchedRows["works"]?.count ?? -1 } == [2, 2, 0, 0])
+
             // The query: the books of the authors of the fetched rows, the
             // author joined (with the association's filter) as a pivot.
             let sql = Collected<String>()

@@ -46,7 +46,9 @@ extension QueryInterfaceRequest {
             let associated = try PrefetchPlan(path: site.path, db).fetch(
                 for: rows, key: site.key, origin: origin.asRequest(of: Row.self), db, willRun: willRun)
             for (row, associatedRows) in zip(rows, associated) {
-                row.prefetchedRowsStorage[site.key] = associatedRows
+                // Two included associations may prefetch under one key
+                // (`a1.cs`, `a2.cs`): the fetched row keeps the first.
+                if row.prefetchedRowsStorage[site.key] == nil { row.prefetchedRowsStorage[site.key] = associatedRows }
                 if let scopes = site.scopes, let scoped = row.scoped(at: scopes) {
                     scoped.prefetchedRowsStorage[site.key] = associatedRows
                 }

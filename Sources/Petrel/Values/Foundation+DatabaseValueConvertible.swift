@@ -65,9 +65,12 @@ extension NSNumber: DatabaseValueConvertible {
     /// included), otherwise a real.
     public var databaseValue: DatabaseValue {
         if let decimal = self as? NSDecimalNumber {
-            let value = decimal.decimalValue
-            if let integer = Int64(exactly: NSDecimalNumber(decimal: value).doubleValue),
-               Decimal(integer) == value {
+            // Whole and within 64 bits: the exact integer (a Double cannot
+            // hold Int64.max), read from the decimal's digits.
+            var value = decimal.decimalValue
+            var whole = Decimal()
+            NSDecimalRound(&whole, &value, 0, .plain)
+            if whole == value, let integer = Int64(NSDecimalNumber(decimal: value).description(withLocale: Locale(identifier: "en_US_POSIX"))) {
                 return integer.databaseValue
             }
             return doubleValue.databaseValue

@@ -228,6 +228,13 @@ struct GRDBAPICompatibilityTests {
             #expect((row["url"] as NSURL?)?.absoluteString == "https://example.com/a")
             #expect((row["dec"] as NSDecimalNumber?)?.doubleValue == 12.5)
             #expect(try Double.fetchOne(db, sql: "SELECT dec FROM t") == 12.5)
+            // Whole decimals within 64 bits are exact integers, the
+            // extremes included; others are reals.
+            #expect(NSDecimalNumber(string: "9223372036854775807").databaseValue == Int64.max.databaseValue)
+            #expect(NSDecimalNumber(string: "-9223372036854775808").databaseValue == Int64.min.databaseValue)
+            #expect(NSDecimalNumber(string: "1.0").databaseValue == 1.databaseValue)
+            #expect(NSDecimalNumber(string: "9223372036854775808").databaseValue == 9223372036854775808.0.databaseValue)
+            #expect(NSDecimalNumber(string: "-2.5").databaseValue == (-2.5).databaseValue)
             #expect(NSNull().databaseValue == .null)
             #expect(NSNumber(value: 1.5).databaseValue == 1.5.databaseValue)
             #expect(StatementArguments(["a": 1] as [AnyHashable: Any]) != nil)

@@ -89,7 +89,9 @@ public final class SharedValueObservation<Element: Sendable>: @unchecked Sendabl
             }
             if scheduler.immediateInitialValue() { deliver() } else { scheduler.schedule(deliver) }
         }
-        return AnyDatabaseCancellable { [weak self] in self?.unsubscribe(id) }
+        // A subscription keeps the shared observation alive: releasing the
+        // shared observation while subscribed does not stop the values.
+        return AnyDatabaseCancellable { self.unsubscribe(id) }
     }
 
     /// The values as an asynchronous sequence, as a subscriber.

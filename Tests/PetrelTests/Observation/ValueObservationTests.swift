@@ -486,6 +486,33 @@ struct RegionAndSharedObservationTests {
         queue.sync {}
         #expect(fetches.all.count == 2)
     }
+
+    /// A subscription keeps its shared observation alive: the app may let
+    /// go of the shared observation and still get values until it cancels.
+    @Test(arguments: WriterKind.allCases)
+    func subscriptionsKeepTheSharedObservation(kind: WriterKind) throws {
+        let database = try ObservedDatabase(kind)
+        let queue = DispatchQueue(label: "shared")
+        let values = Collected<Int>()
+        let received = DispatchSemaphore(value: 0)
+        weak var released: SharedValueObservation<Int>?
+        var subscription: AnyDatabaseCancellable?
+        do {
+            let shared = ValueObservationTests.count
+                .shared(in: database.writer, scheduling: .async(onQueue: queue), extent: .observationLifetime)
+            released = shared
+            subscription = shared.start(onError: { _ in }, onChange: { values.append($0); received.signal() })
+        }
+        #expect(received.wait(timeout: .now() + 30) == .success)
+        #expect(released != nil)
+        try database.writer.write { db in try db.execute(sql: "INSERT INTO t (a) VALUES (1)") }
+        #expect(received.wait(timeout: .now() + 30) == .success)
+        #expect(values.all == [0, 1])
+        subscription?.cancel()
+        subscription = nil
+        queue.sync {}
+        #expect(released == nil, "the last subscription gone, the shared observation goes")
+    }
 }
 
 @Suite("ValueObservation on the main actor")

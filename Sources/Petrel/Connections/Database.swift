@@ -92,6 +92,11 @@ public final class Database {
     /// The schema source of ``withSchemaSource(_:execute:)``, while it runs
     /// (`.some(nil)` runs without any).
     var schemaSourceOverride: (any DatabaseSchemaSource)??
+    /// Set when an access begins: the schema caches are checked against
+    /// the schema version before their next use.
+    var schemaCacheNeedsCheck = false
+    /// The schema version the cached schema information was checked with.
+    var schemaCacheVersion: Int32?
     /// Told of each request a prefetch (`including(all:)`) is about to
     /// run, with its key path, while ``dumpRequest(_:format:to:)`` fetches
     /// the rows of a prefetching request. Prefetches made inside one are
@@ -502,12 +507,38 @@ public final class Database {
     }
 
     /// Forgets the primary keys and unique keys read from the schema: after
-    /// a schema change of this connection, and at the start of every access
-    /// (another connection may have changed the schema in between).
+    /// a schema change of this connection, and when another connection
+    /// changed the schema (``checkSchemaCache()``).
     func forgetSchemaInformation() {
         primaryKeyCache.removeAll()
         uniqueKeysCache.removeAll()
         columnsCache.removeAll()
+    }
+
+    /// At the start of every access: another connection may have changed
+    /// the schema since the last one, which ``checkSchemaCache()`` finds
+    /// out before the cached schema information is used again.
+    func accessWillBegin() {
+        schemaCacheNeedsCheck = true
+    }
+
+    /// True when databases are attached (SQLite numbers main 0, temp 1).
+    private var hasAttachedDatabases: Bool {
+        guard let sqliteConnection else { return false }
+        return sqlite3_db_name(sqliteConnection, 2) != nil
+    }
+
+    /// Before a use of the cached schema information, the first in an
+    /// access: keeps it when the schema version is the one it was read
+    /// with, so that an app's many small accesses do not read the same
+    /// `PRAGMA table_info` again each time. With attached databases, whose
+    /// schemas have versions of their own, it is forgotten.
+    func checkSchemaCache() {
+        guard schemaCacheNeedsCheck else { return }
+        schemaCacheNeedsCheck = false
+        let version = hasAttachedDatabases ? nil : try? schemaVersion()
+        if version == nil || version != schemaCacheVersion { forgetSchemaInformation() }
+        schemaCacheVersion = version
     }
 
     /// After DDL of this connection: the schema caches, and the record

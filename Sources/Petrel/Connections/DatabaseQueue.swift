@@ -89,7 +89,7 @@ public final class DatabaseQueue: DatabaseWriter, @unchecked Sendable {
     private func sync<T>(_ body: (Database) throws -> T) rethrows -> T {
         precondition(!isOnQueue, "Database methods are not reentrant.")
         return try queue.sync {
-            db.forgetSchemaInformation()
+            db.accessWillBegin()
             return try body(db)
         }
     }
@@ -128,7 +128,7 @@ public final class DatabaseQueue: DatabaseWriter, @unchecked Sendable {
     func asyncUnsafeAccess(_ value: @escaping @Sendable (Result<Database, any Error>) -> Void) {
         let db = UncheckedDatabase(db)
         queue.async {
-            db.value.forgetSchemaInformation()
+            db.value.accessWillBegin()
             value(.success(db.value))
         }
     }
@@ -255,7 +255,7 @@ public final class DatabaseQueue: DatabaseWriter, @unchecked Sendable {
         let interruptHandle = self.interruptHandle
         return try await withTaskCancellationHandler {
             try await accessor.run {
-                db.value.forgetSchemaInformation()
+                db.value.accessWillBegin()
                 guard job.start() else { throw CancellationError() }
                 let result = Result { try db.value.stoppingStatements(when: { job.isCancelled }) { try body(db.value) } }
                 let wasCancelled = job.finish()

@@ -173,6 +173,7 @@ extension Database {
 
     /// The columns of a table or view. Throws when it does not exist.
     public func columns(in tableName: String, in schemaName: String? = nil) throws -> [ColumnInfo] {
+        checkSchemaCache()
         let cacheKey = schemaName.map { $0 + "." + tableName } ?? tableName
         if let cached = columnsCache[cacheKey] { return cached }
         let rows = try Row.fetchAll(self, sql: "PRAGMA \(try pragmaPrefix(schemaName))table_info(\(tableName.quotedDatabaseIdentifier))")
@@ -192,6 +193,7 @@ extension Database {
 
     /// The columns of each unique index of a table, in index order.
     func uniqueIndexColumnLists(_ tableName: String) -> [[String]] {
+        checkSchemaCache()
         if let cached = uniqueKeysCache[tableName] { return cached }
         let keys = ((try? indexes(on: tableName)) ?? []).filter(\.isUnique).map(\.columns)
         uniqueKeysCache[tableName] = keys
@@ -200,6 +202,7 @@ extension Database {
 
     /// The primary key of a table. Throws when the table does not exist.
     public func primaryKey(_ tableName: String, in schemaName: String? = nil) throws -> PrimaryKeyInfo {
+        checkSchemaCache()
         let cacheKey = schemaName.map { $0 + "." + tableName } ?? tableName
         if let cached = primaryKeyCache[cacheKey] { return cached }
         let info = try loadPrimaryKey(tableName, in: schemaName)

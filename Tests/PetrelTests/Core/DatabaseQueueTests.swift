@@ -20,6 +20,36 @@ struct DatabaseQueueTests {
         #expect(try dbQueue2.read { db in try Int.fetchOne(db, sql: "SELECT a FROM t") } == 1)
     }
 
+    /// Schema information read in one access serves the next ones while
+    /// the schema does not change; a change by another connection (or an
+    /// attached database) makes the next access read it again.
+    @Test func schemaInformationOutlivesAccessesUntilTheSchemaChanges() throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.path("db.sqlite")
+        let dbQueue = try DatabaseQueue(path: path)
+        try dbQueue.write { db in try db.execute(sql: "CREATE TABLE player (id INTEGER PRIMARY KEY, name TEXT)") }
+        let recorder = SQLRecorder()
+        dbQueue.inDatabase { db in recorder.start(db) }
+        #expect(try dbQueue.read { db in try db.columns(in: "player").map(\.name) } == ["id", "name"])
+        #expect(try dbQueue.read { db in try db.primaryKey("player").columns } == ["id"])
+        #expect(try dbQueue.read { db in try db.columns(in: "player").count } == 2)
+        #expect(recorder.sql.filter { $0.hasPrefix("PRAGMA table_info") }.count == 1, "\(recorder.sql)")
+
+        let other = try DatabaseQueue(path: path)
+        try other.write { db in try db.execute(sql: "ALTER TABLE player ADD COLUMN score INTEGER") }
+        #expect(try dbQueue.read { db in try db.columns(in: "player").map(\.name) } == ["id", "name", "score"])
+        #expect(recorder.sql.filter { $0.hasPrefix("PRAGMA table_info") }.count == 2)
+
+        // With an attached database, every access reads the schema again.
+        let attachedPath = directory.path("other.sqlite")
+        try dbQueue.writeWithoutTransaction { db in try db.execute(sql: "ATTACH DATABASE ? AS other", arguments: [attachedPath]) }
+        try dbQueue.writeWithoutTransaction { db in try db.execute(sql: "CREATE TABLE other.team (id INTEGER PRIMARY KEY, color TEXT)") }
+        #expect(try dbQueue.read { db in try db.columns(in: "team").map(\.name) } == ["id", "color"])
+        let third = try DatabaseQueue(path: attachedPath)
+        try third.write { db in try db.execute(sql: "ALTER TABLE team ADD COLUMN rank INTEGER") }
+        #expect(try dbQueue.read { db in try db.columns(in: "team").map(\.name) } == ["id", "color", "rank"])
+    }
+
     @Test func fileDatabasesPersistAcrossQueues() throws {
         let directory = try TemporaryDirectory()
         let path = directory.path("db.sqlite")

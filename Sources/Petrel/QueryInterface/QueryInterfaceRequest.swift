@@ -550,8 +550,10 @@ public struct QueryInterfaceRequest<RowDecoder>: Sendable {
         } else {
             sql = "SELECT COUNT(*) FROM (" + (try counted.selectSQL(db)) + ")"
         }
+        // A cached statement, as for the request's rows: an app counts the
+        // same request again and again.
         let (text, arguments) = try sql.resolved(db).build()
-        return try Int.fetchOne(db, sql: text, arguments: arguments) ?? 0
+        return try Int.fetchOne(db.cachedStatement(sql: text), arguments: arguments) ?? 0
     }
 
     /// The aggregate that counts the rows of the request without a
@@ -580,8 +582,8 @@ public struct QueryInterfaceRequest<RowDecoder>: Sendable {
 
     /// True when the request fetches at least one row.
     public func exists(_ db: Database) throws -> Bool {
-        let (text, arguments) = ("SELECT EXISTS (" + (try selectSQL(db)) + ")").build()
-        return try Bool.fetchOne(db, sql: text, arguments: arguments) ?? false
+        let (text, arguments) = try ("SELECT EXISTS (" + (try selectSQL(db)) + ")").resolved(db).build()
+        return try Bool.fetchOne(db.cachedStatement(sql: text), arguments: arguments) ?? false
     }
 
     /// Deletes the rows the request selects; returns the number deleted.

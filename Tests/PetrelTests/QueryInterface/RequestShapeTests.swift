@@ -57,9 +57,18 @@ struct RequestShapeTests {
         return database
     }
 
+    /// Runs `body` in a write on a fresh empty database, recording the SQL
+    /// it runs.
+    private func recordingWrite(_ kind: StorageKind, _ body: (Database) throws -> Void) throws -> SQLRecorder {
+        try recording(TestDatabase(kind), body)
+    }
+
     /// Runs `body` on a fresh library, recording the SQL it runs.
     private func recordingLibrary(_ kind: StorageKind, _ body: (Database) throws -> Void) throws -> SQLRecorder {
-        let database = try makeLibrary(kind)
+        try recording(makeLibrary(kind), body)
+    }
+
+    private func recording(_ database: TestDatabase, _ body: (Database) throws -> Void) throws -> SQLRecorder {
         let recorder = SQLRecorder()
         try database.queue.write { (db: Database) throws in
             recorder.start(db)
@@ -468,9 +477,7 @@ struct RequestShapeTests {
 
     @Test("Prefetching through a composite key works for thousands of parents", arguments: StorageKind.allCases)
     func compositeKeyPrefetch(_ kind: StorageKind) throws {
-        let database = try TestDatabase(kind)
-        let recorder = SQLRecorder()
-        try database.queue.write { (db: Database) throws in
+        let recorder = try recordingWrite(kind) { (db: Database) throws in
             try db.execute(sql: """
                 CREATE TABLE parent (a INTEGER, b TEXT, PRIMARY KEY (a, b));
                 CREATE TABLE child (id INTEGER PRIMARY KEY, a INTEGER, b TEXT, FOREIGN KEY (a, b) REFERENCES parent(a, b));
@@ -479,7 +486,6 @@ struct RequestShapeTests {
                 try db.execute(sql: "INSERT INTO parent VALUES (?, ?)", arguments: [i, "k\(i % 7)"])
                 try db.execute(sql: "INSERT INTO child (a, b) VALUES (?, ?), (?, ?)", arguments: [i, "k\(i % 7)", i, "k\(i % 7)"])
             }
-            recorder.start(db)
             let rows = try Row.fetchAll(db, Parent.including(all: Parent.children).order(Column("a")))
             #expect(rows.count == 3000)
             #expect(rows.allSatisfy { $0.prefetchedRows["children"]?.count == 2 })
@@ -498,9 +504,7 @@ struct RequestShapeTests {
     /// key.
     @Test("Composite-key prefetches read the keys of the request that fetched the rows", arguments: StorageKind.allCases)
     func compositeKeyPrefetchOrigins(_ kind: StorageKind) throws {
-        let database = try TestDatabase(kind)
-        let recorder = SQLRecorder()
-        try database.queue.write { (db: Database) throws in
+        let recorder = try recordingWrite(kind) { (db: Database) throws in
             try db.execute(sql: """
                 CREATE TABLE parent (a INTEGER, b TEXT, PRIMARY KEY (a, b));
                 CREATE TABLE child (id INTEGER PRIMARY KEY, a INTEGER, b TEXT, c INTEGER, d TEXT, UNIQUE (c, d), FOREIGN KEY (a, b) REFERENCES parent(a, b));
@@ -511,7 +515,6 @@ struct RequestShapeTests {
                 try db.execute(sql: "INSERT INTO child (a, b, c, d) VALUES (?, 'p', ?, 'c')", arguments: [i, i * 10])
                 try db.execute(sql: "INSERT INTO grandChild (c, d) VALUES (?, 'c'), (?, 'c')", arguments: [i * 10, i * 10])
             }
-            recorder.start(db)
             let children = Parent.children.including(all: Child.hasMany(GrandChild.self).forKey("grandChildren"))
             let limited = try Row.fetchAll(db, Parent.including(all: children).order(Column("a").desc).limit(3))
             #expect(limited.map { $0["a"] as Int } == [9, 8, 7])

@@ -25,16 +25,15 @@ public struct DatabaseRegion: Sendable {
     struct TableRegion: Sendable, Equatable {
         /// The name as first seen.
         var name: String
-        /// Lowercased column names; nil for all columns.
-        var columns: Set<String>?
-        /// Each column's name as first seen, by lowercased name (the
-        /// description spells columns as the schema does).
-        var spellings: [String: String] = [:]
+        /// The columns, by lowercased name, each spelled as first seen (as
+        /// the schema spells it, for the description); nil for all columns.
+        var columns: [String: String]?
         /// The rows; nil for all rows.
         var rowIDs: Set<Int64>?
 
-        /// What the region covers of the table, whatever its name's case.
-        var extent: Extent { Extent(columns: columns, rowIDs: rowIDs) }
+        /// What the region covers of the table, whatever the case of its
+        /// names.
+        var extent: Extent { Extent(columns: columns.map { Set($0.keys) }, rowIDs: rowIDs) }
 
         struct Extent: Equatable {
             var columns: Set<String>?
@@ -57,8 +56,7 @@ public struct DatabaseRegion: Sendable {
     init(table: String, columns: Set<String>? = nil) {
         precondition(columns?.isEmpty != true, "a table region needs at least one column")
         tables = [table.lowercased(): TableRegion(
-            name: table, columns: columns.map { Set($0.map { $0.lowercased() }) },
-            spellings: Dictionary(columns?.map { ($0.lowercased(), $0) } ?? [], uniquingKeysWith: { first, _ in first }))]
+            name: table, columns: columns.map { Dictionary($0.map { ($0.lowercased(), $0) }, uniquingKeysWith: { first, _ in first }) })]
     }
 
     /// Every table of the database.
@@ -89,8 +87,7 @@ public struct DatabaseRegion: Sendable {
         for (key, table) in otherTables {
             if var existing = tables[key] {
                 if let columns = existing.columns, let otherColumns = table.columns {
-                    existing.columns = columns.union(otherColumns)
-                    existing.spellings.merge(table.spellings) { first, _ in first }
+                    existing.columns = columns.merging(otherColumns) { first, _ in first }
                 } else {
                     existing.columns = nil
                 }
@@ -117,7 +114,7 @@ public struct DatabaseRegion: Sendable {
             guard let otherTable = otherTables[key] else { continue }
             var common = table
             if let columns = table.columns, let otherColumns = otherTable.columns {
-                common.columns = columns.intersection(otherColumns)
+                common.columns = columns.filter { otherColumns[$0.key] != nil }
             } else {
                 common.columns = table.columns ?? otherTable.columns
             }
@@ -151,8 +148,7 @@ public struct DatabaseRegion: Sendable {
         if var existing = tables?[key] {
             if let column, existing.columns != nil {
                 let key = column.lowercased()
-                existing.columns?.insert(key)
-                if existing.spellings[key] == nil { existing.spellings[key] = column }
+                if existing.columns?[key] == nil { existing.columns?[key] = column }
             } else {
                 existing.columns = nil
             }
@@ -160,14 +156,13 @@ public struct DatabaseRegion: Sendable {
             existing.rowIDs = nil
             tables?[key] = existing
         } else {
-            tables?[key] = TableRegion(name: table, columns: column.map { [$0.lowercased()] },
-                                       spellings: column.map { [$0.lowercased(): $0] } ?? [:])
+            tables?[key] = TableRegion(name: table, columns: column.map { [$0.lowercased(): $0] })
         }
     }
 
     /// The tables with their columns (nil: all); nil for the full database.
     var tableColumns: [(table: String, columns: Set<String>?)]? {
-        tables.map { $0.values.map { ($0.name, $0.columns) } }
+        tables.map { $0.values.map { ($0.name, $0.columns.map { Set($0.keys) }) } }
     }
 
     /// Whether changes of this kind can modify the region.
@@ -179,7 +174,7 @@ public struct DatabaseRegion: Sendable {
             return true
         case .update(_, let columnNames):
             guard let columns = table.columns else { return true }
-            return columnNames.contains { columns.contains($0.lowercased()) }
+            return columnNames.contains { columns[$0.lowercased()] != nil }
         }
     }
 
@@ -206,7 +201,7 @@ extension DatabaseRegion: CustomStringConvertible {
         if tables.isEmpty { return "empty" }
         // Names as the schema spells them (first seen), in that order.
         return tables.values.sorted { $0.name < $1.name }.map { table in
-            let columns = table.columns.map { columns in columns.map { table.spellings[$0] ?? $0 }.sorted().joined(separator: ",") }
+            let columns = table.columns.map { $0.values.sorted().joined(separator: ",") }
             return table.name + "(" + (columns ?? "*") + ")"
                 + (table.rowIDs.map { "[" + $0.sorted().map(String.init).joined(separator: ",") + "]" } ?? "")
         }.joined(separator: ",")

@@ -95,17 +95,22 @@ extension Database {
         guard prepared.adapter is PrefetchingAdapter else { return }
         // The prefetches run with the rows; their requests are printed
         // after, each run again.
+        for prefetch in try prefetchesRun(by: request) {
+            output.write("\n")
+            output.writeLine(prefetch.keyPath.joined(separator: "."))
+            try dumpRequest(prefetch.request, format: format, to: &output)
+        }
+    }
+
+    /// The prefetch requests (and their key paths) that fetching the rows
+    /// of `request` runs.
+    private func prefetchesRun(by request: some FetchRequest) throws -> [(request: QueryInterfaceRequest<Row>, keyPath: [String])] {
         var prefetches: [(request: QueryInterfaceRequest<Row>, keyPath: [String])] = []
         let previous = prefetchWillRun
         prefetchWillRun = { prefetches.append(($0, $1)) }
         defer { prefetchWillRun = previous }
         _ = try Row.fetchAll(self, request)
-        prefetchWillRun = previous
-        for prefetch in prefetches {
-            output.write("\n")
-            output.writeLine(prefetch.keyPath.joined(separator: "."))
-            try dumpRequest(prefetch.request, format: format, to: &output)
-        }
+        return prefetches
     }
 
     /// Prints the rows of tables and views, each table's name first when

@@ -40,11 +40,11 @@ extension QueryInterfaceRequest {
         let hook = db.prefetchWillRun
         db.prefetchWillRun = nil
         defer { db.prefetchWillRun = hook }
+        let origin = origin.asRequest(of: Row.self)
         for site in sites {
             let keyPath = (site.scopes ?? []) + [site.key]
             let willRun = hook.map { hook in { (request: QueryInterfaceRequest<Row>) in hook(request, keyPath) } }
-            let associated = try PrefetchPlan(path: site.path, db).fetch(
-                for: rows, key: site.key, origin: origin.asRequest(of: Row.self), db, willRun: willRun)
+            let associated = try PrefetchPlan(path: site.path, db).fetch(for: rows, key: site.key, origin: origin, db, willRun: willRun)
             for (row, associatedRows) in zip(rows, associated) {
                 // Two included associations may prefetch under one key
                 // (`a1.cs`, `a2.cs`): the fetched row keeps the first.

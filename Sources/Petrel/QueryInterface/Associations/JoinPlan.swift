@@ -202,34 +202,35 @@ struct JoinPlan {
             let joinOrdering = (reversed: core.request.isReversed != ordering.reversed, stable: core.request.hasStableOrder || ordering.stable)
             orderings += try core.request.orderingSQL(
                 db, qualify: { $0.qualified(with: alias) }, reversed: joinOrdering.reversed, stable: joinOrdering.stable, isRoot: false)
-            var node = parentNode
+            // The joins inside this one, under a node.
+            func addInnerJoins(under node: Int) throws {
+                try add(core.request.joins, parentAlias: alias, parentIsOptional: isOptional, parentNode: node, ordering: joinOrdering, ancestors: ancestors, db)
+            }
             if join.includesColumns {
                 let selection = try SQLSelection.expanding(core.request.selection, table: core.destinationTable, db)
                 let count = try QueryInterfaceRequest<Row>.columnCount(selection, table: core.destinationTable, ctes: ctes, db)
                 let selections = selection.map { $0.sql.qualified(with: alias) }
                 if join.annotatesParent {
                     let annotated = ancestors[Swift.max(0, ancestors.count - 1 - join.pivotDepth)]
-                    if join.annotatesAfterInnerJoins {
-                        try add(core.request.joins, parentAlias: alias, parentIsOptional: isOptional, parentNode: node, ordering: joinOrdering, ancestors: ancestors, db)
-                    }
+                    if join.annotatesAfterInnerJoins { try addInnerJoins(under: parentNode) }
                     nodes[annotated].selections += selections
                     nodes[annotated].count += count
-                    if join.annotatesAfterInnerJoins { continue }
+                    if !join.annotatesAfterInnerJoins { try addInnerJoins(under: parentNode) }
                 } else {
                     nodes.append(ScopeNode(key: Self.scopeKey(core), selections: selections, count: count))
-                    node = nodes.count - 1
+                    let node = nodes.count - 1
                     nodes[parentNode].children.append(node)
+                    try addInnerJoins(under: node)
                 }
-                try add(core.request.joins, parentAlias: alias, parentIsOptional: isOptional, parentNode: node, ordering: joinOrdering, ancestors: ancestors, db)
             } else if join.annotatesParent {
-                try add(core.request.joins, parentAlias: alias, parentIsOptional: isOptional, parentNode: node, ordering: joinOrdering, ancestors: ancestors, db)
+                try addInnerJoins(under: parentNode)
             } else {
                 // A joined association selects no column, but the ones it
                 // includes in turn are scoped under it (an empty row with
                 // their scopes), as the path to them reads: a.b.c.
                 nodes.append(ScopeNode(key: Self.scopeKey(core), selections: [], count: 0))
                 let empty = nodes.count - 1
-                try add(core.request.joins, parentAlias: alias, parentIsOptional: isOptional, parentNode: empty, ordering: joinOrdering, ancestors: ancestors, db)
+                try addInnerJoins(under: empty)
                 if !nodes[empty].children.isEmpty { nodes[parentNode].children.append(empty) }
             }
         }

@@ -158,6 +158,28 @@ struct RankingTests {
         let paths = try index.dbQueue.read { db in try String.fetchAll(db, sql: unpruned) }
         #expect(paths == results.hits.map(\.path))
         #expect(results.hits.count == 7)
+        // The ranking that kept a hit tells its parts: every hit has them.
+        #expect(results.hits.allSatisfy { $0.explanation?["coverage"] != nil })
+        // Whether a hit has every word comes from the same place, with or
+        // without explaining: a page of the 40 rows with the three words
+        // and 10 with "the" only.
+        options.explain = false
+        options.offset = 0
+        options.limit = 50
+        let page = try index.search("the storm petrel", options: options)
+        #expect(page.hits.count == 50)
+        for hit in page.hits {
+            let name = URL(fileURLWithPath: hit.path).lastPathComponent
+            #expect(hit.matchesAllWords == name.hasPrefix("rare"), "\(name)")
+            #expect(hit.matchedTerms == (name.hasPrefix("rare") ? nil : 1), "\(name)")
+        }
+        // Filtered (the documents joined), likewise.
+        options.pathGlob = "*/rare1*"
+        let filtered = try index.search("the storm petrel", options: options)
+        #expect(filtered.hits.count == 11)
+        #expect(filtered.hits.allSatisfy { $0.matchesAllWords })
+        options.pathGlob = "*/common1*"
+        #expect(try index.search("the storm petrel", options: options).hits.allSatisfy { !$0.matchesAllWords && $0.matchedTerms == 1 })
     }
 
     @Test func rareWordsWeighMoreThanFrequentOnes() throws {

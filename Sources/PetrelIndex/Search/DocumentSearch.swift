@@ -361,10 +361,10 @@ private struct SearchRun {
         return request.joining(required: documents)
     }
 
-    /// A ranked document; its explanation is JSON (`petrel_explain`).
-    private struct Candidate: Decodable, FetchableRecord {
+    /// A ranked document, and its score taken apart.
+    private struct Candidate {
         var id: Int64
-        /// The model's score, negated (FTS5 sorts `rank` ascending).
+        /// The model's score, negated (SQLite sorts `rank` ascending).
         var rank: Double
         var explanation: RankingExplanation?
 
@@ -374,25 +374,23 @@ private struct SearchRun {
     /// The best `limit` documents after `offset` for an expression, best
     /// first, with their scores taken apart.
     ///
-    /// Without filters the full-text table is queried alone with
-    /// `ORDER BY rank` and the model as the rank function, which FTS5
-    /// sorts itself; `petrel_explain` is computed for the rows kept only.
-    /// With filters the documents table is joined and the model is called
-    /// as an ordinary function.
+    /// The model is called as an ordinary function and SQLite keeps the
+    /// best rows as they come (a top-k sort). FTS5's own `ORDER BY rank`
+    /// sorts every match and then steps its cursor again through the
+    /// sorted rows: on the 564 MB tree it took 30-45% longer for the same
+    /// rows and scores. The ranking function records the parts of the
+    /// scores it keeps in a ``RankingCollector``.
     private func candidates(_ pattern: FTS5Pattern, model arguments: RankingModel.Arguments, filter: SQLExpression?) throws -> [Candidate] {
-        let explanation = model.call("petrel_explain", arguments, table: DocumentText.databaseTableName)
-        var request = matches(pattern, filter: filter)
-        if filter == nil {
-            request = request
-                .filter(SQL("\(Column.rank) MATCH \(model.rankConfiguration("petrel_rank", arguments))"))
-                .select(Column.rowID.forKey("id"), Column.rank, explanation.forKey("explanation"))
-                .order(Column.rank)
-        } else {
-            request = request
-                .select(Column.rowID.forKey("id"), rank(arguments).forKey("rank"), explanation.forKey("explanation"))
-                .order(SQL("rank"))
+        let request = matches(pattern, filter: filter)
+            .select(Column.rowID, rank(arguments).forKey("rank"))
+            .order(SQL("rank"))
+            .limit(options.limit, offset: options.offset)
+        let collector = RankingCollector()
+        let rows = try RankingCollector.$current.withValue(collector) { try Row.fetchAll(db, request) }
+        return rows.map { row in
+            let id: Int64 = row[0]
+            return Candidate(id: id, rank: row[1], explanation: collector.rows[id])
         }
-        return try Candidate.fetchAll(db, request.limit(options.limit, offset: options.offset))
     }
 
     /// The model as an ordinary function of the full-text table.

@@ -121,13 +121,6 @@ struct RankingModel: Sendable, Equatable {
         return String(format: "%.4g", value)
     }
 
-    /// The call as FTS5's `rank` configuration wants it, arguments as SQL
-    /// literals (digits, dots, spaces and minus signs, and words of letters
-    /// and digits only: safe to splice).
-    func rankConfiguration(_ function: String, _ arguments: Arguments) -> String {
-        "\(function)(\(arguments.texts.map { "'" + $0 + "'" }.joined(separator: ", ")))"
-    }
-
     /// The call on a full-text table, its arguments bound: the statement's
     /// SQL is the same for every query.
     func call(_ function: String, _ arguments: Arguments, table: String) -> SQL {
@@ -219,6 +212,36 @@ struct RankingExplanation: Sendable, Equatable, Codable {
     var matchedTerms: Int
 }
 
+/// The scores, taken apart, of the rows `petrel_rank` keeps among the
+/// best of one statement, for the search that runs it: the page's hits
+/// need how many terms each matched and the terms' document frequencies,
+/// and `petrel_explain` in the same statement would compute them again for
+/// every row that enters SQLite's top-k sort (with the IDF of every term
+/// counted once more, in a context of its own), a tenth of a search's time
+/// on the 564 MB tree.
+///
+/// A search sets ``current`` while its statement runs; the ranking
+/// function, called by SQLite on that thread, records into it.
+// @unchecked Sendable: `rows` is written by the ranking function during
+// `sqlite3_step`, on the thread of the statement, and read by the search on
+// that same thread once the statement is done; the task-local value is
+// never shared with another thread while the statement runs.
+final class RankingCollector: @unchecked Sendable {
+    @TaskLocal static var current: RankingCollector?
+
+    /// The explanation of each row recorded, by rowid.
+    private(set) var rows: [Int64: RankingExplanation] = [:]
+
+    /// Records a row that entered the best ones; forgets those that can no
+    /// longer be among them when the record grows.
+    fileprivate func record(_ rowID: Int64, _ explanation: RankingExplanation, lowestKept: Double?, keeping count: Int) {
+        rows[rowID] = explanation
+        if let lowestKept, rows.count > 4 * max(count, 8) {
+            rows = rows.filter { $0.value.score >= lowestKept }
+        }
+    }
+}
+
 /// What is computed once per query: the model, the terms, the table's
 /// statistics.
 private final class RankingContext {
@@ -239,6 +262,8 @@ private final class RankingContext {
     private let isBoundable: Bool
     /// The best `model.topCount` scores so far, a min-heap.
     private var kept: [Double] = []
+    /// Where the rows kept are recorded (a search's statement).
+    private let collector: RankingCollector?
 
     init(model: RankingModel, terms: RankingModel.Terms, match: FTS5Match) throws {
         self.model = model
@@ -274,6 +299,7 @@ private final class RankingContext {
         // coordination of every document.
         totalIDF = zip(idf, documentFrequency).reduce(0) { $0 + ($1.1 > 0 ? $1.0 : 0) }
         isBoundable = model.topCount > 0 && model.proximityB < 1 && terms.termCount <= 64
+        collector = model.topCount > 0 ? RankingCollector.current : nil
         // Names are read for descriptions (three words or more, "get
         // socket name"): a query of one or two words is the name itself
         // or keywords, and each title read costs FTS5 its whole row.
@@ -304,8 +330,10 @@ private final class RankingContext {
         return bound
     }
 
-    /// Adds a score to the best ones so far.
-    private func keep(_ score: Double) {
+    /// Adds a score to the best ones so far; false when it is below them
+    /// all (ties enter: SQLite may keep either of two equal rows).
+    @discardableResult
+    private func keep(_ score: Double) -> Bool {
         if kept.count < model.topCount {
             kept.append(score)
             var child = kept.count - 1
@@ -315,7 +343,7 @@ private final class RankingContext {
                 kept.swapAt(child, parent)
                 child = parent
             }
-        } else if score > kept[0] {
+        } else if score >= kept[0] {
             kept[0] = score
             var parent = 0
             while true {
@@ -327,7 +355,10 @@ private final class RankingContext {
                 kept.swapAt(parent, smallest)
                 parent = smallest
             }
+        } else {
+            return false
         }
+        return true
     }
 
     /// The query's context, made on its first row from the call's
@@ -521,22 +552,31 @@ private final class RankingContext {
     /// The current row's score (`petrel_rank`), or, for a row that cannot
     /// be among the `topCount` best, an upper bound of it below them.
     func rankScore(_ match: FTS5Match) throws -> Double {
-        guard isBoundable else { return try computeScore(match).score }
-        let lowestKept = kept.count == model.topCount ? kept[0] : nil
-        if let lowestKept {
+        let lowestKept = lowestKeptScore
+        if isBoundable, let lowestKept {
             let bound = try upperBound(match)
             if bound < lowestKept { return bound }
         }
-        let score = try computeScore(match, lowestKept: lowestKept).score
-        keep(score)
-        return score
+        let parts = try computeScore(match, lowestKept: isBoundable ? lowestKept : nil)
+        if model.topCount > 0, keep(parts.score), let collector {
+            collector.record(match.rowID, explanation(parts), lowestKept: lowestKeptScore, keeping: model.topCount)
+        }
+        return parts.score
+    }
+
+    /// The lowest of the best `topCount` scores, once there are as many.
+    private var lowestKeptScore: Double? {
+        model.topCount > 0 && kept.count == model.topCount ? kept[0] : nil
+    }
+
+    private func explanation(_ parts: (score: Double, coverage: Double, proximity: Double, matched: Int)) -> RankingExplanation {
+        RankingExplanation(score: parts.score, termScores: termScores, idf: idf, documentFrequency: documentFrequency,
+                           coverage: parts.coverage, proximity: parts.proximity, matchedTerms: parts.matched)
     }
 
     /// The current row's score taken apart (`petrel_explain`).
     func score(_ match: FTS5Match) throws -> RankingExplanation {
-        let parts = try computeScore(match)
-        return RankingExplanation(score: parts.score, termScores: termScores, idf: idf, documentFrequency: documentFrequency,
-                                  coverage: parts.coverage, proximity: parts.proximity, matchedTerms: parts.matched)
+        explanation(try computeScore(match))
     }
 
     /// The longest title, in tokens, that is read for names: a name is a

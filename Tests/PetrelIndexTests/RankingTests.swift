@@ -182,6 +182,40 @@ struct RankingTests {
         #expect(try index.search("the storm petrel", options: options).hits.allSatisfy { !$0.matchesAllWords && $0.matchedTerms == 1 })
     }
 
+    /// On an index of more than 500 documents, a word in more than 5% of
+    /// them brings no candidates of its own when the query's rarer words
+    /// fill the page; when they do not, the least frequent of the frequent
+    /// words do, and the most frequent still do not. The page is the one
+    /// every candidate would give.
+    @Test func theMostFrequentWordsBringNoCandidatesOfTheirOwn() throws {
+        var files: [String: String] = [:]
+        for n in 0..<540 { files["page\(n).txt"] = n < 520 ? "the control panel of page \(n)" : "the page \(n) only" }
+        for n in 0..<3 { files["stats\(n).txt"] = "the groupstats \(n) of a control group" }
+        for n in 0..<12 { files["panel\(n).txt"] = "a panel \(n) for the knobs" }
+        let (_, index) = try Self.makeIndex(files)
+        var everything = SearchOptions()
+        everything.explain = true
+        let pruned = "documents with only the most frequent words of the query are not candidates"
+        // groupstats is in 3 documents: control (520) brings its own, the (555) not.
+        let results = try index.search("control groupstats the", options: everything)
+        #expect(results.notes.contains(pruned))
+        let candidatePart = results.expression.components(separatedBy: " AND ").first ?? ""
+        #expect(candidatePart.contains(#""control""#) && candidatePart.contains(#""groupstats""#) && !candidatePart.contains(#""the""#))
+        #expect(names(results).prefix(3).sorted() == ["stats0.txt", "stats1.txt", "stats2.txt"])
+        #expect(results.hits.count == 10)
+        // The same page as every document that has a word of the query.
+        let unprunedSQL = results.sql.replacingOccurrences(of: results.expression.replacingOccurrences(of: "'", with: "''"),
+                                                           with: #"("control" OR "control" *) OR ("groupstats" OR "groupstat" *) OR "the""#)
+        #expect(unprunedSQL != results.sql)
+        #expect(try index.dbQueue.read { db in try String.fetchAll(db, sql: unprunedSQL) } == results.hits.map(\.path))
+        // knobs is in 12 documents, enough for the page: neither panel
+        // (532) nor the brings candidates.
+        let panels = try index.search("panel knobs the", options: everything)
+        #expect(panels.notes.contains(pruned))
+        #expect(!(panels.expression.components(separatedBy: " AND ").first ?? "").contains(#""the""#))
+        #expect(names(panels).allSatisfy { $0.hasPrefix("panel") })
+    }
+
     @Test func rareWordsWeighMoreThanFrequentOnes() throws {
         var files: [String: String] = [:]
         for n in 0..<8 { files["filler\(n).txt"] = "common words fill this page number \(n)" }

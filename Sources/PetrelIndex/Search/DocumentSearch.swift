@@ -405,6 +405,10 @@ private struct SearchRun {
     /// of the cost of a query.
     static let frequentShare = 0.05
     static let frequentMinimum = 500
+    /// How many times more documents than a frequent word's threshold the
+    /// least frequent of them may have to bring candidates, when the rare
+    /// words cannot fill the page.
+    static let frequentFallbackFactor = 4
 
     private func withoutFrequentCandidates(_ analyzed: AnalyzedQuery) throws -> (String, RankingModel.Terms)? {
         let expressions = analyzed.softTermExpressions
@@ -412,17 +416,33 @@ private struct SearchRun {
         let documents = try DocumentRecord.fetchCount(db)
         let threshold = max(Self.frequentMinimum, Int(Double(documents) * Self.frequentShare))
         guard documents > threshold else { return nil }
+        // Counting stops past a bound: a frequent word's postings are the
+        // longest, and only whether it passes matters.
+        func frequency(_ expression: String, upTo bound: Int) throws -> Int {
+            try matches(DocumentText.pattern(expression), filter: nil).select(Column.rowID).limit(bound + 1).fetchCount(db)
+        }
         var frequent = Set<Int>()
         var rareDocuments = 0
         for (term, expression) in expressions {
-            // Counting stops past the threshold: a frequent word's postings
-            // are the longest, and only whether it passes matters.
-            let frequency = try matches(DocumentText.pattern(expression), filter: nil)
-                .select(Column.rowID).limit(threshold + 1).fetchCount(db)
-            if frequency > threshold { frequent.insert(term) } else { rareDocuments += frequency }
+            let count = try frequency(expression, upTo: threshold)
+            if count > threshold { frequent.insert(term) } else { rareDocuments += count }
         }
-        // Enough documents with a rare word to fill the page.
-        guard rareDocuments >= options.offset + options.limit else { return nil }
+        // Enough documents with a rare word to fill the page; when there
+        // are not, the least frequent of the frequent words bring theirs
+        // ("control" for `control groupstats the`, where groupstats is in 9
+        // documents), up to a larger bound: a document with none of them
+        // but the most frequent ones (`the`) could only fill the end of a
+        // page that has room for hundreds of documents with rarer words.
+        let page = options.offset + options.limit
+        if rareDocuments < page {
+            let largerBound = threshold * Self.frequentFallbackFactor
+            let counted = try expressions.filter { frequent.contains($0.key) }.map { (term: $0.key, count: try frequency($0.value, upTo: largerBound)) }
+            for (term, count) in counted.sorted(by: { ($0.count, $0.term) < ($1.count, $1.term) }) where rareDocuments < page && count <= largerBound {
+                frequent.remove(term)
+                rareDocuments += count
+            }
+            guard rareDocuments >= page, !frequent.isEmpty else { return nil }
+        }
         return analyzed.expression(frequentTerms: frequent)
     }
 

@@ -120,6 +120,16 @@ public final class FTS5Match {
     /// array (for rows with many hits).
     public func forEachInstance(_ body: (FTS5PhraseInstance) throws -> Void) throws { try access.forEachInstance(body) }
 
+    /// Calls `body` for every occurrence of one phrase in the current row,
+    /// in the order of their columns and offsets. Cheaper than
+    /// ``forEachInstance(_:)`` when the phrases are read one by one: FTS5
+    /// reads the phrase's own positions, without merging every phrase's
+    /// hits in one order first. Needs an index with `detail=full` (the
+    /// default); a phrase number out of range has no occurrence.
+    public func forEachInstance(ofPhrase phrase: Int, _ body: (FTS5PhraseInstance) throws -> Void) throws {
+        try access.forEachInstance(ofPhrase: phrase, body)
+    }
+
     /// The text of a column of the current row.
     public func text(column: Int) throws -> String { try access.columnText(column) }
 

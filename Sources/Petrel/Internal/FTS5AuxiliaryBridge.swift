@@ -113,6 +113,17 @@ struct FTS5MatchAccess {
         }
     }
 
+    func forEachInstance(ofPhrase phrase: Int, _ body: (FTS5PhraseInstance) throws -> Void) throws {
+        guard phrase >= 0, phrase < phraseCount() else { return }
+        var iterator = Fts5PhraseIter()
+        var column: CInt = -1, offset: CInt = -1
+        try check(api.pointee.xPhraseFirst(context, CInt(phrase), &iterator, &column, &offset), "phrase")
+        while column >= 0 {
+            try body(FTS5PhraseInstance(phrase: phrase, column: Int(column), offset: Int(offset)))
+            api.pointee.xPhraseNext(context, &iterator, &column, &offset)
+        }
+    }
+
     func columnText(_ column: Int) throws -> String {
         guard column >= 0, column < columnCount() else {
             throw DatabaseError(resultCode: .SQLITE_RANGE, message: "FTS5 column \(column) out of range")

@@ -251,8 +251,11 @@ private final class RankingContext {
     let idf: [Double]
     let documentFrequency: [Int]
     let totalIDF: Double
-    /// Whether a term has more than one phrase (its hits may share positions).
-    let hasAlternatives: [Bool]
+    /// The phrases of each term that the expression has, with their weights.
+    private let phrasesOfTerm: [[(phrase: Int, weight: Double)]]
+    /// The terms, rarest first: the order a row's terms are read in when
+    /// the row may be ruled out before its frequent words are read.
+    private let termsByIDF: [Int]
     /// The query's words that titles can be made of (nil: names are not read).
     private let names: NameMatch?
     /// Whether rows that cannot reach the best `model.topCount` are ruled
@@ -268,9 +271,11 @@ private final class RankingContext {
     init(model: RankingModel, terms: RankingModel.Terms, match: FTS5Match) throws {
         self.model = model
         self.terms = terms
-        var phrasesPerTerm = [Int](repeating: 0, count: terms.termCount)
-        for term in terms.phraseTerms where term >= 0 && term < terms.termCount { phrasesPerTerm[term] += 1 }
-        hasAlternatives = phrasesPerTerm.map { $0 > 1 }
+        var phrasesOfTerm = [[(phrase: Int, weight: Double)]](repeating: [], count: terms.termCount)
+        for (phrase, term) in terms.phraseTerms.enumerated() where term >= 0 && term < terms.termCount && phrase < match.phraseCount {
+            phrasesOfTerm[term].append((phrase, phrase < terms.phraseWeights.count ? terms.phraseWeights[phrase] : 0))
+        }
+        self.phrasesOfTerm = phrasesOfTerm
         let rows = max(1, try match.rowCount())
         let columns = match.columnCount
         averageLength = try (0..<columns).map { column in
@@ -298,6 +303,8 @@ private final class RankingContext {
         // Words no document has cannot be matched: they do not lower the
         // coordination of every document.
         totalIDF = zip(idf, documentFrequency).reduce(0) { $0 + ($1.1 > 0 ? $1.0 : 0) }
+        let idf = self.idf
+        termsByIDF = idf.indices.sorted { (idf[$0], $1) > (idf[$1], $0) }
         isBoundable = model.topCount > 0 && model.proximityB < 1 && terms.termCount <= 64
         collector = model.topCount > 0 ? RankingCollector.current : nil
         // Names are read for descriptions (three words or more, "get
@@ -308,8 +315,9 @@ private final class RankingContext {
             ? NameMatch(words: terms.words) : nil
     }
 
-    /// The most the current row can score, from the terms it holds.
-    private func upperBound(_ match: FTS5Match) throws -> Double {
+    /// The most the current row can score, from the terms it holds, and
+    /// those terms (a bit each).
+    private func upperBound(_ match: FTS5Match) throws -> (bound: Double, present: UInt64) {
         var present: UInt64 = 0
         for phrase in 0..<min(terms.phraseTerms.count, match.phraseCount) {
             let term = terms.phraseTerms[phrase]
@@ -317,12 +325,21 @@ private final class RankingContext {
             if try match.contains(phrase: phrase) { present |= 1 << term }
         }
         // The coordination factor is at most 1 (coverage ≤ 1, power ≥ 0), a
-        // term's BM25F part below idf × (k1 + 1) whatever its frequencies,
-        // and a pair's proximity at most min(idf) / gap / (1 - proximityB)
-        // (the shortest body's normaliser).
-        var bound = 0.0
+        // term's BM25F part below idf × (k1 + 1) whatever its frequencies.
+        var bound = proximityBound(present)
         for term in 0..<terms.termCount where present & (1 << term) != 0 {
             bound += idf[term] * (model.k1 + 1)
+        }
+        return (bound, present)
+    }
+
+    /// The most proximity can add to a row that holds these terms: a pair's
+    /// at most min(idf) / gap / (1 - proximityB) (the shortest body's
+    /// normaliser).
+    private func proximityBound(_ present: UInt64) -> Double {
+        guard model.proximityWeight > 0 else { return 0 }
+        var bound = 0.0
+        for term in 0..<terms.termCount where present & (1 << term) != 0 {
             for gap in 1...Self.proximityWindow where term + gap < terms.termCount && present & (1 << (term + gap)) != 0 {
                 bound += model.proximityWeight * min(idf[term], idf[term + gap]) / Double(gap) / (1 - model.proximityB)
             }
@@ -374,16 +391,23 @@ private final class RankingContext {
         return context
     }
 
+    /// A row's score and what it is made of.
+    private struct ScoreParts {
+        var score: Double
+        var coverage: Double
+        var proximity: Double
+        var matched: Int
+    }
+
     /// Scratch space of `score`, kept between rows: a query scores every
     /// row that matches (tens of thousands in a large index), and
     /// allocating these per row was a large share of the time.
     private struct Scratch {
         var frequencies: [Double] = []
         var positions: [[Int]] = []
-        /// Per term with alternatives: the column and offset of its last
-        /// hit (`column << 32 | offset`, -1 for none) and that hit's weight.
-        var lastHit: [Int] = []
-        var lastWeight: [Double] = []
+        /// The hits of a term with alternatives, before those at one
+        /// position are made one: `column << 32 | offset`, and weight.
+        var hits: [(key: Int, weight: Double)] = []
         var lengths: [Double] = []
         var termScores: [Double] = []
     }
@@ -396,27 +420,28 @@ private final class RankingContext {
     private var termScores: [Double] { scratch.termScores }
 
     /// The score of the current row; its parts are left in `termScores`.
-    /// With `lowestKept` (the lowest of the best scores so far), a row that
-    /// cannot reach it even with name hits does not read its title.
-    private func computeScore(_ match: FTS5Match, lowestKept: Double? = nil) throws -> (score: Double, coverage: Double, proximity: Double, matched: Int) {
+    ///
+    /// With `lowestKept` (the lowest of the best scores so far) and the
+    /// terms the row holds, the terms are read rarest first and the row is
+    /// given up as soon as the terms read, plus the most the others and
+    /// proximity can add, stay below it: its rank is then that bound. A
+    /// frequent word (`the` in a long page: hundreds of hits) is then read
+    /// only for rows its small weight could still lift. A row that cannot
+    /// reach `lowestKept` even with name hits does not read its title.
+    private func computeScore(_ match: FTS5Match, lowestKept: Double? = nil, present: UInt64? = nil) throws -> ScoreParts {
         var scratch = self.scratch
         self.scratch = Scratch()
         defer { self.scratch = scratch }
         let termCount = terms.termCount
         let columns = min(match.columnCount, model.columnWeights.count)
-        // Term frequencies per column, and hit positions (in order: FTS5
-        // lists instances by column and offset). A term with alternatives
-        // counts each position once, at its best weight: its alternatives'
-        // hits at one position come one after another.
+        // Term frequencies per column, and hit positions in increasing
+        // order. A term with alternatives counts each position once, at its
+        // best weight.
         let slots = termCount * columns
         scratch.frequencies.removeAll(keepingCapacity: true)
         scratch.frequencies.append(contentsOf: repeatElement(0, count: slots))
         if scratch.positions.count != slots { scratch.positions = [[Int]](repeating: [], count: slots) }
         for slot in 0..<slots where !scratch.positions[slot].isEmpty { scratch.positions[slot].removeAll(keepingCapacity: true) }
-        scratch.lastHit.removeAll(keepingCapacity: true)
-        scratch.lastHit.append(contentsOf: repeatElement(-1, count: termCount))
-        scratch.lastWeight.removeAll(keepingCapacity: true)
-        scratch.lastWeight.append(contentsOf: repeatElement(0, count: termCount))
         let keepPositions = model.proximityWeight > 0 && termCount > 1
         scratch.lengths.removeAll(keepingCapacity: true)
         for column in 0..<columns { scratch.lengths.append(Double(try match.tokenCount(column: column))) }
@@ -425,29 +450,57 @@ private final class RankingContext {
         // is the whole document and tells nothing.
         let bodyLength = scratch.lengths.last ?? 0
         let leadBoost = bodyLength > model.leadLength ? 1 + model.leadWeight * (1 - model.leadLength / bodyLength) : 1
-        try match.forEachInstance { instance in
-            guard instance.phrase < terms.phraseTerms.count, instance.column < columns else { return }
-            let term = terms.phraseTerms[instance.phrase]
-            guard term >= 0, term < termCount else { return }
-            var weight = terms.phraseWeights[instance.phrase]
+        let leadLength = model.leadLength
+        func count(_ term: Int, column: Int, offset: Int, weight: Double, _ scratch: inout Scratch) {
+            guard column < columns else { return }
             // The body is the last column.
-            if instance.column == columns - 1, Double(instance.offset) < model.leadLength { weight *= leadBoost }
-            let slot = term * columns + instance.column
-            if hasAlternatives[term] {
-                let key = (instance.column << 32) | instance.offset
-                if scratch.lastHit[term] == key {
-                    let previous = scratch.lastWeight[term]
-                    guard weight > previous else { return }
-                    scratch.lastWeight[term] = weight
-                    scratch.frequencies[slot] += weight - previous
-                    return
-                }
-                guard weight > 0 else { return }
-                scratch.lastHit[term] = key
-                scratch.lastWeight[term] = weight
-            }
+            let weight = column == columns - 1 && Double(offset) < leadLength ? weight * leadBoost : weight
+            let slot = term * columns + column
             scratch.frequencies[slot] += weight
-            if keepPositions { scratch.positions[slot].append(instance.offset) }
+            if keepPositions { scratch.positions[slot].append(offset) }
+        }
+        func read(_ term: Int, _ scratch: inout Scratch) throws {
+            let phrases = phrasesOfTerm[term]
+            if phrases.count == 1 {
+                let weight = phrases[0].weight
+                guard weight > 0 else { return }
+                try match.forEachInstance(ofPhrase: phrases[0].phrase) { hit in
+                    count(term, column: hit.column, offset: hit.offset, weight: weight, &scratch)
+                }
+                return
+            }
+            scratch.hits.removeAll(keepingCapacity: true)
+            for (phrase, weight) in phrases where weight > 0 {
+                try match.forEachInstance(ofPhrase: phrase) { hit in
+                    scratch.hits.append(((hit.column << 32) | hit.offset, weight))
+                }
+            }
+            scratch.hits.sort { ($0.key, $1.weight) < ($1.key, $0.weight) }
+            var last = -1
+            for index in scratch.hits.indices where scratch.hits[index].key != last {
+                let hit = scratch.hits[index]
+                last = hit.key
+                count(term, column: hit.key >> 32, offset: hit.key & 0xFFFF_FFFF, weight: hit.weight, &scratch)
+            }
+        }
+        // Names add to terms already read: a row whose title may be a name
+        // is read whole.
+        let title = columns - 2
+        let mayBeNamed = names != nil && columns >= 2 && scratch.lengths[title] <= Self.longestName
+        if let lowestKept, let present, !mayBeNamed {
+            let proximityLeft = proximityBound(present)
+            var termsLeft = 0.0
+            for term in 0..<termCount where present & (1 << term) != 0 { termsLeft += idf[term] * (model.k1 + 1) }
+            var exact = 0.0
+            for term in termsByIDF where present & (1 << term) != 0 {
+                try read(term, &scratch)
+                exact += termScore(term, scratch, columns: columns)
+                termsLeft -= idf[term] * (model.k1 + 1)
+                let bound = exact + max(0, termsLeft) + proximityLeft
+                if bound < lowestKept { return ScoreParts(score: bound, coverage: 0, proximity: 0, matched: 0) }
+            }
+        } else {
+            for term in 0..<termCount { try read(term, &scratch) }
         }
         scratch.termScores.removeAll(keepingCapacity: true)
         scratch.termScores.append(contentsOf: repeatElement(0, count: termCount))
@@ -496,7 +549,7 @@ private final class RankingContext {
             termSum += try nameGain(names, match, &scratch, columns: columns, needed: needed)
         }
         let score = termSum * coordination + proximity * coordination
-        return (score, coverage, proximity, matched)
+        return ScoreParts(score: score, coverage: coverage, proximity: proximity, matched: matched)
     }
 
     /// A term's BM25F part in the current row.
@@ -553,11 +606,13 @@ private final class RankingContext {
     /// be among the `topCount` best, an upper bound of it below them.
     func rankScore(_ match: FTS5Match) throws -> Double {
         let lowestKept = lowestKeptScore
+        var present: UInt64?
         if isBoundable, let lowestKept {
-            let bound = try upperBound(match)
+            let (bound, terms) = try upperBound(match)
             if bound < lowestKept { return bound }
+            present = terms
         }
-        let parts = try computeScore(match, lowestKept: isBoundable ? lowestKept : nil)
+        let parts = try computeScore(match, lowestKept: isBoundable ? lowestKept : nil, present: present)
         if model.topCount > 0, keep(parts.score), let collector {
             collector.record(match.rowID, explanation(parts), lowestKept: lowestKeptScore, keeping: model.topCount)
         }
@@ -569,7 +624,7 @@ private final class RankingContext {
         model.topCount > 0 && kept.count == model.topCount ? kept[0] : nil
     }
 
-    private func explanation(_ parts: (score: Double, coverage: Double, proximity: Double, matched: Int)) -> RankingExplanation {
+    private func explanation(_ parts: ScoreParts) -> RankingExplanation {
         RankingExplanation(score: parts.score, termScores: termScores, idf: idf, documentFrequency: documentFrequency,
                            coverage: parts.coverage, proximity: parts.proximity, matchedTerms: parts.matched)
     }

@@ -80,6 +80,35 @@ struct FTS5AuxiliaryFunctionTests {
         #expect(lines == ["1", "0", "1,2"])
     }
 
+    /// A phrase's own occurrences are those of `instances()` for that
+    /// phrase, in the same order; numbers out of range have none.
+    @Test(arguments: StorageKind.allCases)
+    func occurrencesOfOnePhrase(kind: StorageKind) throws {
+        let database = try makeDocuments(kind)
+        let perPhrase = FTS5AuxiliaryFunction("per_phrase") { match in
+            let all = try match.instances()
+            var lines: [String] = []
+            for phrase in -1...match.phraseCount {
+                var own: [FTS5PhraseInstance] = []
+                try match.forEachInstance(ofPhrase: phrase) { own.append($0) }
+                guard own == all.filter({ $0.phrase == phrase }) else { return "mismatch for phrase \(phrase)" }
+                lines.append(own.map { "\($0.column):\($0.offset)" }.joined(separator: " "))
+            }
+            return lines.joined(separator: " | ")
+        }
+        let lines = try database.queue.read { db in
+            try db.add(fts5Function: perPhrase)
+            return try String.fetchAll(db, sql: """
+                SELECT per_phrase(docs) FROM docs WHERE docs MATCH 'storm OR "storm petrels" OR petrel*' ORDER BY rowid
+                """)
+        }
+        #expect(lines == [
+            " | 0:0 1:0 1:6 | 0:0 1:0 | 0:1 1:1 | ",
+            " | 1:5 |  |  | ",
+            " |  |  | 1:4 | ",
+        ])
+    }
+
     @Test(arguments: StorageKind.allCases)
     func rankingWithQueryData(kind: StorageKind) throws {
         let database = try makeDocuments(kind)

@@ -379,13 +379,16 @@ private struct SearchRun {
     /// sorts every match and then steps its cursor again through the
     /// sorted rows: on the 564 MB tree it took 30-45% longer for the same
     /// rows and scores. The ranking function records the parts of the
-    /// scores it keeps in a ``RankingCollector``.
+    /// scores it keeps in a ``RankingCollector``, and reads the titles it
+    /// needs through it.
     private func candidates(_ pattern: FTS5Pattern, model arguments: RankingModel.Arguments, filter: SQLExpression?) throws -> [Candidate] {
         let request = matches(pattern, filter: filter)
             .select(Column.rowID, rank(arguments).forKey("rank"))
             .order(SQL("rank"))
             .limit(options.limit, offset: options.offset)
-        let collector = RankingCollector()
+        // Names read titles from `documents`, not from the full-text row.
+        let titles = try db.cachedStatement(sql: "SELECT title FROM documents WHERE id = ?")
+        let collector = RankingCollector { id in try String.fetchOne(titles, arguments: [id]) ?? "" }
         let rows = try RankingCollector.$current.withValue(collector) { try Row.fetchAll(db, request) }
         return rows.map { row in
             let id: Int64 = row[0]

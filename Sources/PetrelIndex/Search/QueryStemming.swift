@@ -161,11 +161,13 @@ final class QueryStemming {
     /// and max in separate subqueries, which SQLite answers from the ends
     /// of the table's b-tree instead of scanning it).
     static func sampleLanguages(_ db: Database, count: Int = 64) throws -> [String?] {
-        try String?.fetchAll(db, sql: """
+        // A cached statement: the sample is read by every search that
+        // stems a word.
+        try String?.fetchAll(db.cachedStatement(sql: """
             WITH RECURSIVE bounds(low, high) AS (SELECT (SELECT min(id) FROM documents), (SELECT max(id) FROM documents)),
             steps(n) AS (SELECT 0 UNION ALL SELECT n + 1 FROM steps WHERE n + 1 < ?)
             SELECT (SELECT language FROM documents WHERE id >= low + (high - low) * n / ? ORDER BY id LIMIT 1)
             FROM steps, bounds WHERE low IS NOT NULL
-            """, arguments: [count, count])
+            """), arguments: [count, count])
     }
 }

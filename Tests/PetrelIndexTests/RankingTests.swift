@@ -153,8 +153,8 @@ struct RankingTests {
         options.offset = 3
         options.explain = true
         let results = try index.search("the storm petrel", options: options)
-        #expect(results.sql.contains(" 10 4', "))
-        let unpruned = results.sql.replacingOccurrences(of: " 10 4', ", with: " 0 4', ")
+        #expect(results.sql.contains(" 10 4 0.5', "))
+        let unpruned = results.sql.replacingOccurrences(of: " 10 4 0.5', ", with: " 0 4 0.5', ")
         let paths = try index.dbQueue.read { db in try String.fetchAll(db, sql: unpruned) }
         #expect(paths == results.hits.map(\.path))
         #expect(results.hits.count == 7)
@@ -430,6 +430,31 @@ struct RankingTests {
         #expect(names(try index.search("socket name", options: options)).first == "sockets.md")
         // The standalone SQL carries the words and ranks the same.
         #expect(results.sql.contains("'get socket name'"))
+    }
+
+    /// A name credits the query's words that its page does not hold too
+    /// (the page of getsockname need not say "get"), at the weaker
+    /// `absentNameWeight`; with it at 0 only words the page has count.
+    @Test func aNameCreditsWordsItsPageDoesNotHold() throws {
+        let (_, index) = try Self.makeIndex([
+            "getsockname.md": "# getsockname\n\nReturns the address to which the socket is bound, in the buffer given.",
+            "sockets.md": "# Sockets\n\nTo get a socket, ask for one; a socket may then get an address, and get data.",
+            "other.md": "# Other\n\nNothing of the kind.",
+        ])
+        var options = SearchOptions()
+        options.explain = true
+        let results = try index.search("get socket name", options: options)
+        #expect(names(results).prefix(2) == ["getsockname.md", "sockets.md"])
+        // get counts in the named page's score although the page lacks it.
+        #expect((results.hits.first?.explanation?["term get"] ?? 0) > 0)
+        options.ranking.absentNameWeight = 0
+        #expect(names(try index.search("get socket name", options: options)).first == "sockets.md")
+        #expect(try RankingParameters("absent-name=0.25").absentNameWeight == 0.25)
+        // The reported SQL, on the index's own connection, ranks the same.
+        options = SearchOptions()
+        options.explain = true
+        let again = try index.search("get socket name", options: options)
+        #expect(try index.dbQueue.read { db in try String.fetchAll(db, sql: again.sql) } == again.hits.map(\.path))
     }
 
     @Test func theStemmerIsTheLanguageOfTheIndexOrOfTheQuery() throws {

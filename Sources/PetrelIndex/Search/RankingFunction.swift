@@ -74,6 +74,9 @@ struct RankingModel: Sendable, Equatable {
     /// the query's words, abbreviated (`getsockname` for "get socket
     /// name"), counts as a hit of those words in the title. 0: none.
     var nameWeight = 0.0
+    /// The weight of a name hit for a term the row does not hold (its
+    /// description is elsewhere, or the name is all the row says of it).
+    var absentNameWeight = 0.0
 
     /// How the phrases of a MATCH expression form terms.
     struct Terms: Sendable, Equatable {
@@ -103,7 +106,7 @@ struct RankingModel: Sendable, Equatable {
             columnWeights.map(Self.number).joined(separator: " "),
             columnB.map(Self.number).joined(separator: " "),
             ([k1, coordinationPower, proximityWeight, leadWeight, leadLength, proximityB].map(Self.number)
-                + [String(topCount), Self.number(nameWeight)]).joined(separator: " "),
+                + [String(topCount), Self.number(nameWeight), Self.number(absentNameWeight)]).joined(separator: " "),
             terms.phraseTerms.map(String.init).joined(separator: " "),
             terms.phraseWeights.map(Self.number).joined(separator: " "),
         ]
@@ -160,6 +163,12 @@ public struct RankingParameters: Sendable, Equatable {
     /// expressions"), as a title hit of those words (0: names are not
     /// read).
     public var nameWeight = 4.0
+    /// The weight of such a title hit for a query word the document does
+    /// not hold (`get` for `getsockname`, whose page never says "get"):
+    /// weaker, since a title of initials (`asin`) can spell words that have
+    /// nothing to do with it (0: names count only for words the document
+    /// has).
+    public var absentNameWeight = 0.5
     /// How much more a hit at the start of the body counts (0: no more).
     public var leadWeight = 2.0
     /// How many tokens of the body are its start.
@@ -171,7 +180,8 @@ public struct RankingParameters: Sendable, Equatable {
 
     /// Parameters from `name=value` pairs separated by commas: `k1`,
     /// `b` (all fields), `path-b`, `title-b`, `body-b`, `coordination`,
-    /// `proximity`, `proximity-b`, `stem`, `lead`, `lead-length`, `name`.
+    /// `proximity`, `proximity-b`, `stem`, `lead`, `lead-length`, `name`,
+    /// `absent-name`.
     public init(_ text: String) throws(IndexError) {
         for pair in text.split(separator: ",") {
             let parts = pair.split(separator: "=", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
@@ -191,7 +201,8 @@ public struct RankingParameters: Sendable, Equatable {
             case "lead": leadWeight = value
             case "lead-length": leadLength = value
             case "name": nameWeight = value
-            default: throw IndexError(.invalidParameter, "unknown ranking parameter '\(parts[0])' (k1, b, path-b, title-b, body-b, coordination, proximity, proximity-b, stem, lead, lead-length, name)")
+            case "absent-name": absentNameWeight = value
+            default: throw IndexError(.invalidParameter, "unknown ranking parameter '\(parts[0])' (k1, b, path-b, title-b, body-b, coordination, proximity, proximity-b, stem, lead, lead-length, name, absent-name)")
             }
             guard pathB <= 1, titleB <= 1, bodyB <= 1, proximityB <= 1 else { throw IndexError(.invalidParameter, "ranking parameter '\(pair)': b is between 0 and 1") }
         }
@@ -265,6 +276,8 @@ private final class RankingContext {
     private let termsByIDF: [Int]
     /// The query's words that titles can be made of (nil: names are not read).
     private let names: NameMatch?
+    /// The terms a name can credit to a row that does not hold them.
+    private let namesAbsent: UInt64
     /// Whether rows that cannot reach the best `model.topCount` are ruled
     /// out by an upper bound of their score: not with full length
     /// normalisation of proximity (the bound divides by 1 - proximityB),
@@ -320,6 +333,13 @@ private final class RankingContext {
         let nameWords = terms.words.filter(NameMatch.isWord).count
         names = model.nameWeight > 0 && terms.words.count <= terms.termCount && nameWords >= Self.fewestNameWords
             ? NameMatch(words: terms.words) : nil
+        var namesAbsent: UInt64 = 0
+        if names != nil, model.absentNameWeight > 0 {
+            for term in 0..<min(terms.termCount, terms.words.count, 64) where NameMatch.isWord(terms.words[term]) && idf[term] > 0 {
+                namesAbsent |= 1 << UInt64(term)
+            }
+        }
+        self.namesAbsent = namesAbsent
     }
 
     /// The most the current row can score, from the terms it holds, and
@@ -334,7 +354,7 @@ private final class RankingContext {
         // The coordination factor is at most 1 (coverage ≤ 1, power ≥ 0), a
         // term's BM25F part below idf × (k1 + 1) whatever its frequencies.
         var bound = proximityBound(present)
-        for term in 0..<terms.termCount where present & (1 << term) != 0 {
+        for term in 0..<terms.termCount where present & (1 << term) != 0 || namesAbsent & (1 << term) != 0 {
             bound += idf[term] * (model.k1 + 1)
         }
         return (bound, present)
@@ -570,27 +590,27 @@ private final class RankingContext {
         return weighted > 0 ? idf[term] * weighted * (model.k1 + 1) / (model.k1 + weighted) : 0
     }
 
-    /// Name hits: the terms the row has that its title is made of
-    /// (``NameMatch``) count as title hits of `nameWeight`. Returns how much
-    /// the term scores grew. Only terms the row has, so an upper bound of
-    /// the row's score (which counts those) still holds.
+    /// Name hits: the terms that the row's title is made of
+    /// (``NameMatch``) count as title hits, of `nameWeight` for terms the
+    /// row has and of `absentNameWeight` for the others (the bounds of a
+    /// row's score count those terms in full when names are read). Returns
+    /// how much the term scores grew.
     ///
-    /// FTS5 reads the whole row, body included, to give its title, so the
-    /// title is read only when it is short (`longestName` tokens), the body
-    /// too (`longestNamedBody`), the title holds none of the query's words
-    /// (then it names the document in words, not in a name made of them),
-    /// and the most the names can add (every such term named) reaches
-    /// `needed`.
+    /// The title is read only when it is short (`longestName` tokens), the
+    /// body not too long (`longestNamedBody`), the title holds none of the
+    /// query's words (then it names the document in words, not in a name
+    /// made of them), and the most the names can add (every such term
+    /// named) reaches `needed`.
     private func nameGain(_ names: NameMatch, _ match: FTS5Match, _ scratch: inout Scratch, columns: Int, needed: Double?) throws -> Double {
         let title = columns - 2
         guard scratch.lengths[title] <= Self.longestName, scratch.lengths[columns - 1] <= Self.longestNamedBody else { return 0 }
         guard !(0..<terms.termCount).contains(where: { scratch.frequencies[$0 * columns + title] > 0 }) else { return 0 }
         var wanted: UInt64 = 0
         var most = 0.0
-        for term in 0..<min(terms.termCount, terms.words.count) where scratch.termScores[term] > 0 && !terms.words[term].isEmpty {
+        for term in 0..<min(terms.termCount, terms.words.count) where scratch.termScores[term] > 0 && !terms.words[term].isEmpty || namesAbsent & (1 << term) != 0 {
             wanted |= 1 << UInt64(term)
             if needed != nil {
-                scratch.frequencies[term * columns + title] = model.nameWeight
+                scratch.frequencies[term * columns + title] = scratch.termScores[term] > 0 ? model.nameWeight : model.absentNameWeight
                 most += termScore(term, scratch, columns: columns) - scratch.termScores[term]
                 scratch.frequencies[term * columns + title] = 0
             }
@@ -602,7 +622,7 @@ private final class RankingContext {
         guard named != 0 else { return 0 }
         var gain = 0.0
         for term in 0..<terms.termCount where named & (1 << UInt64(term)) != 0 {
-            scratch.frequencies[term * columns + title] += model.nameWeight
+            scratch.frequencies[term * columns + title] += scratch.termScores[term] > 0 ? model.nameWeight : model.absentNameWeight
             let part = termScore(term, scratch, columns: columns)
             gain += part - scratch.termScores[term]
             scratch.termScores[term] = part
@@ -681,7 +701,7 @@ extension RankingModel {
             proximityWeight: options.ranking.proximityWeight,
             leadWeight: options.ranking.leadWeight, leadLength: options.ranking.leadLength,
             proximityB: options.ranking.proximityB, topCount: options.offset + options.limit,
-            nameWeight: options.ranking.nameWeight)
+            nameWeight: options.ranking.nameWeight, absentNameWeight: options.ranking.absentNameWeight)
     }
 
     /// `petrel_rank(documents_fts)`, as another program calls it: the
@@ -707,15 +727,17 @@ extension RankingModel {
         let columnB = try numbers(1)
         let parameters = try numbers(2)
         // Five parameters: the calls of indexes' users before proximity-b;
-        // six: before the number of rows kept; seven: before names.
-        guard columnB.count == columnWeights.count, (5...8).contains(parameters.count) else {
+        // six: before the number of rows kept; seven: before names; eight:
+        // before names of words a row does not hold.
+        guard columnB.count == columnWeights.count, (5...9).contains(parameters.count) else {
             throw DatabaseError(resultCode: .SQLITE_ERROR, message: "petrel_rank: malformed arguments")
         }
         let model = RankingModel(columnWeights: columnWeights, columnB: columnB, k1: parameters[0], coordinationPower: parameters[1],
                                  proximityWeight: parameters[2], leadWeight: parameters[3], leadLength: parameters[4],
                                  proximityB: parameters.count > 5 ? parameters[5] : 0,
                                  topCount: parameters.count > 6 ? Int(clamping: Int64(max(0, min(parameters[6], 1e9)))) : 0,
-                                 nameWeight: parameters.count > 7 ? parameters[7] : 0)
+                                 nameWeight: parameters.count > 7 ? parameters[7] : 0,
+                                 absentNameWeight: parameters.count > 8 ? parameters[8] : 0)
         let phraseTerms = try numbers(3).map { Int($0) }
         let phraseWeights = try numbers(4)
         guard phraseTerms.count == phraseWeights.count else {

@@ -457,6 +457,27 @@ struct RankingTests {
         #expect(try index.dbQueue.read { db in try String.fetchAll(db, sql: again.sql) } == again.hits.map(\.path))
     }
 
+    /// Rows ruled out by the bound of their score are not ruled out when a
+    /// name could credit them words they lack: the page is the one of the
+    /// full scoring, with the named page first.
+    @Test func theBoundOfARowCountsWhatANameCouldAdd() throws {
+        var files = [
+            "zz/getsockname.md": "# getsockname\n\nReturns the address to which the socket is bound, in the buffer given.",
+        ]
+        // Read before the named page (paths in order), and enough to fill
+        // the page with rows that hold more of the query.
+        for n in 0..<30 { files["aa/page\(n).md"] = "# Page \(n) of many\n\nHow to get a socket and get its name: socket calls, \(n)." }
+        let (_, index) = try Self.makeIndex(files)
+        var options = SearchOptions()
+        options.explain = true
+        options.limit = 3
+        let results = try index.search("get socket name", options: options)
+        #expect(names(results).first == "getsockname.md")
+        #expect(results.sql.contains(" 3 4 0.5', "))
+        let unpruned = results.sql.replacingOccurrences(of: " 3 4 0.5', ", with: " 0 4 0.5', ")
+        #expect(try index.dbQueue.read { db in try String.fetchAll(db, sql: unpruned) } == results.hits.map(\.path))
+    }
+
     @Test func theStemmerIsTheLanguageOfTheIndexOrOfTheQuery() throws {
         // An index mostly in one language stems every word of its script so.
         let german = QueryStemming(queryText: "the files", sampleLanguages: Array(repeating: "de", count: 9) + ["en", nil])

@@ -278,6 +278,8 @@ private final class RankingContext {
     private let names: NameMatch?
     /// The terms a name can credit to a row that does not hold them.
     private let namesAbsent: UInt64
+    /// The most a name can add to each term a row does not hold.
+    private let absentNamePart: [Double]
     /// Whether rows that cannot reach the best `model.topCount` are ruled
     /// out by an upper bound of their score: not with full length
     /// normalisation of proximity (the bound divides by 1 - proximityB),
@@ -340,6 +342,11 @@ private final class RankingContext {
             }
         }
         self.namesAbsent = namesAbsent
+        // A title hit of absentNameWeight alone, in the shortest title.
+        let titleColumn = model.columnWeights.count - 2
+        let weighted = titleColumn >= 0 && titleColumn < model.columnB.count
+            ? model.columnWeights[titleColumn] * model.absentNameWeight / max(1e-9, 1 - model.columnB[titleColumn]) : 0
+        absentNamePart = idf.map { $0 * weighted * (model.k1 + 1) / (model.k1 + weighted) }
     }
 
     /// The most the current row can score, from the terms it holds, and
@@ -354,7 +361,7 @@ private final class RankingContext {
         // The coordination factor is at most 1 (coverage ≤ 1, power ≥ 0), a
         // term's BM25F part below idf × (k1 + 1) whatever its frequencies.
         var bound = proximityBound(present)
-        for term in 0..<terms.termCount where present & (1 << term) != 0 || namesAbsent & (1 << term) != 0 {
+        for term in 0..<terms.termCount where present & (1 << term) != 0 {
             bound += idf[term] * (model.k1 + 1)
         }
         return (bound, present)
@@ -513,7 +520,7 @@ private final class RankingContext {
         // Names add to terms already read: a row whose title may be a name
         // is read whole.
         let title = columns - 2
-        let mayBeNamed = names != nil && columns >= 2 && scratch.lengths[title] <= Self.longestName
+        let mayBeNamed = names != nil && columns >= 2 && Self.mayBeAName(scratch.lengths[title])
         if let lowestKept, let present, !mayBeNamed {
             let proximityLeft = proximityBound(present)
             var termsLeft = 0.0
@@ -603,7 +610,7 @@ private final class RankingContext {
     /// named) reaches `needed`.
     private func nameGain(_ names: NameMatch, _ match: FTS5Match, _ scratch: inout Scratch, columns: Int, needed: Double?) throws -> Double {
         let title = columns - 2
-        guard scratch.lengths[title] <= Self.longestName, scratch.lengths[columns - 1] <= Self.longestNamedBody else { return 0 }
+        guard Self.mayBeAName(scratch.lengths[title]), scratch.lengths[columns - 1] <= Self.longestNamedBody else { return 0 }
         guard !(0..<terms.termCount).contains(where: { scratch.frequencies[$0 * columns + title] > 0 }) else { return 0 }
         var wanted: UInt64 = 0
         var most = 0.0
@@ -636,9 +643,19 @@ private final class RankingContext {
         let lowestKept = lowestKeptScore
         var present: UInt64?
         if isBoundable, let lowestKept {
-            let (bound, terms) = try upperBound(match)
-            if bound < lowestKept { return bound }
-            present = terms
+            let (bound, held) = try upperBound(match)
+            if bound < lowestKept {
+                // A name can credit words the row does not hold, but only
+                // in a short title (one more read, FTS5's sizes of the row).
+                let absent = namesAbsent & ~held
+                guard absent != 0 else { return bound }
+                var withNames = bound
+                for term in 0..<terms.termCount where absent & (1 << term) != 0 { withNames += absentNamePart[term] }
+                if withNames < lowestKept { return withNames }
+                let columns = min(match.columnCount, model.columnWeights.count)
+                guard columns >= 2, Self.mayBeAName(Double(try match.tokenCount(column: columns - 2))) else { return bound }
+            }
+            present = held
         }
         let parts = try computeScore(match, lowestKept: isBoundable ? lowestKept : nil, present: present)
         if model.topCount > 0, keep(parts.score), let collector {
@@ -666,6 +683,11 @@ private final class RankingContext {
     /// title of its own (a man page's, a function's), and reading a title
     /// costs FTS5 the whole row, body included.
     static let longestName = 3.0
+    /// Whether a title of this many tokens can be a name: a title of its
+    /// own, not empty (most documents without a title of their own).
+    static func mayBeAName(_ titleLength: Double) -> Bool {
+        titleLength >= 1 && titleLength <= longestName
+    }
     /// The longest body, in tokens, of a row whose title is read for
     /// names: FTS5 copies the body with the title.
     static let longestNamedBody = 10_000.0

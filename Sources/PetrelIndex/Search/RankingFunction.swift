@@ -603,14 +603,15 @@ private final class RankingContext {
     /// row's score count those terms in full when names are read). Returns
     /// how much the term scores grew.
     ///
-    /// The title is read only when it is short (`longestName` tokens), the
-    /// body not too long (`longestNamedBody`), the title holds none of the
-    /// query's words (then it names the document in words, not in a name
-    /// made of them), and the most the names can add (every such term
-    /// named) reaches `needed`.
+    /// The title is read only when it is short (`longestName` tokens), it
+    /// holds none of the query's words (then it names the document in
+    /// words, not in a name made of them), and the most the names can add
+    /// (every such term named) reaches `needed`. A search reads it from
+    /// `documents` (``RankingCollector/title``); other statements from
+    /// FTS5, which reads the whole row for it.
     private func nameGain(_ names: NameMatch, _ match: FTS5Match, _ scratch: inout Scratch, columns: Int, needed: Double?) throws -> Double {
         let title = columns - 2
-        guard Self.mayBeAName(scratch.lengths[title]), scratch.lengths[columns - 1] <= Self.longestNamedBody else { return 0 }
+        guard Self.mayBeAName(scratch.lengths[title]) else { return 0 }
         guard !(0..<terms.termCount).contains(where: { scratch.frequencies[$0 * columns + title] > 0 }) else { return 0 }
         var wanted: UInt64 = 0
         var most = 0.0
@@ -680,17 +681,13 @@ private final class RankingContext {
     }
 
     /// The longest title, in tokens, that is read for names: a name is a
-    /// title of its own (a man page's, a function's), and reading a title
-    /// costs FTS5 the whole row, body included.
+    /// title of its own (a man page's, a function's).
     static let longestName = 3.0
     /// Whether a title of this many tokens can be a name: a title of its
     /// own, not empty (most documents without a title of their own).
     static func mayBeAName(_ titleLength: Double) -> Bool {
         titleLength >= 1 && titleLength <= longestName
     }
-    /// The longest body, in tokens, of a row whose title is read for
-    /// names: FTS5 copies the body with the title.
-    static let longestNamedBody = 10_000.0
     /// The fewest words of a query that names are read for.
     static let fewestNameWords = 3
 

@@ -124,8 +124,10 @@ public final class FTS5Match {
     /// in the order of their columns and offsets. Cheaper than
     /// ``forEachInstance(_:)`` when the phrases are read one by one: FTS5
     /// reads the phrase's own positions, without merging every phrase's
-    /// hits in one order first. Needs an index with `detail=full` (the
-    /// default); a phrase number out of range has no occurrence.
+    /// hits in one order first. On tables that store no positions
+    /// (`detail=none` or `detail=column`) FTS5 tokenizes the row again to
+    /// find them, as for ``instances()``. A phrase number out of range has
+    /// no occurrence.
     public func forEachInstance(ofPhrase phrase: Int, _ body: (FTS5PhraseInstance) throws -> Void) throws {
         try access.forEachInstance(ofPhrase: phrase, body)
     }

@@ -109,6 +109,27 @@ struct FTS5AuxiliaryFunctionTests {
         ])
     }
 
+    /// Tables that store no positions (`detail=none` or `detail=column`)
+    /// give the same occurrences: FTS5 tokenizes the row again for them.
+    @Test func occurrencesWithoutStoredPositions() throws {
+        for detail in ["none", "column"] {
+            let database = try TestDatabase(.memory)
+            let probe = FTS5AuxiliaryFunction("probe") { match in
+                var own: [String] = []
+                try match.forEachInstance(ofPhrase: 0) { own.append("\($0.column):\($0.offset)") }
+                let all = try match.instances().map { "\($0.phrase):\($0.column):\($0.offset)" }
+                return own.joined(separator: " ") + " / " + all.joined(separator: " ")
+            }
+            let lines = try database.queue.write { db in
+                try db.execute(sql: "CREATE VIRTUAL TABLE docs USING fts5(title, body, detail=\(detail))")
+                try db.execute(sql: "INSERT INTO docs VALUES ('storm', 'a storm and a storm')")
+                try db.add(fts5Function: probe)
+                return try String.fetchAll(db, sql: "SELECT probe(docs) FROM docs WHERE docs MATCH 'storm'")
+            }
+            #expect(lines == ["0:0 1:1 1:4 / 0:0:0 0:1:1 0:1:4"], "detail=\(detail)")
+        }
+    }
+
     @Test(arguments: StorageKind.allCases)
     func rankingWithQueryData(kind: StorageKind) throws {
         let database = try makeDocuments(kind)

@@ -214,6 +214,26 @@ struct RankingTests {
         #expect(panels.notes.contains(pruned))
         #expect(!(panels.expression.components(separatedBy: " AND ").first ?? "").contains(#""the""#))
         #expect(names(panels).allSatisfy { $0.hasPrefix("panel") })
+        // A frequent word alone is searched by its own form only (its stem
+        // as a prefix would merge the postings of every word that starts
+        // like it); a rare one keeps its stem, and so does a frequent stem
+        // of a word whose own form is rare (controls).
+        let ownForm = "the most frequent words of the query are searched by their own form only"
+        let control = try index.search("control", options: everything)
+        #expect(control.notes.contains(ownForm))
+        #expect(control.expression == #"("control")"#)
+        #expect(control.hits.count == 10)
+        for word in ["groupstats", "controls"] {
+            let kept = try index.search(word, options: everything)
+            #expect(!kept.notes.contains(ownForm) && kept.expression.contains("*"), "\(word)")
+        }
+        // With rarer words, the frequent words that bring no candidates are
+        // scored by their own form only (panel), the one that brings them
+        // keeps its stem (control).
+        let both = try index.search("panel control groupstats", options: everything)
+        #expect(both.notes.contains(pruned))
+        #expect(both.expression.contains(#""control" *"#) && both.expression.contains(#""groupstat" *"#))
+        #expect(!both.expression.contains(#""panel" *"#))
     }
 
     @Test func rareWordsWeighMoreThanFrequentOnes() throws {

@@ -413,9 +413,14 @@ private struct SearchRun {
     /// words cannot fill the page.
     static let frequentFallbackFactor = 4
 
-    private func withoutFrequentCandidates(_ analyzed: AnalyzedQuery) throws -> (String, RankingModel.Terms)? {
+    /// The candidate expression of a query with frequent words (see
+    /// ``frequentShare``), its terms, and the note that says what changed;
+    /// nil when every word is searched as analysed.
+    private func withoutFrequentCandidates(_ analyzed: AnalyzedQuery) throws -> (String, RankingModel.Terms, String)? {
         let expressions = analyzed.softTermExpressions
-        guard expressions.count >= 2 else { return nil }
+        // One word alone is counted only for its stem: a frequent one is
+        // searched without it.
+        guard expressions.count >= 2 || !analyzed.termsWithStems.isEmpty else { return nil }
         let documents = try DocumentRecord.fetchCount(db)
         let threshold = max(Self.frequentMinimum, Int(Double(documents) * Self.frequentShare))
         guard documents > threshold else { return nil }
@@ -436,17 +441,30 @@ private struct SearchRun {
         // documents), up to a larger bound: a document with none of them
         // but the most frequent ones (`the`) could only fill the end of a
         // page that has room for hundreds of documents with rarer words.
+        let ownForms = "the most frequent words of the query are searched by their own form only"
+        if expressions.count == 1 {
+            return analyzed.expression(ownFormsOnly: frequent).map { ($0.expression, $0.terms, ownForms) }
+        }
+        // When even they cannot, every word brings candidates, the frequent
+        // ones by their own form only (`kernel` alone: its stem as a prefix
+        // would merge the postings of every word that starts like it, for
+        // a page that documents with the word itself fill many times).
         let page = options.offset + options.limit
-        if rareDocuments < page {
+        let aboveThreshold = frequent
+        if rareDocuments < page, !frequent.isEmpty {
             let largerBound = threshold * Self.frequentFallbackFactor
             let counted = try expressions.filter { frequent.contains($0.key) }.map { (term: $0.key, count: try frequency($0.value, upTo: largerBound)) }
             for (term, count) in counted.sorted(by: { ($0.count, $0.term) < ($1.count, $1.term) }) where rareDocuments < page && count <= largerBound {
                 frequent.remove(term)
                 rareDocuments += count
             }
-            guard rareDocuments >= page, !frequent.isEmpty else { return nil }
+            guard rareDocuments >= page, !frequent.isEmpty else {
+                return analyzed.expression(ownFormsOnly: aboveThreshold).map { ($0.expression, $0.terms, ownForms) }
+            }
         }
-        return analyzed.expression(frequentTerms: frequent)
+        return analyzed.expression(frequentTerms: frequent).map {
+            ($0.expression, $0.terms, "documents with only the most frequent words of the query are not candidates")
+        }
     }
 
     func analyzed() throws -> AnalyzedQuery {
@@ -465,8 +483,8 @@ private struct SearchRun {
         var expression = strict ? analyzed.strictExpression : analyzed.expression
         var terms = strict ? analyzed.strictRankingTerms : analyzed.rankingTerms
         if !strict, let pruned = try withoutFrequentCandidates(analyzed) {
-            (expression, terms) = pruned
-            notes.append("documents with only the most frequent words of the query are not candidates")
+            (expression, terms) = (pruned.0, pruned.1)
+            notes.append(pruned.2)
         }
         let filter = try filter()
         let pattern = try DocumentText.pattern(expression)

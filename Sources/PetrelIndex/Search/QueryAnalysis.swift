@@ -187,6 +187,36 @@ struct AnalyzedQuery: Sendable {
         return (result, rankingTerms)
     }
 
+    /// The soft terms searched with their stem as a prefix too.
+    var termsWithStems: Set<Int> {
+        var result = Set<Int>()
+        for case .soft(let term, _, _, let token) in clauses where token.alternatives.contains(where: \.isPrefix) { result.insert(term) }
+        return result
+    }
+
+    /// The expression of every term, the frequent ones by their own form
+    /// only (no stem prefix), for a query whose rarer words cannot fill
+    /// the page: each word still brings candidates, without merging the
+    /// long postings of every word that starts like a frequent one
+    /// (`kernel*`). Nil when no soft term is frequent.
+    func expression(ownFormsOnly frequentTerms: Set<Int>) -> (expression: String, terms: RankingModel.Terms)? {
+        var trimmed = clauses
+        var changed = false
+        for index in trimmed.indices {
+            guard case .soft(let term, let field, let prefix, var token) = trimmed[index], frequentTerms.contains(term),
+                  token.alternatives.contains(where: \.isPrefix) else { continue }
+            token.alternatives.removeAll { $0.isPrefix }
+            trimmed[index] = .soft(term: term, field: field, prefix: prefix, token: token)
+            changed = true
+        }
+        guard changed else { return nil }
+        var builder = ExpressionBuilder()
+        let result = builder.build(clauses: trimmed, excluded: excluded, strict: false)
+        var rankingTerms = builder.terms(count: terms.count)
+        rankingTerms.words = termWords
+        return (result, rankingTerms)
+    }
+
     /// The dotted numbers inside a word (`5.12.1` in `v5.12.1`, `perl5.12.1`):
     /// ICU's word rules split a number that follows letters (v5, 12.1), while
     /// documents mostly write the version alone, so the number whole is one

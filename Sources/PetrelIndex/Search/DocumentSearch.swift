@@ -405,7 +405,8 @@ private struct SearchRun {
     /// enough index) does not bring candidates of its own when the query
     /// has rarer words: its IDF is too low to lift a document that has none
     /// of them, and scoring every document that has it (`the`, `to`) is most
-    /// of the cost of a query.
+    /// of the cost of a query. It is searched by its own form only (no stem
+    /// as a prefix), also when it brings candidates.
     static let frequentShare = 0.05
     static let frequentMinimum = 500
     /// How many times more documents than a frequent word's threshold the

@@ -107,20 +107,17 @@ struct SearchTests {
     /// lower case, without accents, `ue` for `ü`, `ss` for `ß`, Turkish
     /// dotted and dotless i), finds the document that has it first.
     @Test func singleWordsFindTheirDocumentsHoweverTyped() throws {
-        let tree = try Tree([
-            "docs/ja.txt": "東京タワーは電波塔です。",
-            "docs/zh.txt": "我喜欢学习中文。",
-            "docs/ko.txt": "한국어 문서 검색",
-            "docs/th.txt": "ภาษาไทยเป็นภาษาที่สวยงาม",
-            "docs/de.txt": "Herr Müller wohnt in der Großstadt.",
-            "docs/fr.txt": "L'élève étudie à l'école.",
-            "docs/ru.txt": "Файлы и каталоги.",
-            "docs/tr.txt": "İstanbul ve Diyarbakır şehirleri.",
-            "docs/en.txt": "Nothing else here, in plain English.",
+        let (_, index) = try RankingTests.makeIndex([
+            "ja.txt": "東京タワーは電波塔です。",
+            "zh.txt": "我喜欢学习中文。",
+            "ko.txt": "한국어 문서 검색",
+            "th.txt": "ภาษาไทยเป็นภาษาที่สวยงาม",
+            "de.txt": "Herr Müller wohnt in der Großstadt.",
+            "fr.txt": "L'élève étudie à l'école.",
+            "ru.txt": "Файлы и каталоги.",
+            "tr.txt": "İstanbul ve Diyarbakır şehirleri.",
+            "en.txt": "Nothing else here, in plain English.",
         ])
-        let index = try DocumentIndex(path: tree.directory.path("words.sqlite"))
-        try index.update(roots: [tree.path("docs")])
-        try index.dbQueue.write { db in try db.execute(sql: "INSERT INTO documents_fts(documents_fts) VALUES('integrity-check')") }
         let expected: [String: [String]] = [
             "ja.txt": ["東京", "タワー"],
             "zh.txt": ["学习", "中文"],

@@ -456,13 +456,14 @@ private final class RankingContext {
     /// The score of the current row; its parts are left in `termScores`.
     ///
     /// With `lowestKept` (the lowest of the best scores so far) and the
-    /// terms the row holds, the terms are read rarest first and the row is
+    /// terms the row holds with the bound of its score (``upperBound(_:)``),
+    /// the terms are read rarest first and the row is
     /// given up as soon as the terms read, plus the most the others and
     /// proximity can add, stay below it: its rank is then that bound. A
     /// frequent word (`the` in a long page: hundreds of hits) is then read
     /// only for rows its small weight could still lift. A row that cannot
     /// reach `lowestKept` even with name hits does not read its title.
-    private func computeScore(_ match: FTS5Match, lowestKept: Double? = nil, present: UInt64? = nil) throws -> ScoreParts {
+    private func computeScore(_ match: FTS5Match, lowestKept: Double? = nil, held: (present: UInt64, bound: Double)? = nil) throws -> ScoreParts {
         var scratch = self.scratch
         self.scratch = Scratch()
         defer { self.scratch = scratch }
@@ -521,16 +522,12 @@ private final class RankingContext {
         // is read whole.
         let title = columns - 2
         let mayBeNamed = names != nil && columns >= 2 && Self.mayBeAName(scratch.lengths[title])
-        if let lowestKept, let present, !mayBeNamed {
-            let proximityLeft = proximityBound(present)
-            var termsLeft = 0.0
-            for term in 0..<termCount where present & (1 << term) != 0 { termsLeft += idf[term] * (model.k1 + 1) }
-            var exact = 0.0
-            for term in termsByIDF where present & (1 << term) != 0 {
+        if let lowestKept, let held, !mayBeNamed {
+            // The row's bound, each term's most replaced by its part once read.
+            var bound = held.bound
+            for term in termsByIDF where held.present & (1 << term) != 0 {
                 try read(term, &scratch)
-                exact += termScore(term, scratch, columns: columns)
-                termsLeft -= idf[term] * (model.k1 + 1)
-                let bound = exact + max(0, termsLeft) + proximityLeft
+                bound += termScore(term, scratch, columns: columns) - idf[term] * (model.k1 + 1)
                 if bound < lowestKept { return ScoreParts(score: bound, coverage: 0, proximity: 0, matched: 0) }
             }
         } else {
@@ -642,7 +639,7 @@ private final class RankingContext {
     /// be among the `topCount` best, an upper bound of it below them.
     func rankScore(_ match: FTS5Match) throws -> Double {
         let lowestKept = lowestKeptScore
-        var present: UInt64?
+        var bounded: (present: UInt64, bound: Double)?
         if isBoundable, let lowestKept {
             let (bound, held) = try upperBound(match)
             if bound < lowestKept {
@@ -656,9 +653,9 @@ private final class RankingContext {
                 let columns = min(match.columnCount, model.columnWeights.count)
                 guard columns >= 2, Self.mayBeAName(Double(try match.tokenCount(column: columns - 2))) else { return bound }
             }
-            present = held
+            bounded = (held, bound)
         }
-        let parts = try computeScore(match, lowestKept: isBoundable ? lowestKept : nil, present: present)
+        let parts = try computeScore(match, lowestKept: isBoundable ? lowestKept : nil, held: bounded)
         if model.topCount > 0, keep(parts.score), let collector {
             collector.record(match.rowID, explanation(parts), lowestKept: lowestKeptScore, keeping: model.topCount)
         }

@@ -436,20 +436,22 @@ private struct SearchRun {
             let count = try frequency(expression, upTo: threshold)
             if count > threshold { frequent.insert(term) } else { rareDocuments += count }
         }
+        // A word alone brings the candidates whatever its frequency, by its
+        // own form only when it is frequent (`kernel`: its stem as a prefix
+        // would merge the postings of every word that starts like it, for
+        // a page that documents with the word itself fill many times).
+        let ownForms = "the most frequent words of the query are searched by their own form only"
+        if expressions.count == 1 {
+            return analyzed.expression(ownFormsOnly: frequent).map { ($0.expression, $0.terms, ownForms) }
+        }
         // Enough documents with a rare word to fill the page; when there
         // are not, the least frequent of the frequent words bring theirs
         // ("control" for `control groupstats the`, where groupstats is in 9
         // documents), up to a larger bound: a document with none of them
         // but the most frequent ones (`the`) could only fill the end of a
         // page that has room for hundreds of documents with rarer words.
-        let ownForms = "the most frequent words of the query are searched by their own form only"
-        if expressions.count == 1 {
-            return analyzed.expression(ownFormsOnly: frequent).map { ($0.expression, $0.terms, ownForms) }
-        }
         // When even they cannot, every word brings candidates, the frequent
-        // ones by their own form only (`kernel` alone: its stem as a prefix
-        // would merge the postings of every word that starts like it, for
-        // a page that documents with the word itself fill many times).
+        // ones by their own form only.
         let page = options.offset + options.limit
         let aboveThreshold = frequent
         if rareDocuments < page, !frequent.isEmpty {

@@ -25,6 +25,18 @@ struct AnalyzedQuery: Sendable {
         var token: String
         var phrase: String
         var alternatives: [Alternative] = []
+
+        /// Whether the token is searched with its stem as a prefix too.
+        var hasStem: Bool { alternatives.contains(where: \.isPrefix) }
+
+        /// The token without its stem: a frequent word's own form only
+        /// (its stem as a prefix, `chang*` for change, would merge many long
+        /// postings lists for a word that weighs little).
+        var ownForm: AnalyzedToken {
+            var token = self
+            token.alternatives.removeAll { $0.isPrefix }
+            return token
+        }
     }
 
     /// A weaker form of a token, found too: a bigram of a CJK word, the
@@ -172,14 +184,8 @@ struct AnalyzedQuery: Sendable {
         // The rare terms again (not scored twice), so that the second group
         // holds for every candidate, then the frequent ones.
         let copies = rare.map { builder.soft($0.3, field: $0.1, prefix: $0.2, term: -1) }
-        // Frequent words are scored by their own form only: their prefix
-        // alternatives (chang* for change) would merge many long postings
-        // lists for words that weigh little.
-        let scored = frequent.map { item -> String in
-            var token = item.3
-            token.alternatives.removeAll { $0.isPrefix }
-            return builder.soft(token, field: item.1, prefix: item.2, term: item.0)
-        }
+        // Frequent words are scored by their own form only.
+        let scored = frequent.map { builder.soft($0.3.ownForm, field: $0.1, prefix: $0.2, term: $0.0) }
         var result = "(" + must.joined(separator: " OR ") + ") AND (" + (copies + scored).joined(separator: " OR ") + ")"
         for node in excluded { result = "(" + result + ") NOT (" + builder.node(node, term: -1) + ")" }
         var rankingTerms = builder.terms(count: terms.count)
@@ -190,7 +196,7 @@ struct AnalyzedQuery: Sendable {
     /// The soft terms searched with their stem as a prefix too.
     var termsWithStems: Set<Int> {
         var result = Set<Int>()
-        for case .soft(let term, _, _, let token) in clauses where token.alternatives.contains(where: \.isPrefix) { result.insert(term) }
+        for case .soft(let term, _, _, let token) in clauses where token.hasStem { result.insert(term) }
         return result
     }
 
@@ -203,10 +209,8 @@ struct AnalyzedQuery: Sendable {
         var trimmed = clauses
         var changed = false
         for index in trimmed.indices {
-            guard case .soft(let term, let field, let prefix, var token) = trimmed[index], frequentTerms.contains(term),
-                  token.alternatives.contains(where: \.isPrefix) else { continue }
-            token.alternatives.removeAll { $0.isPrefix }
-            trimmed[index] = .soft(term: term, field: field, prefix: prefix, token: token)
+            guard case .soft(let term, let field, let prefix, let token) = trimmed[index], frequentTerms.contains(term), token.hasStem else { continue }
+            trimmed[index] = .soft(term: term, field: field, prefix: prefix, token: token.ownForm)
             changed = true
         }
         guard changed else { return nil }

@@ -610,12 +610,15 @@ private final class RankingContext {
         let title = columns - 2
         guard Self.mayBeAName(scratch.lengths[title]) else { return 0 }
         guard !(0..<terms.termCount).contains(where: { scratch.frequencies[$0 * columns + title] > 0 }) else { return 0 }
+        // A name hit of a term the row has, or of one it lacks (before the
+        // term's score grows with it).
+        func hitWeight(_ termScore: Double) -> Double { termScore > 0 ? model.nameWeight : model.absentNameWeight }
         var wanted: UInt64 = 0
         var most = 0.0
         for term in 0..<min(terms.termCount, terms.words.count) where scratch.termScores[term] > 0 && !terms.words[term].isEmpty || namesAbsent & (1 << term) != 0 {
             wanted |= 1 << UInt64(term)
             if needed != nil {
-                scratch.frequencies[term * columns + title] = scratch.termScores[term] > 0 ? model.nameWeight : model.absentNameWeight
+                scratch.frequencies[term * columns + title] = hitWeight(scratch.termScores[term])
                 most += termScore(term, scratch, columns: columns) - scratch.termScores[term]
                 scratch.frequencies[term * columns + title] = 0
             }
@@ -627,7 +630,7 @@ private final class RankingContext {
         guard named != 0 else { return 0 }
         var gain = 0.0
         for term in 0..<terms.termCount where named & (1 << UInt64(term)) != 0 {
-            scratch.frequencies[term * columns + title] += scratch.termScores[term] > 0 ? model.nameWeight : model.absentNameWeight
+            scratch.frequencies[term * columns + title] += hitWeight(scratch.termScores[term])
             let part = termScore(term, scratch, columns: columns)
             gain += part - scratch.termScores[term]
             scratch.termScores[term] = part

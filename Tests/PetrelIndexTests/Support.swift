@@ -51,8 +51,9 @@ func walk(_ tree: Tree, _ configure: (inout WalkOptions) -> Void = { _ in }) -> 
     var options = WalkOptions()
     configure(&options)
     var walker = TreeWalker(root: FilePath(tree.root), options: options, excluded: [])
-    walker.run()
-    let files = walker.files.map { FilePath.display($0.path.relative(to: FilePath(tree.root))) }
+    var files: [String] = []
+    walker.run { files.append(FilePath.display($0.path.relative(to: FilePath(tree.root)))) }
+    #expect(walker.filesFound == files.count)
     return (files, walker)
 }
 

@@ -18,7 +18,7 @@ struct UpdateStageTests {
 
     // MARK: - Plan
 
-    @Test func planSortsFilesIntoUnchangedChangedNewAndGone() {
+    @Test func planSortsFilesIntoUnchangedChangedNewAndGone() throws {
         let stored = StoredFolder(
             documents: [
                 Self.stored(1, "/r/same.txt", size: 10, time: 100),
@@ -40,7 +40,7 @@ struct UpdateStageTests {
             Self.file("/r/image.bin", size: 5, time: 50),
             Self.file("/r/big.log", size: 6, time: 60),
         ]
-        let plan = UpdatePlan(walked: walked, unreadableFolders: [FilePath("/r/locked")], stored: stored)
+        let plan = try UpdatePlan(walked: walked, unreadableFolders: [FilePath("/r/locked")], stored: stored)
         #expect(plan.unchanged == 1)
         #expect(plan.rememberedSkips == [SkippedFile(path: "/r/image.bin", reason: .binary, detail: nil)])
         #expect(plan.reads.map(\.file.path.string) == ["/r/grown.txt", "/r/touched.txt", "/r/new.txt", "/r/big.log"])
@@ -51,11 +51,66 @@ struct UpdateStageTests {
         #expect((plan.additions, plan.changes, plan.bytesToRead) == (2, 2, 12 + 10 + 3 + 6))
     }
 
-    @Test func anEmptyIndexPlansToReadEverything() {
+    @Test func anEmptyIndexPlansToReadEverything() throws {
         let walked = [Self.file("/r/a.txt", size: 1, time: 1), Self.file("/r/b.txt", size: 2, time: 2)]
-        let plan = UpdatePlan(walked: walked, unreadableFolders: [], stored: StoredFolder())
+        let plan = try UpdatePlan(walked: walked, unreadableFolders: [], stored: StoredFolder())
         #expect(plan.reads.count == 2 && plan.additions == 2 && plan.unchanged == 0)
         #expect(plan.missing.isEmpty && plan.staleSkips.isEmpty)
+    }
+
+    @Test func theIndexIsLookedUpPathByPathWithinTheFolder() throws {
+        let tree = try Tree(["docs/a.txt": "alpha", "docs/b.txt": "beta", "other/c.txt": "gamma", "docs/image.bin": "\u{0}\u{1}\u{2}"])
+        let index = try DocumentIndex(path: tree.path("i.sqlite"))
+        try index.update(roots: [tree.path("docs"), tree.path("other")])
+        let roots = try index.roots()
+        let docs = try #require(roots.first { $0.path.hasSuffix("/docs") })
+        try index.dbQueue.read { db in
+            let folder = try IndexedFolder(db, rootID: docs.id)
+            #expect(folder.hasDocuments)
+            let a = try #require(try folder.document(at: FilePath(tree.path("docs/a.txt"))))
+            #expect(a.path == FilePath(tree.path("docs/a.txt")) && a.size == 5)
+            // Another folder's document, and a path the index does not hold.
+            #expect(try folder.document(at: FilePath(tree.path("other/c.txt"))) == nil)
+            #expect(try folder.document(at: FilePath(tree.path("docs/z.txt"))) == nil)
+            var ids: [Int64] = []
+            try folder.forEachDocument { ids.append($0.id) }
+            #expect(ids.count == 2)
+            #expect(folder.skips.map(\.path) == [FilePath(tree.path("docs/image.bin"))])
+            // A folder the index does not keep yet holds nothing.
+            let new = try IndexedFolder(db, rootID: -1)
+            #expect(!new.hasDocuments && new.skips.isEmpty)
+            #expect(try new.document(at: FilePath(tree.path("docs/a.txt"))) == nil)
+        }
+    }
+
+    @Test func aReadListGivesBackWhatWasAppended() {
+        var list = ReadList()
+        let paths: [[UInt8]] = [
+            Array("/r/a/b/c.txt".utf8), Array("/r/a/b/d.txt".utf8), Array("/r/a/b/d.txt.gz".utf8),
+            Array("/r/a/b".utf8), Array("/r/z".utf8), [0x2F, 0x72, 0x2F, 0xFF, 0xFE], Array("/".utf8), Array("/r/a/b/c.txt".utf8),
+        ]
+        var expected: [ReadJob] = []
+        for (offset, path) in paths.enumerated() {
+            let i = Int64(offset)
+            let file = WalkedFile(path: FilePath(bytes: path), status: FileStatus(kind: .regular, size: 10 * i, modificationTime: 100 + i, device: 0, inode: 0))
+            let stored = offset.isMultiple(of: 2) ? StoredDocument(id: 7 + i, path: file.path, size: i, modificationTime: 50 + i, hash: -i) : nil
+            list.append(file, stored: stored)
+            expected.append(ReadJob(file: file, stored: stored))
+        }
+        let jobs = Array(list)
+        #expect(jobs.map(\.file.path) == expected.map(\.file.path))
+        #expect(jobs.map(\.file.status) == expected.map(\.file.status))
+        #expect(jobs.map(\.stored) == expected.map(\.stored))
+        #expect(list.count == 8 && list.additions == 4 && list.bytes == 10 * (0 + 1 + 2 + 3 + 4 + 5 + 6 + 7))
+        // Iterating twice gives the same.
+        #expect(Array(list).map(\.file.path) == jobs.map(\.file.path))
+    }
+
+    @Test func documentIDsHoldSmallLargeAndNegativeIDs() {
+        var ids = DocumentIDs()
+        for id: Int64 in [1, 64, 65, 1000, 1 << 40, -3, 0] { ids.insert(id) }
+        for id: Int64 in [1, 64, 65, 1000, 1 << 40, -3, 0] { #expect(ids.contains(id)) }
+        for id: Int64 in [2, 63, 66, 999, 1001, 1 << 41, -2, 100_000] { #expect(!ids.contains(id)) }
     }
 
     // MARK: - Extract
@@ -131,13 +186,18 @@ struct UpdateStageTests {
         let index = try DocumentIndex(path: tree.path("i.sqlite"))
         try index.update(roots: [tree.path("docs")])
         let root = try #require(try index.roots().first)
-        let stored = try index.dbQueue.read { db in try StoredFolder(db, rootID: root.id) }
+        let stored = try index.dbQueue.read { db in
+            let folder = try IndexedFolder(db, rootID: root.id)
+            var documents: [StoredDocument] = []
+            try folder.forEachDocument { documents.append($0) }
+            return StoredFolder(documents: documents, skips: folder.skips)
+        }
         #expect(stored.documents.count == 3)
         let a = try #require(stored.documents[FilePath(tree.path("docs/a.txt"))])
         let b = try #require(stored.documents[FilePath(tree.path("docs/b.txt"))])
         let c = try #require(stored.documents[FilePath(tree.path("docs/c.txt"))])
         // a.txt changes; b.txt is gone; c.bin is now binary; d.txt is new.
-        let plan = UpdatePlan(walked: [Self.file(tree.path("docs/a.txt"), size: 20, time: 5), Self.file(tree.path("docs/c.txt"), size: 1, time: 1),
+        let plan = try UpdatePlan(walked: [Self.file(tree.path("docs/a.txt"), size: 20, time: 5), Self.file(tree.path("docs/c.txt"), size: 1, time: 1),
                                        Self.file(tree.path("docs/d.txt"), size: 5, time: 5)],
                               unreadableFolders: [], stored: stored)
         var report = IndexReport()

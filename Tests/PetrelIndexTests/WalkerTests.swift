@@ -17,6 +17,15 @@ struct WalkerTests {
         #expect(walk(tree) { $0.excludeGlobs = ["notes"] }.files == ["a.md"])
     }
 
+    @Test func filesComeInBytewiseOrderOfTheirPaths() throws {
+        // Depth first with plain name order would give a/x.txt before
+        // a.txt ('.' < '/' in a path, but "a" < "a.txt" as names).
+        let tree = try Tree(["a.txt": "1", "a/x.txt": "2", "a0.txt": "3", "a-b/y.txt": "4", "a/b/z.txt": "5", "a/b.txt": "6"])
+        let files = walk(tree).files
+        #expect(files == ["a-b/y.txt", "a.txt", "a/b.txt", "a/b/z.txt", "a/x.txt", "a0.txt"])
+        #expect(files == files.sorted { Array($0.utf8).lexicographicallyPrecedes(Array($1.utf8)) })
+    }
+
     @Test func sizeLimitIsReported() throws {
         let tree = try Tree(["small.txt": "tiny", "big.txt": String(repeating: "x", count: 5000)])
         let (files, walker) = walk(tree) { $0.maximumFileSize = 1000 }

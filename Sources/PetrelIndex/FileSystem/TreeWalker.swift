@@ -79,16 +79,21 @@ public struct FailedFile: Sendable, Equatable, Codable {
     public var message: String
 }
 
-/// Walks a folder tree with the ignore rules, in a stable order (bytewise
-/// by name), never following symbolic links unless asked, and never
-/// throwing: what cannot be read is reported and the walk goes on.
+/// Walks a folder tree with the ignore rules, never following symbolic
+/// links unless asked, and never throwing: what cannot be read is reported
+/// and the walk goes on.
+///
+/// Files are handed to the caller one by one, in bytewise order of their
+/// paths: a folder's entries are sorted with a `/` after each folder's
+/// name, so `a.txt` comes before the folder `a`'s files and those before
+/// `a0`, as their bytes say. Nothing of the files is kept: a walk of any
+/// tree takes the memory of one folder's listing per level.
 struct TreeWalker {
     let root: FilePath
     let options: WalkOptions
     /// Paths never to index (the index's own files).
     let excluded: Set<FilePath>
 
-    private(set) var files: [WalkedFile] = []
     private(set) var skipped: [SkippedFile] = []
     private(set) var failed: [FailedFile] = []
     /// Paths that failed (folders that could not be listed, links that
@@ -96,6 +101,8 @@ struct TreeWalker {
     private(set) var unreadable: [FilePath] = []
     /// Symbolic links passed over because links are not followed.
     private(set) var symbolicLinksNotFollowed = 0
+    /// Files handed to the caller.
+    private(set) var filesFound = 0
     /// Set by `isCancelled` to stop early.
     private(set) var wasCancelled = false
 
@@ -112,16 +119,35 @@ struct TreeWalker {
         excludeRules = options.excludeGlobs.compactMap { IgnoreRule(line: Array($0.utf8)) }
     }
 
-    mutating func run() {
+    /// Walks the tree, calling `visit` for each file to index; an error
+    /// `visit` throws ends the walk.
+    mutating func run(_ visit: (WalkedFile) throws -> Void) rethrows {
         var ancestors: Set<[UInt64]> = []
         if let status = try? POSIX.status(root) { ancestors.insert([status.device, status.inode]) }
-        walk(folder: root, relative: [], ignores: IgnoreStack(), ancestors: ancestors)
-        files.sort { $0.path < $1.path }
+        try walk(folder: root, relative: [], ignores: IgnoreStack(), ancestors: ancestors, visit)
     }
 
     private static let gitFolder = Array(".git".utf8)
 
-    private mutating func walk(folder: FilePath, relative: [UInt8], ignores: IgnoreStack, ancestors: Set<[UInt64]>) {
+    /// An entry of a folder, with what `lstat` (or `stat`, for a followed
+    /// link) says of it.
+    private struct Entry {
+        var name: [UInt8]
+        var path: FilePath
+        var status: FileStatus
+        /// The name, with `/` after it for a folder: entries sorted by it
+        /// give their paths in bytewise order, depth first.
+        var sortKey: [UInt8]
+
+        init(name: [UInt8], path: FilePath, status: FileStatus) {
+            (self.name, self.path, self.status) = (name, path, status)
+            sortKey = status.kind == .directory ? name + [UInt8(ascii: "/")] : name
+        }
+    }
+
+    private mutating func walk(
+        folder: FilePath, relative: [UInt8], ignores: IgnoreStack, ancestors: Set<[UInt64]>, _ visit: (WalkedFile) throws -> Void
+    ) rethrows {
         if isCancelled() {
             wasCancelled = true
             return
@@ -145,15 +171,15 @@ struct TreeWalker {
                 }
             }
         }
+        var entries: [Entry] = []
+        entries.reserveCapacity(names.count)
         for name in names.sorted(by: { $0.lexicographicallyPrecedes($1) }) {
             if name == TreeWalker.gitFolder { continue }
             if !options.includeHidden, name.first == UInt8(ascii: ".") { continue }
             let path = folder.appending(name)
             if excluded.contains(path) { continue }
-            let childRelative = relative.isEmpty ? name : relative + [UInt8(ascii: "/")] + name
-            var status: FileStatus
             do {
-                status = try POSIX.linkStatus(path)
+                var status = try POSIX.linkStatus(path)
                 if status.kind == .symbolicLink {
                     guard options.followSymbolicLinks else {
                         symbolicLinksNotFollowed += 1
@@ -161,6 +187,7 @@ struct TreeWalker {
                     }
                     status = try POSIX.status(path)
                 }
+                entries.append(Entry(name: name, path: path, status: status))
             } catch {
                 if error.code == 40 /* ELOOP */ {
                     skipped.append(SkippedFile(path: path.string, reason: .symbolicLinkLoop, detail: nil))
@@ -171,8 +198,12 @@ struct TreeWalker {
                     failed.append(FailedFile(path: path.string, message: "\(error)"))
                     unreadable.append(path)
                 }
-                continue
             }
+        }
+        entries.sort { $0.sortKey.lexicographicallyPrecedes($1.sortKey) }
+        for entry in entries {
+            let (path, status) = (entry.path, entry.status)
+            let childRelative = relative.isEmpty ? entry.name : relative + [UInt8(ascii: "/")] + entry.name
             switch status.kind {
             case .directory:
                 if ignores.isIgnored(childRelative, isFolder: true) || matches(excludeRules, childRelative, isFolder: true) { continue }
@@ -183,7 +214,7 @@ struct TreeWalker {
                 }
                 var inner = ancestors
                 inner.insert(key)
-                walk(folder: path, relative: childRelative, ignores: ignores, ancestors: inner)
+                try walk(folder: path, relative: childRelative, ignores: ignores, ancestors: inner, visit)
                 if wasCancelled { return }
             case .regular:
                 if ignores.isIgnored(childRelative, isFolder: false) || matches(excludeRules, childRelative, isFolder: false) { continue }
@@ -192,7 +223,8 @@ struct TreeWalker {
                     skipped.append(SkippedFile(path: path.string, reason: .tooLarge, detail: "\(status.size) bytes"))
                     continue
                 }
-                files.append(WalkedFile(path: path, status: status))
+                filesFound += 1
+                try visit(WalkedFile(path: path, status: status))
             case .symbolicLink, .other:
                 continue
             }

@@ -164,11 +164,19 @@ extension DocumentIndex {
             return
         }
 
-        // Walk.
+        // Walk and plan, in one read transaction: each file the walk finds
+        // is compared with what the index holds at its path, and an
+        // unchanged one leaves nothing behind.
         let walk = options.walk ?? root.walkOptions
         var walker = TreeWalker(root: root.location, options: walk, excluded: ownFiles, isCancelled: isCancelled)
-        walker.run()
-        report.filesSeen += walker.files.count
+        let plan = try dbQueue.read { db in
+            let stored = try IndexedFolder(db, rootID: root.id)
+            var plan = UpdatePlan(skips: stored.skips)
+            try walker.run { file in plan.add(file, stored: try stored.document(at: file.path)) }
+            if !walker.wasCancelled { try plan.finish(unreadableFolders: walker.unreadable, stored: stored) }
+            return plan
+        }
+        report.filesSeen += walker.filesFound
         report.skipped += walker.skipped
         report.failed += walker.failed
         report.symbolicLinksNotFollowed += walker.symbolicLinksNotFollowed
@@ -176,10 +184,6 @@ extension DocumentIndex {
             report.cancelled = true
             return
         }
-
-        // Plan.
-        let stored = root.id >= 0 ? try dbQueue.read { db in try StoredFolder(db, rootID: root.id) } : StoredFolder()
-        let plan = UpdatePlan(walked: walker.files, unreadableFolders: walker.unreadable, stored: stored)
         report.unchanged += plan.unchanged
         report.skipped += plan.rememberedSkips
         if options.dryRun {
@@ -189,7 +193,7 @@ extension DocumentIndex {
             return
         }
         state.phase = .indexing
-        state.filesFound = walker.files.count
+        state.filesFound = walker.filesFound
         state.filesToRead = plan.reads.count
         state.bytesToRead = plan.bytesToRead
         progress?(state)

@@ -46,7 +46,7 @@ struct DocumentExtraction: Sendable {
     /// The work items of `reads`, in order, put on `queue` (which it waits
     /// on when full). A new file whose content is that of a `missing`
     /// document, with the same size, is that document renamed.
-    func run(_ reads: [ReadJob], missing: [Int64: StoredDocument], into queue: WorkQueue<WorkItem>, shouldStop: () -> Bool) {
+    func run(_ reads: some Sequence<ReadJob>, missing: [Int64: StoredDocument], into queue: WorkQueue<WorkItem>, shouldStop: () -> Bool) {
         var renameCandidates: [Int64: [Int64]] = [:]
         for document in missing.values.sorted(by: { $0.id < $1.id }) { renameCandidates[document.hash, default: []].append(document.id) }
         var claimed = Set<Int64>()

@@ -89,11 +89,15 @@ let package = Package(
             dependencies: ["Petrel", "PetrelICU", "PetrelIndex", "CPetrelSQLiteExtension"],
             swiftSettings: commonSwiftSettings
         ),
+        // The C library's allocator settings (glibc's mallopt), which only
+        // an executable chooses.
+        .systemLibrary(name: "CPetrelMalloc"),
         // What both command-line tools share: the exit-status contract,
-        // checked writes to stdout, terminal-safe text, argument values.
+        // checked writes to stdout, terminal-safe text, argument values,
+        // the allocator's settings.
         .target(
             name: "PetrelCommandSupport",
-            dependencies: ["PetrelIndex", .product(name: "ArgumentParser", package: "swift-argument-parser")],
+            dependencies: ["PetrelIndex", "CPetrelMalloc", .product(name: "ArgumentParser", package: "swift-argument-parser")],
             swiftSettings: commonSwiftSettings
         ),
         .executableTarget(

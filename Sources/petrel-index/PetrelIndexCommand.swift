@@ -5,7 +5,10 @@ import PetrelIndex
 
 @main
 struct PetrelIndexCommand: ParsableCommand {
-    static func main() { CommandRunner.main(Self.self) }
+    static func main() {
+        ProcessMemory.returnLargeBlocksToTheSystem()
+        CommandRunner.main(Self.self)
+    }
 
     static let configuration = CommandConfiguration(
         commandName: "petrel-index",

@@ -107,3 +107,16 @@ struct FailureReportTests {
         #expect(FailureReport.lines(for: CommandFailure("plain")) == ["plain"])
     }
 }
+
+@Suite("Process memory")
+struct ProcessMemoryTests {
+    /// glibc takes the mapping threshold petrel-index sets; elsewhere the
+    /// call says it did nothing.
+    @Test func theAllocatorTakesTheMappingThreshold() {
+        #if canImport(Glibc)
+        #expect(ProcessMemory.returnLargeBlocksToTheSystem())
+        #else
+        #expect(!ProcessMemory.returnLargeBlocksToTheSystem())
+        #endif
+    }
+}

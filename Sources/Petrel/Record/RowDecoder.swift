@@ -10,8 +10,8 @@ struct RowDecoder<Record: FetchableRecord>: Decoder {
 
     func container<Key: CodingKey>(keyedBy type: Key.Type) throws -> KeyedDecodingContainer<Key> {
         let strategy = Record.databaseColumnDecodingStrategy
-        return KeyedDecodingContainer(KeyedContainer<Key>(
-            row: row, codingPath: codingPath, snakeCase: strategy.convertsFromSnakeCase, customColumns: strategy.columnsByKey(in: row)))
+        return KeyedDecodingContainer(KeyedContainer<Key>(state: KeyedContainerState(
+            row: row, codingPath: codingPath, snakeCase: strategy.convertsFromSnakeCase, customColumns: strategy.columnsByKey(in: row))))
     }
 
     func unkeyedContainer() throws -> any UnkeyedDecodingContainer {
@@ -29,31 +29,22 @@ struct RowDecoder<Record: FetchableRecord>: Decoder {
     /// into `RowDecoder<Record>` would look its metadata up again.
     ///
     /// The standard library copies the container for every decoded value,
-    /// so it holds one reference: the coding path of a top-level record,
-    /// which is empty, is not stored.
+    /// through the value witnesses of this generic type: the container is
+    /// one reference, to what its copies share, so that a copy is a retain.
     struct KeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
-        let row: Row
-        private let nestedCodingPath: [any CodingKey]?
-        let snakeCase: Bool
-        /// For a `.custom` column strategy: the column of each key.
-        let customColumns: [String: String]?
-        var codingPath: [any CodingKey] { nestedCodingPath ?? [] }
+        let state: KeyedContainerState
+        var row: Row { state.row }
+        var codingPath: [any CodingKey] { state.codingPath }
 
-        init(row: Row, codingPath: [any CodingKey], snakeCase: Bool, customColumns: [String: String]? = nil) {
-            self.row = row
-            nestedCodingPath = codingPath.isEmpty ? nil : codingPath
-            self.snakeCase = snakeCase
-            self.customColumns = customColumns
-        }
         var decoder: RowDecoder { RowDecoder(row: row, codingPath: codingPath) }
 
         func column(for key: Key) -> String {
-            if let customColumns { return customColumns[key.stringValue] ?? key.stringValue }
-            return snakeCase ? snakeCased(key.stringValue) : key.stringValue
+            if let customColumns = state.customColumns { return customColumns[key.stringValue] ?? key.stringValue }
+            return state.snakeCase ? snakeCased(key.stringValue) : key.stringValue
         }
 
         var allKeys: [Key] {
-            if let customColumns { return customColumns.keys.compactMap { Key(stringValue: $0) } }
+            if let customColumns = state.customColumns { return customColumns.keys.compactMap { Key(stringValue: $0) } }
             return row.columnNames.compactMap { Key(stringValue: $0) }
         }
 
@@ -162,6 +153,15 @@ struct RowDecoder<Record: FetchableRecord>: Decoder {
         private func fast<T: DatabaseValueConvertible & StatementColumnConvertible & ColumnDecodingHandlesNull & Decodable>(
             _ type: T.Type, _ key: Key
         ) throws -> T {
+            // A live row, keys as column names: one lookup in the
+            // statement's names (from where the last one matched), one read.
+            if let statement = state.statement {
+                if let index = statement.index(ofColumn: key.stringValue),
+                   let value = T(sqliteStatement: statement.sqliteStatement, index: CInt(index)) {
+                    return value
+                }
+                return try decodeAny(T.self, forKey: key)
+            }
             if let index = row.index(forColumn: column(for: key)),
                let value = row.convertedValue(atUncheckedIndex: index, as: T.self) {
                 return value
@@ -198,6 +198,24 @@ struct RowDecoder<Record: FetchableRecord>: Decoder {
 
         func superDecoder() throws -> any Decoder { decoder }
         func superDecoder(forKey key: Key) throws -> any Decoder { decoder }
+    }
+}
+
+/// What the copies of a ``RowDecoder/KeyedContainer`` share: the row, the
+/// coding path, and how keys name columns.
+final class KeyedContainerState {
+    let row: Row
+    let codingPath: [any CodingKey]
+    let snakeCase: Bool
+    /// For a `.custom` column strategy: the column of each key.
+    let customColumns: [String: String]?
+    /// The statement whose current row is `row`, when keys name their
+    /// columns as they are: built-in values then read straight from it.
+    let statement: Statement?
+
+    init(row: Row, codingPath: [any CodingKey], snakeCase: Bool, customColumns: [String: String]? = nil) {
+        (self.row, self.codingPath, self.snakeCase, self.customColumns) = (row, codingPath, snakeCase, customColumns)
+        statement = snakeCase || customColumns != nil ? nil : row.statement
     }
 }
 

@@ -224,11 +224,39 @@ public final class RawConnection {
     }
 }
 
+/// A row of `items` as raw C reads it into a struct.
+struct RawItem {
+    var i0, i1, i2, i3, i4, i5, i6, i7, i8, i9: Int
+
+    @inline(__always)
+    init(_ statement: OpaquePointer) {
+        func column(_ index: CInt) -> Int { Int(sqlite3_column_int64(statement, index)) }
+        (i0, i1, i2, i3, i4) = (column(0), column(1), column(2), column(3), column(4))
+        (i5, i6, i7, i8, i9) = (column(5), column(6), column(7), column(8), column(9))
+    }
+
+    var sum: Int { i0 &+ i1 &+ i2 &+ i3 &+ i4 &+ i5 &+ i6 &+ i7 &+ i8 &+ i9 }
+}
+
 /// The raw C implementations.
 public enum RawWorkloads {
     public static func runner(_ workload: Workload, _ fixtures: Fixtures) throws -> Runner {
         switch workload {
-        case .fetchPositional, .fetchNamed, .fetchRecords, .fetchDecodable:
+        case .fetchRecords, .fetchDecodable:
+            // The same work as the libraries: an array of 100k structs of
+            // ten Ints, read by position (raw C has no names), as the
+            // Int.fetchAll limit builds its array.
+            let db = try RawConnection(path: fixtures.fetchPath)
+            return Runner {
+                let statement = try db.prepare("SELECT * FROM items")
+                defer { sqlite3_finalize(statement) }
+                var items: [RawItem] = []
+                while sqlite3_step(statement) == SQLITE_ROW {
+                    items.append(RawItem(statement))
+                }
+                return items.reduce(0) { $0 &+ $1.sum }
+            }
+        case .fetchPositional, .fetchNamed:
             // Raw C has no names: both read columns by position.
             let db = try RawConnection(path: fixtures.fetchPath)
             return Runner {

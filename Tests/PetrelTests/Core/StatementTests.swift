@@ -224,6 +224,48 @@ struct StatementTests {
         #expect(StatementArguments().isEmpty)
     }
 
+    /// A value whose conversion changes when it is mutated: arguments take
+    /// its value when they are made, not when they are bound.
+    final class Counter: DatabaseValueConvertible, @unchecked Sendable {
+        var value = 1
+        var databaseValue: DatabaseValue { value.databaseValue }
+        static func fromDatabaseValue(_ dbValue: DatabaseValue) -> Counter? { nil }
+    }
+
+    /// Arguments from an array literal and from converted values are equal,
+    /// hash alike, and bind the same values, on disk and in memory; a value
+    /// is taken when the arguments are made.
+    @Test(arguments: StorageKind.allCases)
+    func arrayLiteralsBindWhatTheyHeldWhenMade(kind: StorageKind) throws {
+        let database = try TestDatabase(kind)
+        let blob = Data([0, 1, 2])
+        let standard: StatementArguments = [1, "two", 3.5, Int64(4), true, nil, blob, Int32(-7), Float(0.5), UInt8(8)]
+        let converted = StatementArguments([
+            1.databaseValue, "two".databaseValue, 3.5.databaseValue, 4.databaseValue, 1.databaseValue, .null,
+            blob.databaseValue, (-7).databaseValue, 0.5.databaseValue, 8.databaseValue,
+        ] as [DatabaseValue])
+        #expect(standard == converted)
+        #expect(standard.hashValue == converted.hashValue)
+        #expect(standard.description == converted.description)
+        let counter = Counter()
+        let mixed: StatementArguments = [counter, "x"]
+        counter.value = 2
+        try database.queue.write { db in
+            try db.execute(sql: "CREATE TABLE t (a, b, c, d, e, f, g, h, i, j)")
+            let insert = try db.cachedStatement(sql: "INSERT INTO t VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")
+            try insert.execute(arguments: standard)
+            try insert.execute(arguments: converted)
+            let row = try #require(try Row.fetchOne(db, sql: "SELECT * FROM t"))
+            #expect(row == ["a": 1, "b": "two", "c": 3.5, "d": 4, "e": 1, "f": nil, "g": blob, "h": -7, "i": 0.5, "j": 8])
+            #expect(try Int.fetchOne(db, sql: "SELECT COUNT(DISTINCT a || b || c || d || e || ifnull(f, '') || hex(g) || h || i || j) FROM t") == 1)
+            // The counter's value when the arguments were made.
+            #expect(try Row.fetchOne(db, sql: "SELECT ? AS a, ? AS b", arguments: mixed) == ["a": 1, "b": "x"])
+            // The wrong number of values is still an error, with the count given.
+            let wrong = databaseError { try insert.execute(arguments: [1, 2]) }
+            #expect(wrong?.message == "wrong number of statement arguments: 2")
+        }
+    }
+
     @Test func cachedStatementsAreReused() throws {
         let dbQueue = try DatabaseQueue()
         try dbQueue.read { db in

@@ -67,11 +67,18 @@ struct UpdateStageTests {
         try index.dbQueue.read { db in
             let folder = try IndexedFolder(db, rootID: docs.id)
             #expect(folder.hasDocuments)
+            // In walk order, then out of it: the merge with the documents in
+            // path order, then lookups.
             let a = try #require(try folder.document(at: FilePath(tree.path("docs/a.txt"))))
             #expect(a.path == FilePath(tree.path("docs/a.txt")) && a.size == 5)
+            #expect(try folder.document(at: FilePath(tree.path("docs/a0.txt"))) == nil)
+            let b = try #require(try folder.document(at: FilePath(tree.path("docs/b.txt"))))
+            #expect(b.path == FilePath(tree.path("docs/b.txt")) && b.size == 4 && b.id != a.id)
+            #expect(try folder.document(at: FilePath(tree.path("docs/a.txt"))) == a)
             // Another folder's document, and a path the index does not hold.
             #expect(try folder.document(at: FilePath(tree.path("other/c.txt"))) == nil)
             #expect(try folder.document(at: FilePath(tree.path("docs/z.txt"))) == nil)
+            #expect(try folder.document(at: FilePath(tree.path("docs/b.txt"))) == b)
             var ids: [Int64] = []
             try folder.forEachDocument { ids.append($0.id) }
             #expect(ids.count == 2)

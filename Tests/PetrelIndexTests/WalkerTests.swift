@@ -71,5 +71,13 @@ struct WalkerTests {
         let report = try index.update(roots: [tree.root])
         #expect(report.added == 1)
         #expect(try index.search("latin", root: tree.root) == ["b\\xFF.txt"])
+        // Stored as a blob, after every text path: the re-run still finds
+        // it unchanged, beside files stored as text on either side of it.
+        try "before".write(toFile: tree.path("a.txt"), atomically: true, encoding: .utf8)
+        try "after".write(toFile: tree.path("c.txt"), atomically: true, encoding: .utf8)
+        let second = try index.update()
+        #expect((second.added, second.unchanged, second.deleted) == (2, 1, 0))
+        let third = try index.update()
+        #expect((third.added, third.unchanged, third.updated, third.deleted) == (0, 3, 0, 0))
     }
 }

@@ -114,9 +114,16 @@ protocol StoredDocuments {
     func forEachDocument(_ body: (StoredDocument) throws -> Void) throws
 }
 
-/// What the index holds of one folder, read from the index path by path
-/// (inside one read transaction: `db` is the read's connection).
-struct IndexedFolder: StoredDocuments {
+/// What the index holds of one folder, read from the index as the walk
+/// goes (inside one read transaction: `db` is the read's connection).
+///
+/// The walk gives paths in bytewise order, which is the order of the
+/// `documents.path` index for paths stored as text: the folder's documents
+/// are read alongside, in that order, and a file is matched without a
+/// lookup of its own. A file the merge does not find (a new file, a path
+/// that is not UTF-8 and is stored as a blob, a walk out of order) is
+/// looked up by its path, so a miss of the merge never costs a match.
+final class IndexedFolder: StoredDocuments {
     let db: Database
     /// The folder's id; negative for a folder the index does not keep yet.
     let rootID: Int64
@@ -125,6 +132,10 @@ struct IndexedFolder: StoredDocuments {
     let hasDocuments: Bool
     /// The folder's skip records (few: binaries, files too large).
     let skips: [SkippedFileRecord]
+    /// The folder's documents in path order, and the next one not yet
+    /// passed by the walk.
+    private var inPathOrder: RecordCursor<StoredDocument>?
+    private var next: StoredDocument?
 
     init(_ db: Database, rootID: Int64) throws {
         self.db = db
@@ -132,23 +143,44 @@ struct IndexedFolder: StoredDocuments {
         typealias Columns = DocumentRecord.Columns
         hasDocuments = try rootID >= 0 && !DocumentRecord.filter(Columns.rootID == rootID).isEmpty(db)
         skips = rootID >= 0 ? try SkippedFileRecord.filter(SkippedFileRecord.Columns.rootID == rootID).fetchAll(db) : []
+        if hasDocuments {
+            // `+root_id`: read in the order of the path index, whatever the
+            // planner would think of the folder's index and a sort.
+            inPathOrder = try StoredDocument.fetchCursor(db, sql: """
+                SELECT id, path, size, mtime, hash FROM documents WHERE +root_id = ? ORDER BY path
+                """, arguments: [rootID])
+            next = try inPathOrder?.next()
+        }
+    }
+
+    private static func documents(rootID: Int64) -> QueryInterfaceRequest<StoredDocument> {
+        typealias Columns = DocumentRecord.Columns
+        return DocumentRecord
+            .select(Columns.id, Columns.path, Columns.size, Columns.modificationTime, Columns.hash)
+            .filter(Columns.rootID == rootID)
+            .asRequest(of: StoredDocument.self)
     }
 
     func document(at path: FilePath) throws -> StoredDocument? {
         guard hasDocuments else { return nil }
-        // A prepared statement: this runs once for every file of the walk.
+        // Pass the documents before the path; stop at the first one that
+        // is not before it.
+        while let candidate = next, candidate.path.bytes.lexicographicallyPrecedes(path.bytes) {
+            next = try inPathOrder?.next()
+        }
+        if let candidate = next, candidate.path == path {
+            next = try inPathOrder?.next()
+            return candidate
+        }
+        // A prepared statement: this runs for every file the merge does
+        // not find.
         let statement = try db.cachedStatement(sql: "SELECT id, path, size, mtime, hash FROM documents WHERE path = ? AND root_id = ?")
         return try StoredDocument.fetchOne(statement, arguments: [path, rootID])
     }
 
     func forEachDocument(_ body: (StoredDocument) throws -> Void) throws {
         guard hasDocuments else { return }
-        typealias Columns = DocumentRecord.Columns
-        let documents = try DocumentRecord
-            .select(Columns.id, Columns.path, Columns.size, Columns.modificationTime, Columns.hash)
-            .filter(Columns.rootID == rootID)
-            .asRequest(of: StoredDocument.self)
-            .fetchCursor(db)
+        let documents = try Self.documents(rootID: rootID).fetchCursor(db)
         while let document = try documents.next() { try body(document) }
     }
 }
@@ -199,47 +231,51 @@ struct DocumentIDs: Sendable {
 /// bytes it does not share with the path before it (a walk gives a
 /// folder's files one after the other, so most of a path is shared), and
 /// a file's numbers sit side by side, without a heap object per file.
-/// About 90 bytes a file on the Debian documentation tree, against some
+/// About 60 bytes a file on the Debian documentation trees, against some
 /// 400 for an array of ``ReadJob``s.
 struct ReadList: Sendable, Sequence {
+    /// 32 bytes a file; what the index holds of a changed file is in
+    /// `stored`, which a first run leaves empty.
     private struct Entry: Sendable {
-        /// Bytes shared with the path before.
-        var shared: Int32
-        var isStored: Bool
         /// The end of the path's own bytes in `suffixes`.
         var end: Int
         var size: Int64
         var modificationTime: Int64
-        var storedID: Int64
-        var storedSize: Int64
-        var storedModificationTime: Int64
-        var storedHash: Int64
+        /// Bytes shared with the path before.
+        var shared: Int32
+        /// The index in `stored` of the file's document, or -1.
+        var stored: Int32
     }
 
     private var suffixes: [UInt8] = []
     private var entries: [Entry] = []
+    private var stored: [StoredDocument] = []
     private var lastPath: [UInt8] = []
     /// Files with no stored document.
-    private(set) var additions = 0
+    var additions: Int { entries.count - stored.count }
     /// The size of all the files.
     private(set) var bytes: Int64 = 0
 
     var count: Int { entries.count }
     var isEmpty: Bool { entries.isEmpty }
 
-    mutating func append(_ file: WalkedFile, stored: StoredDocument?) {
+    mutating func append(_ file: WalkedFile, stored document: StoredDocument?) {
         let path = file.path.bytes
         var shared = 0
         let limit = Swift.min(path.count, lastPath.count, Int(Int32.max))
         while shared < limit, path[shared] == lastPath[shared] { shared += 1 }
         suffixes.append(contentsOf: path[shared...])
+        var storedIndex: Int32 = -1
+        if let document {
+            // Two billion changed files in one folder would trap here, long
+            // after a walk of them had exhausted anything else.
+            storedIndex = Int32(stored.count)
+            stored.append(document)
+        }
         entries.append(Entry(
-            shared: Int32(shared), isStored: stored != nil, end: suffixes.count,
-            size: file.status.size, modificationTime: file.status.modificationTime,
-            storedID: stored?.id ?? 0, storedSize: stored?.size ?? 0,
-            storedModificationTime: stored?.modificationTime ?? 0, storedHash: stored?.hash ?? 0))
+            end: suffixes.count, size: file.status.size, modificationTime: file.status.modificationTime,
+            shared: Int32(shared), stored: storedIndex))
         lastPath = path
-        if stored == nil { additions += 1 }
         bytes += file.status.size
     }
 
@@ -259,10 +295,7 @@ struct ReadList: Sendable, Sequence {
             // The walk's device and inode are not kept: nothing after the
             // walk uses them.
             let status = FileStatus(kind: .regular, size: entry.size, modificationTime: entry.modificationTime, device: 0, inode: 0)
-            let stored = entry.isStored
-                ? StoredDocument(id: entry.storedID, path: filePath, size: entry.storedSize,
-                                 modificationTime: entry.storedModificationTime, hash: entry.storedHash)
-                : nil
+            let stored = entry.stored >= 0 ? list.stored[Int(entry.stored)] : nil
             return ReadJob(file: WalkedFile(path: filePath, status: status), stored: stored)
         }
     }

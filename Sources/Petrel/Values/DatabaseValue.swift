@@ -261,3 +261,44 @@ extension DatabaseValue {
         }
     }
 }
+
+extension Statement {
+    /// Runs the statement once with `values` bound to its first parameters
+    /// and `text` to the last, which SQLite reads where it is instead of
+    /// copying it: for large texts written once (a document's body), whose
+    /// copy would double their memory during the insert. The text is unbound
+    /// before returning, so the statement never keeps a pointer to it.
+    ///
+    /// - Throws: `SQLITE_MISUSE` when the statement does not have one
+    ///   parameter more than `values`, or the SQLite error of the statement.
+    package func execute(values: [DatabaseValue], borrowingText text: String) throws {
+        guard values.count + 1 == parameterNames.count else {
+            throw valuesCountError(values.count + 1)
+        }
+        reset()
+        for (offset, value) in values.enumerated() {
+            let code = value.bind(to: sqliteStatement, at: CInt(offset + 1))
+            if code != SQLITE_OK { throw bindFailure(code) }
+        }
+        let index = CInt(values.count + 1)
+        var text = text
+        try text.withUTF8 { buffer in
+            // SQLITE_STATIC (no destructor): SQLite reads the bytes during
+            // the steps below, and they stay alive until withUTF8 returns.
+            let code = if let base = buffer.baseAddress {
+                sqlite3_bind_text64(
+                    sqliteStatement, index, UnsafeRawPointer(base).assumingMemoryBound(to: CChar.self),
+                    sqlite3_uint64(buffer.count), nil, UInt8(SQLITE_UTF8))
+            } else {
+                sqlite3_bind_text(sqliteStatement, index, "", 0, nil)
+            }
+            if code != SQLITE_OK { throw bindFailure(code) }
+            defer {
+                reset()
+                sqlite3_bind_null(sqliteStatement, index)
+            }
+            if changesSchema { database.schemaDidChange() }
+            try stepToCompletion()
+        }
+    }
+}

@@ -142,8 +142,10 @@ struct IndexWriter {
     // hot path, where FTS5 tokenizes every body.
 
     private func insertText(_ id: Int64?, path: String, title: String?, body: String) throws {
+        // The body is read in place: SQLite's own copy of an 8 MB text
+        // would be 8 MB more at the peak of the update.
         try db.cachedStatement(sql: "INSERT INTO documents_fts (rowid, path, title, body) VALUES (?, ?, ?, ?)")
-            .execute(arguments: [id, path, title, body])
+            .execute(values: [id.databaseValue, path.databaseValue, title.databaseValue], borrowingText: body)
     }
 
     private func deleteText(_ id: Int64?) throws {

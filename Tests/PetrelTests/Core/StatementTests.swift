@@ -266,6 +266,29 @@ struct StatementTests {
         }
     }
 
+    /// A text read in place is stored whole, and is unbound once the
+    /// statement ran, whether it succeeded or failed.
+    @Test(arguments: StorageKind.allCases)
+    func borrowedTextIsStoredAndUnbound(kind: StorageKind) throws {
+        let database = try TestDatabase(kind)
+        let long = String(repeating: "petrel ß 海燕 ", count: 100_000)
+        try database.queue.write { db in
+            try db.execute(sql: "CREATE TABLE t (id INTEGER PRIMARY KEY, title TEXT, body TEXT NOT NULL)")
+            let insert = try db.cachedStatement(sql: "INSERT INTO t (id, title, body) VALUES (?, ?, ?)")
+            try insert.execute(values: [1.databaseValue, "long".databaseValue], borrowingText: long)
+            try insert.execute(values: [2.databaseValue, .null], borrowingText: "")
+            #expect(insert.expandedSQL.hasSuffix("(2, NULL, NULL)"))
+            // A failed step (the same id again) unbinds as well.
+            let duplicate = databaseError { try insert.execute(values: [1.databaseValue, .null], borrowingText: "again") }
+            #expect(duplicate?.extendedResultCode == .SQLITE_CONSTRAINT_PRIMARYKEY)
+            #expect(insert.expandedSQL.hasSuffix("(1, NULL, NULL)"))
+            let wrongCount = databaseError { try insert.execute(values: [3.databaseValue], borrowingText: "x") }
+            #expect(wrongCount?.resultCode == .SQLITE_MISUSE)
+            #expect(try String.fetchAll(db, sql: "SELECT body FROM t ORDER BY id") == [long, ""])
+            #expect(try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM t") == 2)
+        }
+    }
+
     @Test func cachedStatementsAreReused() throws {
         let dbQueue = try DatabaseQueue()
         try dbQueue.read { db in

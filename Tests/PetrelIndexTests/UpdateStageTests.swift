@@ -65,7 +65,7 @@ struct UpdateStageTests {
         let roots = try index.roots()
         let docs = try #require(roots.first { $0.path.hasSuffix("/docs") })
         try index.dbQueue.read { db in
-            let folder = try IndexedFolder(db, rootID: docs.id)
+            let folder = try IndexedFolder(db, rootID: docs.id, location: FilePath(tree.path("docs")))
             #expect(folder.hasDocuments)
             // In walk order, then out of it: the merge with the documents in
             // path order, then lookups.
@@ -84,7 +84,7 @@ struct UpdateStageTests {
             #expect(ids.count == 2)
             #expect(folder.skips.map(\.path) == [FilePath(tree.path("docs/image.bin"))])
             // A folder the index does not keep yet holds nothing.
-            let new = try IndexedFolder(db, rootID: -1)
+            let new = try IndexedFolder(db, rootID: -1, location: FilePath(tree.path("new")))
             #expect(!new.hasDocuments && new.skips.isEmpty)
             #expect(try new.document(at: FilePath(tree.path("docs/a.txt"))) == nil)
         }
@@ -194,7 +194,7 @@ struct UpdateStageTests {
         try index.update(roots: [tree.path("docs")])
         let root = try #require(try index.roots().first)
         let stored = try index.dbQueue.read { db in
-            let folder = try IndexedFolder(db, rootID: root.id)
+            let folder = try IndexedFolder(db, rootID: root.id, location: root.location)
             var documents: [StoredDocument] = []
             try folder.forEachDocument { documents.append($0) }
             return StoredFolder(documents: documents, skips: folder.skips)

@@ -170,7 +170,7 @@ extension DocumentIndex {
         let walk = options.walk ?? root.walkOptions
         var walker = TreeWalker(root: root.location, options: walk, excluded: ownFiles, isCancelled: isCancelled)
         let plan = try dbQueue.read { db in
-            let stored = try IndexedFolder(db, rootID: root.id)
+            let stored = try IndexedFolder(db, rootID: root.id, location: root.location)
             var plan = UpdatePlan(skips: stored.skips)
             try walker.run { file in plan.add(file, stored: try stored.document(at: file.path)) }
             if !walker.wasCancelled { try plan.finish(unreadableFolders: walker.unreadable, stored: stored) }

@@ -137,18 +137,21 @@ final class IndexedFolder: StoredDocuments {
     private var inPathOrder: RecordCursor<StoredDocument>?
     private var next: StoredDocument?
 
-    init(_ db: Database, rootID: Int64) throws {
+    /// What the index holds of the folder `rootID`, at `location`.
+    init(_ db: Database, rootID: Int64, location: FilePath) throws {
         self.db = db
         self.rootID = rootID
         typealias Columns = DocumentRecord.Columns
         hasDocuments = try rootID >= 0 && !DocumentRecord.filter(Columns.rootID == rootID).isEmpty(db)
         skips = rootID >= 0 ? try SkippedFileRecord.filter(SkippedFileRecord.Columns.rootID == rootID).fetchAll(db) : []
         if hasDocuments {
-            // `+root_id`: read in the order of the path index, whatever the
-            // planner would think of the folder's index and a sort.
+            // The paths under the folder, in the order of the path index
+            // (`+root_id` keeps the planner from the folder's index and a
+            // sort): `/` is followed by `0` in byte order.
+            let base = location.bytes.last == UInt8(ascii: "/") ? Array(location.bytes.dropLast()) : location.bytes
             inPathOrder = try StoredDocument.fetchCursor(db, sql: """
-                SELECT id, path, size, mtime, hash FROM documents WHERE +root_id = ? ORDER BY path
-                """, arguments: [rootID])
+                SELECT id, path, size, mtime, hash FROM documents WHERE path > ? AND path < ? AND +root_id = ? ORDER BY path
+                """, arguments: [FilePath(bytes: base + [UInt8(ascii: "/")]), FilePath(bytes: base + [UInt8(ascii: "0")]), rootID])
             next = try inPathOrder?.next()
         }
     }

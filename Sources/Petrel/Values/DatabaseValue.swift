@@ -275,11 +275,7 @@ extension Statement {
         guard values.count + 1 == parameterNames.count else {
             throw valuesCountError(values.count + 1)
         }
-        reset()
-        for (offset, value) in values.enumerated() {
-            let code = value.bind(to: sqliteStatement, at: CInt(offset + 1))
-            if code != SQLITE_OK { throw bindFailure(code) }
-        }
+        try bind(databaseValues: values)
         let index = CInt(values.count + 1)
         var text = text
         try text.withUTF8 { buffer in

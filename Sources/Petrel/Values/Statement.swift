@@ -223,6 +223,14 @@ public final class Statement {
         guard values.count == parameterNames.count else {
             throw valuesCountError(values.count)
         }
+        try bind(databaseValues: values)
+        if changesSchema { database.schemaDidChange() }
+        try stepToCompletion()
+    }
+
+    /// Rewinds the statement and binds the values to its first parameters,
+    /// in order (``arguments`` is not updated).
+    func bind(databaseValues values: some Collection<DatabaseValue>) throws {
         reset()
         var index: CInt = 1
         for value in values {
@@ -230,8 +238,6 @@ public final class Statement {
             if code != SQLITE_OK { throw bindFailure(code) }
             index += 1
         }
-        if changesSchema { database.schemaDidChange() }
-        try stepToCompletion()
     }
 
     /// Binds already resolved values (one per parameter).

@@ -417,7 +417,7 @@ private struct SearchRun {
     /// The candidate expression of a query with frequent words (see
     /// ``frequentShare``), its terms, and the note that says what changed;
     /// nil when every word is searched as analysed.
-    private func withoutFrequentCandidates(_ analyzed: AnalyzedQuery) throws -> (String, RankingModel.Terms, String)? {
+    private func withoutFrequentCandidates(_ analyzed: AnalyzedQuery) throws -> (expression: String, terms: RankingModel.Terms, note: String)? {
         let expressions = analyzed.softTermExpressions
         // One word alone is counted only for its stem: a frequent one is
         // searched without it.
@@ -486,8 +486,8 @@ private struct SearchRun {
         var expression = strict ? analyzed.strictExpression : analyzed.expression
         var terms = strict ? analyzed.strictRankingTerms : analyzed.rankingTerms
         if !strict, let pruned = try withoutFrequentCandidates(analyzed) {
-            (expression, terms) = (pruned.0, pruned.1)
-            notes.append(pruned.2)
+            (expression, terms) = (pruned.expression, pruned.terms)
+            notes.append(pruned.note)
         }
         let filter = try filter()
         let pattern = try DocumentText.pattern(expression)

@@ -116,6 +116,13 @@ struct RankingModel: Sendable, Equatable {
         return Arguments(texts: texts)
     }
 
+    /// BM25's score of a term of this IDF and weighted frequency (its
+    /// frequency in each column, weighted and length-normalised, summed).
+    @inline(__always)
+    func termScore(idf: Double, weighted: Double) -> Double {
+        idf * weighted * (k1 + 1) / (k1 + weighted)
+    }
+
     /// Four significant digits, as C's `%.4g`; whole numbers (most
     /// weights) without going through Foundation's formatter, which costs
     /// microseconds a number.
@@ -346,7 +353,7 @@ private final class RankingContext {
         let titleColumn = model.columnWeights.count - 2
         let weighted = titleColumn >= 0 && titleColumn < model.columnB.count
             ? model.columnWeights[titleColumn] * model.absentNameWeight / max(1e-9, 1 - model.columnB[titleColumn]) : 0
-        absentNamePart = idf.map { $0 * weighted * (model.k1 + 1) / (model.k1 + weighted) }
+        absentNamePart = idf.map { model.termScore(idf: $0, weighted: weighted) }
     }
 
     /// The most the current row can score, from the terms it holds, and
@@ -591,7 +598,7 @@ private final class RankingContext {
             let normaliser = 1 - b + b * scratch.lengths[column] / averageLength[column]
             weighted += model.columnWeights[column] * scratch.frequencies[term * columns + column] / normaliser
         }
-        return weighted > 0 ? idf[term] * weighted * (model.k1 + 1) / (model.k1 + weighted) : 0
+        return weighted > 0 ? model.termScore(idf: idf[term], weighted: weighted) : 0
     }
 
     /// Name hits: the terms that the row's title is made of

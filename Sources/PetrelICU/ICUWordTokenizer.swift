@@ -60,6 +60,9 @@ public struct ICUWordTokenizer: TextTokenizer {
 
     private let breakers: BreakerPool
     private let transliterator: TransliteratorPool?
+    /// Turkish or Azerbaijani case folding (`I` → `ı`), from the locale's
+    /// language, decided once: every word asks.
+    private let isTurkic: Bool
 
     /// A tokenizer for a locale.
     ///
@@ -68,6 +71,8 @@ public struct ICUWordTokenizer: TextTokenizer {
         guard ICU.isKnownLocale(locale) else { throw ICUError("unknown locale: \(locale)") }
         self.locale = locale
         self.compatibility = compatibility
+        let language = locale.split(whereSeparator: { $0 == "_" || $0 == "-" || $0 == "@" }).first.map(String.init) ?? ""
+        isTurkic = language == "tr" || language == "az"
         breakers = BreakerPool(locale: locale)
         transliterator = compatibility ? TransliteratorPool(id: "Latin-ASCII") : nil
         _ = try breakers.take() // fail now, not at the first document
@@ -109,11 +114,6 @@ public struct ICUWordTokenizer: TextTokenizer {
             do { stemmer = try SnowballStemmer(algorithm: stemming) } catch { throw ICUError("icu tokenizer: \(error)") }
         }
         cjkSubwords = subwords
-    }
-
-    private var isTurkic: Bool {
-        let language = locale.split(whereSeparator: { $0 == "_" || $0 == "-" || $0 == "@" }).first.map(String.init) ?? ""
-        return language == "tr" || language == "az"
     }
 
     public func tokenize(_ text: String, for reason: TokenizationReason, emit: (Token) throws -> Void) throws {

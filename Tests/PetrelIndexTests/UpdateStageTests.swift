@@ -162,7 +162,7 @@ struct UpdateStageTests {
         ]
         let items = items(reads, missing: [9: gone], maximumSize: 1000)
         #expect(items.count == 6)
-        guard case .store(_, nil, _, let document, let language, false) = items[0] else { Issue.record("\(items[0])"); return }
+        guard case .store(_, nil, _, let document, let language, false, nil) = items[0] else { Issue.record("\(items[0])"); return }
         #expect(document.title == "Petrels", "\(document)")
         #expect(document.body.contains("Storm petrels patter"), "\(document)")
         #expect(language == "en")
@@ -235,6 +235,68 @@ struct UpdateStageTests {
             #expect(try RootRecord.fetchOne(db, key: root.id)?.lastRunAt != nil)
         }
         #expect(try index.check().isEmpty)
+    }
+
+    /// A body tokenized by the extraction is replayed by the index's own
+    /// ICU tokenizer during the insert: the index holds what tokenizing it
+    /// there would have given (the integrity check tokenizes every row again
+    /// and compares), on a new document and on one that replaces another.
+    @Test func tokensComputedByTheExtractionAreWhatTheIndexHolds() throws {
+        let tree = try Tree(["docs/a.txt": "alpha storm", "docs/b.txt": "beta"])
+        let index = try DocumentIndex(path: tree.path("i.sqlite"))
+        try index.update(roots: [tree.path("docs")])
+        let root = try #require(try index.roots().first)
+        let a = try #require(try index.dbQueue.read { db in try IndexedFolder(db, rootID: root.id, location: root.location).document(at: FilePath(tree.path("docs/a.txt"))) })
+        let plan = try UpdatePlan(walked: [Self.file(tree.path("docs/a.txt"), size: 20, time: 5), Self.file(tree.path("docs/b.txt"), size: 4, time: 5),
+                                           Self.file(tree.path("docs/n.txt"), size: 5, time: 5)],
+                                  unreadableFolders: [], stored: StoredFolder(documents: [a], skips: []))
+        let tokenizer = try #require(index.icuTokenizer)
+        let arguments = Array(index.tokenizer.components.dropFirst())
+        let bodies = ["Straße Müller 東京タワーに行きました ﬁsh l'élève", "Sturmschwalben über dem Meer, 한국어를 배워요"]
+        var report = IndexReport()
+        try index.dbQueue.writeWithoutTransaction { db in
+            var writer = try IndexWriter(db, root: root, plan: plan, batchDocuments: 10, batchBytes: 1 << 20, tokenHandoff: index.tokenHandoff)
+            for (name, body, replacing) in [("a.txt", bodies[0], Optional(a.id)), ("n.txt", bodies[1], nil)] {
+                let tokens = try #require(PrecomputedTokens(body, tokenizer: tokenizer, arguments: arguments))
+                #expect(tokens.tokens == (try tokenizer.tokens(in: body)))
+                _ = try writer.apply(.store(file: Self.file(tree.path("docs/\(name)"), size: 20, time: 5), replacing: replacing, hash: 1,
+                                            document: ExtractedDocument(title: "T", body: body, kind: "txt"), language: nil, truncated: false,
+                                            tokens: tokens), report: &report)
+            }
+            try writer.finish()
+        }
+        try index.dbQueue.write { db in
+            try db.execute(sql: "INSERT INTO documents_fts(documents_fts) VALUES('integrity-check')")
+        }
+        #expect(try index.check().isEmpty)
+        #expect(names(try index.search("mueller")) == ["a.txt"])
+        #expect(names(try index.search("タワー")) == ["a.txt"])
+        #expect(names(try index.search("한국어")) == ["n.txt"])
+        #expect(try index.search("storm").hits.isEmpty)
+    }
+
+    /// The extraction tokenizes a body only while the writer has half the
+    /// queue's capacity still to take, and never a body over its limit.
+    @Test func theExtractionTokenizesAheadOnlyWhenTheWriterIsBusy() throws {
+        let tree = try Tree(["a.txt": "alpha storm petrels", "long.txt": String(repeating: "word ", count: 300)])
+        let tokenizer = try ICUWordTokenizer(arguments: ["compatibility"])
+        var extraction = DocumentExtraction(extractors: .standard, maximumSize: 1 << 20, maximumTextBytes: 1 << 20,
+                                            tokenizing: .init(tokenizer: tokenizer, arguments: ["compatibility"]))
+        extraction.tokenizing?.maximumBytes = 1000
+        func tokensOf(_ name: String, backlog: Int) throws -> PrecomputedTokens? {
+            let queue = WorkQueue<WorkItem>(capacity: 1 << 20)
+            if backlog > 0 { queue.put(.vanished(replacing: nil), cost: backlog) }
+            extraction.run([ReadJob(file: try walked(tree, name), stored: nil)], missing: [:], into: queue, shouldStop: { false })
+            queue.close()
+            if backlog > 0 { _ = queue.take() }
+            guard case .store(_, _, _, _, _, _, let tokens) = try #require(queue.take()?.element) else { return nil }
+            return tokens
+        }
+        #expect(try tokensOf("a.txt", backlog: 0) == nil)
+        #expect(try tokensOf("a.txt", backlog: (1 << 19) - 1) == nil)
+        let tokens = try #require(try tokensOf("a.txt", backlog: 1 << 19))
+        #expect(tokens.tokens.map(\.text) == ["alpha", "storm", "petrels"])
+        #expect(try tokensOf("long.txt", backlog: 1 << 19) == nil)
     }
 
     @Test func checkFindsDocumentsAndFullTextRowsWithoutTheirPair() throws {

@@ -316,9 +316,12 @@ private struct TokenCallbackStopped: Error {
 /// every token's offsets, and forwards tokens to SQLite.
 final class TextTokenizerFTS5Adapter: FTS5Tokenizer {
     let tokenizer: any TextTokenizer
+    /// The tokenizer again when it may have tokens computed ahead.
+    let replaying: ReplayingTokenizer?
 
     init(_ tokenizer: any TextTokenizer) {
         self.tokenizer = tokenizer
+        replaying = tokenizer as? ReplayingTokenizer
     }
 
     func tokenize(
@@ -326,6 +329,10 @@ final class TextTokenizerFTS5Adapter: FTS5Tokenizer {
         pText: UnsafePointer<CChar>?, nText: CInt, tokenCallback: @escaping FTS5TokenCallback
     ) -> CInt {
         let byteCount = Int(max(0, nText))
+        if let replaying, tokenization.isDisjoint(with: [.query, .aux]), let pText,
+           let tokens = replaying.offeredTokens(), tokens.hasText(UnsafeRawBufferPointer(start: pText, count: byteCount)) {
+            return tokens.replay(context: context, tokenCallback: tokenCallback)
+        }
         let text = pText.map { TextInput.string(UnsafeRawBufferPointer(start: $0, count: byteCount)) } ?? ""
         var isFirst = true
         do {
@@ -352,6 +359,36 @@ final class TextTokenizerFTS5Adapter: FTS5Tokenizer {
             return error.extendedResultCode.rawValue
         } catch {
             return SQLITE_ERROR
+        }
+    }
+}
+
+extension PrecomputedTokens {
+    /// Whether `bytes` are the UTF-8 of the text the tokens were made from.
+    func hasText(_ bytes: UnsafeRawBufferPointer) -> Bool {
+        guard bytes.count == text.utf8.count else { return false }
+        let same = text.utf8.withContiguousStorageIfAvailable { storage -> Bool in
+            guard let mine = storage.baseAddress, let theirs = bytes.baseAddress else { return bytes.count == 0 }
+            return UnsafeRawPointer(mine) == theirs || memcmp(mine, theirs, bytes.count) == 0
+        }
+        return same ?? text.utf8.elementsEqual(bytes)
+    }
+
+    /// Hands every token to SQLite's callback, as the adapter would have.
+    func replay(context: UnsafeMutableRawPointer?, tokenCallback: FTS5TokenCallback) -> CInt {
+        tokenBytes.withUnsafeBufferPointer { buffer in
+            let base = UnsafeRawPointer(buffer.baseAddress).map { $0.assumingMemoryBound(to: CChar.self) }
+            var start = 0
+            for entry in entries {
+                let end = Int(entry.textEnd & ~Self.colocatedBit)
+                let flags = entry.textEnd & Self.colocatedBit != 0 ? FTS5_TOKEN_COLOCATED : 0
+                let code = tokenCallback(context, flags, base.map { $0 + start }, CInt(end - start), CInt(entry.start), CInt(entry.end))
+                start = end
+                // SQLITE_DONE from the callback means "enough tokens".
+                if code == SQLITE_DONE { return SQLITE_OK }
+                if code != SQLITE_OK { return code }
+            }
+            return SQLITE_OK
         }
     }
 }

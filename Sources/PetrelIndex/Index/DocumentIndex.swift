@@ -30,6 +30,10 @@ public final class DocumentIndex: Sendable {
     /// The index's ICU tokenizer in Swift (ICU indexes only), built once:
     /// searches tokenize queries and make snippets with it.
     let icuTokenizer: ICUWordTokenizer?
+    /// Where updates offer a body's tokens, computed ahead by the
+    /// extraction, to the ICU tokenizer of the index's own connection
+    /// (which replays them instead of tokenizing the body again).
+    let tokenHandoff: PrecomputedTokenHandoff
 
     /// The index a command uses when none is given: `$PETREL_INDEX`, else
     /// `$XDG_DATA_HOME/petrel/index.sqlite`, else
@@ -87,10 +91,16 @@ public final class DocumentIndex: Sendable {
         var configuration = DocumentIndex.configuration()
         configuration.journalMode = .wal
         configuration.busyMode = .timeout(30)
+        let tokenHandoff = PrecomputedTokenHandoff()
         configuration.prepareDatabase { db in
             // In WAL mode NORMAL is safe against a killed process: only a
             // power loss can drop the last commits.
             try db.execute(sql: "PRAGMA synchronous = NORMAL")
+            // The same ICU tokenizer, able to replay what an update's
+            // extraction tokenized ahead of the insert.
+            try db.add(fts5TokenizerNamed: "icu", replayingFrom: tokenHandoff) { arguments in
+                try ICUWordTokenizer(arguments: arguments)
+            }
         }
         // A file that is not an index is refused before anything is
         // written to it (no WAL switch, no tables).
@@ -109,7 +119,7 @@ public final class DocumentIndex: Sendable {
             throw IndexError(.cannotOpen, "cannot open the index \(path) for writing: \(error)")
         }
         let stored = try DocumentIndex.storedSettings(dbQueue, path: path)
-        try self.init(path: path, dbQueue: dbQueue, tokenizer: stored?.tokenizer ?? tokenizer ?? .icu, isReadOnly: false)
+        try self.init(path: path, dbQueue: dbQueue, tokenizer: stored?.tokenizer ?? tokenizer ?? .icu, isReadOnly: false, tokenHandoff: tokenHandoff)
         try IndexSchema.migrator(tokenizer: self.tokenizer).migrate(dbQueue)
     }
 
@@ -125,8 +135,10 @@ public final class DocumentIndex: Sendable {
         try self.init(path: path, dbQueue: dbQueue, tokenizer: stored.tokenizer, isReadOnly: true)
     }
 
-    private init(path: String, dbQueue: DatabaseQueue, tokenizer: IndexTokenizer, isReadOnly: Bool) throws {
+    private init(path: String, dbQueue: DatabaseQueue, tokenizer: IndexTokenizer, isReadOnly: Bool,
+                 tokenHandoff: PrecomputedTokenHandoff = PrecomputedTokenHandoff()) throws {
         self.path = path
+        self.tokenHandoff = tokenHandoff
         self.dbQueue = dbQueue
         self.tokenizer = tokenizer
         self.isReadOnly = isReadOnly

@@ -206,7 +206,9 @@ extension DocumentIndex {
         let queue = WorkQueue<WorkItem>(capacity: 8 << 20)
         let stop = Flag()
         let finished = DispatchSemaphore(value: 0)
-        let extraction = DocumentExtraction(extractors: options.extractors, maximumSize: walk.maximumFileSize, maximumTextBytes: options.maximumTextBytes)
+        let extraction = DocumentExtraction(
+            extractors: options.extractors, maximumSize: walk.maximumFileSize, maximumTextBytes: options.maximumTextBytes,
+            tokenizing: icuTokenizer.map { .init(tokenizer: $0, arguments: Array(tokenizer.components.dropFirst())) })
         let (reads, missing) = (plan.reads, plan.missing)
         Thread.detachNewThread {
             extraction.run(reads, missing: missing, into: queue, shouldStop: { stop.isSet || isCancelled() })
@@ -222,7 +224,8 @@ extension DocumentIndex {
         // Write, then sweep.
         var lastProgress = Date.distantPast
         try dbQueue.writeWithoutTransaction { db in
-            var writer = try IndexWriter(db, root: root, plan: plan, batchDocuments: options.batchDocuments, batchBytes: options.batchBytes)
+            var writer = try IndexWriter(db, root: root, plan: plan, batchDocuments: options.batchDocuments, batchBytes: options.batchBytes,
+                                         tokenHandoff: tokenHandoff)
             var committed = false
             defer { if !committed, db.isInsideTransaction { try? db.rollback() } }
             while let (item, cost) = queue.take() {

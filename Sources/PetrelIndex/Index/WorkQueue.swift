@@ -12,8 +12,9 @@ final class WorkQueue<Element: Sendable>: @unchecked Sendable {
     private var items: [(element: Element, cost: Int)] = []
     private var head = 0
     private var cost = 0
+    private var waiting = 0
     private var closed = false
-    private let capacity: Int
+    let capacity: Int
 
     init(capacity: Int) { self.capacity = capacity }
 
@@ -24,6 +25,7 @@ final class WorkQueue<Element: Sendable>: @unchecked Sendable {
         while cost > 0, cost + elementCost > capacity, !closed { condition.wait() }
         items.append((element, elementCost))
         cost += elementCost
+        waiting += elementCost
         condition.broadcast()
     }
 
@@ -34,6 +36,14 @@ final class WorkQueue<Element: Sendable>: @unchecked Sendable {
         condition.lock()
         defer { condition.unlock() }
         while cost > 0, cost + elementCost > capacity, !closed { condition.wait() }
+    }
+
+    /// The cost of the elements put and not taken yet: the consumer's work
+    /// in hand.
+    var waitingCost: Int {
+        condition.lock()
+        defer { condition.unlock() }
+        return waiting
     }
 
     /// No more elements will come.
@@ -53,6 +63,7 @@ final class WorkQueue<Element: Sendable>: @unchecked Sendable {
         guard head < items.count else { return nil }
         let item = items[head]
         head += 1
+        waiting -= item.cost
         if head > 1024, head * 2 > items.count {
             items.removeFirst(head)
             head = 0

@@ -4,8 +4,10 @@ enum WorkItem: Sendable {
     case touch(id: Int64, file: WalkedFile)
     /// A new file whose content is a missing document's: move it.
     case rename(id: Int64, file: WalkedFile)
-    /// New or changed content, extracted.
-    case store(file: WalkedFile, replacing: Int64?, hash: Int64, document: ExtractedDocument, language: String?, truncated: Bool)
+    /// New or changed content, extracted; with its body's tokens when the
+    /// extraction had time to compute them.
+    case store(file: WalkedFile, replacing: Int64?, hash: Int64, document: ExtractedDocument, language: String?, truncated: Bool,
+               tokens: PrecomputedTokens? = nil)
     /// Not indexable (binary, too large...): the stored version, if any,
     /// goes, and the file is remembered so that it is not read again while
     /// it does not change.
@@ -28,8 +30,22 @@ struct DocumentExtraction: Sendable {
     var maximumSize: Int64
     /// The text budget per file: a longer text file is indexed up to it.
     var maximumTextBytes: Int
+    /// The index's own tokenizer, when it is one in Swift: the extraction
+    /// tokenizes bodies ahead of the writer while the writer has work
+    /// enough (see ``withTokens(_:queue:)``).
+    var tokenizing: Tokenizing?
 
-    init(extractors: ExtractorRegistry, maximumSize: Int64, maximumTextBytes: Int) {
+    /// The tokenizer of an index's full-text table, with the arguments the
+    /// table gives it.
+    struct Tokenizing: Sendable {
+        var tokenizer: any TextTokenizer
+        var arguments: [String]
+        /// Longer bodies are left to the writer: their tokens would take
+        /// about twice their size again while they wait in the queue.
+        var maximumBytes = 1 << 20
+    }
+
+    init(extractors: ExtractorRegistry, maximumSize: Int64, maximumTextBytes: Int, tokenizing: Tokenizing? = nil) {
         var extractors = extractors
         // The size limit bounds what a compressed file expands to as well:
         // the largest document's text is what sets the peak memory.
@@ -38,6 +54,7 @@ struct DocumentExtraction: Sendable {
         self.extractors = extractors
         self.maximumSize = maximumSize
         self.maximumTextBytes = maximumTextBytes
+        self.tokenizing = tokenizing
     }
 
     /// Kinds whose language is not worth guessing (source code and data).
@@ -99,8 +116,21 @@ struct DocumentExtraction: Sendable {
                 put(.rename(id: id, file: file))
                 continue
             }
-            put(extract(bytes, file: file, name: name, replacing: replacing, hash: hash, truncated: truncated))
+            put(withTokens(extract(bytes, file: file, name: name, replacing: replacing, hash: hash, truncated: truncated), queue: queue))
         }
+    }
+
+    /// A document's item with the tokens of its body, computed here, when
+    /// the writer has at least half the queue's capacity of text still to
+    /// take: the extraction is then ahead, and would otherwise wait for
+    /// room, while tokenizing is most of the writer's own work. When the
+    /// writer is waiting for documents, the item goes as it is.
+    func withTokens(_ item: WorkItem, queue: WorkQueue<WorkItem>) -> WorkItem {
+        guard let tokenizing, case .store(let file, let replacing, let hash, let document, let language, let truncated, nil) = item,
+              document.body.utf8.count <= tokenizing.maximumBytes, queue.waitingCost >= queue.capacity / 2,
+              let tokens = PrecomputedTokens(document.body, tokenizer: tokenizing.tokenizer, arguments: tokenizing.arguments)
+        else { return item }
+        return .store(file: file, replacing: replacing, hash: hash, document: document, language: language, truncated: truncated, tokens: tokens)
     }
 
     /// The item for a file's content: its document, or why it has none.
@@ -138,7 +168,7 @@ extension WorkItem {
     /// What the item weighs in the queue: the text it carries.
     var cost: Int {
         switch self {
-        case .store(_, _, _, let document, _, _): document.body.utf8.count + 256
+        case .store(_, _, _, let document, _, _, let tokens): document.body.utf8.count + (tokens?.byteCount ?? 0) + 256
         case .vanished: 16
         default: 64
         }

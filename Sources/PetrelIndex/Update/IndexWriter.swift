@@ -12,6 +12,9 @@ struct IndexWriter {
     let relativeBase: FilePath
     let batchDocuments: Int
     let batchBytes: Int
+    /// Where the body's precomputed tokens are offered to the connection's
+    /// tokenizer during its insert (nil: the table tokenizes everything).
+    let tokenHandoff: PrecomputedTokenHandoff?
     /// When the documents written are indexed (seconds since 1970).
     let now = Date().timeIntervalSince1970
     /// The plan's documents whose files are gone (a rename takes one off).
@@ -22,8 +25,10 @@ struct IndexWriter {
 
     /// A writer for the plan of the folder `root`; it opens its first
     /// transaction.
-    init(_ db: Database, root: IndexedRoot, plan: UpdatePlan, batchDocuments: Int, batchBytes: Int) throws {
+    init(_ db: Database, root: IndexedRoot, plan: UpdatePlan, batchDocuments: Int, batchBytes: Int,
+         tokenHandoff: PrecomputedTokenHandoff? = nil) throws {
         self.db = db
+        self.tokenHandoff = tokenHandoff
         rootID = root.id
         let location = root.location
         relativeBase = location.bytes.lastIndex(of: UInt8(ascii: "/")).map { FilePath(bytes: Array(location.bytes[..<$0])) } ?? location
@@ -50,9 +55,9 @@ struct IndexWriter {
             report.renamed += 1
             bytes = file.status.size
             pendingBytes += Int(file.status.size)
-        case .store(let file, let replacing, let hash, let document, let language, let truncated):
+        case .store(let file, let replacing, let hash, let document, let language, let truncated, let tokens):
             if truncated { report.truncated.append(file.path.string) }
-            try store(document, of: file, replacing: replacing, hash: hash, language: language)
+            try store(document, of: file, replacing: replacing, hash: hash, language: language, tokens: tokens)
             if replacing == nil { report.added += 1 } else { report.updated += 1 }
             if skipRecords.contains(file.path) {
                 try SkippedFileRecord.deleteOne(db, key: file.path)
@@ -110,7 +115,8 @@ struct IndexWriter {
 
     /// Stores a document's row and its text (a new row, or the row it
     /// replaces, keeping its id).
-    private func store(_ document: ExtractedDocument, of file: WalkedFile, replacing: Int64?, hash: Int64, language: String?) throws {
+    private func store(_ document: ExtractedDocument, of file: WalkedFile, replacing: Int64?, hash: Int64, language: String?,
+                       tokens: PrecomputedTokens?) throws {
         var record = DocumentRecord(
             id: replacing, rootID: rootID, path: file.path, size: file.status.size, modificationTime: file.status.modificationTime,
             hash: hash, kind: document.kind, language: language, encoding: document.encoding, title: document.title, indexedAt: now)
@@ -120,7 +126,7 @@ struct IndexWriter {
         } else {
             try record.insert(db)
         }
-        try insertText(record.id, path: ftsPath(file.path), title: document.title, body: document.body)
+        try insertText(record.id, path: ftsPath(file.path), title: document.title, body: document.body, tokens: tokens)
     }
 
     /// Gives a document a new path: its title and body come from the index
@@ -141,7 +147,13 @@ struct IndexWriter {
     // The full text goes through prepared statements: this is the update's
     // hot path, where FTS5 tokenizes every body.
 
-    private func insertText(_ id: Int64?, path: String, title: String?, body: String) throws {
+    private func insertText(_ id: Int64?, path: String, title: String?, body: String, tokens: PrecomputedTokens? = nil) throws {
+        // The body's tokens, when the extraction computed them, are
+        // replayed by the table's tokenizer instead of tokenizing it here.
+        if let tokens, let tokenHandoff {
+            tokenHandoff.offer(tokens)
+        }
+        defer { if tokens != nil { tokenHandoff?.withdraw() } }
         // The body is read in place: SQLite's own copy of an 8 MB text
         // would be 8 MB more at the peak of the update.
         try db.cachedStatement(sql: "INSERT INTO documents_fts (rowid, path, title, body) VALUES (?, ?, ?, ?)")

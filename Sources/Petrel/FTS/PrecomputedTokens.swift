@@ -1,0 +1,164 @@
+import Foundation
+
+/// The tokens of one text, computed ahead of the statement that indexes
+/// it, possibly on another thread, so that an FTS5 table's Swift tokenizer
+/// replays them instead of tokenizing the same text again on the
+/// connection's thread.
+///
+/// A writer computes them with the tokenizer the table uses (same
+/// arguments), offers them through a ``PrecomputedTokenHandoff`` for the
+/// time of the insert, and the table's tokenizer, made by
+/// ``ReplayingTokenizer``, replays them when SQLite asks for the document
+/// tokens of exactly that text. Any other text is tokenized as usual, so a
+/// handoff never changes what is indexed, only where the work is done.
+package struct PrecomputedTokens: Sendable {
+    /// The text the tokens belong to.
+    package let text: String
+    /// The arguments of the tokenizer that made them (`tokenize=` after the
+    /// name): a table whose tokenizer has other arguments tokenizes itself.
+    package let tokenizerArguments: [String]
+    /// Every token's text, one after the other.
+    private(set) var tokenBytes: [UInt8] = []
+    /// Per token: its start and end in `text` (UTF-8 offsets), and the end
+    /// of its text in `tokenBytes`, whose top bit marks a colocated token.
+    private(set) var entries: [(start: UInt32, end: UInt32, textEnd: UInt32)] = []
+
+    static let colocatedBit: UInt32 = 1 << 31
+
+    /// The document tokens of `text` by `tokenizer`, nil when they cannot
+    /// be replayed as they are: the tokenizer throws, gives a token outside
+    /// the text or starts with a colocated token (the insert then tokenizes
+    /// and fails as it would have), or the text is too long for the table
+    /// of offsets (2 GiB).
+    package init?(_ text: String, tokenizer: some TextTokenizer, arguments: [String]) {
+        self.text = text
+        tokenizerArguments = arguments
+        let count = text.utf8.count
+        guard count < Int(Self.colocatedBit) else { return nil }
+        entries.reserveCapacity(count / 8)
+        tokenBytes.reserveCapacity(count / 2)
+        var valid = true
+        do {
+            try tokenizer.tokenize(text, for: .document) { token in
+                let range = token.byteRange
+                guard valid, range.lowerBound >= 0, range.lowerBound <= range.upperBound, range.upperBound <= count,
+                      !(entries.isEmpty && token.isColocated)
+                else {
+                    valid = false
+                    return
+                }
+                tokenBytes.append(contentsOf: token.text.utf8)
+                guard tokenBytes.count < Int(Self.colocatedBit) else {
+                    valid = false
+                    return
+                }
+                let textEnd = UInt32(tokenBytes.count) | (token.isColocated ? Self.colocatedBit : 0)
+                entries.append((UInt32(range.lowerBound), UInt32(range.upperBound), textEnd))
+            }
+        } catch {
+            return nil
+        }
+        guard valid else { return nil }
+    }
+
+    /// The number of tokens.
+    package var count: Int { entries.count }
+
+    /// The memory the tokens take, beside their text.
+    package var byteCount: Int { tokenBytes.capacity + entries.capacity * 12 }
+
+    /// The tokens, in order (for tests and inspection).
+    package var tokens: [Token] {
+        var start = 0
+        return entries.map { entry in
+            let end = Int(entry.textEnd & ~Self.colocatedBit)
+            defer { start = end }
+            return Token(text: String(decoding: tokenBytes[start..<end], as: UTF8.self),
+                         byteRange: Int(entry.start)..<Int(entry.end), isColocated: entry.textEnd & Self.colocatedBit != 0)
+        }
+    }
+}
+
+/// Where a writer offers ``PrecomputedTokens`` to the tokenizers of its
+/// connection for the time of one statement.
+///
+/// ```swift
+/// handoff.offer(tokens)
+/// defer { handoff.withdraw() }
+/// try insert.execute(arguments: [tokens.text])
+/// ```
+// @unchecked Sendable: `current` is only read and written while `lock` is
+// held.
+package final class PrecomputedTokenHandoff: @unchecked Sendable {
+    private let lock = NSLock()
+    private var current: PrecomputedTokens?
+
+    package init() {}
+
+    /// Offers `tokens` until ``withdraw()``.
+    package func offer(_ tokens: PrecomputedTokens) {
+        lock.lock()
+        current = tokens
+        lock.unlock()
+    }
+
+    /// Offers nothing any more.
+    package func withdraw() {
+        lock.lock()
+        current = nil
+        lock.unlock()
+    }
+
+    /// The tokens on offer, if any.
+    var offered: PrecomputedTokens? {
+        lock.lock()
+        defer { lock.unlock() }
+        return current
+    }
+}
+
+extension Database {
+    /// Registers `make`'s tokenizers under `name` for FTS5 tables, like
+    /// ``add(tokenizerNamed:_:)``, except that the document text of tokens
+    /// on offer in `handoff` (made with the same arguments) is replayed from
+    /// them instead of being tokenized. For a writer's own connection: FTS3
+    /// tables, whose tokenizers are registered for the whole process, are
+    /// left alone.
+    ///
+    /// ```swift
+    /// try db.add(fts5TokenizerNamed: "icu", replayingFrom: handoff) { arguments in
+    ///     try ICUWordTokenizer(arguments: arguments)
+    /// }
+    /// ```
+    package func add(
+        fts5TokenizerNamed name: String, replayingFrom handoff: PrecomputedTokenHandoff,
+        _ make: @escaping @Sendable ([String]) throws -> any TextTokenizer
+    ) throws {
+        try addFTS5Tokenizer(named: name) { _, arguments in
+            TextTokenizerFTS5Adapter(ReplayingTokenizer(base: try make(arguments), arguments: arguments, handoff: handoff))
+        }
+    }
+}
+
+/// A tokenizer that tokenizes like `base`, except for the document text of
+/// tokens on offer in `handoff` made with the same `arguments`.
+struct ReplayingTokenizer: TextTokenizer {
+    let base: any TextTokenizer
+    let arguments: [String]
+    let handoff: PrecomputedTokenHandoff
+
+    /// The tokens on offer that this tokenizer may replay (the FTS5 adapter
+    /// replays them without making `Token`s).
+    func offeredTokens() -> PrecomputedTokens? {
+        guard let tokens = handoff.offered, tokens.tokenizerArguments == arguments else { return nil }
+        return tokens
+    }
+
+    func tokenize(_ text: String, for reason: TokenizationReason, emit: (Token) throws -> Void) throws {
+        if reason == .document, let tokens = offeredTokens(), tokens.text == text {
+            for token in tokens.tokens { try emit(token) }
+            return
+        }
+        try base.tokenize(text, for: reason, emit: emit)
+    }
+}

@@ -9,7 +9,9 @@ import Foundation
 // `condition` is locked.
 final class WorkQueue<Element: Sendable>: @unchecked Sendable {
     private let condition = NSCondition()
-    private var items: [(element: Element, cost: Int)] = []
+    /// Elements put, from `head` on; those before `head` were taken, and
+    /// are nil so that the queue does not keep them alive.
+    private var items: [(element: Element?, cost: Int)] = []
     private var head = 0
     private var cost = 0
     private var waiting = 0
@@ -60,15 +62,16 @@ final class WorkQueue<Element: Sendable>: @unchecked Sendable {
         condition.lock()
         defer { condition.unlock() }
         while head == items.count, !closed { condition.wait() }
-        guard head < items.count else { return nil }
-        let item = items[head]
+        guard head < items.count, let element = items[head].element else { return nil }
+        let cost = items[head].cost
+        items[head].element = nil
         head += 1
-        waiting -= item.cost
+        waiting -= cost
         if head > 1024, head * 2 > items.count {
             items.removeFirst(head)
             head = 0
         }
-        return item
+        return (element, cost)
     }
 
     /// The consumer is done with an element of this cost.

@@ -275,8 +275,9 @@ struct UpdateStageTests {
         #expect(try index.search("storm").hits.isEmpty)
     }
 
-    /// The extraction tokenizes a body only while the writer has half the
-    /// queue's capacity still to take, and never a body over its limit.
+    /// The extraction tokenizes a body only while the writer has an eighth
+    /// of the queue's capacity still to take, and never a body over its
+    /// limit.
     @Test func theExtractionTokenizesAheadOnlyWhenTheWriterIsBusy() throws {
         let tree = try Tree(["a.txt": "alpha storm petrels", "long.txt": String(repeating: "word ", count: 300)])
         let tokenizer = try ICUWordTokenizer(arguments: ["compatibility"])
@@ -293,10 +294,34 @@ struct UpdateStageTests {
             return tokens
         }
         #expect(try tokensOf("a.txt", backlog: 0) == nil)
-        #expect(try tokensOf("a.txt", backlog: (1 << 19) - 1) == nil)
-        let tokens = try #require(try tokensOf("a.txt", backlog: 1 << 19))
+        #expect(try tokensOf("a.txt", backlog: (1 << 17) - 1) == nil)
+        let tokens = try #require(try tokensOf("a.txt", backlog: 1 << 17))
         #expect(tokens.tokens.map(\.text) == ["alpha", "storm", "petrels"])
-        #expect(try tokensOf("long.txt", backlog: 1 << 19) == nil)
+        #expect(try tokensOf("long.txt", backlog: 1 << 17) == nil)
+    }
+
+    /// The queue keeps no element once it is taken: processed documents
+    /// (a body, its tokens) must not stay in memory until the queue
+    /// compacts.
+    @Test func theQueueKeepsNothingTaken() throws {
+        final class Payload: Sendable {}
+        let queue = WorkQueue<Payload>(capacity: 1 << 20)
+        weak var first: Payload?
+        do {
+            let payload = Payload()
+            first = payload
+            queue.put(payload, cost: 10)
+            queue.put(Payload(), cost: 20)
+            #expect(queue.waitingCost == 30)
+            let taken = try #require(queue.take())
+            #expect(taken.element === payload && taken.cost == 10)
+            #expect(queue.waitingCost == 20)
+            queue.finished(taken.cost)
+        }
+        #expect(first == nil)
+        queue.close()
+        #expect(queue.take()?.cost == 20)
+        #expect(queue.take() == nil)
     }
 
     @Test func checkFindsDocumentsAndFullTextRowsWithoutTheirPair() throws {

@@ -31,34 +31,57 @@ package struct PrecomputedTokens: Sendable {
     /// and fails as it would have), or the text is too long for the table
     /// of offsets (2 GiB).
     package init?(_ text: String, tokenizer: some TextTokenizer, arguments: [String]) {
+        var buffers = Buffers()
+        self.init(text, tokenizer: tokenizer, arguments: arguments, reusing: &buffers)
+    }
+
+    /// Growing arrays for ``init(_:tokenizer:arguments:reusing:)``: a
+    /// thread that computes the tokens of many texts keeps one, so that the
+    /// tokens of each text take two allocations of their exact size instead
+    /// of a series of doublings (whose freed blocks fragment the heap).
+    package struct Buffers {
+        var tokenBytes: [UInt8] = []
+        var entries: [(start: UInt32, end: UInt32, textEnd: UInt32)] = []
+        package init() {}
+    }
+
+    /// Like ``init(_:tokenizer:arguments:)``, growing `buffers` instead of
+    /// arrays of its own.
+    package init?(_ text: String, tokenizer: some TextTokenizer, arguments: [String], reusing buffers: inout Buffers) {
         self.text = text
         tokenizerArguments = arguments
         let count = text.utf8.count
         guard count < Int(Self.colocatedBit) else { return nil }
-        entries.reserveCapacity(count / 8)
-        tokenBytes.reserveCapacity(count / 2)
+        buffers.tokenBytes.removeAll(keepingCapacity: true)
+        buffers.entries.removeAll(keepingCapacity: true)
         var valid = true
         do {
             try tokenizer.tokenize(text, for: .document) { token in
                 let range = token.byteRange
                 guard valid, range.lowerBound >= 0, range.lowerBound <= range.upperBound, range.upperBound <= count,
-                      !(entries.isEmpty && token.isColocated)
+                      !(buffers.entries.isEmpty && token.isColocated)
                 else {
                     valid = false
                     return
                 }
-                tokenBytes.append(contentsOf: token.text.utf8)
-                guard tokenBytes.count < Int(Self.colocatedBit) else {
+                buffers.tokenBytes.append(contentsOf: token.text.utf8)
+                guard buffers.tokenBytes.count < Int(Self.colocatedBit) else {
                     valid = false
                     return
                 }
-                let textEnd = UInt32(tokenBytes.count) | (token.isColocated ? Self.colocatedBit : 0)
-                entries.append((UInt32(range.lowerBound), UInt32(range.upperBound), textEnd))
+                let textEnd = UInt32(buffers.tokenBytes.count) | (token.isColocated ? Self.colocatedBit : 0)
+                buffers.entries.append((UInt32(range.lowerBound), UInt32(range.upperBound), textEnd))
             }
         } catch {
             return nil
         }
         guard valid else { return nil }
+        // Copies of their exact size (`Array(_:)` would share the buffers,
+        // whose next use would then allocate their whole capacity again).
+        tokenBytes.reserveCapacity(buffers.tokenBytes.count)
+        tokenBytes.append(contentsOf: buffers.tokenBytes)
+        entries.reserveCapacity(buffers.entries.count)
+        entries.append(contentsOf: buffers.entries)
     }
 
     /// The number of tokens.

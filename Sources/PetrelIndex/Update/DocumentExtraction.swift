@@ -32,7 +32,7 @@ struct DocumentExtraction: Sendable {
     var maximumTextBytes: Int
     /// The index's own tokenizer, when it is one in Swift: the extraction
     /// tokenizes bodies ahead of the writer while the writer has work
-    /// enough (see ``withTokens(_:queue:)``).
+    /// enough (see ``withTokens(_:queue:buffers:)``).
     var tokenizing: Tokenizing?
 
     /// The tokenizer of an index's full-text table, with the arguments the
@@ -67,6 +67,7 @@ struct DocumentExtraction: Sendable {
         var renameCandidates: [Int64: [Int64]] = [:]
         for document in missing.values.sorted(by: { $0.id < $1.id }) { renameCandidates[document.hash, default: []].append(document.id) }
         var claimed = Set<Int64>()
+        var tokenBuffers = PrecomputedTokens.Buffers()
         func put(_ item: WorkItem) { queue.put(item, cost: item.cost) }
         for job in reads {
             if shouldStop() { return }
@@ -116,19 +117,23 @@ struct DocumentExtraction: Sendable {
                 put(.rename(id: id, file: file))
                 continue
             }
-            put(withTokens(extract(bytes, file: file, name: name, replacing: replacing, hash: hash, truncated: truncated), queue: queue))
+            put(withTokens(extract(bytes, file: file, name: name, replacing: replacing, hash: hash, truncated: truncated), queue: queue,
+                           buffers: &tokenBuffers))
         }
     }
 
     /// A document's item with the tokens of its body, computed here, when
-    /// the writer has at least half the queue's capacity of text still to
-    /// take: the extraction is then ahead, and would otherwise wait for
-    /// room, while tokenizing is most of the writer's own work. When the
-    /// writer is waiting for documents, the item goes as it is.
-    func withTokens(_ item: WorkItem, queue: WorkQueue<WorkItem>) -> WorkItem {
+    /// the writer has at least an eighth of the queue's capacity of text
+    /// still to take: tokenizing is then most of the writer's own work, and
+    /// the extraction takes it over. When the writer is waiting for
+    /// documents, the item goes as it is (the writer's connection tokenizes
+    /// it). On the sample tree, a threshold of half the queue left the
+    /// writer a third of the bodies, and tokenizing every body made the
+    /// extraction the slower thread (`perf` samples per thread).
+    func withTokens(_ item: WorkItem, queue: WorkQueue<WorkItem>, buffers: inout PrecomputedTokens.Buffers) -> WorkItem {
         guard let tokenizing, case .store(let file, let replacing, let hash, let document, let language, let truncated, nil) = item,
-              document.body.utf8.count <= tokenizing.maximumBytes, queue.waitingCost >= queue.capacity / 2,
-              let tokens = PrecomputedTokens(document.body, tokenizer: tokenizing.tokenizer, arguments: tokenizing.arguments)
+              document.body.utf8.count <= tokenizing.maximumBytes, queue.waitingCost >= queue.capacity / 8,
+              let tokens = PrecomputedTokens(document.body, tokenizer: tokenizing.tokenizer, arguments: tokenizing.arguments, reusing: &buffers)
         else { return item }
         return .store(file: file, replacing: replacing, hash: hash, document: document, language: language, truncated: truncated, tokens: tokens)
     }

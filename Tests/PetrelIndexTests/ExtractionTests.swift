@@ -229,6 +229,33 @@ struct FormatTests {
     func languageGuess(text: String, language: String) {
         #expect(LanguageGuess.guess(text) == language)
     }
+
+    /// Only whole words count: a long word ending in a common word is not
+    /// that word, and words of up to eight bytes (`olarak`, `questo`) are.
+    @Test func languageGuessCountsWholeWordsOnly() {
+        let padding = String(repeating: "Abcdethe bothand otherwise ", count: 40)
+        #expect(LanguageGuess.guess(padding + "le chat est dans la maison et il dort") == "fr")
+        #expect(LanguageGuess.guessQuery("questo olarak") == nil)
+        #expect(LanguageGuess.guessQuery("QUESTO non è") == "it")
+        #expect(LanguageGuess.guessQuery("olarak bir") == "tr")
+        #expect(LanguageGuess.guessQuery("zzzzzzzzzzolarak") == nil)
+    }
+
+    /// A run of blank lines in a man page is one blank line, wherever it is.
+    @Test func blankLineRunsCollapse() {
+        #expect(RoffText.collapsingBlankLines("a\n\n\n\nb\n\n\nc\nd\n\n") == "a\n\nb\n\nc\nd\n\n")
+        #expect(RoffText.collapsingBlankLines("\n\n\n\né\n\n\n") == "\n\né\n\n")
+        #expect(RoffText.collapsingBlankLines("") == "")
+    }
+
+    /// reStructuredText titles: the underline may be indented, by any
+    /// white space, and must be the title's own marker throughout.
+    @Test func underlinedTitles() {
+        #expect(TitleFinder.title(of: "Intro text\n\nStorm petrels\n  ~~~~~~~~~\nBody", kind: "rst") == "Storm petrels")
+        #expect(TitleFinder.title(of: "Storm petrels\n\u{A0}=====\n", kind: "rst") == "Storm petrels")
+        #expect(TitleFinder.title(of: "Not a title\n==-==\nTitle\n-----\n", kind: "rst") == "Title")
+        #expect(TitleFinder.title(of: "No title here\nat all\n", kind: "rst") == nil)
+    }
 }
 
 @Suite("Robustness on random input")

@@ -263,6 +263,8 @@ enum TitleFinder {
     static func underlinedTitle(_ text: String, markers: String) -> String? {
         let lines = leadingLines(text)
         for (offset, line) in lines.enumerated() where offset + 1 < lines.count {
+            // Most lines start with no marker: skip them before trimming.
+            guard let first = lines[offset + 1].first(where: { !$0.isWhitespace }), markers.contains(first) else { continue }
             let under = lines[offset + 1].trimmingCharacters(in: .whitespaces)
             guard let marker = under.first, markers.contains(marker), under.count >= 3, under.allSatisfy({ $0 == marker }),
                   let title = clean(line), !title.allSatisfy({ $0 == marker }) else { continue }

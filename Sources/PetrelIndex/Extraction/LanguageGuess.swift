@@ -19,18 +19,41 @@ public enum LanguageGuess {
     ]
 
     /// Each common word (its UTF-8 bytes packed into a UInt64, so words of
-    /// up to eight bytes) to the languages it belongs to, as a bit set over
-    /// `commonWords`' indexes.
-    private static let packedWords: [UInt64: UInt32] = {
-        var table: [UInt64: UInt32] = [:]
+    /// up to eight bytes) with the languages it belongs to, as a bit set
+    /// over `commonWords`' indexes, in an open-addressed table that a
+    /// multiplication hashes into: every word of a document is looked up.
+    private static let table: (keys: [UInt64], languages: [UInt32]) = {
+        var keys = [UInt64](repeating: 0, count: tableSize)
+        var languages = [UInt32](repeating: 0, count: tableSize)
         for (index, entry) in commonWords.enumerated() {
             for word in entry.words {
                 guard let key = pack(Array(word.utf8)[...]) else { continue }
-                table[key, default: 0] |= 1 << UInt32(index)
+                var slot = slot(of: key)
+                while keys[slot] != 0, keys[slot] != key { slot = (slot + 1) & (tableSize - 1) }
+                keys[slot] = key
+                languages[slot] |= 1 << UInt32(index)
             }
         }
-        return table
+        return (keys, languages)
     }()
+
+    private static let tableSize = 1024
+
+    private static func slot(of key: UInt64) -> Int {
+        Int(truncatingIfNeeded: (key &* 0x9E37_79B9_7F4A_7C15) >> 54)
+    }
+
+    /// The languages of the word packed in `key` (zero for none).
+    private static func languages(of key: UInt64) -> UInt32 {
+        let (keys, languages) = table
+        var slot = slot(of: key)
+        while true {
+            let stored = keys[slot]
+            if stored == key { return languages[slot] }
+            if stored == 0 { return 0 }
+            slot = (slot + 1) & (tableSize - 1)
+        }
+    }
 
     private static func pack(_ bytes: ArraySlice<UInt8>) -> UInt64? {
         guard !bytes.isEmpty, bytes.count <= 8 else { return nil }
@@ -99,12 +122,14 @@ public enum LanguageGuess {
     private static func byCommonWords(_ text: String, minimumHits: Int) -> String? {
         var scores = [Int](repeating: 0, count: commonWords.count)
         var words = 0
-        var word: [UInt8] = []
-        word.reserveCapacity(16)
+        // The word so far, packed as `pack` does while it has at most
+        // eight bytes (a longer word is no common word).
+        var key: UInt64 = 0
+        var length = 0
         func finish() {
-            defer { word.removeAll(keepingCapacity: true) }
-            guard let key = pack(word[...]), let languages = packedWords[key] else { return }
-            var bits = languages
+            defer { (key, length) = (0, 0) }
+            guard length <= 8 else { return }
+            var bits = languages(of: key)
             while bits != 0 {
                 scores[bits.trailingZeroBitCount] += 1
                 bits &= bits - 1
@@ -113,17 +138,19 @@ public enum LanguageGuess {
         scan: for byte in text.utf8.prefix(24_000) {
             switch byte {
             case UInt8(ascii: "a")...UInt8(ascii: "z"), 0x80...0xFF:
-                word.append(byte)
+                key = key << 8 | UInt64(byte)
+                length += 1
             case UInt8(ascii: "A")...UInt8(ascii: "Z"):
-                word.append(byte | 0x20)
+                key = key << 8 | UInt64(byte | 0x20)
+                length += 1
             default:
-                guard !word.isEmpty else { continue }
+                guard length > 0 else { continue }
                 finish()
                 words += 1
                 if words >= 3000 { break scan }
             }
         }
-        if !word.isEmpty { finish() }
+        if length > 0 { finish() }
         let ranked = scores.enumerated().sorted { $0.element > $1.element }
         guard let best = ranked.first, best.element >= minimumHits else { return nil }
         let second = ranked.count > 1 ? ranked[1].element : 0

@@ -140,9 +140,8 @@ struct RoffText {
                 }
             }
         }
-        text = lines.joined(separator: "\n")
         // Runs of blank lines as one.
-        while text.contains("\n\n\n") { text = text.replacingOccurrences(of: "\n\n\n", with: "\n\n") }
+        text = Self.collapsingBlankLines(lines.joined(separator: "\n"))
         let nameLine = nameLines.joined(separator: " ").split(whereSeparator: \.isWhitespace).joined(separator: " ")
         if !nameLine.isEmpty {
             title = Self.title(fromNameLine: nameLine)
@@ -151,6 +150,24 @@ struct RoffText {
         } else if let thName, !thName.isEmpty {
             title = thName.lowercased() == thName ? thName : thName.lowercased()
         }
+    }
+
+    /// `text` with every run of three or more line feeds cut to two, in
+    /// one pass over its bytes.
+    static func collapsingBlankLines(_ text: String) -> String {
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(text.utf8.count)
+        var run = 0
+        for byte in text.utf8 {
+            if byte == 0x0A {
+                run += 1
+                if run > 2 { continue }
+            } else {
+                run = 0
+            }
+            bytes.append(byte)
+        }
+        return String(decoding: bytes, as: UTF8.self)
     }
 
     /// A control line's request name and arguments (`.SH "NAME"` →

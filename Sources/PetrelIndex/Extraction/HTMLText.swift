@@ -26,6 +26,24 @@ struct HTMLText: Sendable {
         "th", "thead", "title", "tr", "ul", "body", "html", "legend", "menu",
     ]
 
+    /// What an element is, by name, in one lookup (every tag asks).
+    struct ElementKind: OptionSet, Sendable {
+        let rawValue: UInt8
+        static let hidden = ElementKind(rawValue: 1)
+        static let rawText = ElementKind(rawValue: 2)
+        static let escapableRawText = ElementKind(rawValue: 4)
+        static let block = ElementKind(rawValue: 8)
+    }
+
+    static let elementKinds: [String: ElementKind] = {
+        var kinds: [String: ElementKind] = [:]
+        for (names, kind) in [(hiddenElements, ElementKind.hidden), (rawTextElements, .rawText),
+                              (escapableRawTextElements, .escapableRawText), (blockElements, .block)] {
+            for name in names { kinds[name, default: []].insert(kind) }
+        }
+        return kinds
+    }()
+
     init(html bytes: [UInt8]) {
         var parser = Parser(bytes: bytes)
         parser.run()
@@ -199,7 +217,8 @@ struct HTMLText: Sendable {
                       bytes[index] != UInt8(ascii: ">"), bytes[index] != UInt8(ascii: "/") || index == nameStart {
                     index += 1
                 }
-                let name = String(decoding: bytes[nameStart..<index].map(lowercase), as: UTF8.self)
+                // Only a kept attribute needs its name as a string.
+                let name = keep ? String(decoding: bytes[nameStart..<index].map(lowercase), as: UTF8.self) : ""
                 while index < bytes.count, isSpace(bytes[index]) { index += 1 }
                 var value = ""
                 if index < bytes.count, bytes[index] == UInt8(ascii: "=") {
@@ -232,8 +251,9 @@ struct HTMLText: Sendable {
             if name == "meta", description == nil, attributes["name"]?.lowercased() == "description" {
                 description = attributes["content"]
             }
-            if HTMLText.blockElements.contains(name) { output.append(UInt8(ascii: "\n")) }
-            if HTMLText.rawTextElements.contains(name) || HTMLText.escapableRawTextElements.contains(name) {
+            let kind = HTMLText.elementKinds[name] ?? []
+            if kind.contains(.block) { output.append(UInt8(ascii: "\n")) }
+            if !kind.isDisjoint(with: [.rawText, .escapableRawText]) {
                 guard !selfClosing || name == "script" else { return }
                 let contentStart = index
                 var end = index
@@ -260,7 +280,7 @@ struct HTMLText: Sendable {
                 }
                 return
             }
-            if HTMLText.hiddenElements.contains(name), !selfClosing {
+            if kind.contains(.hidden), !selfClosing {
                 hiddenDepth.append(name)
             } else if name == "h1", firstHeading == nil, headingStart == nil, hiddenDepth.isEmpty {
                 headingStart = output.count
@@ -275,7 +295,7 @@ struct HTMLText: Sendable {
                 firstHeading = String(decoding: output[start...], as: UTF8.self)
                 headingStart = nil
             }
-            if HTMLText.blockElements.contains(name) { output.append(UInt8(ascii: "\n")) }
+            if HTMLText.elementKinds[name]?.contains(.block) == true { output.append(UInt8(ascii: "\n")) }
         }
     }
 }

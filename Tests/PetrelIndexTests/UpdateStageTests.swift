@@ -275,9 +275,9 @@ struct UpdateStageTests {
         #expect(try index.search("storm").hits.isEmpty)
     }
 
-    /// The extraction tokenizes a body only while the writer has an eighth
-    /// of the queue's capacity still to take, and never a body over its
-    /// limit.
+    /// The extraction tokenizes a body only while the writer has a
+    /// thirty-second of the queue's capacity still to take, and never a
+    /// body over its limit.
     @Test func theExtractionTokenizesAheadOnlyWhenTheWriterIsBusy() throws {
         let tree = try Tree(["a.txt": "alpha storm petrels", "long.txt": String(repeating: "word ", count: 300)])
         let tokenizer = try ICUWordTokenizer(arguments: ["compatibility"])
@@ -294,10 +294,10 @@ struct UpdateStageTests {
             return tokens
         }
         #expect(try tokensOf("a.txt", backlog: 0) == nil)
-        #expect(try tokensOf("a.txt", backlog: (1 << 17) - 1) == nil)
-        let tokens = try #require(try tokensOf("a.txt", backlog: 1 << 17))
+        #expect(try tokensOf("a.txt", backlog: (1 << 15) - 1) == nil)
+        let tokens = try #require(try tokensOf("a.txt", backlog: 1 << 15))
         #expect(tokens.tokens.map(\.text) == ["alpha", "storm", "petrels"])
-        #expect(try tokensOf("long.txt", backlog: 1 << 17) == nil)
+        #expect(try tokensOf("long.txt", backlog: 1 << 15) == nil)
     }
 
     /// The queue keeps no element once it is taken: processed documents

@@ -123,16 +123,17 @@ struct DocumentExtraction: Sendable {
     }
 
     /// A document's item with the tokens of its body, computed here, when
-    /// the writer has at least an eighth of the queue's capacity of text
-    /// still to take: tokenizing is then most of the writer's own work, and
-    /// the extraction takes it over. When the writer is waiting for
-    /// documents, the item goes as it is (the writer's connection tokenizes
-    /// it). On the sample tree, a threshold of half the queue left the
-    /// writer a third of the bodies, and tokenizing every body made the
-    /// extraction the slower thread (`perf` samples per thread).
+    /// the writer has at least a thirty-second of the queue's capacity of
+    /// text (256 KB) still to take: tokenizing is then most of the writer's
+    /// own work, and the extraction takes it over. When the writer is
+    /// waiting for documents, the item goes as it is (the writer's
+    /// connection tokenizes it). On the sample tree, `perf` samples per
+    /// thread (writer / extraction): half the queue 24.5k / 18.8k, an
+    /// eighth 18.9k / 16.2k, a thirty-second 17.4k / 16.8k, every body
+    /// 17.1k / 18.6k.
     func withTokens(_ item: WorkItem, queue: WorkQueue<WorkItem>, buffers: inout PrecomputedTokens.Buffers) -> WorkItem {
         guard let tokenizing, case .store(let file, let replacing, let hash, let document, let language, let truncated, nil) = item,
-              document.body.utf8.count <= tokenizing.maximumBytes, queue.waitingCost >= queue.capacity / 8,
+              document.body.utf8.count <= tokenizing.maximumBytes, queue.waitingCost >= queue.capacity / 32,
               let tokens = PrecomputedTokens(document.body, tokenizer: tokenizing.tokenizer, arguments: tokenizing.arguments, reusing: &buffers)
         else { return item }
         return .store(file: file, replacing: replacing, hash: hash, document: document, language: language, truncated: truncated, tokens: tokens)

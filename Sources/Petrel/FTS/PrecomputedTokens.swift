@@ -7,9 +7,9 @@ import Foundation
 ///
 /// A writer computes them with the tokenizer the table uses (same
 /// arguments), offers them through a ``PrecomputedTokenHandoff`` for the
-/// time of the insert, and the table's tokenizer, made by
-/// ``ReplayingTokenizer``, replays them when SQLite asks for the document
-/// tokens of exactly that text. Any other text is tokenized as usual, so a
+/// time of the insert, and the table's tokenizer, registered with
+/// `add(fts5TokenizerNamed:replayingFrom:_:)`, replays them when SQLite
+/// asks for the document tokens of exactly that text. Any other text is tokenized as usual, so a
 /// handoff never changes what is indexed, only where the work is done.
 package struct PrecomputedTokens: Sendable {
     /// The text the tokens belong to.
@@ -57,10 +57,7 @@ package struct PrecomputedTokens: Sendable {
         var valid = true
         do {
             try tokenizer.tokenize(text, for: .document) { token in
-                let range = token.byteRange
-                guard valid, range.lowerBound >= 0, range.lowerBound <= range.upperBound, range.upperBound <= count,
-                      !(buffers.entries.isEmpty && token.isColocated)
-                else {
+                guard valid, token.isValidFTS5Token(inTextOf: count, isFirst: buffers.entries.isEmpty) else {
                     valid = false
                     return
                 }
@@ -70,7 +67,7 @@ package struct PrecomputedTokens: Sendable {
                     return
                 }
                 let textEnd = UInt32(buffers.tokenBytes.count) | (token.isColocated ? Self.colocatedBit : 0)
-                buffers.entries.append((UInt32(range.lowerBound), UInt32(range.upperBound), textEnd))
+                buffers.entries.append((UInt32(token.byteRange.lowerBound), UInt32(token.byteRange.upperBound), textEnd))
             }
         } catch {
             return nil
@@ -88,7 +85,9 @@ package struct PrecomputedTokens: Sendable {
     package var count: Int { entries.count }
 
     /// The memory the tokens take, beside their text.
-    package var byteCount: Int { tokenBytes.capacity + entries.capacity * 12 }
+    package var byteCount: Int {
+        tokenBytes.capacity + entries.capacity * MemoryLayout<(start: UInt32, end: UInt32, textEnd: UInt32)>.stride
+    }
 
     /// The tokens, in order (for tests and inspection).
     package var tokens: [Token] {
@@ -102,13 +101,23 @@ package struct PrecomputedTokens: Sendable {
     }
 }
 
+extension Token {
+    /// Whether FTS5 can take this token from a Swift tokenizer, in a text
+    /// of `byteCount` bytes: its offsets inside the text, and not colocated
+    /// when it is the first token. The rule of the FTS5 adapter, and of the
+    /// tokens computed ahead that it replays.
+    func isValidFTS5Token(inTextOf byteCount: Int, isFirst: Bool) -> Bool {
+        byteRange.lowerBound >= 0 && byteRange.upperBound <= byteCount && !(isFirst && isColocated)
+    }
+}
+
 /// Where a writer offers ``PrecomputedTokens`` to the tokenizers of its
 /// connection for the time of one statement.
 ///
 /// ```swift
-/// handoff.offer(tokens)
-/// defer { handoff.withdraw() }
-/// try insert.execute(arguments: [tokens.text])
+/// try handoff.offering(tokens) {
+///     try insert.execute(arguments: [tokens.text])
+/// }
 /// ```
 // @unchecked Sendable: `current` is only read and written while `lock` is
 // held.
@@ -118,25 +127,18 @@ package final class PrecomputedTokenHandoff: @unchecked Sendable {
 
     package init() {}
 
-    /// Offers `tokens` until ``withdraw()``.
-    package func offer(_ tokens: PrecomputedTokens) {
-        lock.lock()
-        current = tokens
-        lock.unlock()
-    }
-
-    /// Offers nothing any more.
-    package func withdraw() {
-        lock.lock()
-        current = nil
-        lock.unlock()
+    /// Runs `body` with `tokens` on offer (nothing is offered for nil), and
+    /// withdraws them when it returns or throws.
+    package func offering<T>(_ tokens: PrecomputedTokens?, during body: () throws -> T) rethrows -> T {
+        guard let tokens else { return try body() }
+        lock.withLock { current = tokens }
+        defer { lock.withLock { current = nil } }
+        return try body()
     }
 
     /// The tokens on offer, if any.
     var offered: PrecomputedTokens? {
-        lock.lock()
-        defer { lock.unlock() }
-        return current
+        lock.withLock { current }
     }
 }
 
@@ -158,30 +160,20 @@ extension Database {
         _ make: @escaping @Sendable ([String]) throws -> any TextTokenizer
     ) throws {
         try addFTS5Tokenizer(named: name) { _, arguments in
-            TextTokenizerFTS5Adapter(ReplayingTokenizer(base: try make(arguments), arguments: arguments, handoff: handoff))
+            TextTokenizerFTS5Adapter(try make(arguments), replay: TokenReplay(handoff: handoff, arguments: arguments))
         }
     }
 }
 
-/// A tokenizer that tokenizes like `base`, except for the document text of
-/// tokens on offer in `handoff` made with the same `arguments`.
-struct ReplayingTokenizer: TextTokenizer {
-    let base: any TextTokenizer
-    let arguments: [String]
+/// What lets an FTS5 adapter replay tokens computed ahead: where they are
+/// offered, and the arguments of the adapter's tokenizer.
+struct TokenReplay {
     let handoff: PrecomputedTokenHandoff
+    let arguments: [String]
 
-    /// The tokens on offer that this tokenizer may replay (the FTS5 adapter
-    /// replays them without making `Token`s).
+    /// The tokens on offer, when they were made with these arguments.
     func offeredTokens() -> PrecomputedTokens? {
         guard let tokens = handoff.offered, tokens.tokenizerArguments == arguments else { return nil }
         return tokens
-    }
-
-    func tokenize(_ text: String, for reason: TokenizationReason, emit: (Token) throws -> Void) throws {
-        if reason == .document, let tokens = offeredTokens(), tokens.text == text {
-            for token in tokens.tokens { try emit(token) }
-            return
-        }
-        try base.tokenize(text, for: reason, emit: emit)
     }
 }

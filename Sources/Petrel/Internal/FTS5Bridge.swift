@@ -316,12 +316,12 @@ private struct TokenCallbackStopped: Error {
 /// every token's offsets, and forwards tokens to SQLite.
 final class TextTokenizerFTS5Adapter: FTS5Tokenizer {
     let tokenizer: any TextTokenizer
-    /// The tokenizer again when it may have tokens computed ahead.
-    let replaying: ReplayingTokenizer?
+    /// Where tokens computed ahead may be offered for a document's text.
+    let replay: TokenReplay?
 
-    init(_ tokenizer: any TextTokenizer) {
+    init(_ tokenizer: any TextTokenizer, replay: TokenReplay? = nil) {
         self.tokenizer = tokenizer
-        replaying = tokenizer as? ReplayingTokenizer
+        self.replay = replay
     }
 
     func tokenize(
@@ -329,17 +329,15 @@ final class TextTokenizerFTS5Adapter: FTS5Tokenizer {
         pText: UnsafePointer<CChar>?, nText: CInt, tokenCallback: @escaping FTS5TokenCallback
     ) -> CInt {
         let byteCount = Int(max(0, nText))
-        if let replaying, tokenization.isDisjoint(with: [.query, .aux]), let pText,
-           let tokens = replaying.offeredTokens(), tokens.hasText(UnsafeRawBufferPointer(start: pText, count: byteCount)) {
+        if let replay, tokenization.isDisjoint(with: [.query, .aux]), let pText,
+           let tokens = replay.offeredTokens(), tokens.hasText(UnsafeRawBufferPointer(start: pText, count: byteCount)) {
             return tokens.replay(context: context, tokenCallback: tokenCallback)
         }
         let text = pText.map { TextInput.string(UnsafeRawBufferPointer(start: $0, count: byteCount)) } ?? ""
         var isFirst = true
         do {
             try tokenizer.tokenize(text, for: TokenizationReason(fts5: tokenization)) { token in
-                guard token.byteRange.lowerBound >= 0, token.byteRange.upperBound <= byteCount,
-                      !(isFirst && token.isColocated)
-                else { throw TokenCallbackStopped(code: SQLITE_ERROR) }
+                guard token.isValidFTS5Token(inTextOf: byteCount, isFirst: isFirst) else { throw TokenCallbackStopped(code: SQLITE_ERROR) }
                 isFirst = false
                 var tokenText = token.text
                 let code = tokenText.withUTF8 { buffer in

@@ -13,8 +13,8 @@ struct IndexWriter {
     let batchDocuments: Int
     let batchBytes: Int
     /// Where the body's precomputed tokens are offered to the connection's
-    /// tokenizer during its insert (nil: the table tokenizes everything).
-    let tokenHandoff: PrecomputedTokenHandoff?
+    /// tokenizer during its insert.
+    let tokenHandoff: PrecomputedTokenHandoff
     /// When the documents written are indexed (seconds since 1970).
     let now = Date().timeIntervalSince1970
     /// The plan's documents whose files are gone (a rename takes one off).
@@ -26,7 +26,7 @@ struct IndexWriter {
     /// A writer for the plan of the folder `root`; it opens its first
     /// transaction.
     init(_ db: Database, root: IndexedRoot, plan: UpdatePlan, batchDocuments: Int, batchBytes: Int,
-         tokenHandoff: PrecomputedTokenHandoff? = nil) throws {
+         tokenHandoff: PrecomputedTokenHandoff = PrecomputedTokenHandoff()) throws {
         self.db = db
         self.tokenHandoff = tokenHandoff
         rootID = root.id
@@ -150,14 +150,12 @@ struct IndexWriter {
     private func insertText(_ id: Int64?, path: String, title: String?, body: String, tokens: PrecomputedTokens? = nil) throws {
         // The body's tokens, when the extraction computed them, are
         // replayed by the table's tokenizer instead of tokenizing it here.
-        if let tokens, let tokenHandoff {
-            tokenHandoff.offer(tokens)
-        }
-        defer { if tokens != nil { tokenHandoff?.withdraw() } }
         // The body is read in place: SQLite's own copy of an 8 MB text
         // would be 8 MB more at the peak of the update.
-        try db.cachedStatement(sql: "INSERT INTO documents_fts (rowid, path, title, body) VALUES (?, ?, ?, ?)")
-            .execute(values: [id.databaseValue, path.databaseValue, title.databaseValue], borrowingText: body)
+        let insert = try db.cachedStatement(sql: "INSERT INTO documents_fts (rowid, path, title, body) VALUES (?, ?, ?, ?)")
+        try tokenHandoff.offering(tokens) {
+            try insert.execute(values: [id.databaseValue, path.databaseValue, title.databaseValue], borrowingText: body)
+        }
     }
 
     private func deleteText(_ id: Int64?) throws {

@@ -76,15 +76,15 @@ struct PrecomputedTokenTests {
         #expect(tokens.tokens == (try Self.analyzer.tokens(in: Self.body)))
         #expect(tokens.count == 14)
         try database.queue.write { db in
-            handoff.offer(tokens)
-            try db.execute(sql: "INSERT INTO t(rowid, title, body) VALUES (1, 'Title words', ?)", arguments: [Self.body])
-            // The title is tokenized; the body is replayed.
-            #expect(counter.count == 1)
-            // Deleting the row while its text is on offer replays it too.
-            try db.execute(sql: "DELETE FROM t WHERE rowid = 1")
-            #expect(counter.count == 2)
-            try db.execute(sql: "INSERT INTO t(rowid, title, body) VALUES (1, 'Title words', ?)", arguments: [Self.body])
-            handoff.withdraw()
+            try handoff.offering(tokens) {
+                try db.execute(sql: "INSERT INTO t(rowid, title, body) VALUES (1, 'Title words', ?)", arguments: [Self.body])
+                // The title is tokenized; the body is replayed.
+                #expect(counter.count == 1)
+                // Deleting the row while its text is on offer replays it too.
+                try db.execute(sql: "DELETE FROM t WHERE rowid = 1")
+                #expect(counter.count == 2)
+                try db.execute(sql: "INSERT INTO t(rowid, title, body) VALUES (1, 'Title words', ?)", arguments: [Self.body])
+            }
             #expect(counter.count == 3)
             try db.execute(sql: "INSERT INTO t(rowid, title, body) VALUES (2, 'Other', ?)", arguments: [Self.body])
             #expect(counter.count == 5)
@@ -111,21 +111,35 @@ struct PrecomputedTokenTests {
         try database.queue.write { db in
             try db.execute(sql: "CREATE VIRTUAL TABLE u USING fts5(body, tokenize='words stemmed')")
             // Another text: tokenized.
-            handoff.offer(try #require(PrecomputedTokens("another text", tokenizer: Self.analyzer, arguments: [])))
-            try db.execute(sql: "INSERT INTO t(title, body) VALUES ('a', ?)", arguments: [Self.body])
+            let otherText = try #require(PrecomputedTokens("another text", tokenizer: Self.analyzer, arguments: []))
+            try handoff.offering(otherText) {
+                try db.execute(sql: "INSERT INTO t(title, body) VALUES ('a', ?)", arguments: [Self.body])
+            }
             #expect(counter.count == 2)
             // Made with other arguments: tokenized.
-            handoff.offer(try #require(PrecomputedTokens(Self.body, tokenizer: Self.analyzer, arguments: [])))
-            try db.execute(sql: "INSERT INTO u(body) VALUES (?)", arguments: [Self.body])
-            #expect(counter.count == 3)
-            // Queries are tokenized, even for the same text.
-            _ = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM t WHERE t MATCH ?", arguments: ["\"\(Self.body)\""])
-            #expect(counter.count == 4)
+            let otherArguments = try #require(PrecomputedTokens(Self.body, tokenizer: Self.analyzer, arguments: []))
+            try handoff.offering(otherArguments) {
+                try db.execute(sql: "INSERT INTO u(body) VALUES (?)", arguments: [Self.body])
+                #expect(counter.count == 3)
+                // Queries are tokenized, even for the same text.
+                _ = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM t WHERE t MATCH ?", arguments: ["\"\(Self.body)\""])
+                #expect(counter.count == 4)
+            }
             // The same text and arguments: replayed.
-            handoff.offer(try #require(PrecomputedTokens(Self.body, tokenizer: Self.analyzer, arguments: ["stemmed"])))
-            try db.execute(sql: "INSERT INTO u(body) VALUES (?)", arguments: [Self.body])
+            let sameTextAndArguments = try #require(PrecomputedTokens(Self.body, tokenizer: Self.analyzer, arguments: ["stemmed"]))
+            try handoff.offering(sameTextAndArguments) {
+                try db.execute(sql: "INSERT INTO u(body) VALUES (?)", arguments: [Self.body])
+            }
             #expect(counter.count == 4)
-            handoff.withdraw()
+            // Once withdrawn, even after a failure, nothing is replayed.
+            struct Failure: Error {}
+            #expect(throws: Failure.self) {
+                try handoff.offering(sameTextAndArguments) {
+                    throw Failure()
+                }
+            }
+            try db.execute(sql: "INSERT INTO u(body) VALUES (?)", arguments: [Self.body])
+            #expect(counter.count == 5)
             try db.execute(sql: "INSERT INTO t(t) VALUES('integrity-check')")
             try db.execute(sql: "INSERT INTO u(u) VALUES('integrity-check')")
         }
@@ -138,9 +152,10 @@ struct PrecomputedTokenTests {
         let handoff = PrecomputedTokenHandoff()
         let database = try makeDatabase(.file, handoff: handoff, counter: CountingTokenizer.Counter())
         try database.queue.write { db in
-            handoff.offer(try #require(PrecomputedTokens("storm petrels", tokenizer: SleepyTokenizer(), arguments: [])))
-            try db.execute(sql: "INSERT INTO t(title, body) VALUES ('a', 'storm petrels')")
-            handoff.withdraw()
+            let otherTokenizer = try #require(PrecomputedTokens("storm petrels", tokenizer: SleepyTokenizer(), arguments: []))
+            try handoff.offering(otherTokenizer) {
+                try db.execute(sql: "INSERT INTO t(title, body) VALUES ('a', 'storm petrels')")
+            }
             #expect(try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM t WHERE t MATCH 'zzz'") == 1)
             #expect(try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM t WHERE t MATCH 'storm'") == 0)
             let error = databaseError { try db.execute(sql: "INSERT INTO t(t) VALUES('integrity-check')") }

@@ -251,7 +251,7 @@ struct UpdateStageTests {
                                            Self.file(tree.path("docs/n.txt"), size: 5, time: 5)],
                                   unreadableFolders: [], stored: StoredFolder(documents: [a], skips: []))
         let tokenizer = try #require(index.icuTokenizer)
-        let arguments = Array(index.tokenizer.components.dropFirst())
+        let arguments = index.tokenizer.descriptor.arguments
         let bodies = ["Straße Müller 東京タワーに行きました ﬁsh l'élève", "Sturmschwalben über dem Meer, 한국어를 배워요"]
         var report = IndexReport()
         try index.dbQueue.writeWithoutTransaction { db in

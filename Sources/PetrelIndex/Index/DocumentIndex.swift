@@ -143,7 +143,7 @@ public final class DocumentIndex: Sendable {
         self.tokenizer = tokenizer
         self.isReadOnly = isReadOnly
         icuTokenizer = tokenizer == .icu || tokenizer == .icuEnglish
-            ? try? ICUWordTokenizer(arguments: Array(tokenizer.components.dropFirst()))
+            ? try? ICUWordTokenizer(arguments: tokenizer.descriptor.arguments)
             : nil
     }
 

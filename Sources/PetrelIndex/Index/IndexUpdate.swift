@@ -208,7 +208,7 @@ extension DocumentIndex {
         let finished = DispatchSemaphore(value: 0)
         let extraction = DocumentExtraction(
             extractors: options.extractors, maximumSize: walk.maximumFileSize, maximumTextBytes: options.maximumTextBytes,
-            tokenizing: icuTokenizer.map { .init(tokenizer: $0, arguments: Array(tokenizer.components.dropFirst())) })
+            tokenizing: icuTokenizer.map { .init(tokenizer: $0, arguments: tokenizer.descriptor.arguments) })
         let (reads, missing) = (plan.reads, plan.missing)
         Thread.detachNewThread {
             extraction.run(reads, missing: missing, into: queue, shouldStop: { stop.isSet || isCancelled() })

@@ -156,14 +156,6 @@ final class IndexedFolder: StoredDocuments {
         }
     }
 
-    private static func documents(rootID: Int64) -> QueryInterfaceRequest<StoredDocument> {
-        typealias Columns = DocumentRecord.Columns
-        return DocumentRecord
-            .select(Columns.id, Columns.path, Columns.size, Columns.modificationTime, Columns.hash)
-            .filter(Columns.rootID == rootID)
-            .asRequest(of: StoredDocument.self)
-    }
-
     func document(at path: FilePath) throws -> StoredDocument? {
         guard hasDocuments else { return nil }
         // Pass the documents before the path; stop at the first one that
@@ -183,7 +175,12 @@ final class IndexedFolder: StoredDocuments {
 
     func forEachDocument(_ body: (StoredDocument) throws -> Void) throws {
         guard hasDocuments else { return }
-        let documents = try Self.documents(rootID: rootID).fetchCursor(db)
+        typealias Columns = DocumentRecord.Columns
+        let documents = try DocumentRecord
+            .select(Columns.id, Columns.path, Columns.size, Columns.modificationTime, Columns.hash)
+            .filter(Columns.rootID == rootID)
+            .asRequest(of: StoredDocument.self)
+            .fetchCursor(db)
         while let document = try documents.next() { try body(document) }
     }
 }

@@ -155,9 +155,11 @@ struct RowDecoder<Record: FetchableRecord>: Decoder {
         ) throws -> T {
             // A live row, keys as column names: one lookup in the
             // statement's names (from where the last one matched), one read.
-            if let statement = state.statement {
-                if let index = statement.index(ofColumn: key.stringValue),
-                   let value = T(sqliteStatement: statement.sqliteStatement, index: CInt(index)) {
+            // Only the state's own fields are read: reaching through the
+            // statement object retained and released it for every value.
+            if let sqliteStatement = state.sqliteStatement {
+                if let index = state.columnIndex(key.stringValue),
+                   let value = T(sqliteStatement: sqliteStatement, index: CInt(index)) {
                     return value
                 }
                 return try decodeAny(T.self, forKey: key)
@@ -212,10 +214,37 @@ final class KeyedContainerState {
     /// The statement whose current row is `row`, when keys name their
     /// columns as they are: built-in values then read straight from it.
     let statement: Statement?
+    /// The statement's handle, alive as long as `statement` is.
+    let sqliteStatement: SQLiteStatement?
+    /// The statement's column names when each is unique whatever its case:
+    /// an exact match is then the column.
+    let exactNames: [String]
+    /// Where the next key's column is looked for first: keys usually come
+    /// in the order of the columns.
+    var nextColumn = 0
 
     init(row: Row, codingPath: [any CodingKey], snakeCase: Bool, customColumns: [String: String]? = nil) {
         (self.row, self.codingPath, self.snakeCase, self.customColumns) = (row, codingPath, snakeCase, customColumns)
-        statement = snakeCase || customColumns != nil ? nil : row.statement
+        let statement = snakeCase || customColumns != nil ? nil : row.statement
+        self.statement = statement
+        sqliteStatement = statement?.sqliteStatement
+        if let statement {
+            let names = statement.columnNames
+            exactNames = statement.namesDifferOnlyByCase ? [] : names
+        } else {
+            exactNames = []
+        }
+    }
+
+    /// The index of the column a key names (see ``Statement/index(ofColumn:)``).
+    @inline(__always)
+    func columnIndex(_ name: String) -> Int? {
+        let next = nextColumn
+        if next < exactNames.count, exactNames[next] == name {
+            nextColumn = next + 1 == exactNames.count ? 0 : next + 1
+            return next
+        }
+        return statement?.index(ofColumn: name)
     }
 }
 

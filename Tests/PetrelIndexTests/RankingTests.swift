@@ -182,6 +182,63 @@ struct RankingTests {
         #expect(try index.search("the storm petrel", options: options).hits.allSatisfy { !$0.matchesAllWords && $0.matchedTerms == 1 })
     }
 
+    /// A row is ruled out before its sizes are read only when its rarest
+    /// word cannot lift it to the best rows in the shortest body its hits
+    /// allow, at the lead's largest boost: rows whose rare word is in the
+    /// lead of a body a little longer than the lead, in a short body, in
+    /// the title or late in a long body keep the places and scores of the
+    /// full scoring.
+    @Test func theBoundBeforeTheSizesKeepsTheTopOfTheFullScoring() throws {
+        var generator = Lehmer(state: 7)
+        func filler() -> [String: String] {
+            var files: [String: String] = [:]
+            for n in 0..<200 { files["f\(n).md"] = "# wind \(n)\n\n" + String(repeating: "wind sea ", count: 5 + n % 9) }
+            for n in 0..<40 {
+                let before = 100 + Int(generator.next() % 400)
+                let rare = generator.next() % 3 == 0 ? "albatross albatross" : "albatross"
+                files["t\(n).md"] = "# notes\n\n" + String(repeating: "wind ", count: before) + rare
+                    + String(repeating: " sea wind", count: Int(generator.next() % 300))
+            }
+            return files
+        }
+        // The rare word ends the lead of bodies of shuffled lengths, where
+        // the lead's boost decides between them; some have it in the title.
+        var lead = filler()
+        for n in 0..<60 {
+            let title = n % 13 == 0 ? "# albatross notes" : "# notes"
+            let name = String(format: "l%03d.md", Int(generator.next() % 1000))
+            lead[name] = title + "\n\n" + String(repeating: "wind ", count: 95) + "albatross"
+                + String(repeating: " sea", count: 5 + Int(generator.next() % 200))
+        }
+        // Short bodies with the rare word, read after longer ones.
+        var short = filler()
+        for n in 0..<20 {
+            short["s\(n).md"] = "# notes\n\n" + String(repeating: "wind ", count: Int(generator.next() % 12)) + "albatross"
+                + String(repeating: " sea", count: Int(generator.next() % 30))
+        }
+        for files in [lead, short] {
+            let (_, index) = try Self.makeIndex(files)
+            for match in ["albatross OR wind", "albatross OR sea OR wind", "albatross"] {
+                for kept in [1, 2, 3, 5, 10, 25] {
+                    // The seventh parameter is the number of rows kept: 0 scores every row in full.
+                    let ranked = { (keptParameter: Int) in
+                        try index.dbQueue.read { db in
+                            try Row.fetchAll(db, sql: """
+                                SELECT rowid, petrel_rank(documents_fts, '2 4 1', '0.3 0.3 0.9', '2 0 1 2 100 0.3 \(keptParameter)', '0 1 2', '1 1 1') AS r
+                                FROM documents_fts WHERE documents_fts MATCH ? ORDER BY r, rowid LIMIT \(kept)
+                                """, arguments: [match])
+                        }
+                    }
+                    let full = try ranked(0)
+                    let pruned = try ranked(kept)
+                    #expect(full.count == kept)
+                    #expect(pruned.map { $0["rowid"] as Int64 } == full.map { $0["rowid"] as Int64 }, "\(match), top \(kept)")
+                    #expect(pruned.map { $0["r"] as Double } == full.map { $0["r"] as Double }, "\(match), top \(kept)")
+                }
+            }
+        }
+    }
+
     /// On an index of more than 500 documents, a word in more than 5% of
     /// them brings no candidates of its own when the query's rarer words
     /// fill the page; when they do not, the least frequent of the frequent
@@ -544,5 +601,14 @@ struct RankingTests {
         // No single characters or unspaced text as suggestions.
         let results = try index.search("灯台守 zzzqqq")
         #expect(results.suggestions.keys.allSatisfy { !$0.unicodeScalars.contains { $0.value > 0x2FFF } })
+    }
+}
+
+/// A fixed sequence of pseudo-random numbers, the same on every run.
+private struct Lehmer {
+    var state: UInt64
+    mutating func next() -> UInt64 {
+        state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+        return state >> 33
     }
 }

@@ -444,7 +444,13 @@ private final class RankingContext {
     /// row that matches (tens of thousands in a large index), and
     /// allocating these per row was a large share of the time.
     private struct Scratch {
+        /// Weighted hits per term and column; those of the body's lead are
+        /// in `leadFrequencies` until the body's length gives their boost.
         var frequencies: [Double] = []
+        var leadFrequencies: [Double] = []
+        /// Per column, one past the furthest hit read: the least the
+        /// column's length can be.
+        var shortestLengths: [Double] = []
         var positions: [[Int]] = []
         /// The hits of a term with alternatives, before those at one
         /// position are made one: `column << 32 | offset`, and weight.
@@ -464,12 +470,18 @@ private final class RankingContext {
     ///
     /// With `lowestKept` (the lowest of the best scores so far) and the
     /// terms the row holds with the bound of its score (``upperBound(_:)``),
-    /// the terms are read rarest first and the row is
-    /// given up as soon as the terms read, plus the most the others and
-    /// proximity can add, stay below it: its rank is then that bound. A
-    /// frequent word (`the` in a long page: hundreds of hits) is then read
-    /// only for rows its small weight could still lift. A row that cannot
-    /// reach `lowestKept` even with name hits does not read its title.
+    /// the terms are read rarest first and the row is given up as soon as
+    /// the terms read, plus the most the others and proximity can add, stay
+    /// below it: its rank is then that bound. A frequent word (`the` in a
+    /// long page: hundreds of hits) is then read only for rows its small
+    /// weight could still lift.
+    ///
+    /// The row's sizes (one more read of FTS5's tables per row) are read
+    /// only for a row that is not given up that way, with each term's part
+    /// bounded by the shortest lengths its hits allow. When names may be
+    /// read (they need the title's length first), the sizes come first and
+    /// the terms are bounded exactly; a row that cannot reach `lowestKept`
+    /// even with name hits does not read its title.
     private func computeScore(_ match: FTS5Match, lowestKept: Double? = nil, held: (present: UInt64, bound: Double)? = nil) throws -> ScoreParts {
         var scratch = self.scratch
         self.scratch = Scratch()
@@ -482,23 +494,24 @@ private final class RankingContext {
         let slots = termCount * columns
         scratch.frequencies.removeAll(keepingCapacity: true)
         scratch.frequencies.append(contentsOf: repeatElement(0, count: slots))
+        scratch.leadFrequencies.removeAll(keepingCapacity: true)
+        scratch.leadFrequencies.append(contentsOf: repeatElement(0, count: slots))
+        scratch.shortestLengths.removeAll(keepingCapacity: true)
+        scratch.shortestLengths.append(contentsOf: repeatElement(0, count: columns))
         if scratch.positions.count != slots { scratch.positions = [[Int]](repeating: [], count: slots) }
         for slot in 0..<slots where !scratch.positions[slot].isEmpty { scratch.positions[slot].removeAll(keepingCapacity: true) }
         let keepPositions = model.proximityWeight > 0 && termCount > 1
-        scratch.lengths.removeAll(keepingCapacity: true)
-        for column in 0..<columns { scratch.lengths.append(Double(try match.tokenCount(column: column))) }
-        // The start of the body weighs more in proportion to how much of
-        // the body it is not: in a body no longer than the lead, the start
-        // is the whole document and tells nothing.
-        let bodyLength = scratch.lengths.last ?? 0
-        let leadBoost = bodyLength > model.leadLength ? 1 + model.leadWeight * (1 - model.leadLength / bodyLength) : 1
         let leadLength = model.leadLength
         func count(_ term: Int, column: Int, offset: Int, weight: Double, _ scratch: inout Scratch) {
             guard column < columns else { return }
-            // The body is the last column.
-            let weight = column == columns - 1 && Double(offset) < leadLength ? weight * leadBoost : weight
             let slot = term * columns + column
-            scratch.frequencies[slot] += weight
+            // The body is the last column.
+            if column == columns - 1 && Double(offset) < leadLength {
+                scratch.leadFrequencies[slot] += weight
+            } else {
+                scratch.frequencies[slot] += weight
+            }
+            scratch.shortestLengths[column] = max(scratch.shortestLengths[column], Double(offset + 1))
             if keepPositions { scratch.positions[slot].append(offset) }
         }
         func read(_ term: Int, _ scratch: inout Scratch) throws {
@@ -525,20 +538,63 @@ private final class RankingContext {
                 count(term, column: hit.key >> 32, offset: hit.key & 0xFFFF_FFFF, weight: hit.weight, &scratch)
             }
         }
-        // Names add to terms already read: a row whose title may be a name
-        // is read whole.
-        let title = columns - 2
-        let mayBeNamed = names != nil && columns >= 2 && Self.mayBeAName(scratch.lengths[title])
-        if let lowestKept, let held, !mayBeNamed {
-            // The row's bound, each term's most replaced by its part once read.
+        // The start of the body weighs more in proportion to how much of
+        // the body it is not: in a body no longer than the lead, the start
+        // is the whole document and tells nothing.
+        var leadBoost = 1.0
+        func readLengths(_ scratch: inout Scratch) throws {
+            scratch.lengths.removeAll(keepingCapacity: true)
+            for column in 0..<columns { scratch.lengths.append(Double(try match.tokenCount(column: column))) }
+            let bodyLength = scratch.lengths.last ?? 0
+            leadBoost = bodyLength > leadLength ? 1 + model.leadWeight * (1 - leadLength / bodyLength) : 1
+        }
+        // A term's lead hits, boosted now that the body's length is known.
+        func settle(_ term: Int, _ scratch: inout Scratch) {
+            guard columns > 0 else { return }
+            let slot = term * columns + columns - 1
+            scratch.frequencies[slot] += scratch.leadFrequencies[slot] * leadBoost
+            scratch.leadFrequencies[slot] = 0
+        }
+        if let lowestKept, let held, names == nil || columns < 2 {
+            // The row's bound, each term's most replaced by the most its
+            // hits can score in the shortest row they allow, then, once
+            // that does not rule the row out, by its part: the sizes are
+            // read then, before a more frequent term's hits.
             var bound = held.bound
+            var sized = false
             for term in termsByIDF where held.present & (1 << term) != 0 {
                 try read(term, &scratch)
+                if !sized {
+                    let loose = bound + shortestRowTermScore(term, scratch, columns: columns) - idf[term] * (model.k1 + 1)
+                    if loose < lowestKept { return ScoreParts(score: loose, coverage: 0, proximity: 0, matched: 0) }
+                    try readLengths(&scratch)
+                    sized = true
+                }
+                settle(term, &scratch)
                 bound += termScore(term, scratch, columns: columns) - idf[term] * (model.k1 + 1)
                 if bound < lowestKept { return ScoreParts(score: bound, coverage: 0, proximity: 0, matched: 0) }
             }
+            if !sized { try readLengths(&scratch) }
         } else {
-            for term in 0..<termCount { try read(term, &scratch) }
+            try readLengths(&scratch)
+            // Names add to terms already read: a row whose title may be a
+            // name is read whole.
+            let mayBeNamed = names != nil && columns >= 2 && Self.mayBeAName(scratch.lengths[columns - 2])
+            if let lowestKept, let held, !mayBeNamed {
+                // The row's bound, each term's most replaced by its part once read.
+                var bound = held.bound
+                for term in termsByIDF where held.present & (1 << term) != 0 {
+                    try read(term, &scratch)
+                    settle(term, &scratch)
+                    bound += termScore(term, scratch, columns: columns) - idf[term] * (model.k1 + 1)
+                    if bound < lowestKept { return ScoreParts(score: bound, coverage: 0, proximity: 0, matched: 0) }
+                }
+            } else {
+                for term in 0..<termCount {
+                    try read(term, &scratch)
+                    settle(term, &scratch)
+                }
+            }
         }
         scratch.termScores.removeAll(keepingCapacity: true)
         scratch.termScores.append(contentsOf: repeatElement(0, count: termCount))
@@ -588,6 +644,23 @@ private final class RankingContext {
         }
         let score = termSum * coordination + proximity * coordination
         return ScoreParts(score: score, coverage: coverage, proximity: proximity, matched: matched)
+    }
+
+    /// The most a term's hits read so far can score before the row's
+    /// lengths are known: each column as short as its furthest hit allows,
+    /// and the body's lead at its largest boost.
+    private func shortestRowTermScore(_ term: Int, _ scratch: Scratch, columns: Int) -> Double {
+        let leadBoost = max(1, 1 + model.leadWeight)
+        var weighted = 0.0
+        for column in 0..<columns {
+            let slot = term * columns + column
+            let frequency = scratch.frequencies[slot] + scratch.leadFrequencies[slot] * leadBoost
+            guard frequency > 0 else { continue }
+            let b = model.columnB[column]
+            let normaliser = 1 - b + b * scratch.shortestLengths[column] / averageLength[column]
+            weighted += model.columnWeights[column] * frequency / normaliser
+        }
+        return weighted > 0 ? model.termScore(idf: idf[term], weighted: weighted) : 0
     }
 
     /// A term's BM25F part in the current row.

@@ -341,3 +341,43 @@ struct ChangingFilesTests {
         try index.expectSound()
     }
 }
+
+/// Searches read the number of documents from FTS5's averages record.
+@Suite("The number of documents")
+struct DocumentCountTests {
+    @Test func itIsFTS5sCountOfRowsThroughUpdatesAndDeletions() throws {
+        let tree = try Tree(Dictionary(uniqueKeysWithValues: (0..<300).map { ("d\($0).txt", "page \($0) of the petrel survey") }))
+        let index = try DocumentIndex(path: tree.path(".index/index.sqlite"))
+        // No row yet: counted.
+        #expect(try index.dbQueue.read { db in try DocumentText.fetchCount(db) } == 0)
+        try index.update(roots: [tree.root])
+        #expect(try index.dbQueue.read { db in try DocumentText.fetchCount(db) } == 300)
+        // 300 takes two bytes as a varint: the record is read, not counted.
+        let record = try index.dbQueue.read { db in try Data.fetchOne(db, sql: "SELECT block FROM documents_fts_data WHERE id = 1") }
+        #expect(record.flatMap(DocumentText.sqliteVarint) == 300)
+        for n in 0..<120 { try tree.remove("d\(n).txt") }
+        try tree.write("new.txt", "a new page")
+        try index.update()
+        #expect(try index.dbQueue.read { db in try DocumentText.fetchCount(db) } == 181)
+        try index.expectSound()
+        // After deleting every document.
+        for n in 120..<300 { try tree.remove("d\(n).txt") }
+        try tree.remove("new.txt")
+        try index.update()
+        #expect(try index.dbQueue.read { db in try DocumentText.fetchCount(db) } == 0)
+        try index.expectSound()
+    }
+
+    @Test func varints() {
+        #expect(DocumentText.sqliteVarint(Data([0x00])) == 0)
+        #expect(DocumentText.sqliteVarint(Data([0x7F, 0xFF])) == 127)
+        #expect(DocumentText.sqliteVarint(Data([0x84, 0x8F, 0x13])) == 67475)
+        #expect(DocumentText.sqliteVarint(Data([0x81, 0x00])) == 128)
+        // Nine bytes: the last holds 8 bits.
+        #expect(DocumentText.sqliteVarint(Data([0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x81, 0x01])) == 257)
+        // Truncated, empty, or beyond Int.
+        #expect(DocumentText.sqliteVarint(Data([0x84, 0x8F])) == nil)
+        #expect(DocumentText.sqliteVarint(Data()) == nil)
+        #expect(DocumentText.sqliteVarint(Data(repeating: 0xFF, count: 9)) == nil)
+    }
+}

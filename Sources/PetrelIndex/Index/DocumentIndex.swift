@@ -406,8 +406,9 @@ public final class DocumentIndex: Sendable {
 
     /// Verifies the index: SQLite's `integrity_check`, FTS5's own
     /// integrity check (with Petrel's tokenizers registered, which the
-    /// plain `sqlite3` shell cannot do), and that every document has its
-    /// full-text row. Returns the problems found; empty means sound.
+    /// plain `sqlite3` shell cannot do), that every document has its
+    /// full-text row, and that FTS5's count of rows is the number of
+    /// documents. Returns the problems found; empty means sound.
     ///
     /// FTS5's check is a write statement (that writes nothing): an index
     /// opened with ``init(readingAt:)`` skips it.
@@ -433,6 +434,9 @@ public final class DocumentIndex: Sendable {
             if orphans > 0 { problems.append("\(orphans) documents have no full-text row") }
             let strays = try DocumentText.filter(!documents.contains(Column.rowID)).fetchCount(db)
             if strays > 0 { problems.append("\(strays) full-text rows have no document") }
+            // Searches read the number of documents from FTS5's own count.
+            let counted = try DocumentRecord.fetchCount(db), recorded = try DocumentText.fetchCount(db)
+            if counted != recorded { problems.append("FTS5 counts \(recorded) rows for \(counted) documents") }
             let foreign = try Row.fetchAll(db, sql: "PRAGMA foreign_key_check")
             if !foreign.isEmpty { problems.append("\(foreign.count) foreign key violations") }
             return problems

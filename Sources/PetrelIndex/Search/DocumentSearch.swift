@@ -422,7 +422,7 @@ private struct SearchRun {
         // One word alone is counted only for its stem: a frequent one is
         // searched without it.
         guard expressions.count >= 2 || !analyzed.termsWithStems.isEmpty else { return nil }
-        let documents = try DocumentRecord.fetchCount(db)
+        let documents = try DocumentText.fetchCount(db)
         let threshold = max(Self.frequentMinimum, Int(Double(documents) * Self.frequentShare))
         guard documents > threshold else { return nil }
         // Counting stops past a bound: a frequent word's postings are the

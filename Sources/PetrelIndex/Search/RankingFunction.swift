@@ -477,11 +477,11 @@ private final class RankingContext {
     /// weight could still lift.
     ///
     /// The row's sizes (one more read of FTS5's tables per row) are read
-    /// only for a row that is not given up that way, with each term's part
-    /// bounded by the shortest lengths its hits allow. When names may be
-    /// read (they need the title's length first), the sizes come first and
-    /// the terms are bounded exactly; a row that cannot reach `lowestKept`
-    /// even with name hits does not read its title.
+    /// once its rarest term has not ruled it out with that term's part
+    /// bounded by the shortest row its hits allow. When names may be read
+    /// (they need the title's length first), the sizes come first; a row
+    /// that cannot reach `lowestKept` even with name hits does not read its
+    /// title.
     private func computeScore(_ match: FTS5Match, lowestKept: Double? = nil, held: (present: UInt64, bound: Double)? = nil) throws -> ScoreParts {
         var scratch = self.scratch
         self.scratch = Scratch()
@@ -555,13 +555,18 @@ private final class RankingContext {
             scratch.frequencies[slot] += scratch.leadFrequencies[slot] * leadBoost
             scratch.leadFrequencies[slot] = 0
         }
-        if let lowestKept, let held, names == nil || columns < 2 {
-            // The row's bound, each term's most replaced by the most its
-            // hits can score in the shortest row they allow, then, once
-            // that does not rule the row out, by its part: the sizes are
-            // read then, before a more frequent term's hits.
+        // Names add to terms already read: a row whose title may be a name
+        // (its length tells) is read whole.
+        let namesMayCount = names != nil && columns >= 2
+        if namesMayCount { try readLengths(&scratch) }
+        let mayBeNamed = namesMayCount && Self.mayBeAName(scratch.lengths[columns - 2])
+        if let lowestKept, let held, !mayBeNamed {
+            // The row's bound, each term's most replaced by its part once
+            // read. Before the sizes are read, the rarest term's part is
+            // bounded by the shortest row its hits allow, which rules out
+            // many rows without their sizes.
             var bound = held.bound
-            var sized = false
+            var sized = namesMayCount
             for term in termsByIDF where held.present & (1 << term) != 0 {
                 try read(term, &scratch)
                 if !sized {
@@ -576,24 +581,10 @@ private final class RankingContext {
             }
             if !sized { try readLengths(&scratch) }
         } else {
-            try readLengths(&scratch)
-            // Names add to terms already read: a row whose title may be a
-            // name is read whole.
-            let mayBeNamed = names != nil && columns >= 2 && Self.mayBeAName(scratch.lengths[columns - 2])
-            if let lowestKept, let held, !mayBeNamed {
-                // The row's bound, each term's most replaced by its part once read.
-                var bound = held.bound
-                for term in termsByIDF where held.present & (1 << term) != 0 {
-                    try read(term, &scratch)
-                    settle(term, &scratch)
-                    bound += termScore(term, scratch, columns: columns) - idf[term] * (model.k1 + 1)
-                    if bound < lowestKept { return ScoreParts(score: bound, coverage: 0, proximity: 0, matched: 0) }
-                }
-            } else {
-                for term in 0..<termCount {
-                    try read(term, &scratch)
-                    settle(term, &scratch)
-                }
+            if !namesMayCount { try readLengths(&scratch) }
+            for term in 0..<termCount {
+                try read(term, &scratch)
+                settle(term, &scratch)
             }
         }
         scratch.termScores.removeAll(keepingCapacity: true)

@@ -82,6 +82,11 @@ public final class RecordCursor<Record: FetchableRecord>: DatabaseCursor {
 
     init(statement: Statement, arguments: StatementArguments?, adapter: (any RowAdapter)? = nil) throws {
         rows = try RowCursor(statement: statement, arguments: arguments, adapter: adapter)
+        rows.row.keepsDecodingState = true
+    }
+
+    deinit {
+        rows.row.endDecodingState()
     }
 
     public func next() throws -> Record? {
@@ -118,6 +123,8 @@ extension FetchableRecord {
         try statement.prepareForFetch(arguments: arguments)
         defer { statement.reset() }
         let row = Row(statement: statement)
+        row.keepsDecodingState = true
+        defer { row.endDecodingState() }
         var records: [Self] = []
         while try statement.step() {
             records.append(try Self(row: row))

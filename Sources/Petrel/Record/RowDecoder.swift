@@ -9,9 +9,18 @@ struct RowDecoder<Record: FetchableRecord>: Decoder {
     var userInfo: [CodingUserInfoKey: Any] { Record.databaseDecodingUserInfo }
 
     func container<Key: CodingKey>(keyedBy type: Key.Type) throws -> KeyedDecodingContainer<Key> {
+        // The records of a fetch are read from one live row: the state of
+        // the last one serves the next (the same columns, the same record
+        // type), and its column hint carries over.
+        if codingPath.isEmpty, let kept = row.keyedDecodingState, kept.recordType == ObjectIdentifier(Record.self) {
+            return KeyedDecodingContainer(KeyedContainer<Key>(state: kept))
+        }
         let strategy = Record.databaseColumnDecodingStrategy
-        return KeyedDecodingContainer(KeyedContainer<Key>(state: KeyedContainerState(
-            row: row, codingPath: codingPath, snakeCase: strategy.convertsFromSnakeCase, customColumns: strategy.columnsByKey(in: row))))
+        let state = KeyedContainerState(
+            row: row, codingPath: codingPath, snakeCase: strategy.convertsFromSnakeCase, customColumns: strategy.columnsByKey(in: row),
+            recordType: ObjectIdentifier(Record.self))
+        if codingPath.isEmpty, row.keepsDecodingState { row.keyedDecodingState = state }
+        return KeyedDecodingContainer(KeyedContainer<Key>(state: state))
     }
 
     func unkeyedContainer() throws -> any UnkeyedDecodingContainer {
@@ -222,9 +231,12 @@ final class KeyedContainerState {
     /// Where the next key's column is looked for first: keys usually come
     /// in the order of the columns.
     var nextColumn = 0
+    /// The record type whose strategies made this state.
+    let recordType: ObjectIdentifier?
 
-    init(row: Row, codingPath: [any CodingKey], snakeCase: Bool, customColumns: [String: String]? = nil) {
+    init(row: Row, codingPath: [any CodingKey], snakeCase: Bool, customColumns: [String: String]? = nil, recordType: ObjectIdentifier? = nil) {
         (self.row, self.codingPath, self.snakeCase, self.customColumns) = (row, codingPath, snakeCase, customColumns)
+        self.recordType = recordType
         let statement = snakeCase || customColumns != nil ? nil : row.statement
         self.statement = statement
         sqliteStatement = statement?.sqliteStatement

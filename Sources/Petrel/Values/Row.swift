@@ -36,6 +36,12 @@ public final class Row {
     let isFetched: Bool
     /// Rows of to-many associations fetched by `including(all:)`, by key.
     var prefetchedRowsStorage: [String: [Row]] = [:]
+    /// Set by a fetch of records that owns this live row: the keyed
+    /// decoding state of a `Decodable` record read from it is then kept for
+    /// the record of the next row (`keyedDecodingState`). The fetch calls
+    /// ``endDecodingState()`` when it ends: the state refers to the row.
+    @usableFromInline var keepsDecodingState = false
+    var keyedDecodingState: KeyedContainerState?
 
     /// The number of columns.
     public let count: Int
@@ -86,6 +92,13 @@ public final class Row {
         scopeRows = [:]
         unadaptedRow = nil
         isFetched = true
+    }
+
+    /// Stops keeping the decoding state of records (see `keepsDecodingState`).
+    @usableFromInline
+    func endDecodingState() {
+        keepsDecodingState = false
+        keyedDecodingState = nil
     }
 
     /// A row that owns a copy of the current values.

@@ -81,4 +81,56 @@ struct DecodableColumnLookupTests {
             }
         }
     }
+
+    /// Two record types with other strategies, decoded from each row of one
+    /// fetch: each keeps its own way of finding columns.
+    struct SnakeCased: Decodable, FetchableRecord, Equatable {
+        var playerName: String
+        var playerScore: Int
+        static let databaseColumnDecodingStrategy = DatabaseColumnDecodingStrategy.convertFromSnakeCase
+    }
+
+    struct Both: FetchableRecord, Equatable {
+        var named: Named
+        var snake: SnakeCased
+        init(named: Named, snake: SnakeCased) { (self.named, self.snake) = (named, snake) }
+        init(row: Row) throws {
+            Both.lastRow.row = row
+            named = try FetchableRecordDecoder().decode(Named.self, from: row)
+            snake = try FetchableRecordDecoder().decode(SnakeCased.self, from: row)
+        }
+        /// The row the last record was read from (tests run one at a time
+        /// through it: only `recordTypesTakeTurnsOnOneRow` reads it).
+        nonisolated(unsafe) static var lastRow = WeakRow()
+    }
+
+    final class WeakRow {
+        weak var row: Row?
+    }
+
+    @Test(arguments: StorageKind.allCases)
+    func recordTypesTakeTurnsOnOneRow(kind: StorageKind) throws {
+        let database = try TestDatabase(kind)
+        let sql = """
+            SELECT 'n' || value AS name, value AS score, 's' || value AS player_name, value * 10 AS player_score
+            FROM json_each('[1, 2, 3]')
+            """
+        let expected = (1...3).map { Both(named: Named(name: "n\($0)", score: $0), snake: SnakeCased(playerName: "s\($0)", playerScore: $0 * 10)) }
+        try database.queue.read { db in
+            #expect(try Both.fetchAll(db, sql: sql) == expected)
+            // The fetch's row, which held the decoding states, is released
+            // with the fetch: the states it kept do not keep it alive.
+            #expect(Both.lastRow.row == nil)
+            do {
+                let cursor = try Both.fetchCursor(db, sql: sql)
+                let records = try Array(cursor)
+                #expect(records == expected)
+                withExtendedLifetime(cursor) { #expect(Both.lastRow.row != nil) }
+            }
+            #expect(Both.lastRow.row == nil)
+            // One type, then the other, over the rows of one statement.
+            #expect(try Named.fetchAll(db, sql: sql) == expected.map(\.named))
+            #expect(try SnakeCased.fetchAll(db, sql: sql) == expected.map(\.snake))
+        }
+    }
 }

@@ -241,6 +241,7 @@ final class KeyedContainerState {
         self.statement = statement
         sqliteStatement = statement?.sqliteStatement
         if let statement {
+            // Reading the names first tells whether two differ by case only.
             let names = statement.columnNames
             exactNames = statement.namesDifferOnlyByCase ? [] : names
         } else {

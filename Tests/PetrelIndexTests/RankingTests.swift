@@ -218,13 +218,16 @@ struct RankingTests {
         }
         for files in [lead, short] {
             let (_, index) = try Self.makeIndex(files)
-            for match in ["albatross OR wind", "albatross OR sea OR wind", "albatross"] {
+            // A `b` below 0 (which only SQL can pass) makes longer rows score
+            // more: the bound is then not taken before the sizes.
+            for (match, b) in [("albatross OR wind", "0.3 0.3 0.9"), ("albatross OR sea OR wind", "0.3 0.3 0.9"), ("albatross", "0.3 0.3 0.9"),
+                               ("albatross OR wind", "0.3 0.3 -0.1")] {
                 for kept in [1, 2, 3, 5, 10, 25] {
                     // The seventh parameter is the number of rows kept: 0 scores every row in full.
                     let ranked = { (keptParameter: Int) in
                         try index.dbQueue.read { db in
                             try Row.fetchAll(db, sql: """
-                                SELECT rowid, petrel_rank(documents_fts, '2 4 1', '0.3 0.3 0.9', '2 0 1 2 100 0.3 \(keptParameter)', '0 1 2', '1 1 1') AS r
+                                SELECT rowid, petrel_rank(documents_fts, '2 4 1', '\(b)', '2 0 1 2 100 0.3 \(keptParameter)', '0 1 2', '1 1 1') AS r
                                 FROM documents_fts WHERE documents_fts MATCH ? ORDER BY r, rowid LIMIT \(kept)
                                 """, arguments: [match])
                         }
@@ -232,8 +235,8 @@ struct RankingTests {
                     let full = try ranked(0)
                     let pruned = try ranked(kept)
                     #expect(full.count == kept)
-                    #expect(pruned.map { $0["rowid"] as Int64 } == full.map { $0["rowid"] as Int64 }, "\(match), top \(kept)")
-                    #expect(pruned.map { $0["r"] as Double } == full.map { $0["r"] as Double }, "\(match), top \(kept)")
+                    #expect(pruned.map { $0["rowid"] as Int64 } == full.map { $0["rowid"] as Int64 }, "\(match), b \(b), top \(kept)")
+                    #expect(pruned.map { $0["r"] as Double } == full.map { $0["r"] as Double }, "\(match), b \(b), top \(kept)")
                 }
             }
         }

@@ -287,6 +287,12 @@ private final class RankingContext {
     private let namesAbsent: UInt64
     /// The most a name can add to each term a row does not hold.
     private let absentNamePart: [Double]
+    /// Whether a term's part can be bounded before the row's sizes are
+    /// read (``shortestRowTermScore(_:_:columns:)``): the shortest row gives
+    /// the largest part only while every `b` is between 0 and 1 and the
+    /// weights and `k1` are not negative, which the `petrel_rank` of an SQL
+    /// statement does not check.
+    private let boundsWithoutSizes: Bool
     /// Whether rows that cannot reach the best `model.topCount` are ruled
     /// out by an upper bound of their score: not with full length
     /// normalisation of proximity (the bound divides by 1 - proximityB),
@@ -335,6 +341,7 @@ private final class RankingContext {
         let idf = self.idf
         termsByIDF = idf.indices.sorted { (idf[$0], $1) > (idf[$1], $0) }
         isBoundable = model.topCount > 0 && model.proximityB < 1 && terms.termCount <= 64
+        boundsWithoutSizes = model.k1 >= 0 && model.columnB.allSatisfy { (0...1).contains($0) } && model.columnWeights.allSatisfy { $0 >= 0 }
         collector = model.topCount > 0 ? RankingCollector.current : nil
         // Names are read for descriptions (three words or more, "get
         // socket name"): a query of one or two words is the name itself
@@ -555,10 +562,16 @@ private final class RankingContext {
             scratch.frequencies[slot] += scratch.leadFrequencies[slot] * leadBoost
             scratch.leadFrequencies[slot] = 0
         }
+        var sized = false
+        func size(_ scratch: inout Scratch) throws {
+            guard !sized else { return }
+            try readLengths(&scratch)
+            sized = true
+        }
         // Names add to terms already read: a row whose title may be a name
         // (its length tells) is read whole.
         let namesMayCount = names != nil && columns >= 2
-        if namesMayCount { try readLengths(&scratch) }
+        if namesMayCount || !boundsWithoutSizes { try size(&scratch) }
         let mayBeNamed = namesMayCount && Self.mayBeAName(scratch.lengths[columns - 2])
         if let lowestKept, let held, !mayBeNamed {
             // The row's bound, each term's most replaced by its part once
@@ -566,22 +579,20 @@ private final class RankingContext {
             // bounded by the shortest row its hits allow, which rules out
             // many rows without their sizes.
             var bound = held.bound
-            var sized = namesMayCount
             for term in termsByIDF where held.present & (1 << term) != 0 {
                 try read(term, &scratch)
                 if !sized {
                     let loose = bound + shortestRowTermScore(term, scratch, columns: columns) - idf[term] * (model.k1 + 1)
                     if loose < lowestKept { return ScoreParts(score: loose, coverage: 0, proximity: 0, matched: 0) }
-                    try readLengths(&scratch)
-                    sized = true
+                    try size(&scratch)
                 }
                 settle(term, &scratch)
                 bound += termScore(term, scratch, columns: columns) - idf[term] * (model.k1 + 1)
                 if bound < lowestKept { return ScoreParts(score: bound, coverage: 0, proximity: 0, matched: 0) }
             }
-            if !sized { try readLengths(&scratch) }
+            try size(&scratch)
         } else {
-            if !namesMayCount { try readLengths(&scratch) }
+            try size(&scratch)
             for term in 0..<termCount {
                 try read(term, &scratch)
                 settle(term, &scratch)

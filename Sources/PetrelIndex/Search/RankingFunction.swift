@@ -549,11 +549,15 @@ private final class RankingContext {
         // the body it is not: in a body no longer than the lead, the start
         // is the whole document and tells nothing.
         var leadBoost = 1.0
-        func readLengths(_ scratch: inout Scratch) throws {
+        // Reads the row's sizes, once.
+        var sized = false
+        func size(_ scratch: inout Scratch) throws {
+            guard !sized else { return }
             scratch.lengths.removeAll(keepingCapacity: true)
             for column in 0..<columns { scratch.lengths.append(Double(try match.tokenCount(column: column))) }
             let bodyLength = scratch.lengths.last ?? 0
             leadBoost = bodyLength > leadLength ? 1 + model.leadWeight * (1 - leadLength / bodyLength) : 1
+            sized = true
         }
         // A term's lead hits, boosted now that the body's length is known.
         func settle(_ term: Int, _ scratch: inout Scratch) {
@@ -561,12 +565,6 @@ private final class RankingContext {
             let slot = term * columns + columns - 1
             scratch.frequencies[slot] += scratch.leadFrequencies[slot] * leadBoost
             scratch.leadFrequencies[slot] = 0
-        }
-        var sized = false
-        func size(_ scratch: inout Scratch) throws {
-            guard !sized else { return }
-            try readLengths(&scratch)
-            sized = true
         }
         // Names add to terms already read: a row whose title may be a name
         // (its length tells) is read whole.

@@ -232,9 +232,9 @@ final class KeyedContainerState {
     /// in the order of the columns.
     var nextColumn = 0
     /// The record type whose strategies made this state.
-    let recordType: ObjectIdentifier?
+    let recordType: ObjectIdentifier
 
-    init(row: Row, codingPath: [any CodingKey], snakeCase: Bool, customColumns: [String: String]? = nil, recordType: ObjectIdentifier? = nil) {
+    init(row: Row, codingPath: [any CodingKey], snakeCase: Bool, customColumns: [String: String]?, recordType: ObjectIdentifier) {
         (self.row, self.codingPath, self.snakeCase, self.customColumns) = (row, codingPath, snakeCase, customColumns)
         self.recordType = recordType
         let statement = snakeCase || customColumns != nil ? nil : row.statement

@@ -193,27 +193,45 @@ enum POSIX {
     /// Opens (creating it when missing) a lock file and takes an exclusive
     /// `flock` on it: at once when `wait` is false (nil when another
     /// process or descriptor holds it), else when it is released. The
-    /// lock lasts until the returned descriptor is closed, or the process
-    /// ends however it ends.
+    /// lock lasts until ``releaseLockFile(_:at:)`` or the process ends,
+    /// however it ends.
+    ///
+    /// The holder removes the file when it releases it, so a process that
+    /// opened the file just before may lock a file no longer at the path:
+    /// the lock counts only when the file locked is still the one at the
+    /// path, else it is taken again on the path's new file (a few times:
+    /// a path whose file keeps changing is an error).
     static func lockFile(_ path: FilePath, wait: Bool) throws(FileSystemError) -> Int32? {
-        // Readable and writable by every user who may update the index
-        // (umask permitting); a lock file made by another user is opened
-        // read-only, which is enough for flock.
-        var descriptor = withCPath(path) { open($0, O_RDWR | O_CREAT | O_CLOEXEC, 0o666) }
-        if descriptor < 0, errno == EACCES { descriptor = withCPath(path) { open($0, O_RDONLY | O_CLOEXEC) } }
-        guard descriptor >= 0 else { throw FileSystemError(code: errno, operation: "open") }
-        while flock(descriptor, LOCK_EX | (wait ? 0 : LOCK_NB)) != 0 {
-            let code = errno
-            if code == EINTR { continue }
+        for _ in 0..<100 {
+            // Readable and writable by every user who may update the index
+            // (umask permitting); a lock file made by another user is
+            // opened read-only, which is enough for flock. Never through a
+            // symbolic link.
+            var descriptor = withCPath(path) { open($0, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o666) }
+            if descriptor < 0, errno == EACCES { descriptor = withCPath(path) { open($0, O_RDONLY | O_CLOEXEC | O_NOFOLLOW) } }
+            guard descriptor >= 0 else { throw FileSystemError(code: errno, operation: "open") }
+            while flock(descriptor, LOCK_EX | (wait ? 0 : LOCK_NB)) != 0 {
+                let code = errno
+                if code == EINTR { continue }
+                close(descriptor)
+                if code == EWOULDBLOCK { return nil }
+                throw FileSystemError(code: code, operation: "flock")
+            }
+            var locked = stat()
+            var current = stat()
+            let isCurrent = fstat(descriptor, &locked) == 0 && withCPath(path, { lstat($0, &current) }) == 0
+                && locked.st_dev == current.st_dev && locked.st_ino == current.st_ino
+            if isCurrent { return descriptor }
             close(descriptor)
-            if code == EWOULDBLOCK { return nil }
-            throw FileSystemError(code: code, operation: "flock")
         }
-        return descriptor
+        throw FileSystemError(code: EAGAIN, operation: "flock")
     }
 
-    /// Releases a lock taken by ``lockFile(_:wait:)``.
-    static func unlockFile(_ descriptor: Int32) {
+    /// Releases a lock taken by ``lockFile(_:wait:)`` on `path`, removing
+    /// the file first (while it is still held, so that no other process
+    /// holds it at the path meanwhile).
+    static func releaseLockFile(_ descriptor: Int32, at path: FilePath) {
+        _ = withCPath(path) { unlink($0) }
         close(descriptor)
     }
 

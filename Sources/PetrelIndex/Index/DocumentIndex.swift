@@ -356,8 +356,8 @@ public final class DocumentIndex: Sendable {
     /// - returns: the number of documents removed.
     @discardableResult
     public func removeRoot(_ path: String) throws -> Int {
-        let lock = try DocumentIndex.takeUpdateLock(path: path, progress: nil, isCancelled: { false })
-        defer { lock.map(POSIX.unlockFile) }
+        let lock = try DocumentIndex.takeUpdateLock(path: self.path, progress: nil, isCancelled: { false })
+        defer { lock?.release() }
         return try dbQueue.write { db in
             for candidate in FilePath.spellings(of: path) {
                 let trimmed = candidate.count > 1 && candidate.hasSuffix("/") ? String(candidate.dropLast()) : candidate
@@ -459,7 +459,7 @@ public final class DocumentIndex: Sendable {
     /// `<path>.damaged` (returned). Run an update afterwards.
     public static func replaceDamaged(at path: String, tokenizer: IndexTokenizer? = nil) throws -> (index: DocumentIndex, damagedCopy: String) {
         let lock = try takeUpdateLock(path: path, progress: nil, isCancelled: { false })
-        defer { lock.map(POSIX.unlockFile) }
+        defer { lock?.release() }
         var roots: [(path: FilePath, addedAt: Double, walkOptions: String?)] = []
         var storedTokenizer: IndexTokenizer?
         if let reader = try? DatabaseQueue(path: path, configuration: { var c = configuration(); c.readonly = true; return c }()) {
@@ -500,7 +500,7 @@ public final class DocumentIndex: Sendable {
     public func rebuild(tokenizer: IndexTokenizer? = nil) throws -> DocumentIndex {
         let newTokenizer = tokenizer ?? self.tokenizer
         let lock = try DocumentIndex.takeUpdateLock(path: path, progress: nil, isCancelled: { false })
-        defer { lock.map(POSIX.unlockFile) }
+        defer { lock?.release() }
         try dbQueue.write { db in
             let roots = try RootRecord.fetchAll(db)
             for statement in IndexSchema.dropStatements { try db.execute(sql: statement) }

@@ -25,7 +25,7 @@ extension DocumentIndex {
         // One update at a time per index: each plans its writes from what
         // the index holds when it starts, so a second one waits its turn.
         let lock = options.dryRun ? nil : try DocumentIndex.takeUpdateLock(path: path, progress: progress, isCancelled: isCancelled)
-        defer { lock.map(POSIX.unlockFile) }
+        defer { lock?.release() }
         if !options.dryRun, lock == nil {
             var report = IndexReport()
             report.cancelled = true
@@ -83,31 +83,41 @@ extension DocumentIndex {
         }
     }
 
-    /// The file whose `flock` an update holds, named after the index file's
-    /// device and inode so that every process that writes the index finds
-    /// it (whatever path it was given), in `/tmp` so that no walk ever sees
-    /// it as a document. It is left in place: removing a lock file races
-    /// with the next process opening it.
-    static func updateLockPath(for path: String) -> String {
-        guard let status = try? POSIX.status(FilePath(path)) else { return path + ".lock" }
-        return "/tmp/petrel-index-\(status.device)-\(status.inode).lock"
+    /// The file whose `flock` an update holds: beside the index, named
+    /// after its resolved path (`<index>.lock`), so that every process that
+    /// writes the index finds it whatever spelling of the path it was
+    /// given, across rebuilds and replacements of the file. The holder
+    /// removes it on release; a walk never indexes it (``ownFiles``).
+    static func updateLockPath(for path: String) -> FilePath {
+        let absolute = FilePath(FilePath.absolute(path))
+        let resolved = (try? POSIX.realPath(absolute)) ?? absolute
+        return FilePath(bytes: resolved.bytes + Array(".lock".utf8))
+    }
+
+    /// The update lock of an index, held until ``release()``.
+    struct UpdateLock {
+        let descriptor: Int32
+        let path: FilePath
+
+        func release() {
+            POSIX.releaseLockFile(descriptor, at: path)
+        }
     }
 
     /// Takes the update lock of the index at `path`, waiting (and saying so
     /// through `progress`) while another update holds it. Nil when cancelled
     /// while waiting.
-    static func takeUpdateLock(path: String, progress: (@Sendable (IndexProgress) -> Void)?, isCancelled: @Sendable () -> Bool) throws -> Int32? {
-        let updateLockPath = updateLockPath(for: path)
-        let lockPath = FilePath(updateLockPath)
+    static func takeUpdateLock(path: String, progress: (@Sendable (IndexProgress) -> Void)?, isCancelled: @Sendable () -> Bool) throws -> UpdateLock? {
+        let lockPath = updateLockPath(for: path)
         var announced = false
         while true {
             let descriptor: Int32?
             do {
                 descriptor = try POSIX.lockFile(lockPath, wait: false)
             } catch {
-                throw IndexError(.cannotOpen, "cannot lock the index for writing (\(updateLockPath)): \(error)")
+                throw IndexError(.cannotOpen, "cannot lock the index for writing (\(lockPath.string)): \(error)")
             }
-            if let descriptor { return descriptor }
+            if let descriptor { return UpdateLock(descriptor: descriptor, path: lockPath) }
             if isCancelled() { return nil }
             if !announced {
                 announced = true
@@ -148,7 +158,7 @@ extension DocumentIndex {
     /// The index's own files, which a walk must never index.
     private var ownFiles: Set<FilePath> {
         let spellings = FilePath.spellings(of: path)
-        return Set(["", "-wal", "-shm", "-journal", ".damaged", ".damaged-wal"].flatMap { suffix in spellings.map { FilePath($0 + suffix) } })
+        return Set(["", "-wal", "-shm", "-journal", ".lock", ".damaged", ".damaged-wal"].flatMap { suffix in spellings.map { FilePath($0 + suffix) } })
     }
 
     /// One folder through the stages of an update: walk → plan → extract

@@ -95,7 +95,7 @@ struct Output {
         let skippedByReason = Dictionary(grouping: report.skipped, by: \.reason).mapValues(\.count)
         let skipped = skippedByReason.sorted { $0.key.rawValue < $1.key.rawValue }.map { "\($0.value) \($0.key.rawValue)" }
         let verb = report.dryRun ? "would index" : "indexed"
-        var line = "\(verb) \(report.filesSeen) files in \(report.roots.count) folder\(report.roots.count == 1 ? "" : "s"): "
+        var line = "\(verb) \(report.filesSeen) file\(report.filesSeen == 1 ? "" : "s") in \(report.roots.count) folder\(report.roots.count == 1 ? "" : "s"): "
         line += "\(report.added) added, \(report.updated) updated, \(report.renamed) renamed, \(report.deleted) deleted, \(report.unchanged) unchanged"
         try print(line)
         if !skipped.isEmpty { try print("skipped: \(skipped.joined(separator: ", "))") }

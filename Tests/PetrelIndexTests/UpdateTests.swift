@@ -189,6 +189,20 @@ struct UpdateTests {
         #expect(try DocumentIndex(path: tree.path("i.sqlite")).tokenizer == .trigram)
     }
 
+    /// A folder or a device where the index file should be is named as
+    /// such, for writing and for reading, and nothing is created in it.
+    @Test(arguments: [false, true]) func anIndexPathThatIsNotAFileIsRefused(reading: Bool) throws {
+        let tree = try Tree(["folder/a.txt": "alpha"])
+        func open(_ path: String) throws { _ = reading ? try DocumentIndex(readingAt: path) : try DocumentIndex(path: path) }
+        let folder = #expect(throws: IndexError.self) { try open(tree.path("folder")) }
+        #expect(folder?.code == .notAnIndex)
+        #expect(folder?.message == "\(tree.path("folder")) is a folder, not an index file")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: tree.path("folder")) == ["a.txt"])
+        let device = #expect(throws: IndexError.self) { try open("/dev/null") }
+        #expect(device?.code == .notAnIndex)
+        #expect(device?.message.contains("not a regular file") == true)
+    }
+
     /// A kill between the migrator's bookkeeping table and the first
     /// migration's commit leaves a file that is still a new index.
     @Test func aFileKilledBeforeItsSchemaIsANewIndex() throws {

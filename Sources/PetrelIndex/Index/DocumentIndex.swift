@@ -67,6 +67,14 @@ public final class DocumentIndex: Sendable {
         FileManager.default.fileExists(atPath: path)
     }
 
+    /// Refuses a path that is there but is not a file (a folder, a device,
+    /// a pipe), before SQLite fails on it with an I/O error.
+    private static func requireRegularFile(_ path: String) throws {
+        guard let status = try? POSIX.status(FilePath(path)), status.kind != .regular else { return }
+        let what = status.kind == .directory ? "a folder" : "not a regular file (a device, a pipe or a socket)"
+        throw IndexError(.notAnIndex, "\(path) is \(what), not an index file")
+    }
+
     /// Opens the index at `path` for updates, creating it (and its folder)
     /// when missing.
     ///
@@ -76,6 +84,7 @@ public final class DocumentIndex: Sendable {
     ///   different one is refused (``rebuild(tokenizer:)`` changes it).
     /// - parameter create: when false, a missing index is an error.
     public convenience init(path: String, tokenizer: IndexTokenizer? = nil, create: Bool = true) throws {
+        try DocumentIndex.requireRegularFile(path)
         let exists = DocumentIndex.exists(at: path)
         if !exists {
             guard create else { throw IndexError(.noIndex, "no index at \(path)") }
@@ -128,6 +137,7 @@ public final class DocumentIndex: Sendable {
     /// works, and a file that is not an index is refused untouched.
     public convenience init(readingAt path: String) throws {
         guard DocumentIndex.exists(at: path) else { throw IndexError(.noIndex, "no index at \(path)") }
+        try DocumentIndex.requireRegularFile(path)
         let dbQueue = try DocumentIndex.openReadOnly(path)
         guard let stored = try DocumentIndex.storedSettings(dbQueue, path: path) else {
             throw IndexError(.notAnIndex, "\(path) is not an index yet (an empty database)")

@@ -59,16 +59,37 @@ struct SnippetMaker {
         // The body's own bytes, sliced in place: copying a body of up to a
         // megabyte to take a few hundred bytes was most of a snippet's cost.
         let utf8 = body.utf8
-        let start = first.byteRange.lowerBound, end = min(max(last.byteRange.upperBound, matched.last?.upperBound ?? 0), utf8.count)
+        let start = first.byteRange.lowerBound
+        var end = min(max(last.byteRange.upperBound, matched.last?.upperBound ?? 0), utf8.count)
+        // An ellipsis says that words were left out: none for a start or an
+        // end without any (a heading's `#`, a last line's full stop), and
+        // the end's few marks are kept.
+        let rest = body.unicodeScalars[utf8.index(utf8.startIndex, offsetBy: end)...]
+        var isCutAfter = !rest.allSatisfy(Self.isFiller)
+        if !isCutAfter {
+            let trailingSpace = rest.reversed().prefix(while: \.properties.isWhitespace).reduce(0) { $0 + UTF8.width($1) }
+            let marks = utf8.count - end - trailingSpace
+            if marks <= Self.longestKeptEnd { end += marks } else { isCutAfter = true }
+        }
         var text: [UInt8] = []
         var shift = -start
-        if start > 0 {
+        if !body.unicodeScalars[..<utf8.index(utf8.startIndex, offsetBy: start)].allSatisfy(Self.isFiller) {
             text += Array("…".utf8)
             shift += 3
         }
         text += utf8[utf8.index(utf8.startIndex, offsetBy: start)..<utf8.index(utf8.startIndex, offsetBy: end)]
-        if end < utf8.count { text += Array("…".utf8) }
+        if isCutAfter { text += Array("…".utf8) }
         let ranges = matched.filter { $0.lowerBound >= start && $0.upperBound <= end }.map { ($0.lowerBound + shift)..<($0.upperBound + shift) }
         return (String(decoding: text, as: UTF8.self), ranges)
+    }
+
+    /// The most bytes of punctuation after the last word that a snippet
+    /// keeps instead of an ellipsis.
+    static let longestKeptEnd = 16
+
+    /// What a snippet can leave out without an ellipsis: spaces and
+    /// marks, not letters, digits or ideographs.
+    static func isFiller(_ scalar: Unicode.Scalar) -> Bool {
+        !scalar.properties.isAlphabetic && scalar.properties.numericType == nil
     }
 }

@@ -34,6 +34,9 @@ public final class DocumentIndex: Sendable {
     /// extraction, to the ICU tokenizer of the index's own connection
     /// (which replays them instead of tokenizing the body again).
     let tokenHandoff: PrecomputedTokenHandoff
+    /// How many documents hold the phrases searched so far, while the
+    /// index does not change: shared by its searches.
+    let documentFrequencies = DocumentFrequencies()
 
     /// The index a command uses when none is given: `$PETREL_INDEX`, else
     /// `$XDG_DATA_HOME/petrel/index.sqlite`, else

@@ -184,6 +184,9 @@ private struct SearchRun {
     /// Stems of query words as prefixes, on ICU indexes (which keep words
     /// as written).
     let stemming: QueryStemming?
+    /// The counts of documents by phrase known from earlier searches of the
+    /// index, valid in this search's transaction.
+    let frequencies: DocumentFrequencies.Session
 
     init(db: Database, index: DocumentIndex, query: SearchQuery, options: SearchOptions, alternatives: [String: [String]] = [:]) throws {
         self.db = db
@@ -191,6 +194,7 @@ private struct SearchRun {
         self.query = query
         self.options = options
         self.alternatives = alternatives
+        frequencies = try index.documentFrequencies.session(db)
         icuTokenizer = index.icuTokenizer
         if icuTokenizer == nil {
             fts5Tokenizer = try db.makeTokenizer(index.tokenizer.descriptor)
@@ -381,14 +385,16 @@ private struct SearchRun {
     /// rows and scores. The ranking function records the parts of the
     /// scores it keeps in a ``RankingCollector``, and reads the titles it
     /// needs through it.
-    private func candidates(_ pattern: FTS5Pattern, model arguments: RankingModel.Arguments, filter: SQLExpression?) throws -> [Candidate] {
+    private func candidates(_ pattern: FTS5Pattern, terms: RankingModel.Terms, model arguments: RankingModel.Arguments,
+                            filter: SQLExpression?) throws -> [Candidate] {
         let request = matches(pattern, filter: filter)
             .select(Column.rowID, rank(arguments).forKey("rank"))
             .order(SQL("rank"))
             .limit(options.limit, offset: options.offset)
         // Names read titles from `documents`, not from the full-text row.
         let titles = try db.cachedStatement(sql: "SELECT title FROM documents WHERE id = ?")
-        let collector = RankingCollector { id in try String.fetchOne(titles, arguments: [id]) ?? "" }
+        let collector = RankingCollector(title: { id in try String.fetchOne(titles, arguments: [id]) ?? "" },
+                                         frequencies: frequencies, phraseKeys: terms.phraseKeys)
         let rows = try RankingCollector.$current.withValue(collector) { try Row.fetchAll(db, request) }
         return rows.map { row in
             let id: Int64 = row[0]
@@ -427,8 +433,13 @@ private struct SearchRun {
         guard documents > threshold else { return nil }
         // Counting stops past a bound: a frequent word's postings are the
         // longest, and only whether it passes matters.
+        // A count below the bound is the phrase's whole count, which the
+        // ranking needs too; one already known is not counted again.
         func frequency(_ expression: String, upTo bound: Int) throws -> Int {
-            try matches(DocumentText.pattern(expression), filter: nil).select(Column.rowID).limit(bound + 1).fetchCount(db)
+            if let known = frequencies.count(of: expression) { return min(known, bound + 1) }
+            let count = try matches(DocumentText.pattern(expression), filter: nil).select(Column.rowID).limit(bound + 1).fetchCount(db)
+            if count <= bound { frequencies.record(count, of: expression) }
+            return count
         }
         var frequent = Set<Int>()
         var rareDocuments = 0
@@ -492,7 +503,7 @@ private struct SearchRun {
         let filter = try filter()
         let pattern = try DocumentText.pattern(expression)
         let arguments = model.arguments(terms)
-        let ranked = try candidates(pattern, model: arguments, filter: filter)
+        let ranked = try candidates(pattern, terms: terms, model: arguments, filter: filter)
         // The standalone statement is for explaining: building it is a
         // share of a fast search.
         let sql = options.explain ? try standaloneSQL(pattern, model: arguments, filter: filter) : ""

@@ -257,16 +257,22 @@ struct AnalyzedQuery: Sendable {
     private struct ExpressionBuilder {
         var phraseTerms: [Int] = []
         var phraseWeights: [Double] = []
+        var phraseKeys: [String] = []
 
         func terms(count: Int) -> RankingModel.Terms {
-            RankingModel.Terms(phraseTerms: phraseTerms, phraseWeights: phraseWeights, termCount: count)
+            RankingModel.Terms(phraseTerms: phraseTerms, phraseWeights: phraseWeights, termCount: count, phraseKeys: phraseKeys)
         }
 
-        mutating func phrase(_ text: String, prefix: Bool, field: SearchQuery.Field?, term: Int, weight: Double = 1) -> String {
+        /// A phrase; `columns` is the field of the `NEAR` group it is in,
+        /// which filters it as its own would.
+        mutating func phrase(_ text: String, prefix: Bool, field: SearchQuery.Field?, term: Int, weight: Double = 1,
+                             columns: SearchQuery.Field? = nil) -> String {
             phraseTerms.append(term)
             phraseWeights.append(weight)
             let body = SearchQuery.quote(text) + (prefix ? " *" : "")
-            return field.map { "\($0.rawValue) : \(body)" } ?? body
+            func filtered(_ field: SearchQuery.Field?) -> String { field.map { "\($0.rawValue) : \(body)" } ?? body }
+            phraseKeys.append(filtered(field ?? columns))
+            return filtered(field)
         }
 
         /// A soft term: its phrase, or its phrase and alternatives as an OR.
@@ -286,7 +292,7 @@ struct AnalyzedQuery: Sendable {
             case .phrase(let text, let field):
                 return phrase(text, prefix: false, field: field, term: term)
             case .near(let words, let distance, let field):
-                let body = "NEAR(" + words.map { phrase($0, prefix: false, field: nil, term: term) }.joined(separator: " ") + ", \(distance))"
+                let body = "NEAR(" + words.map { phrase($0, prefix: false, field: nil, term: term, columns: field) }.joined(separator: " ") + ", \(distance))"
                 return field.map { "\($0.rawValue) : \(body)" } ?? body
             case .all(let positive, let excluded):
                 var result = positive.map { "(" + self.node($0, term: term) + ")" }.joined(separator: " AND ")

@@ -91,6 +91,10 @@ struct RankingModel: Sendable, Equatable {
         /// as the index folds it ("" for the others): what a name can be
         /// made of.
         var words: [String] = []
+        /// For each phrase, its expression alone, which names its count of
+        /// documents (``DocumentFrequencies``); empty when unknown (the
+        /// terms of an SQL call).
+        var phraseKeys: [String] = []
     }
 
     /// The arguments of `petrel_rank` (or `petrel_explain`) after the
@@ -253,8 +257,26 @@ final class RankingCollector: @unchecked Sendable {
     /// FTS5: FTS5 reads the whole row, body included, to give one column.
     let title: ((Int64) throws -> String)?
 
-    init(title: ((Int64) throws -> String)? = nil) {
+    /// The counts of documents by phrase that searches of the index share,
+    /// and the names of the statement's phrases in them.
+    let frequencies: DocumentFrequencies.Session
+    let phraseKeys: [String]
+
+    init(title: ((Int64) throws -> String)? = nil, frequencies: DocumentFrequencies.Session = .none, phraseKeys: [String] = []) {
         self.title = title
+        self.frequencies = frequencies
+        self.phraseKeys = phraseKeys
+    }
+
+    /// The number of documents that hold a phrase of the statement:
+    /// recorded by an earlier search, else counted by `count` and recorded.
+    func documentFrequency(ofPhrase phrase: Int, count: () throws -> Int) rethrows -> Int {
+        guard phrase < phraseKeys.count else { return try count() }
+        let key = phraseKeys[phrase]
+        if let known = frequencies.count(of: key) { return known }
+        let counted = try count()
+        frequencies.record(counted, of: key)
+        return counted
     }
 
     /// Records a row that entered the best ones; forgets those that can no
@@ -323,13 +345,19 @@ private final class RankingContext {
         let scored = terms.phraseTerms.enumerated().filter { $0.element >= 0 && $0.element < terms.termCount && $0.offset < match.phraseCount }
         var mainPhrase = [Int?](repeating: nil, count: terms.termCount)
         for (phrase, term) in scored where mainPhrase[term] == nil { mainPhrase[term] = phrase }
+        // A search's counts may be known from earlier searches.
+        let current = RankingCollector.current
+        func rowCount(containingPhrase phrase: Int) throws -> Int {
+            guard let current else { return try match.rowCount(containingPhrase: phrase) }
+            return try current.documentFrequency(ofPhrase: phrase) { try match.rowCount(containingPhrase: phrase) }
+        }
         var frequency = [Int](repeating: 0, count: terms.termCount)
         for (term, phrase) in mainPhrase.enumerated() {
-            if let phrase { frequency[term] = try match.rowCount(containingPhrase: phrase) }
+            if let phrase { frequency[term] = try rowCount(containingPhrase: phrase) }
         }
         var fallback = [Int](repeating: 0, count: terms.termCount)
         for (phrase, term) in scored where frequency[term] == 0 && mainPhrase[term] != phrase {
-            fallback[term] = max(fallback[term], try match.rowCount(containingPhrase: phrase))
+            fallback[term] = max(fallback[term], try rowCount(containingPhrase: phrase))
         }
         documentFrequency = frequency.indices.map { frequency[$0] > 0 ? frequency[$0] : fallback[$0] }
         idf = documentFrequency.map { df in
@@ -342,7 +370,7 @@ private final class RankingContext {
         termsByIDF = idf.indices.sorted { (idf[$0], $1) > (idf[$1], $0) }
         isBoundable = model.topCount > 0 && model.proximityB < 1 && terms.termCount <= 64
         boundsWithoutSizes = model.k1 >= 0 && model.columnB.allSatisfy { (0...1).contains($0) } && model.columnWeights.allSatisfy { $0 >= 0 }
-        collector = model.topCount > 0 ? RankingCollector.current : nil
+        collector = model.topCount > 0 ? current : nil
         // Names are read for descriptions (three words or more, "get
         // socket name"): a query of one or two words is the name itself
         // or keywords, and each title read costs FTS5 its whole row.

@@ -1,0 +1,85 @@
+import Foundation
+
+/// How many documents hold each phrase searched so far, kept between the
+/// searches of one ``DocumentIndex`` while its full-text index stays as it
+/// was. FTS5 keeps no such count: the ranking's IDF and the test for
+/// frequent words each pass over a phrase's whole posting list (for `the`,
+/// every document), again for every query that has the phrase.
+///
+/// The counts hold for one state of the full-text index, told by two of
+/// FTS5's own records, read in the search's transaction: the structure
+/// record (the list of segments, which every committed write changes) and
+/// the averages record (the numbers of rows and tokens). A search that
+/// finds another state starts the counts again. A phrase is named by its
+/// expression alone (`"word" *`, `title : "word"`), which is what it
+/// counts.
+// @unchecked Sendable: `state` and `counts` are only read and written under
+// `lock`.
+final class DocumentFrequencies: @unchecked Sendable {
+    private let lock = NSLock()
+    private var state: [Data] = []
+    private var counts: [String: Int] = [:]
+
+    /// The most phrases kept; past it the counts start again (a long-lived
+    /// process that searches many words keeps bounded memory).
+    static let capacity = 20_000
+
+    /// The counts for one search, in its transaction.
+    struct Session: Sendable {
+        fileprivate let frequencies: DocumentFrequencies?
+        fileprivate let state: [Data]
+
+        /// Counts nothing: every lookup misses.
+        static let none = Session(frequencies: nil, state: [])
+
+        /// The number of documents that hold `phrase`, when known.
+        func count(of phrase: String) -> Int? {
+            frequencies?.count(of: phrase, in: state)
+        }
+
+        /// Records the number of documents that hold `phrase`.
+        func record(_ count: Int, of phrase: String) {
+            frequencies?.record(count, of: phrase, in: state)
+        }
+    }
+
+    /// The counts valid in `db`'s current transaction; those of another
+    /// state of the index are dropped.
+    func session(_ db: Database) throws -> Session {
+        let table = DocumentText.databaseTableName + "_data"
+        // Row 1: averages; row 10: structure (FTS5_AVERAGES_ROWID and
+        // FTS5_STRUCTURE_ROWID).
+        let current = try Data.fetchAll(db, sql: "SELECT block FROM \(table) WHERE id IN (1, 10) ORDER BY id")
+        // Without both records the state cannot be told: nothing is kept.
+        guard current.count == 2 else { return .none }
+        lock.lock()
+        defer { lock.unlock() }
+        if current != state {
+            state = current
+            counts.removeAll()
+        }
+        return Session(frequencies: self, state: current)
+    }
+
+    /// How many phrases have a count (tests).
+    var knownPhrases: Int {
+        lock.lock()
+        defer { lock.unlock() }
+        return counts.count
+    }
+
+    private func count(of phrase: String, in state: [Data]) -> Int? {
+        lock.lock()
+        defer { lock.unlock() }
+        return state == self.state ? counts[phrase] : nil
+    }
+
+    private func record(_ count: Int, of phrase: String, in state: [Data]) {
+        lock.lock()
+        defer { lock.unlock() }
+        // Counts of a state another search has replaced are not kept.
+        guard state == self.state else { return }
+        if counts.count >= Self.capacity { counts.removeAll() }
+        counts[phrase] = count
+    }
+}

@@ -1,0 +1,97 @@
+import Foundation
+import Testing
+@testable import PetrelIndex
+import PetrelTestSupport
+
+/// The counts of documents by phrase that the searches of one index share.
+@Suite("Document frequencies")
+struct DocumentFrequencyTests {
+    /// 800 documents of words drawn with Zipf-like frequencies (w0 in most
+    /// documents, w60 in few): above the size where the most frequent
+    /// words stop bringing candidates of their own. Titles hold two of the
+    /// words, so that `title:w3` and `w3` count different documents.
+    func makeTree() throws -> Tree {
+        var generator = SplitMix(state: 7)
+        var files: [String: String] = [:]
+        for n in 0..<800 {
+            let length = 8 + Int(generator.next() % 40)
+            let words = (0..<length).map { _ -> String in
+                let u = Double(generator.next() % 10_000 + 1) / 10_001
+                return "w\(Int(pow(u, 3) * 60))"
+            }
+            files["d\(n).md"] = "# \(words[0]) \(words[1])\n\n" + words.joined(separator: " ")
+        }
+        return try Tree(files)
+    }
+
+    func ranking(_ results: SearchResults) -> [String] {
+        results.hits.map { "\($0.path) \(String(format: "%.9f", $0.score))" }
+    }
+
+    @Test func searchesWithKnownCountsRankAsSearchesWithout() throws {
+        let tree = try makeTree()
+        let path = tree.path(".index/index.sqlite")
+        try DocumentIndex(path: path).update(roots: [tree.root])
+        let shared = try DocumentIndex(readingAt: path)
+        var generator = SplitMix(state: 11)
+        var queries = ["w0", "w1 w0", "w0 w2 w45", "title:w3", "w3", "w3*", "title:w3 w0", "\"w1 w2\"", "w59 w0 w1"]
+        for _ in 0..<30 {
+            queries.append((0..<(1 + Int(generator.next() % 4))).map { _ in "w\(generator.next() % 62)" }.joined(separator: " "))
+        }
+        var options = SearchOptions()
+        options.limit = 20
+        // Twice: the second time every count is known.
+        for round in 0..<2 {
+            for query in queries {
+                let fresh = try DocumentIndex(readingAt: path)
+                #expect(try ranking(shared.search(query, options: options)) == ranking(fresh.search(query, options: options)), "\(query), round \(round)")
+            }
+        }
+        #expect(shared.documentFrequencies.knownPhrases > 10)
+    }
+
+    @Test func countsOfAnotherStateOfTheIndexAreNotUsed() throws {
+        let tree = try makeTree()
+        let path = tree.path(".index/index.sqlite")
+        let index = try DocumentIndex(path: path)
+        try index.update(roots: [tree.root])
+        let before = try index.search("w5 w0")
+        // More documents with w5: its count, and so its IDF, change.
+        for n in 0..<100 { try tree.write("more/m\(n).md", "w5 w5 w7") }
+        try index.update()
+        let after = try index.search("w5 w0")
+        let fresh = try DocumentIndex(readingAt: path).search("w5 w0")
+        #expect(ranking(after) == ranking(fresh))
+        #expect(ranking(after) != ranking(before))
+    }
+
+    @Test func aSessionOfAReplacedStateRecordsNothing() throws {
+        let tree = try Tree(["a.txt": "storm petrel"])
+        let index = try DocumentIndex(path: tree.path("index.sqlite"))
+        try index.update(roots: [tree.root])
+        let frequencies = DocumentFrequencies()
+        let old = try index.dbQueue.read { db in try frequencies.session(db) }
+        old.record(1, of: "\"storm\"")
+        #expect(old.count(of: "\"storm\"") == 1)
+        try tree.write("b.txt", "storm again")
+        try index.update()
+        let new = try index.dbQueue.read { db in try frequencies.session(db) }
+        #expect(new.count(of: "\"storm\"") == nil)
+        old.record(1, of: "\"storm\"")
+        #expect(new.count(of: "\"storm\"") == nil)
+        #expect(old.count(of: "\"storm\"") == nil)
+        new.record(2, of: "\"storm\"")
+        #expect(new.count(of: "\"storm\"") == 2)
+    }
+}
+
+private struct SplitMix {
+    var state: UInt64
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}

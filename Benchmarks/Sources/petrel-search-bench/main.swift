@@ -10,7 +10,9 @@
 // documents by phrase that the index keeps between searches; queries before
 // it may have counted some of its words). PETREL_RANKING (the
 // syntax of petrel-search --ranking, e.g. "name=0") sets the model's
-// constants, for A/B runs of one binary.
+// constants, for A/B runs of one binary. PETREL_BENCH_HITS=FILE writes each
+// query's hits of its last round (path and score, one query a line), to check
+// that they are the ones a fresh process finds.
 import Foundation
 import PetrelIndex
 
@@ -38,6 +40,7 @@ do {
     }
 
     var petrelMedians: [Double] = []
+    var lastHits: [String] = []
     var firstSearches: [Double] = []
     var rawMedians: [Double] = []
     var rankMedians: [Double] = []
@@ -57,7 +60,12 @@ do {
                 }
             }
             if round > 0 { rankOnly.append(k) }
-            let p = try time { hits = try index.search(parsed, options: options).hits.count }
+            var found: [SearchHit] = []
+            let p = try time { found = try index.search(parsed, options: options).hits }
+            hits = found.count
+            if round == rounds {
+                lastHits.append(query + "\t" + found.map { "\($0.path) \(String(format: "%.4g", $0.score))" }.joined(separator: "\t"))
+            }
             let r = petrelOnly ? 0 : try time {
                 _ = try index.dbQueue.read { db in
                     try Row.fetchAll(db, sql: """
@@ -73,6 +81,9 @@ do {
         rawMedians.append(median(raw))
         rankMedians.append(median(rankOnly))
         print(String(format: "| %@ | %d | %.2f | %.2f | %.2f | %.2f |", query, hits, median(petrel), firstSearches.last ?? 0, median(raw), median(rankOnly)))
+    }
+    if let file = ProcessInfo.processInfo.environment["PETREL_BENCH_HITS"] {
+        try (lastHits.joined(separator: "\n") + "\n").write(toFile: file, atomically: true, encoding: .utf8)
     }
     print(String(format: "| **median over %d queries** | | **%.2f** | **%.2f** | **%.2f** | **%.2f** |", queries.count, median(petrelMedians),
                  median(firstSearches), median(rawMedians), median(rankMedians)))

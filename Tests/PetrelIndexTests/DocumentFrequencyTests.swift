@@ -11,7 +11,7 @@ struct DocumentFrequencyTests {
     /// words stop bringing candidates of their own. Titles hold two of the
     /// words, so that `title:w3` and `w3` count different documents.
     func makeTree() throws -> Tree {
-        var generator = SplitMix(state: 7)
+        var generator = SeededGenerator(seed: 7)
         var files: [String: String] = [:]
         for n in 0..<800 {
             let length = 8 + Int(generator.next() % 40)
@@ -33,7 +33,7 @@ struct DocumentFrequencyTests {
         let path = tree.path(".index/index.sqlite")
         try DocumentIndex(path: path).update(roots: [tree.root])
         let shared = try DocumentIndex(readingAt: path)
-        var generator = SplitMix(state: 11)
+        var generator = SeededGenerator(seed: 11)
         var queries = ["w0", "w1 w0", "w0 w2 w45", "title:w3", "w3", "w3*", "title:w3 w0", "\"w1 w2\"", "w59 w0 w1"]
         for _ in 0..<30 {
             queries.append((0..<(1 + Int(generator.next() % 4))).map { _ in "w\(generator.next() % 62)" }.joined(separator: " "))
@@ -82,16 +82,5 @@ struct DocumentFrequencyTests {
         #expect(old.count(of: "\"storm\"") == nil)
         new.record(2, of: "\"storm\"")
         #expect(new.count(of: "\"storm\"") == 2)
-    }
-}
-
-private struct SplitMix {
-    var state: UInt64
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }

@@ -46,7 +46,10 @@ public final class DatabaseSnapshot: DatabaseSnapshotReader, @unchecked Sendable
     }
 
     deinit {
-        try? connection.unsafeRead { db in try db.rollback() }
+        // The last reference may go on the snapshot's own queue (an
+        // observation's fetch, an `asyncRead` callback, released there):
+        // the read transaction then ends inline, not through a new access.
+        try? connection.unsafeReentrantRead { db in try db.rollback() }
     }
 
     public func close() throws {

@@ -331,6 +331,58 @@ struct DatabaseSnapshotTests {
         }
         #expect(values == [1])
     }
+
+    /// A snapshot whose last reference goes inside an access of its own
+    /// (here an `asyncRead` callback; in GRDB's suite an observation's
+    /// fetch) ends its transaction there: the WAL can then be truncated.
+    @Test func aSnapshotReleasedOnItsOwnQueueEndsItsReadTransaction() throws {
+        let directory = try TemporaryDirectory()
+        let pool = try makePool(directory)
+        try pool.write { db in try db.execute(sql: "INSERT INTO t VALUES (2)") }
+        var snapshot: DatabaseSnapshot? = try pool.makeSnapshot()
+        let holder = SnapshotHolder(snapshot)
+        let gate = DispatchSemaphore(value: 0)
+        let done = DispatchSemaphore(value: 0)
+        snapshot?.asyncRead { _ in
+            gate.wait()
+            holder.release()
+            done.signal()
+        }
+        snapshot = nil
+        gate.signal()
+        done.wait()
+        #expect(holder.isReleased)
+        let checkpoint = try pool.writeWithoutTransaction { db in try db.checkpoint(.truncate) }
+        #expect(checkpoint.walFrameCount == 0)
+    }
+}
+
+/// Holds a snapshot until `release()`.
+private final class SnapshotHolder: @unchecked Sendable {
+    // @unchecked Sendable: `snapshot` is only read and written under `lock`.
+    private let lock = NSLock()
+    private var snapshot: DatabaseSnapshot?
+    private weak var released: DatabaseSnapshot?
+
+    init(_ snapshot: DatabaseSnapshot?) {
+        self.snapshot = snapshot
+        released = snapshot
+    }
+
+    func release() {
+        lock.lock()
+        let last = snapshot
+        snapshot = nil
+        lock.unlock()
+        // The snapshot's deinit runs here, on the thread that calls this.
+        withExtendedLifetime(last) {}
+    }
+
+    var isReleased: Bool {
+        lock.lock()
+        defer { lock.unlock() }
+        return snapshot == nil && released == nil
+    }
 }
 
 @Suite("Dispatch configuration")

@@ -168,8 +168,13 @@ final class ObservationBroker {
     func statementDidExecute(_ statement: Statement) throws {
         if !statementObservers.isEmpty {
             // A virtual table's observers saw only its shadow tables
-            // change: they are told of an unspecified change, as GRDB's are.
-            for (observation, _) in statementObservers where observation.sawShadowChange && !observation.sawChange && observation.isEnabled {
+            // change: they are told of an unspecified change, as GRDB's are,
+            // also when they were told of another table's rows (the
+            // trigger's table of a synchronized full-text table): an
+            // observer may let those pass, and a ValueObservation's region
+            // can narrow to the virtual table alone while the statement
+            // runs (its first fetch ending on a pool reader).
+            for (observation, _) in statementObservers where observation.sawShadowChange && observation.isEnabled {
                 observation.observer?.databaseDidChange()
             }
             statementObservers = []

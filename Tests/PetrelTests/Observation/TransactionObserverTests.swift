@@ -307,6 +307,36 @@ struct TransactionObserverTests {
         #expect(ofTemp.changes == 2)
     }
 
+    /// A statement on a table whose triggers write a synchronized
+    /// full-text table: an observer that wants every kind of event is told
+    /// of the table's rows, and of an unspecified change for the full-text
+    /// table, whose own rows SQLite reports only as its shadow tables'.
+    /// (It was not told of the second when it had been told of the first:
+    /// an observer that lets the table's rows pass, as a ValueObservation
+    /// of the full-text table alone does, missed the change.)
+    @Test(arguments: StorageKind.allCases)
+    func aFullTextTableWrittenByTriggersIsToldBesideTheTablesRows(_ kind: StorageKind) throws {
+        let database = try TestDatabase(kind)
+        try database.queue.write { db in
+            try db.create(table: "documents") { t in
+                t.primaryKey("id", .integer)
+                t.column("content", .text)
+            }
+            try db.create(virtualTable: "ft_documents", using: FTS4()) { t in
+                t.synchronize(withTable: "documents")
+                t.column("content")
+            }
+        }
+        let everything = RecordingObserver()
+        let fullTextOnly = RecordingObserver(region: try database.queue.read { db in try Table("ft_documents").databaseRegion(db) })
+        database.queue.add(transactionObserver: everything)
+        database.queue.add(transactionObserver: fullTextOnly)
+        try database.queue.write { db in try db.execute(sql: "INSERT INTO documents (content) VALUES ('foo')") }
+        #expect(everything.take() == ["insert documents 1", "change", "willCommit", "commit"])
+        #expect(fullTextOnly.take() == ["change", "willCommit", "commit"])
+        try database.queue.write { db in try db.execute(sql: "INSERT INTO ft_documents(ft_documents) VALUES ('integrity-check')") }
+    }
+
     @Test func readOnlyConnectionsTakeNoObservers() throws {
         let directory = try TemporaryDirectory()
         let path = directory.path("db.sqlite")

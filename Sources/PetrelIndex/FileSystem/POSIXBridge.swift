@@ -218,10 +218,10 @@ enum POSIX {
                 throw FileSystemError(code: code, operation: "flock")
             }
             var locked = stat()
-            var current = stat()
-            let isCurrent = fstat(descriptor, &locked) == 0 && withCPath(path, { lstat($0, &current) }) == 0
-                && locked.st_dev == current.st_dev && locked.st_ino == current.st_ino
-            if isCurrent { return descriptor }
+            if fstat(descriptor, &locked) == 0, let current = try? linkStatus(path) {
+                let held = status(locked)
+                if (held.device, held.inode) == (current.device, current.inode) { return descriptor }
+            }
             close(descriptor)
         }
         throw FileSystemError(code: EAGAIN, operation: "flock")

@@ -28,9 +28,13 @@ final class DocumentFrequencies: @unchecked Sendable {
     struct Session: Sendable {
         fileprivate let frequencies: DocumentFrequencies?
         fileprivate let state: [Data]
+        /// The number of documents, from the averages record the session
+        /// read (``DocumentText/fetchCount(_:)`` reads the same); nil when
+        /// it could not be read.
+        let documentCount: Int?
 
         /// Counts nothing: every lookup misses.
-        static let none = Session(frequencies: nil, state: [])
+        static let none = Session(frequencies: nil, state: [], documentCount: nil)
 
         /// The number of documents that hold `phrase`, when known.
         func count(of phrase: String) -> Int? {
@@ -58,7 +62,7 @@ final class DocumentFrequencies: @unchecked Sendable {
             state = current
             counts.removeAll()
         }
-        return Session(frequencies: self, state: current)
+        return Session(frequencies: self, state: current, documentCount: DocumentText.sqliteVarint(current[0]))
     }
 
     /// How many phrases have a count (tests).

@@ -428,7 +428,8 @@ private struct SearchRun {
         // One word alone is counted only for its stem: a frequent one is
         // searched without it.
         guard expressions.count >= 2 || !analyzed.termsWithStems.isEmpty else { return nil }
-        let documents = try DocumentText.fetchCount(db)
+        // The session read FTS5's averages record already.
+        let documents = try frequencies.documentCount ?? DocumentText.fetchCount(db)
         let threshold = max(Self.frequentMinimum, Int(Double(documents) * Self.frequentShare))
         guard documents > threshold else { return nil }
         // Counting stops past a bound: a frequent word's postings are the

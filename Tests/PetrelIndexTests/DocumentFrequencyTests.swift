@@ -83,4 +83,29 @@ struct DocumentFrequencyTests {
         new.record(2, of: "\"storm\"")
         #expect(new.count(of: "\"storm\"") == 2)
     }
+
+    @Test func theLanguageSampleIsReadOncePerStateOfTheIndex() throws {
+        let tree = try Tree(["a.txt": "storm petrel"])
+        let index = try DocumentIndex(path: tree.path("index.sqlite"))
+        try index.update(roots: [tree.root])
+        let frequencies = DocumentFrequencies()
+        var reads = 0
+        func sample(_ languages: [String?]) -> () throws -> [String?] {
+            { reads += 1; return languages }
+        }
+        let first = try index.dbQueue.read { db in try frequencies.session(db) }
+        #expect(try first.languageSample(sample(["en"])) == ["en"])
+        let again = try index.dbQueue.read { db in try frequencies.session(db) }
+        #expect(try again.languageSample(sample(["de"])) == ["en"])
+        #expect(reads == 1)
+        try tree.write("b.txt", "Sturmschwalbe")
+        try index.update()
+        let changed = try index.dbQueue.read { db in try frequencies.session(db) }
+        #expect(try changed.languageSample(sample(["de"])) == ["de"])
+        #expect(reads == 2)
+        // A session of the replaced state neither sees nor replaces it.
+        #expect(try first.languageSample(sample(["fr"])) == ["fr"])
+        #expect(try changed.languageSample(sample(["it"])) == ["de"])
+        #expect(reads == 3)
+    }
 }

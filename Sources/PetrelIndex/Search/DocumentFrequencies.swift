@@ -6,6 +6,9 @@ import Foundation
 /// frequent words each pass over a phrase's whole posting list (for `the`,
 /// every document), again for every query that has the phrase.
 ///
+/// The languages of a sample of the documents (what ``QueryStemming``
+/// chooses stemmers from) are kept with them, for the same state.
+///
 /// The counts hold for one state of the full-text index, told by two of
 /// FTS5's own records, read in the search's transaction: the structure
 /// record (the list of segments, which every committed write changes) and
@@ -13,12 +16,13 @@ import Foundation
 /// finds another state starts the counts again. A phrase is named by its
 /// expression alone (`"word" *`, `title : "word"`), which is what it
 /// counts.
-// @unchecked Sendable: `state` and `counts` are only read and written under
-// `lock`.
+// @unchecked Sendable: `state`, `counts` and `languages` are only read and
+// written under `lock`.
 final class DocumentFrequencies: @unchecked Sendable {
     private let lock = NSLock()
     private var state: [Data] = []
     private var counts: [String: Int] = [:]
+    private var languages: [String?]?
 
     /// The most phrases kept; past it the counts start again (a long-lived
     /// process that searches many words keeps bounded memory).
@@ -45,6 +49,15 @@ final class DocumentFrequencies: @unchecked Sendable {
         func record(_ count: Int, of phrase: String) {
             frequencies?.record(count, of: phrase, in: state)
         }
+
+        /// The languages of the index's sample of documents: those kept for
+        /// this state, else what `read` returns (then kept).
+        func languageSample(_ read: () throws -> [String?]) throws -> [String?] {
+            if let known = frequencies?.languages(in: state) { return known }
+            let sample = try read()
+            frequencies?.record(languages: sample, in: state)
+            return sample
+        }
     }
 
     /// The counts valid in `db`'s current transaction; those of another
@@ -61,6 +74,7 @@ final class DocumentFrequencies: @unchecked Sendable {
         if current != state {
             state = current
             counts.removeAll()
+            languages = nil
         }
         return Session(frequencies: self, state: current, documentCount: DocumentText.sqliteVarint(current[0]))
     }
@@ -76,6 +90,19 @@ final class DocumentFrequencies: @unchecked Sendable {
         lock.lock()
         defer { lock.unlock() }
         return state == self.state ? counts[phrase] : nil
+    }
+
+    private func languages(in state: [Data]) -> [String?]? {
+        lock.lock()
+        defer { lock.unlock() }
+        return state == self.state ? languages : nil
+    }
+
+    private func record(languages sample: [String?], in state: [Data]) {
+        lock.lock()
+        defer { lock.unlock() }
+        guard state == self.state else { return }
+        languages = sample
     }
 
     private func record(_ count: Int, of phrase: String, in state: [Data]) {

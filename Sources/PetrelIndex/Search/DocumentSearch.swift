@@ -202,8 +202,11 @@ private struct SearchRun {
             fts5Tokenizer = nil
         }
         self.model = RankingModel(options)
+        let frequencies = frequencies
         stemming = index.tokenizer == .icu
-            ? QueryStemming(queryText: query.text, sampleLanguages: { try QueryStemming.sampleLanguages(db) })
+            ? QueryStemming(queryText: query.text, sampleLanguages: {
+                try frequencies.languageSample { try QueryStemming.sampleLanguages(db) }
+            })
             : nil
     }
 

@@ -7,6 +7,27 @@ let commonSwiftSettings: [SwiftSetting] = [
     .enableUpcomingFeature("ExistentialAny"),
 ]
 
+// On Linux the two command-line tools carry the Swift runtime and
+// Foundation inside them: every search from the shell is a new process,
+// and loading and relocating the shared Swift libraries took 5-6 ms of a
+// 21 ms `petrel-search` (README, "Performance"). The executable's own
+// module is compiled against the static libraries too, so that it links
+// every archive they need (ICU data, CoreFoundation); lld, because gold
+// warns about an archive member of the static Foundation that none of
+// this code calls. Unsafe flags make only these two executable products
+// unusable as dependencies; the libraries are not concerned. Installed
+// tools then need only the Debian libraries (SQLite, ICU, Snowball, zlib).
+// PETREL_SHARED_SWIFT_RUNTIME=1 links them to the shared libraries instead:
+// scripts/test-tsan does, since the thread sanitizer's allocator aborts on
+// memory that the static libdispatch frees.
+let sharedSwiftRuntime = Context.environment["PETREL_SHARED_SWIFT_RUNTIME"] == "1"
+let staticSwiftRuntimeModules: [SwiftSetting] = sharedSwiftRuntime ? [] : [
+    .unsafeFlags(["-static-stdlib"], .when(platforms: [.linux])),
+]
+let staticSwiftRuntime: [LinkerSetting] = sharedSwiftRuntime ? [] : [
+    .unsafeFlags(["-static-stdlib", "-use-ld=lld"], .when(platforms: [.linux])),
+]
+
 let package = Package(
     name: "Petrel",
     products: [
@@ -103,12 +124,14 @@ let package = Package(
         .executableTarget(
             name: "petrel-index",
             dependencies: ["PetrelIndex", "PetrelCommandSupport", .product(name: "ArgumentParser", package: "swift-argument-parser")],
-            swiftSettings: commonSwiftSettings
+            swiftSettings: commonSwiftSettings + staticSwiftRuntimeModules,
+            linkerSettings: staticSwiftRuntime
         ),
         .executableTarget(
             name: "petrel-search",
             dependencies: ["PetrelIndex", "PetrelCommandSupport", .product(name: "ArgumentParser", package: "swift-argument-parser")],
-            swiftSettings: commonSwiftSettings
+            swiftSettings: commonSwiftSettings + staticSwiftRuntimeModules,
+            linkerSettings: staticSwiftRuntime
         ),
         // Helpers shared by the test targets.
         .target(

@@ -11,6 +11,14 @@ check_install() {
     scripts/install --configuration debug --prefix "$prefix" >/dev/null
     "$prefix/bin/petrel-search" --help | grep -q -- '--explain' || fail "the installed petrel-search does not run"
     "$prefix/bin/petrel-index" --help | grep -q -- '--rebuild' || fail "the installed petrel-index does not run"
+    # The tools carry the Swift runtime (Package.swift): a new process of
+    # petrel-search does not load and relocate the shared Swift libraries.
+    local tool
+    for tool in petrel-index petrel-search; do
+        if ldd "$prefix/bin/$tool" | grep -q 'libswiftCore\|libFoundation'; then
+            fail "the installed $tool loads the shared Swift runtime"
+        fi
+    done
     [ "$(sqlite3 :memory: ".load $prefix/lib/petrel/libpetrel" "SELECT icu_casefold('Straße')")" = "strasse" ] \
         || fail "the installed libpetrel.so does not load"
     local option

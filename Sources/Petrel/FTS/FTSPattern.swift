@@ -120,7 +120,13 @@ public struct FTS5Pattern: Sendable, Hashable, DatabaseValueConvertible {
         self.rawPattern = rawPattern
     }
 
-    init(validatedRawPattern: String) {
+    /// A pattern valid by construction: written by code of this package
+    /// that quotes every token it puts in (the token initializers above,
+    /// PetrelIndex's query analysis). It is not checked: a check is a
+    /// statement on a scratch database, created on first use, which a new
+    /// process pays for each search. A pattern that is not valid after all
+    /// fails where it is matched, with the same SQLite error.
+    package init(validatedRawPattern: String) {
         rawPattern = validatedRawPattern
     }
 

@@ -5,11 +5,12 @@ import Foundation
 /// running FTS3 tokenizers. Opening a connection per call (about 1 ms) would
 /// dominate those calls.
 final class ScratchDatabase: @unchecked Sendable {
-    // Sendable invariant: `database` and `fts5Tables` are only touched while
-    // holding `lock`.
+    // Sendable invariant: `database`, `fts5Tables`, `hasFTS3Table` and
+    // `fts3TokenizeTables` are only touched while holding `lock`.
     private let lock = NSLock()
     private var database: Database?
     private var fts5Tables: [[String]: String] = [:]
+    private var hasFTS3Table = false
     private var fts3TokenizeTables: [FTS3TokenizerDescriptor: String] = [:]
     private var openingError: (any Error)?
 
@@ -24,7 +25,6 @@ final class ScratchDatabase: @unchecked Sendable {
                 var configuration = Configuration()
                 configuration.label = "Petrel.ScratchDatabase"
                 database = try Database(path: ":memory:", description: "Petrel.ScratchDatabase", configuration: configuration)
-                try database?.execute(sql: "CREATE VIRTUAL TABLE fts3_validation USING fts3(content)")
             }
             guard let database else { throw DatabaseError.connectionIsClosed() }
             return try body(database)
@@ -34,6 +34,11 @@ final class ScratchDatabase: @unchecked Sendable {
     /// Throws the error SQLite reports for an FTS3/FTS4 MATCH pattern.
     func validateFTS3(_ pattern: String) throws {
         try withDatabase { db in
+            // Created on first need: most processes validate FTS5 patterns only.
+            if !hasFTS3Table {
+                try db.execute(sql: "CREATE VIRTUAL TABLE fts3_validation USING fts3(content)")
+                hasFTS3Table = true
+            }
             let statement = try db.cachedStatement(sql: "SELECT rowid FROM fts3_validation WHERE content MATCH ?")
             try stepOnce(statement, pattern)
         }

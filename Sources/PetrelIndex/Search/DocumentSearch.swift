@@ -505,7 +505,7 @@ private struct SearchRun {
             notes.append(pruned.note)
         }
         let filter = try filter()
-        let pattern = try DocumentText.pattern(expression)
+        let pattern = DocumentText.pattern(expression)
         let arguments = model.arguments(terms)
         let ranked = try candidates(pattern, terms: terms, model: arguments, filter: filter)
         // The standalone statement is for explaining: building it is a

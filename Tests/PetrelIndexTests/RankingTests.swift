@@ -288,12 +288,49 @@ struct RankingTests {
             #expect(!kept.notes.contains(ownForm) && kept.expression.contains("*"), "\(word)")
         }
         // With rarer words, the frequent words that bring no candidates are
-        // scored by their own form only (panel), the one that brings them
-        // keeps its stem (control).
+        // scored by their own form only (panel), and so is the one that
+        // brings them (control, in more than 500 documents: common); the
+        // rare one keeps its stem.
         let both = try index.search("panel control groupstats", options: everything)
         #expect(both.notes.contains(pruned))
-        #expect(both.expression.contains(#""control" *"#) && both.expression.contains(#""groupstat" *"#))
+        #expect(both.expression.contains(#""control""#) && !both.expression.contains(#""control" *"#))
+        #expect(both.expression.contains(#""groupstat" *"#))
         #expect(!both.expression.contains(#""panel" *"#))
+    }
+
+    @Test func commonWordsAreSearchedByTheirOwnFormOnly() throws {
+        // 601 documents: connecting in 300 (common above 100 documents
+        // here, not frequent: that takes 500), connected in one.
+        var files: [String: String] = [:]
+        for n in 0..<300 { files["pipes\(n).txt"] = "connecting pipes number \(n)" }
+        for n in 0..<300 { files["filler\(n).txt"] = "filler text number \(n)" }
+        files["garden.txt"] = "the garden connected here"
+        let (_, index) = try Self.makeIndex(files)
+        var options = SearchOptions()
+        options.limit = 400
+        options.explain = true
+        // By default the word is not common yet: its stem finds connected.
+        let withStem = try index.search("connecting", options: options)
+        #expect(withStem.expression.contains(#""connect" *"#))
+        #expect(names(withStem).contains("garden.txt"))
+        #expect(withStem.hits.count == 301)
+        options.stemMinimumDocuments = 100
+        let common = "the common words of the query are searched by their own form only"
+        let ownForm = try index.search("connecting", options: options)
+        #expect(ownForm.expression == #"("connecting")"#)
+        #expect(ownForm.notes.contains(common))
+        #expect(ownForm.hits.count == 300 && !names(ownForm).contains("garden.txt"))
+        // A rare word beside it keeps its stem (gardens finds garden).
+        let both = try index.search("connecting gardens", options: options)
+        #expect(both.expression.contains(#""garden" *"#) && !both.expression.contains(#""connect" *"#))
+        #expect(names(both).first == "garden.txt")
+        // stem=0: every word by its own form only, whatever its frequency.
+        var noStems = SearchOptions()
+        noStems.ranking = try RankingParameters("stem=0")
+        let gardens = try index.search("gardens", options: noStems)
+        #expect(!gardens.expression.contains("*"))
+        #expect(gardens.hits.isEmpty)
+        #expect(names(try index.search("gardens")) == ["garden.txt"])
     }
 
     @Test func rareWordsWeighMoreThanFrequentOnes() throws {

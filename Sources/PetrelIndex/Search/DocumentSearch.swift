@@ -39,6 +39,10 @@ public struct SearchOptions: Sendable, Equatable {
     /// Compute per-field score components, and the ranking as one SQL
     /// statement (``SearchResults/sql``).
     public var explain = false
+    /// The fewest documents above which a word is common enough to be
+    /// searched by its own form only (see `SearchRun.stemShare`); tests
+    /// lower it to see the rule on a small index.
+    var stemMinimumDocuments = 500
 
     /// The defaults: ten hits, every document, BM25F with the default
     /// weights, relaxation on, no fuzzy matching.
@@ -252,7 +256,7 @@ private struct SearchRun {
     /// that do not stem (see ``QueryStemming``), from the word as typed
     /// when it is known.
     private func stemPrefix(of token: String, original: String? = nil) throws -> AnalyzedQuery.Alternative? {
-        guard let stemming else { return nil }
+        guard let stemming, options.ranking.stemWeight > 0 else { return nil }
         let stem = try stemming.stemPrefix(of: token, original: original) { stem in
             let folded = try icuTokenizer?.tokenTexts(in: stem, for: .query) ?? [stem]
             return folded.count == 1 ? folded[0] : nil
@@ -417,6 +421,11 @@ private struct SearchRun {
     /// of the cost of a query. It is searched by its own form only (no stem
     /// as a prefix), also when it brings candidates.
     static let frequentShare = 0.05
+    /// A soft term in more than this share of the documents (or 500
+    /// documents, whichever is more: `SearchOptions.stemMinimumDocuments`)
+    /// is searched without its stem as a prefix: its own form finds plenty,
+    /// and the prefix's postings are the longest of the query.
+    static let stemShare = 0.01
     static let frequentMinimum = 500
     /// How many times more documents than a frequent word's threshold the
     /// least frequent of them may have to bring candidates, when the rare
@@ -426,7 +435,8 @@ private struct SearchRun {
     /// The candidate expression of a query with frequent words (see
     /// ``frequentShare``), its terms, and the note that says what changed;
     /// nil when every word is searched as analysed.
-    private func withoutFrequentCandidates(_ analyzed: AnalyzedQuery) throws -> (expression: String, terms: RankingModel.Terms, note: String)? {
+    private func withoutFrequentCandidates(_ analyzedAsTyped: AnalyzedQuery) throws -> (expression: String, terms: RankingModel.Terms, note: String)? {
+        var analyzed = analyzedAsTyped
         let expressions = analyzed.softTermExpressions
         // One word alone is counted only for its stem: a frequent one is
         // searched without it.
@@ -446,18 +456,27 @@ private struct SearchRun {
             return count
         }
         var frequent = Set<Int>()
+        var common = Set<Int>()
         var rareDocuments = 0
+        let stemThreshold = max(options.stemMinimumDocuments, Int(Double(documents) * Self.stemShare))
         for (term, expression) in expressions {
             let count = try frequency(expression, upTo: threshold)
             if count > threshold { frequent.insert(term) } else { rareDocuments += count }
+            if count > stemThreshold { common.insert(term) }
         }
-        // A word alone brings the candidates whatever its frequency, by its
-        // own form only when it is frequent (`kernel`: its stem as a prefix
-        // would merge the postings of every word that starts like it, for
-        // a page that documents with the word itself fill many times).
+        // A common word's stem as a prefix (`call*` for calling) makes FTS5
+        // merge the postings of every word that starts like it before the
+        // first row (call, calls, called, caller, callback...), the largest
+        // cost of a slow query, while the word's own documents fill the
+        // page many times: it is searched by its own form only.
         let ownForms = "the most frequent words of the query are searched by their own form only"
+        let trimmed = analyzed.dropStems(of: common)
+        let commonNote = common.isSubset(of: frequent) ? ownForms : "the common words of the query are searched by their own form only"
+        let asAnalyzed = trimmed ? (analyzed.expression, analyzed.rankingTerms, commonNote) : nil
+        // A word alone brings the candidates whatever its frequency, by its
+        // own form only when it is frequent.
         if expressions.count == 1 {
-            return analyzed.expression(ownFormsOnly: frequent).map { ($0.expression, $0.terms, ownForms) }
+            return analyzed.expression(ownFormsOnly: frequent).map { ($0.expression, $0.terms, ownForms) } ?? asAnalyzed
         }
         // Enough documents with a rare word to fill the page; when there
         // are not, the least frequent of the frequent words bring theirs
@@ -477,12 +496,12 @@ private struct SearchRun {
                 rareDocuments += count
             }
             guard rareDocuments >= page, !frequent.isEmpty else {
-                return analyzed.expression(ownFormsOnly: aboveThreshold).map { ($0.expression, $0.terms, ownForms) }
+                return analyzed.expression(ownFormsOnly: aboveThreshold).map { ($0.expression, $0.terms, ownForms) } ?? asAnalyzed
             }
         }
         return analyzed.expression(frequentTerms: frequent).map {
             ($0.expression, $0.terms, "documents with only the most frequent words of the query are not candidates")
-        }
+        } ?? asAnalyzed
     }
 
     func analyzed() throws -> AnalyzedQuery {

@@ -221,6 +221,27 @@ struct AnalyzedQuery: Sendable {
         return (result, rankingTerms)
     }
 
+    /// Searches these soft terms by their own form only (no stem as a
+    /// prefix) from now on; false when none of them had a stem.
+    mutating func dropStems(of dropped: Set<Int>) -> Bool {
+        var changed = false
+        for index in clauses.indices {
+            guard case .soft(let term, let field, let prefix, let token) = clauses[index], dropped.contains(term), token.hasStem else { continue }
+            clauses[index] = .soft(term: term, field: field, prefix: prefix, token: token.ownForm)
+            changed = true
+        }
+        guard changed else { return false }
+        var builder = ExpressionBuilder()
+        expression = builder.build(clauses: clauses, excluded: excluded, strict: false)
+        rankingTerms = builder.terms(count: terms.count)
+        rankingTerms.words = termWords
+        var strictBuilder = ExpressionBuilder()
+        strictExpression = strictBuilder.build(clauses: clauses, excluded: excluded, strict: true)
+        strictRankingTerms = strictBuilder.terms(count: terms.count)
+        strictRankingTerms.words = termWords
+        return true
+    }
+
     /// The dotted numbers inside a word (`5.12.1` in `v5.12.1`, `perl5.12.1`):
     /// ICU's word rules split a number that follows letters (v5, 12.1), while
     /// documents mostly write the version alone, so the number whole is one

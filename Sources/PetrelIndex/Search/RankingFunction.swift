@@ -167,7 +167,7 @@ public struct RankingParameters: Sendable, Equatable {
     /// a short one.
     public var proximityB = 0.3
     /// The weight of a word's other forms (its stem as a prefix) against
-    /// 1 for the word itself.
+    /// 1 for the word itself; 0 searches every word by its own form only.
     public var stemWeight = 0.5
     /// The weight of a title word made of the query's words, abbreviated
     /// (`getsockname`, `readdir`, `perlre` for "Perl regular

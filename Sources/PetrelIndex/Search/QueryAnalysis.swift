@@ -206,19 +206,9 @@ struct AnalyzedQuery: Sendable {
     /// long postings of every word that starts like a frequent one
     /// (`kernel*`). Nil when no soft term is frequent.
     func expression(ownFormsOnly frequentTerms: Set<Int>) -> (expression: String, terms: RankingModel.Terms)? {
-        var trimmed = clauses
-        var changed = false
-        for index in trimmed.indices {
-            guard case .soft(let term, let field, let prefix, let token) = trimmed[index], frequentTerms.contains(term), token.hasStem else { continue }
-            trimmed[index] = .soft(term: term, field: field, prefix: prefix, token: token.ownForm)
-            changed = true
-        }
-        guard changed else { return nil }
-        var builder = ExpressionBuilder()
-        let result = builder.build(clauses: trimmed, excluded: excluded, strict: false)
-        var rankingTerms = builder.terms(count: terms.count)
-        rankingTerms.words = termWords
-        return (result, rankingTerms)
+        var trimmed = self
+        guard trimmed.dropStems(of: frequentTerms) else { return nil }
+        return (trimmed.expression, trimmed.rankingTerms)
     }
 
     /// Searches these soft terms by their own form only (no stem as a

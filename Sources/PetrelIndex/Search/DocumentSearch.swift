@@ -421,20 +421,21 @@ private struct SearchRun {
     /// of the cost of a query. It is searched by its own form only (no stem
     /// as a prefix), also when it brings candidates.
     static let frequentShare = 0.05
+    static let frequentMinimum = 500
     /// A soft term in more than this share of the documents (or 500
     /// documents, whichever is more: `SearchOptions.stemMinimumDocuments`)
     /// is searched without its stem as a prefix: its own form finds plenty,
     /// and the prefix's postings are the longest of the query.
     static let stemShare = 0.01
-    static let frequentMinimum = 500
     /// How many times more documents than a frequent word's threshold the
     /// least frequent of them may have to bring candidates, when the rare
     /// words cannot fill the page.
     static let frequentFallbackFactor = 4
 
     /// The candidate expression of a query with frequent words (see
-    /// ``frequentShare``), its terms, and the note that says what changed;
-    /// nil when every word is searched as analysed.
+    /// ``frequentShare``) or common ones (``stemShare``: searched without
+    /// their stems), its terms, and the note that says what changed; nil
+    /// when every word is searched as analysed.
     private func withoutFrequentCandidates(_ analyzedAsTyped: AnalyzedQuery) throws -> (expression: String, terms: RankingModel.Terms, note: String)? {
         var analyzed = analyzedAsTyped
         let expressions = analyzed.softTermExpressions

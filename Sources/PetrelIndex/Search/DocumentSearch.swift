@@ -459,7 +459,9 @@ private struct SearchRun {
         var frequent = Set<Int>()
         var common = Set<Int>()
         var rareDocuments = 0
-        let stemThreshold = max(options.stemMinimumDocuments, Int(Double(documents) * Self.stemShare))
+        // Never above the frequent words' bound: every frequent word is also
+        // common, so none keeps its stem.
+        let stemThreshold = min(threshold, max(options.stemMinimumDocuments, Int(Double(documents) * Self.stemShare)))
         for (term, expression) in expressions {
             let count = try frequency(expression, upTo: threshold)
             if count > threshold { frequent.insert(term) } else { rareDocuments += count }
@@ -470,15 +472,13 @@ private struct SearchRun {
         // first row (call, calls, called, caller, callback...), the largest
         // cost of a slow query, while the word's own documents fill the
         // page many times: it is searched by its own form only.
-        let ownForms = "the most frequent words of the query are searched by their own form only"
         let trimmed = analyzed.dropStems(of: common)
-        let commonNote = common.isSubset(of: frequent) ? ownForms : "the common words of the query are searched by their own form only"
-        let asAnalyzed = trimmed ? (analyzed.expression, analyzed.rankingTerms, commonNote) : nil
-        // A word alone brings the candidates whatever its frequency, by its
-        // own form only when it is frequent.
-        if expressions.count == 1 {
-            return analyzed.expression(ownFormsOnly: frequent).map { ($0.expression, $0.terms, ownForms) } ?? asAnalyzed
-        }
+        let note = common.isSubset(of: frequent)
+            ? "the most frequent words of the query are searched by their own form only"
+            : "the common words of the query are searched by their own form only"
+        let asAnalyzed = trimmed ? (analyzed.expression, analyzed.rankingTerms, note) : nil
+        // A word alone brings the candidates whatever its frequency.
+        if expressions.count == 1 { return asAnalyzed }
         // Enough documents with a rare word to fill the page; when there
         // are not, the least frequent of the frequent words bring theirs
         // ("control" for `control groupstats the`, where groupstats is in 9
@@ -488,7 +488,6 @@ private struct SearchRun {
         // When even they cannot, every word brings candidates, the frequent
         // ones by their own form only.
         let page = options.offset + options.limit
-        let aboveThreshold = frequent
         if rareDocuments < page, !frequent.isEmpty {
             let largerBound = threshold * Self.frequentFallbackFactor
             let counted = try expressions.filter { frequent.contains($0.key) }.map { (term: $0.key, count: try frequency($0.value, upTo: largerBound)) }
@@ -496,9 +495,7 @@ private struct SearchRun {
                 frequent.remove(term)
                 rareDocuments += count
             }
-            guard rareDocuments >= page, !frequent.isEmpty else {
-                return analyzed.expression(ownFormsOnly: aboveThreshold).map { ($0.expression, $0.terms, ownForms) } ?? asAnalyzed
-            }
+            guard rareDocuments >= page, !frequent.isEmpty else { return asAnalyzed }
         }
         return analyzed.expression(frequentTerms: frequent).map {
             ($0.expression, $0.terms, "documents with only the most frequent words of the query are not candidates")

@@ -200,17 +200,6 @@ struct AnalyzedQuery: Sendable {
         return result
     }
 
-    /// The expression of every term, the frequent ones by their own form
-    /// only (no stem prefix), for a query whose rarer words cannot fill
-    /// the page: each word still brings candidates, without merging the
-    /// long postings of every word that starts like a frequent one
-    /// (`kernel*`). Nil when no soft term is frequent.
-    func expression(ownFormsOnly frequentTerms: Set<Int>) -> (expression: String, terms: RankingModel.Terms)? {
-        var trimmed = self
-        guard trimmed.dropStems(of: frequentTerms) else { return nil }
-        return (trimmed.expression, trimmed.rankingTerms)
-    }
-
     /// Searches these soft terms by their own form only (no stem as a
     /// prefix) from now on; false when none of them had a stem.
     mutating func dropStems(of dropped: Set<Int>) -> Bool {

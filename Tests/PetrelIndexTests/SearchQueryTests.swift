@@ -95,6 +95,38 @@ struct SearchTests {
         #expect(names(try index.search("petrels", options: options)) == ["survey.html"])
     }
 
+    /// Long bodies are read from their start for snippets (in place): a
+    /// match at the start, one whose window crosses the first read, one
+    /// further in, and one past the most the Swift snippet reads (FTS5's
+    /// snippet then) all get the same snippet as a whole read would give.
+    @Test func snippetsOfLongBodies() throws {
+        let filler = String(repeating: "albatross glides over the ocean. ", count: 34_000)
+        let passage = "The storm petrel patters on the water at dawn."
+        func prefix(_ bytes: Int) -> String { String(filler.utf8.prefix(bytes))! }
+        let tree = try Tree([
+            "start.txt": passage + " " + filler,
+            "edge.txt": prefix(32_768 - 40) + " " + passage + " " + prefix(10_000),
+            "middle.txt": prefix(300_000) + " " + passage + " " + prefix(1_000),
+            "far.txt": filler + " " + passage,
+        ])
+        let index = try DocumentIndex(path: tree.directory.path("long.sqlite"))
+        try index.update(roots: [tree.root])
+        var options = SearchOptions()
+        options.snippetTokens = 8
+        let results = try index.search("storm", options: options)
+        #expect(Set(names(results)) == ["start.txt", "edge.txt", "middle.txt", "far.txt"])
+        for hit in results.hits {
+            let name = hit.path.split(separator: "/").last.map(String.init) ?? ""
+            let marked = hit.matchRanges.map { String(decoding: Array(hit.snippet.utf8)[$0], as: UTF8.self) }
+            #expect(marked.map { $0.lowercased() } == ["storm"], "\(name): \(hit.snippet)")
+            #expect(hit.snippet.contains("storm petrel patters on the water"), "\(name): \(hit.snippet)")
+            if name == "start.txt" { #expect(hit.snippet.hasPrefix("The storm petrel"), "\(hit.snippet)") }
+            if name != "far.txt" { #expect(hit.snippet.hasSuffix("…"), "\(name): \(hit.snippet)") }
+        }
+        // With FTS5's integrity-check.
+        try index.expectSound()
+    }
+
     @Test func multilingualWords() throws {
         let (_, index) = try Self.makeIndex()
         #expect(names(try index.search("東京")) == ["tokyo.txt"])

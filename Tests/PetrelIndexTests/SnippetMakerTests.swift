@@ -36,4 +36,36 @@ struct SnippetMakerTests {
     @Test func aBodyWithoutTheWordsHasNoSnippet() throws {
         #expect(try snippet("albatross and shearwater.", ["storm"]) == nil)
     }
+
+    /// The start of a longer text: its end gets an ellipsis (after the last
+    /// word: the marks that follow may not end the text), and a snippet
+    /// that would reach past the scan limit is not made (the caller reads
+    /// more).
+    @Test func theStartOfALongerText() throws {
+        let tokenizer = try ICUWordTokenizer(arguments: IndexTokenizer.icu.descriptor.arguments)
+        let maker = SnippetMaker(tokenizer: tokenizer, exact: ["storm"], prefixes: [])
+        let body = "one two storm petrel."
+        #expect(maker.snippet(of: body, tokens: 8)?.text == "one two storm petrel.")
+        #expect(maker.snippet(of: body, tokens: 8, isWhole: false)?.text == "one two storm petrel…")
+        // The window (eight tokens) ends past the limit: no snippet.
+        #expect(maker.snippet(of: body, tokens: 8, isWhole: false, scanLimit: 15) == nil)
+        #expect(maker.snippet(of: body, tokens: 8, isWhole: false, scanLimit: 21)?.text == "one two storm petrel…")
+        #expect(maker.snippet(of: "one two three four five six seven eight nine storm", tokens: 4, isWhole: false, scanLimit: 30) == nil)
+    }
+
+    /// A read that ends inside a character drops the character's first
+    /// bytes, not the text: two, three and four bytes cut at each place.
+    @Test func aReadCutInsideACharacter() {
+        for character in ["é", "海", "🐦"] {
+            let bytes = Array(("ab" + character).utf8)
+            for cut in 3..<bytes.count {
+                #expect(SnippetMaker.decodingWholeCharacters(Array(bytes[..<cut]), isWhole: false) == "ab")
+            }
+            #expect(SnippetMaker.decodingWholeCharacters(bytes, isWhole: false) == "ab" + character)
+            #expect(SnippetMaker.decodingWholeCharacters(bytes, isWhole: true) == "ab" + character)
+        }
+        // A whole text keeps even a broken end (as a replacement character).
+        #expect(SnippetMaker.decodingWholeCharacters([0x61, 0xC3], isWhole: true) == "a\u{FFFD}")
+        #expect(SnippetMaker.decodingWholeCharacters([], isWhole: false) == "")
+    }
 }

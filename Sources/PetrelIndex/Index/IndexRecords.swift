@@ -95,6 +95,13 @@ struct DocumentText: TableRecord {
         FTS5Pattern(validatedRawPattern: expression)
     }
 
+    /// Where FTS5 keeps the columns of a table with content of its own:
+    /// `<table>_content`, the columns as `c0`, `c1`... in their order, so
+    /// the body is `c2`. A body is read from there in place (see
+    /// ``Database/withBlobReader(table:column:schema:_:)``).
+    static let contentTable = databaseTableName + "_content"
+    static let bodyContentColumn = "c2"
+
     /// The number of rows, which is the number of documents: FTS5 keeps it
     /// as the first varint of its averages record (row 1 of `%_data`), where
     /// one lookup reads it; `COUNT(*)` reads every row of an index (a

@@ -589,29 +589,37 @@ private struct SearchRun {
         return String(decoding: text.utf8.map { $0 == 0x0A || $0 == 0x0D ? 0x20 : $0 }, as: UTF8.self)
     }
 
-    /// The characters of a body the Swift snippet looks through: a match
-    /// further in gets FTS5's own snippet, so a huge document costs a
-    /// bounded amount of memory and time to show.
+    /// The bytes of a body the Swift snippet reads first, and the most it
+    /// reads: a match further in gets FTS5's own snippet, so a huge
+    /// document costs a bounded amount of memory and time to show.
+    static let snippetFirstRead = 1 << 15
     static let snippetScanLength = 1 << 20
+    /// How far before the end of a partial read a snippet must end: a word
+    /// cut by the read is not read as a match, and a window is not cut.
+    static let snippetReadMargin = 1 << 12
 
     /// The hits of the page, in the order of the candidates: the documents
-    /// and their text are read in one request, and FTS5 makes the snippets
-    /// of the bodies the Swift snippet finds no match in (in one more).
+    /// are read in one request; the bodies, for snippets made in Swift, in
+    /// place and from their start (``DatabaseBlobReader``: a statement
+    /// would load each body whole, megabytes for a long changelog, to use
+    /// its first kilobytes); FTS5 makes the snippets of the bodies the Swift
+    /// snippet finds no match in (in one more request).
     ///
-    /// The page's ids filter `documents`, not the full-text table: SQLite
-    /// then seeks each document and its full-text row once. An `IN` on the
-    /// virtual table's rowid is not carried over the join, so each
+    /// There, the page's ids filter `documents`, not the full-text table:
+    /// SQLite then seeks each document and its full-text row once. An `IN`
+    /// on the virtual table's rowid is not carried over the join, so each
     /// document would probe the full-text table once per id of the page.
     private func hits(_ candidates: [Candidate], pattern: FTS5Pattern, terms: [AnalyzedQuery.Term], snippetMaker: SnippetMaker?) throws -> [SearchHit] {
         let ids = candidates.map(\.id)
+        guard !ids.isEmpty else { return [] }
         var shown: [Int64: (document: DocumentRecord, snippet: String, ranges: [Range<Int>])] = [:]
-        if let snippetMaker, !ids.isEmpty {
-            let request = DocumentText
-                .select(Column.rowID.forKey("id"), SQL("substr(body, 1, \(Self.snippetScanLength))").forKey("body"))
-                .including(required: DocumentText.document.filter(ids.contains(DocumentRecord.Columns.id)))
-            for found in try TextOfHit.fetchAll(db, request) {
-                guard let (text, ranges) = snippetMaker.snippet(of: found.body, tokens: options.snippetTokens) else { continue }
-                shown[found.id] = (found.document, text, ranges)
+        if let snippetMaker {
+            let documents = try DocumentRecord.filter(ids.contains(DocumentRecord.Columns.id)).fetchAll(db)
+            try db.withBlobReader(table: DocumentText.contentTable, column: DocumentText.bodyContentColumn) { bodies in
+                for document in documents {
+                    guard let id = document.id, let (text, ranges) = swiftSnippet(ofRow: id, in: bodies, snippetMaker) else { continue }
+                    shown[id] = (document, text, ranges)
+                }
             }
         }
         let rest = ids.filter { shown[$0] == nil }
@@ -635,11 +643,23 @@ private struct SearchRun {
         }
     }
 
-    /// A document and the start of its text.
-    private struct TextOfHit: Decodable, FetchableRecord {
-        var id: Int64
-        var document: DocumentRecord
-        var body: String
+    /// The Swift snippet of a body: from its first `snippetFirstRead`
+    /// bytes, else from its first `snippetScanLength`; nil when they hold no
+    /// match, or the body cannot be read in place (FTS5 then makes the
+    /// snippet from the row).
+    private func swiftSnippet(ofRow id: Int64, in bodies: DatabaseBlobReader, _ snippetMaker: SnippetMaker) -> (String, [Range<Int>])? {
+        guard let size = try? bodies.count(ofRow: id) else { return nil }
+        for read in [Self.snippetFirstRead, Self.snippetScanLength] {
+            let isWhole = size <= read
+            // The last read looks through all it has.
+            let isLast = isWhole || read == Self.snippetScanLength
+            guard let bytes = try? bodies.bytes(ofRow: id, maxCount: read) else { return nil }
+            let text = SnippetMaker.decodingWholeCharacters(bytes, isWhole: isWhole)
+            let limit = isLast ? Int.max : text.utf8.count - Self.snippetReadMargin
+            if let found = snippetMaker.snippet(of: text, tokens: options.snippetTokens, isWhole: isWhole, scanLimit: limit) { return found }
+            if isLast { return nil }
+        }
+        return nil
     }
 
     /// A document and FTS5's snippets of it.

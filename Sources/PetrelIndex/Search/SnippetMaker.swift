@@ -20,14 +20,24 @@ struct SnippetMaker {
 
     /// Text around the first match in `body`, with the UTF-8 ranges of the
     /// matches in it; nil when the body has no match (it matched elsewhere).
-    func snippet(of body: String, tokens window: Int) -> (text: String, ranges: [Range<Int>])? {
+    ///
+    /// `body` may be the start of a longer text (`isWhole` false): its end
+    /// then always gets an ellipsis. With a `scanLimit`, a snippet must end
+    /// before that UTF-8 offset: nil when it would not (the caller reads
+    /// more of the text).
+    func snippet(of body: String, tokens window: Int, isWhole: Bool = true, scanLimit: Int = .max) -> (text: String, ranges: [Range<Int>])? {
         let before = max(1, window / 4)
         var recent: [Token] = []
         var kept: [Token] = []
         var matched: [Range<Int>] = []
         var found = false
+        var reachedLimit = false
         do {
             try tokenizer.tokenize(body, for: .document) { token in
+                if token.byteRange.upperBound > scanLimit {
+                    reachedLimit = true
+                    throw Stop()
+                }
                 let isMatch = matches(token.text)
                 if token.isColocated {
                     if found, isMatch, matched.last != token.byteRange { matched.append(token.byteRange) }
@@ -55,7 +65,7 @@ struct SnippetMaker {
         } catch {
             // Stop: enough tokens; any other error: use what was gathered.
         }
-        guard found, let first = kept.first, let last = kept.last else { return nil }
+        guard found, !reachedLimit, let first = kept.first, let last = kept.last else { return nil }
         // The body's own bytes, sliced in place: copying a body of up to a
         // megabyte to take a few hundred bytes was most of a snippet's cost.
         let utf8 = body.utf8
@@ -65,7 +75,7 @@ struct SnippetMaker {
         // end without any (a heading's `#`, a last line's full stop), and
         // the end's few marks are kept.
         let rest = body.unicodeScalars[utf8.index(utf8.startIndex, offsetBy: end)...]
-        var isCutAfter = !rest.allSatisfy(Self.isFiller)
+        var isCutAfter = !isWhole || !rest.allSatisfy(Self.isFiller)
         if !isCutAfter {
             let trailingSpace = rest.reversed().prefix(while: \.properties.isWhitespace).reduce(0) { $0 + UTF8.width($1) }
             let marks = utf8.count - end - trailingSpace
@@ -81,6 +91,22 @@ struct SnippetMaker {
         if isCutAfter { text += Array("…".utf8) }
         let ranges = matched.filter { $0.lowerBound >= start && $0.upperBound <= end }.map { ($0.lowerBound + shift)..<($0.upperBound + shift) }
         return (String(decoding: text, as: UTF8.self), ranges)
+    }
+
+    /// The text of the first bytes of a text, without a character that the
+    /// read cut at its end.
+    static func decodingWholeCharacters(_ bytes: [UInt8], isWhole: Bool) -> String {
+        var end = bytes.count
+        if !isWhole {
+            var lead = end - 1
+            while lead >= 0, end - lead < 4, bytes[lead] & 0xC0 == 0x80 { lead -= 1 }
+            if lead >= 0 {
+                let byte = bytes[lead]
+                let width = byte >= 0xF0 ? 4 : byte >= 0xE0 ? 3 : byte >= 0xC0 ? 2 : 1
+                if lead + width > end { end = lead }
+            }
+        }
+        return String(decoding: bytes[..<end], as: UTF8.self)
     }
 
     /// The most bytes of punctuation after the last word that a snippet

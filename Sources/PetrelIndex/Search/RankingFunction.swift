@@ -527,12 +527,9 @@ private final class RankingContext {
         // order. A term with alternatives counts each position once, at its
         // best weight.
         let slots = termCount * columns
-        scratch.frequencies.removeAll(keepingCapacity: true)
-        scratch.frequencies.append(contentsOf: repeatElement(0, count: slots))
-        scratch.leadFrequencies.removeAll(keepingCapacity: true)
-        scratch.leadFrequencies.append(contentsOf: repeatElement(0, count: slots))
-        scratch.shortestLengths.removeAll(keepingCapacity: true)
-        scratch.shortestLengths.append(contentsOf: repeatElement(0, count: columns))
+        scratch.frequencies.setZeros(count: slots)
+        scratch.leadFrequencies.setZeros(count: slots)
+        scratch.shortestLengths.setZeros(count: columns)
         if scratch.positions.count != slots { scratch.positions = [[Int]](repeating: [], count: slots) }
         for slot in 0..<slots where !scratch.positions[slot].isEmpty { scratch.positions[slot].removeAll(keepingCapacity: true) }
         let keepPositions = model.proximityWeight > 0 && termCount > 1
@@ -581,8 +578,8 @@ private final class RankingContext {
         var sized = false
         func size(_ scratch: inout Scratch) throws {
             guard !sized else { return }
-            scratch.lengths.removeAll(keepingCapacity: true)
-            for column in 0..<columns { scratch.lengths.append(Double(try match.tokenCount(column: column))) }
+            scratch.lengths.setZeros(count: columns)
+            for column in 0..<columns { scratch.lengths[column] = Double(try match.tokenCount(column: column)) }
             let bodyLength = scratch.lengths.last ?? 0
             leadBoost = bodyLength > leadLength ? 1 + model.leadWeight * (1 - leadLength / bodyLength) : 1
             sized = true
@@ -624,8 +621,7 @@ private final class RankingContext {
                 settle(term, &scratch)
             }
         }
-        scratch.termScores.removeAll(keepingCapacity: true)
-        scratch.termScores.append(contentsOf: repeatElement(0, count: termCount))
+        scratch.termScores.setZeros(count: termCount)
         var matchedIDF = 0.0
         var matched = 0
         for term in 0..<termCount {
@@ -886,5 +882,19 @@ extension RankingModel {
     static let explainFunction = FTS5AuxiliaryFunction("petrel_explain") { match in
         let explanation = try RankingContext.get(match).score(match)
         return String(decoding: try JSONEncoder().encode(explanation), as: UTF8.self)
+    }
+}
+
+extension Array where Element == Double {
+    /// `count` zeros, written over the elements already there when there
+    /// are as many (a row's scratch space is as large as the last row's):
+    /// emptying the array and appending zeros went through the generic
+    /// paths of both, a tenth of the ranking function's time.
+    fileprivate mutating func setZeros(count: Int) {
+        guard self.count == count else {
+            self = Array(repeating: 0, count: count)
+            return
+        }
+        for index in indices { self[index] = 0 }
     }
 }

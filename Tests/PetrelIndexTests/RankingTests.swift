@@ -595,6 +595,66 @@ struct RankingTests {
         #expect(try index.dbQueue.read { db in try String.fetchAll(db, sql: unpruned) } == results.hits.map(\.path))
     }
 
+    /// The documents whose titles may be names (one to three tokens) have
+    /// a bit each in `name_titles`, kept by every update, checked by
+    /// `check()`, made for an index of schema 2 when it is opened for
+    /// writing; searches rank the same with them as by reading each title's
+    /// length.
+    @Test func theDocumentsWhoseTitlesMayBeNamesHaveABitEach() throws {
+        let (tree, index) = try Self.makeIndex([
+            "getsockname.md": "# getsockname\n\nReturns the address to which the socket is bound, in the buffer given.",
+            "ls.md": "# ls(1)\n\nList directory contents; get the name of each file.",
+            "long.md": "# How to get a socket and give it a name\n\nGet a socket, then get its name.",
+            "untitled.txt": "get socket name, with no title at all",
+        ])
+        func ids(_ index: DocumentIndex) throws -> [String: Int64] {
+            try index.dbQueue.read { db in
+                try Dictionary(uniqueKeysWithValues: Row.fetchAll(db, sql: "SELECT path, id FROM documents").map { row -> (String, Int64) in
+                    let path: String = row[0]
+                    return (String(path.split(separator: "/").last ?? ""), row[1])
+                })
+            }
+        }
+        func named(_ index: DocumentIndex) throws -> Set<String> {
+            let titles = try #require(try index.dbQueue.read { db in try NameTitles.read(db) })
+            return Set(try ids(index).filter { titles.contains($0.value) }.keys)
+        }
+        #expect(try named(index) == ["getsockname.md", "ls.md"])
+        try index.expectSound()
+        // A later update adds its documents' bits.
+        try tree.write("docs/bind.md", "# bind\n\nBinds a name to a socket.")
+        try index.update(roots: [tree.path("docs")])
+        #expect(try named(index) == ["getsockname.md", "ls.md", "bind.md"])
+        try index.expectSound()
+        var options = SearchOptions()
+        options.explain = true
+        let withBits = try index.search("get socket name", options: options)
+        #expect(names(withBits).prefix(3).contains("getsockname.md"))
+
+        // A missing bit is a problem check() reports.
+        let path = tree.directory.path("r.sqlite")
+        try index.dbQueue.write { db in try db.execute(sql: "UPDATE name_titles SET bits = zeroblob(8192)") }
+        #expect(try index.check().contains { $0.contains("3 documents whose titles may be names are missing from name_titles") })
+
+        // Schema 2: no table. Read only, titles are measured row by row, to
+        // the same ranking; opened for writing, the table is made.
+        try index.dbQueue.write { db in
+            try db.execute(sql: "DROP TABLE name_titles")
+            try db.execute(sql: "UPDATE petrel_meta SET value = '2' WHERE key = 'schema_version'")
+            try db.execute(sql: "DELETE FROM grdb_migrations WHERE identifier = 'v3'")
+        }
+        try index.dbQueue.close()
+        let older = try DocumentIndex(readingAt: path)
+        let withoutBits = try older.search("get socket name", options: options)
+        #expect(withoutBits.hits.map(\.path) == withBits.hits.map(\.path))
+        #expect(withoutBits.hits.map(\.score) == withBits.hits.map(\.score))
+        try older.dbQueue.close()
+        let migrated = try DocumentIndex(path: path)
+        #expect(try migrated.statistics().schemaVersion == 3)
+        #expect(try named(migrated) == ["getsockname.md", "ls.md", "bind.md"])
+        try migrated.expectSound()
+    }
+
     @Test func theStemmerIsTheLanguageOfTheIndexOrOfTheQuery() throws {
         // An index mostly in one language stems every word of its script so.
         let german = QueryStemming(queryText: "the files", sampleLanguages: Array(repeating: "de", count: 9) + ["en", nil])

@@ -393,5 +393,24 @@ struct DocumentCountTests {
         #expect(DocumentText.sqliteVarint(Data([0x84, 0x8F])) == nil)
         #expect(DocumentText.sqliteVarint(Data()) == nil)
         #expect(DocumentText.sqliteVarint(Data(repeating: 0xFF, count: 9)) == nil)
+        // A row's sizes, one after the other, to the first broken one; in
+        // a slice of a larger buffer too.
+        #expect(DocumentText.sqliteVarints(Data([0x03, 0x81, 0x00, 0x00])) == [3, 128, 0])
+        #expect(DocumentText.sqliteVarints(Data([0x03, 0x84, 0x8F])) == [3])
+        #expect(DocumentText.sqliteVarints(Data()) == [])
+        #expect(DocumentText.sqliteVarints(Data([0x09, 0x05, 0x81, 0x00])[1...]) == [5, 128])
+    }
+
+    @Test func nameBitsAcrossChunks() {
+        var titles = NameTitles()
+        #expect(titles.isEmpty && !titles.contains(0))
+        let ids: [Int64] = [0, 7, 8, 65_535, 65_536, 1_000_000]
+        for id in ids { titles.insert(id) }
+        titles.insert(-1)
+        #expect(ids.allSatisfy(titles.contains))
+        #expect(![1, 6, 9, 65_534, 65_537, 999_999, -1].contains(where: titles.contains))
+        #expect(titles.chunks.keys.sorted() == [0, 1, 15])
+        #expect(titles.chunks.values.allSatisfy { $0.count == NameTitles.chunkBytes })
+        #expect(NameTitles.isNameLength(1) && NameTitles.isNameLength(3) && !NameTitles.isNameLength(0) && !NameTitles.isNameLength(4))
     }
 }

@@ -16,7 +16,7 @@ import Foundation
 /// search while an update writes, and see each committed batch.
 public final class DocumentIndex: Sendable {
     /// The schema this version of PetrelIndex writes.
-    public static let schemaVersion = 2
+    public static let schemaVersion = 3
 
     /// The index file.
     public let path: String
@@ -420,8 +420,10 @@ public final class DocumentIndex: Sendable {
     /// Verifies the index: SQLite's `integrity_check`, FTS5's own
     /// integrity check (with Petrel's tokenizers registered, which the
     /// plain `sqlite3` shell cannot do), that every document has its
-    /// full-text row, and that FTS5's count of rows is the number of
-    /// documents. Returns the problems found; empty means sound.
+    /// full-text row, that FTS5's count of rows is the number of
+    /// documents, and that every document whose title may be a name has
+    /// its bit (``NameTitles``). Returns the problems found; empty means
+    /// sound.
     ///
     /// FTS5's check is a write statement (that writes nothing): an index
     /// opened with ``init(readingAt:)`` skips it.
@@ -450,6 +452,8 @@ public final class DocumentIndex: Sendable {
             // Searches read the number of documents from FTS5's own count.
             let counted = try DocumentRecord.fetchCount(db), recorded = try DocumentText.fetchCount(db)
             if counted != recorded { problems.append("FTS5 counts \(recorded) rows for \(counted) documents") }
+            let unnamed = try NameTitles.missingDocuments(db)
+            if unnamed > 0 { problems.append("\(unnamed) documents whose titles may be names are missing from \(NameTitles.tableName)") }
             let foreign = try Row.fetchAll(db, sql: "PRAGMA foreign_key_check")
             if !foreign.isEmpty { problems.append("\(foreign.count) foreign key violations") }
             return problems

@@ -119,13 +119,34 @@ struct DocumentText: TableRecord {
     /// groups of 7 bits, the high bit set on all but the last byte, and a
     /// ninth byte of 8 bits. Nil for a truncated or negative value.
     static func sqliteVarint(_ bytes: Data) -> Int? {
+        sqliteVarint(bytes, at: bytes.startIndex)?.value
+    }
+
+    /// The varint at `start`, and the index after it.
+    private static func sqliteVarint(_ bytes: Data, at start: Data.Index) -> (value: Int, end: Data.Index)? {
         var value: UInt64 = 0
-        for (index, byte) in bytes.prefix(9).enumerated() {
-            if index == 8 { return Int(exactly: value << 8 | UInt64(byte)) }
+        var index = start
+        while index < bytes.endIndex {
+            let byte = bytes[index]
+            let position = index - start
+            index += 1
+            if position == 8 { return Int(exactly: value << 8 | UInt64(byte)).map { ($0, index) } }
             value = value << 7 | UInt64(byte & 0x7F)
-            if byte & 0x80 == 0 { return Int(exactly: value) }
+            if byte & 0x80 == 0 { return Int(exactly: value).map { ($0, index) } }
         }
         return nil
+    }
+
+    /// The varints of `bytes`, one after the other, up to the first that
+    /// is truncated or negative: FTS5's record of a row's sizes.
+    static func sqliteVarints(_ bytes: Data) -> [Int] {
+        var values: [Int] = []
+        var index = bytes.startIndex
+        while let (value, end) = sqliteVarint(bytes, at: index) {
+            values.append(value)
+            index = end
+        }
+        return values
     }
 }
 

@@ -9,6 +9,9 @@ enum IndexSchema {
         migrator.registerMigration("v2") { db in
             try migrateToVersion2(db)
         }
+        migrator.registerMigration("v3") { db in
+            try migrateToVersion3(db)
+        }
         return migrator
     }
 
@@ -16,6 +19,14 @@ enum IndexSchema {
     static func create(_ db: Database, tokenizer: IndexTokenizer) throws {
         try createVersion1(db, tokenizer: tokenizer)
         try migrateToVersion2(db)
+        try migrateToVersion3(db)
+    }
+
+    /// Version 3: the documents whose titles may be names, a bit each
+    /// (``NameTitles``), counted from FTS5's sizes of the rows there are.
+    private static func migrateToVersion3(_ db: Database) throws {
+        try NameTitles.create(db)
+        try IndexSetting(key: "schema_version", value: "3").update(db)
     }
 
     /// Version 2: each folder keeps the walk options it was added with
@@ -83,6 +94,7 @@ enum IndexSchema {
     }
 
     static let dropStatements = [
+        "DROP TABLE IF EXISTS \(NameTitles.tableName)",
         "DROP TRIGGER IF EXISTS documents_delete",
         "DROP TABLE IF EXISTS documents_fts",
         "DROP TABLE IF EXISTS skipped_files",

@@ -7,7 +7,8 @@ import Foundation
 /// every document), again for every query that has the phrase.
 ///
 /// The languages of a sample of the documents (what ``QueryStemming``
-/// chooses stemmers from) are kept with them, for the same state.
+/// chooses stemmers from) and the documents whose titles may be names
+/// (``NameTitles``) are kept with them, for the same state.
 ///
 /// The counts hold for one state of the full-text index, told by two of
 /// FTS5's own records, read in the search's transaction: the structure
@@ -16,13 +17,15 @@ import Foundation
 /// finds another state starts the counts again. A phrase is named by its
 /// expression alone (`"word" *`, `title : "word"`), which is what it
 /// counts.
-// @unchecked Sendable: `state`, `counts` and `languages` are only read and
-// written under `lock`.
+// @unchecked Sendable: `state`, `counts`, `languages` and `nameTitles` are
+// only read and written under `lock`.
 final class DocumentFrequencies: @unchecked Sendable {
     private let lock = NSLock()
     private var state: [Data] = []
     private var counts: [String: Int] = [:]
     private var languages: [String?]?
+    /// The name bits, once read: nil inside when the index has none.
+    private var nameTitles: NameTitles??
 
     /// The most phrases kept; past it the counts start again (a long-lived
     /// process that searches many words keeps bounded memory).
@@ -58,6 +61,15 @@ final class DocumentFrequencies: @unchecked Sendable {
             frequencies?.record(languages: sample, in: state)
             return sample
         }
+
+        /// The documents whose titles may be names: those kept for this
+        /// state, else what `read` returns (then kept).
+        func nameTitles(_ read: () throws -> NameTitles?) throws -> NameTitles? {
+            if let known = frequencies?.nameTitles(in: state) { return known }
+            let titles = try read()
+            frequencies?.record(nameTitles: titles, in: state)
+            return titles
+        }
     }
 
     /// The counts valid in `db`'s current transaction; those of another
@@ -75,6 +87,7 @@ final class DocumentFrequencies: @unchecked Sendable {
             state = current
             counts.removeAll()
             languages = nil
+            nameTitles = nil
         }
         return Session(frequencies: self, state: current, documentCount: DocumentText.sqliteVarint(current[0]))
     }
@@ -96,6 +109,19 @@ final class DocumentFrequencies: @unchecked Sendable {
         lock.lock()
         defer { lock.unlock() }
         return state == self.state ? languages : nil
+    }
+
+    private func nameTitles(in state: [Data]) -> NameTitles?? {
+        lock.lock()
+        defer { lock.unlock() }
+        return state == self.state ? nameTitles : nil
+    }
+
+    private func record(nameTitles titles: NameTitles?, in state: [Data]) {
+        lock.lock()
+        defer { lock.unlock() }
+        guard state == self.state else { return }
+        nameTitles = .some(titles)
     }
 
     private func record(languages sample: [String?], in state: [Data]) {

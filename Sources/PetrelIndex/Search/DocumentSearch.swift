@@ -400,8 +400,10 @@ private struct SearchRun {
             .limit(options.limit, offset: options.offset)
         // Names read titles from `documents`, not from the full-text row.
         let titles = try db.cachedStatement(sql: "SELECT title FROM documents WHERE id = ?")
+        let db = db
+        let nameTitles = try frequencies.nameTitles { try NameTitles.read(db) }
         let collector = RankingCollector(title: { id in try String.fetchOne(titles, arguments: [id]) ?? "" },
-                                         frequencies: frequencies, phraseKeys: terms.phraseKeys)
+                                         frequencies: frequencies, phraseKeys: terms.phraseKeys, nameTitles: nameTitles)
         let rows = try RankingCollector.$current.withValue(collector) { try Row.fetchAll(db, request) }
         return rows.map { row in
             let id: Int64 = row[0]

@@ -261,11 +261,16 @@ final class RankingCollector: @unchecked Sendable {
     /// and the names of the statement's phrases in them.
     let frequencies: DocumentFrequencies.Session
     let phraseKeys: [String]
+    /// The documents whose titles may be names; nil: every title's length
+    /// is read to tell.
+    let nameTitles: NameTitles?
 
-    init(title: ((Int64) throws -> String)? = nil, frequencies: DocumentFrequencies.Session = .none, phraseKeys: [String] = []) {
+    init(title: ((Int64) throws -> String)? = nil, frequencies: DocumentFrequencies.Session = .none, phraseKeys: [String] = [],
+         nameTitles: NameTitles? = nil) {
         self.title = title
         self.frequencies = frequencies
         self.phraseKeys = phraseKeys
+        self.nameTitles = nameTitles
     }
 
     /// The number of documents that hold a phrase of the statement:
@@ -307,6 +312,9 @@ private final class RankingContext {
     private let names: NameMatch?
     /// The terms a name can credit to a row that does not hold them.
     private let namesAbsent: UInt64
+    /// The documents whose titles may be names, when the search knows
+    /// them: the others' titles are not measured for names.
+    private let nameTitles: NameTitles?
     /// The most a name can add to each term a row does not hold.
     private let absentNamePart: [Double]
     /// Whether a term's part can be bounded before the row's sizes are
@@ -371,6 +379,7 @@ private final class RankingContext {
         isBoundable = model.topCount > 0 && model.proximityB < 1 && terms.termCount <= 64
         boundsWithoutSizes = model.k1 >= 0 && model.columnB.allSatisfy { (0...1).contains($0) } && model.columnWeights.allSatisfy { $0 >= 0 }
         collector = model.topCount > 0 ? current : nil
+        nameTitles = current?.nameTitles
         // Names are read for descriptions (three words or more, "get
         // socket name"): a query of one or two words is the name itself
         // or keywords, and each title read costs FTS5 its whole row.
@@ -593,7 +602,7 @@ private final class RankingContext {
         }
         // Names add to terms already read: a row whose title may be a name
         // (its length tells) is read whole.
-        let namesMayCount = names != nil && columns >= 2
+        let namesMayCount = names != nil && columns >= 2 && nameTitles?.contains(match.rowID) != false
         if namesMayCount || !boundsWithoutSizes { try size(&scratch) }
         let mayBeNamed = namesMayCount && Self.mayBeAName(scratch.lengths[columns - 2])
         if let lowestKept, let held, !mayBeNamed {
@@ -704,9 +713,10 @@ private final class RankingContext {
     /// row's score count those terms in full when names are read). Returns
     /// how much the term scores grew.
     ///
-    /// The title is read only when it is short (`longestName` tokens), it
-    /// holds none of the query's words (then it names the document in
-    /// words, not in a name made of them), and the most the names can add
+    /// The title is read only when it is short (`NameTitles.longestName`
+    /// tokens), it holds none of the query's words (then it names the
+    /// document in words, not in a name made of them), and the most the
+    /// names can add
     /// (every such term named) reaches `needed`. A search reads it from
     /// `documents` (``RankingCollector/title``); other statements from
     /// FTS5, which reads the whole row for it.
@@ -758,7 +768,8 @@ private final class RankingContext {
                 for term in 0..<terms.termCount where absent & (1 << term) != 0 { withNames += absentNamePart[term] }
                 if withNames < lowestKept { return withNames }
                 let columns = min(match.columnCount, model.columnWeights.count)
-                guard columns >= 2, Self.mayBeAName(Double(try match.tokenCount(column: columns - 2))) else { return bound }
+                guard columns >= 2, nameTitles?.contains(match.rowID) != false,
+                      Self.mayBeAName(Double(try match.tokenCount(column: columns - 2))) else { return bound }
             }
             bounded = (held, bound)
         }
@@ -784,13 +795,10 @@ private final class RankingContext {
         explanation(try computeScore(match))
     }
 
-    /// The longest title, in tokens, that is read for names: a name is a
-    /// title of its own (a man page's, a function's).
-    static let longestName = 3.0
-    /// Whether a title of this many tokens can be a name: a title of its
-    /// own, not empty (most documents without a title of their own).
+    /// Whether a title of this many tokens can be a name
+    /// (``NameTitles/isNameLength(_:)``).
     static func mayBeAName(_ titleLength: Double) -> Bool {
-        titleLength >= 1 && titleLength <= longestName
+        NameTitles.isNameLength(Int(titleLength))
     }
     /// The fewest words of a query that names are read for.
     static let fewestNameWords = 3

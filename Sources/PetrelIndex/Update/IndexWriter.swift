@@ -22,6 +22,8 @@ struct IndexWriter {
     private let skipRecords: Set<FilePath>
     private var pendingDocuments = 0
     private var pendingBytes = 0
+    /// The batch's documents whose titles may be names, written with it.
+    private var nameTitles = NameTitles()
 
     /// A writer for the plan of the folder `root`; it opens its first
     /// transaction.
@@ -83,7 +85,7 @@ struct IndexWriter {
         report.bytesRead += bytes
         pendingDocuments += 1
         if pendingDocuments >= batchDocuments || pendingBytes >= batchBytes {
-            try db.commit()
+            try commitBatch()
             try db.beginTransaction(.immediate)
             pendingDocuments = 0
             pendingBytes = 0
@@ -105,7 +107,16 @@ struct IndexWriter {
     }
 
     /// Commits the last batch.
-    func finish() throws {
+    mutating func finish() throws {
+        try commitBatch()
+    }
+
+    /// Commits the batch with its documents' name bits (``NameTitles``).
+    private mutating func commitBatch() throws {
+        if !nameTitles.isEmpty {
+            try nameTitles.merge(into: db)
+            nameTitles = NameTitles()
+        }
         try db.commit()
     }
 
@@ -115,7 +126,7 @@ struct IndexWriter {
 
     /// Stores a document's row and its text (a new row, or the row it
     /// replaces, keeping its id).
-    private func store(_ document: ExtractedDocument, of file: WalkedFile, replacing: Int64?, hash: Int64, language: String?,
+    private mutating func store(_ document: ExtractedDocument, of file: WalkedFile, replacing: Int64?, hash: Int64, language: String?,
                        tokens: PrecomputedTokens?) throws {
         var record = DocumentRecord(
             id: replacing, rootID: rootID, path: file.path, size: file.status.size, modificationTime: file.status.modificationTime,
@@ -131,7 +142,7 @@ struct IndexWriter {
 
     /// Gives a document a new path: its title and body come from the index
     /// itself, so the file is not extracted again.
-    private func move(_ id: Int64, to file: WalkedFile) throws {
+    private mutating func move(_ id: Int64, to file: WalkedFile) throws {
         guard let row = try Row.fetchOne(db.cachedStatement(sql: "SELECT title, body FROM documents_fts WHERE rowid = ?"), arguments: [id]) else {
             throw IndexError(.damaged, "document \(id) has no full-text row: the index is inconsistent")
         }
@@ -147,7 +158,7 @@ struct IndexWriter {
     // The full text goes through prepared statements: this is the update's
     // hot path, where FTS5 tokenizes every body.
 
-    private func insertText(_ id: Int64?, path: String, title: String?, body: String, tokens: PrecomputedTokens? = nil) throws {
+    private mutating func insertText(_ id: Int64?, path: String, title: String?, body: String, tokens: PrecomputedTokens? = nil) throws {
         // The body's tokens, when the extraction computed them, are
         // replayed by the table's tokenizer instead of tokenizing it here.
         // The body is read in place: SQLite's own copy of an 8 MB text
@@ -155,6 +166,10 @@ struct IndexWriter {
         let insert = try db.cachedStatement(sql: "INSERT INTO documents_fts (rowid, path, title, body) VALUES (?, ?, ?, ?)")
         try tokenHandoff.offering(tokens) {
             try insert.execute(values: [id.databaseValue, path.databaseValue, title.databaseValue], borrowingText: body)
+        }
+        // The title's length as FTS5 counted it, for names.
+        if let id, let title, !title.isEmpty, let length = try NameTitles.titleLength(ofDocument: id, db), NameTitles.isNameLength(length) {
+            nameTitles.insert(id)
         }
     }
 

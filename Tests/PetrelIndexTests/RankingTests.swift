@@ -635,6 +635,17 @@ struct RankingTests {
         let path = tree.directory.path("r.sqlite")
         try index.dbQueue.write { db in try db.execute(sql: "UPDATE name_titles SET bits = zeroblob(8192)") }
         #expect(try index.check().contains { $0.contains("3 documents whose titles may be names are missing from name_titles") })
+        // A row that is not a chunk of bits is reported, and searches do
+        // without the bits: the same ranking.
+        try index.dbQueue.write { db in try db.execute(sql: "UPDATE name_titles SET bits = 42") }
+        #expect(try index.check().contains { $0.contains("1 rows of name_titles are not 8192 bytes of bits") })
+        // (A new reader: an index keeps the bits it read for the state of
+        // its full-text index, which this edit does not change.)
+        let reader = try DocumentIndex(readingAt: path)
+        let malformed = try reader.search("get socket name", options: options)
+        #expect(malformed.hits.map(\.path) == withBits.hits.map(\.path))
+        #expect(malformed.hits.map(\.score) == withBits.hits.map(\.score))
+        try reader.dbQueue.close()
 
         // Schema 2: no table. Read only, titles are measured row by row, to
         // the same ranking; opened for writing, the table is made.

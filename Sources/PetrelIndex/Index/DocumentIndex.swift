@@ -452,6 +452,8 @@ public final class DocumentIndex: Sendable {
             // Searches read the number of documents from FTS5's own count.
             let counted = try DocumentRecord.fetchCount(db), recorded = try DocumentText.fetchCount(db)
             if counted != recorded { problems.append("FTS5 counts \(recorded) rows for \(counted) documents") }
+            let malformed = try NameTitles.malformedRows(db)
+            if malformed > 0 { problems.append("\(malformed) rows of \(NameTitles.tableName) are not \(NameTitles.chunkBytes) bytes of bits") }
             let unnamed = try NameTitles.missingDocuments(db)
             if unnamed > 0 { problems.append("\(unnamed) documents whose titles may be names are missing from \(NameTitles.tableName)") }
             let foreign = try Row.fetchAll(db, sql: "PRAGMA foreign_key_check")

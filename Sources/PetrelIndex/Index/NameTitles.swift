@@ -47,27 +47,36 @@ struct NameTitles: Sendable, Equatable {
     }
 
     /// The bits of an index; nil when it has no table of them (an index of
-    /// schema 2, opened for reading only).
+    /// schema 2, opened for reading only) or a row of it is not a chunk of
+    /// bits (a damaged table, which `check()` reports): the bits only save
+    /// reads, and without them a search reads every title's length.
     static func read(_ db: Database) throws -> NameTitles? {
         guard try db.tableExists(tableName) else { return nil }
         var titles = NameTitles()
         for row in try Row.fetchAll(db, sql: "SELECT chunk, bits FROM \(tableName)") {
-            let bits: Data = row[1]
-            guard bits.count == chunkBytes else {
-                throw IndexError(.damaged, "a row of \(tableName) has \(bits.count) bytes, not \(chunkBytes): the index is damaged")
-            }
-            titles.chunks[row[0]] = [UInt8](bits)
+            // Read as stored: a value of another type is no chunk, never
+            // converted.
+            let chunk: DatabaseValue = row[0], value: DatabaseValue = row[1]
+            guard case .int64(let key) = chunk.storage, case .blob(let bits) = value.storage, bits.count == chunkBytes else { return nil }
+            titles.chunks[key] = [UInt8](bits)
         }
         return titles
+    }
+
+    /// The rows of the table that are not a chunk of bits.
+    static func malformedRows(_ db: Database) throws -> Int {
+        guard try db.tableExists(tableName) else { return 0 }
+        return try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM \(tableName) WHERE typeof(bits) <> 'blob' OR length(bits) <> ?",
+                                arguments: [chunkBytes]) ?? 0
     }
 
     /// Adds these bits to the table's.
     func merge(into db: Database) throws {
         for (chunk, bits) in chunks {
             var merged = bits
-            if let stored = try Data.fetchOne(db, sql: "SELECT bits FROM \(Self.tableName) WHERE chunk = ?", arguments: [chunk]),
-               stored.count == Self.chunkBytes {
-                for (index, byte) in stored.enumerated() { merged[index] |= byte }
+            let stored = try DatabaseValue.fetchOne(db, sql: "SELECT bits FROM \(Self.tableName) WHERE chunk = ?", arguments: [chunk])
+            if case .blob(let bytes)? = stored?.storage, bytes.count == Self.chunkBytes {
+                for (index, byte) in bytes.enumerated() { merged[index] |= byte }
             }
             try db.execute(sql: "INSERT OR REPLACE INTO \(Self.tableName) (chunk, bits) VALUES (?, ?)", arguments: [chunk, Data(merged)])
         }
@@ -77,9 +86,16 @@ struct NameTitles: Sendable, Equatable {
     /// (its `%_docsize` record: the columns' sizes as varints, the title
     /// second); nil without a record.
     static func titleLength(ofDocument id: Int64, _ db: Database) throws -> Int? {
-        let sizes = try Data.fetchOne(db.cachedStatement(sql: "SELECT sz FROM \(DocumentText.databaseTableName)_docsize WHERE id = ?"),
-                                      arguments: [id])
-        return sizes.flatMap { DocumentText.sqliteVarints($0).dropFirst().first }
+        let sizes = try DatabaseValue.fetchOne(db.cachedStatement(sql: "SELECT sz FROM \(DocumentText.databaseTableName)_docsize WHERE id = ?"),
+                                               arguments: [id])
+        return sizes.flatMap(titleLength(inSizes:))
+    }
+
+    /// The title's length in a `%_docsize` record: its second varint; nil
+    /// for a record that is not a blob or has no second varint.
+    static func titleLength(inSizes sizes: DatabaseValue) -> Int? {
+        guard case .blob(let bytes) = sizes.storage else { return nil }
+        return DocumentText.sqliteVarints(bytes).dropFirst().first
     }
 
     /// The bits every document of the index calls for, from FTS5's sizes.
@@ -87,8 +103,8 @@ struct NameTitles: Sendable, Equatable {
         var titles = NameTitles()
         let rows = try Row.fetchCursor(db, sql: "SELECT id, sz FROM \(DocumentText.databaseTableName)_docsize")
         while let row = try rows.next() {
-            let sizes: Data = row[1]
-            if let title = DocumentText.sqliteVarints(sizes).dropFirst().first, isNameLength(title) { titles.insert(row[0]) }
+            let id: DatabaseValue = row[0]
+            if case .int64(let id) = id.storage, let title = titleLength(inSizes: row[1]), isNameLength(title) { titles.insert(id) }
         }
         return titles
     }
@@ -103,7 +119,8 @@ struct NameTitles: Sendable, Equatable {
     }
 
     /// How many documents with a title that may be a name have no bit (a
-    /// damaged index); 0 for an index without the table.
+    /// damaged index); 0 for an index without the table or with malformed
+    /// rows (``malformedRows(_:)``).
     static func missingDocuments(_ db: Database) throws -> Int {
         guard let stored = try read(db) else { return 0 }
         let needed = try counted(db)

@@ -422,7 +422,7 @@ public final class DocumentIndex: Sendable {
     /// plain `sqlite3` shell cannot do), that every document has its
     /// full-text row, that FTS5's count of rows is the number of
     /// documents, and that every document whose title may be a name has
-    /// its bit (``NameTitles``). Returns the problems found; empty means
+    /// its bit (`name_titles`). Returns the problems found; empty means
     /// sound.
     ///
     /// FTS5's check is a write statement (that writes nothing): an index

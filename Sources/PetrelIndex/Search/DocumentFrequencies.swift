@@ -56,19 +56,22 @@ final class DocumentFrequencies: @unchecked Sendable {
         /// The languages of the index's sample of documents: those kept for
         /// this state, else what `read` returns (then kept).
         func languageSample(_ read: () throws -> [String?]) throws -> [String?] {
-            if let known = frequencies?.languages(in: state) { return known }
-            let sample = try read()
-            frequencies?.record(languages: sample, in: state)
-            return sample
+            try kept(\.languages, read)
         }
 
         /// The documents whose titles may be names: those kept for this
         /// state, else what `read` returns (then kept).
         func nameTitles(_ read: () throws -> NameTitles?) throws -> NameTitles? {
-            if let known = frequencies?.nameTitles(in: state) { return known }
-            let titles = try read()
-            frequencies?.record(nameTitles: titles, in: state)
-            return titles
+            try kept(\.nameTitles, read)
+        }
+
+        /// The value kept in `slot` for this state, else what `read`
+        /// returns (then kept).
+        private func kept<Value>(_ slot: ReferenceWritableKeyPath<DocumentFrequencies, Value?>, _ read: () throws -> Value) throws -> Value {
+            if let known = frequencies?.value(at: slot, in: state) { return known }
+            let value = try read()
+            frequencies?.record(value, at: slot, in: state)
+            return value
         }
     }
 
@@ -105,30 +108,18 @@ final class DocumentFrequencies: @unchecked Sendable {
         return state == self.state ? counts[phrase] : nil
     }
 
-    private func languages(in state: [Data]) -> [String?]? {
+    private func value<Value>(at slot: ReferenceWritableKeyPath<DocumentFrequencies, Value?>, in state: [Data]) -> Value? {
         lock.lock()
         defer { lock.unlock() }
-        return state == self.state ? languages : nil
+        return state == self.state ? self[keyPath: slot] : nil
     }
 
-    private func nameTitles(in state: [Data]) -> NameTitles?? {
+    private func record<Value>(_ value: Value, at slot: ReferenceWritableKeyPath<DocumentFrequencies, Value?>, in state: [Data]) {
         lock.lock()
         defer { lock.unlock() }
-        return state == self.state ? nameTitles : nil
-    }
-
-    private func record(nameTitles titles: NameTitles?, in state: [Data]) {
-        lock.lock()
-        defer { lock.unlock() }
+        // Values of a state another search has replaced are not kept.
         guard state == self.state else { return }
-        nameTitles = .some(titles)
-    }
-
-    private func record(languages sample: [String?], in state: [Data]) {
-        lock.lock()
-        defer { lock.unlock() }
-        guard state == self.state else { return }
-        languages = sample
+        self[keyPath: slot] = .some(value)
     }
 
     private func record(_ count: Int, of phrase: String, in state: [Data]) {

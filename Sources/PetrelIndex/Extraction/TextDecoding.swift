@@ -164,15 +164,22 @@ extension TextDecoding {
         if bytes.starts(with: [0xFF, 0xFE]) || bytes.starts(with: [0xFE, 0xFF]) {
             return Array(bytes.prefix(bytes.count & ~1))
         }
+        let end = wholeUTF8End(bytes)
+        return end < bytes.count ? Array(bytes[..<end]) : bytes
+    }
+
+    /// Where the UTF-8 of the first bytes of a longer text ends on a whole
+    /// character: before an incomplete sequence at the end, else the end.
+    static func wholeUTF8End(_ bytes: [UInt8]) -> Int {
         var start = bytes.count - 1
         var continuations = 0
         while start >= 0, continuations < 4, bytes[start] & 0xC0 == 0x80 {
             start -= 1
             continuations += 1
         }
-        guard start >= 0 else { return bytes }
+        guard start >= 0 else { return bytes.count }
         let lead = bytes[start]
         let length = lead >= 0xF0 ? 4 : lead >= 0xE0 ? 3 : lead >= 0xC0 ? 2 : 1
-        return bytes.count - start < length ? Array(bytes[..<start]) : bytes
+        return bytes.count - start < length ? start : bytes.count
     }
 }

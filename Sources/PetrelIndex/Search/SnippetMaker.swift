@@ -96,16 +96,7 @@ struct SnippetMaker {
     /// The text of the first bytes of a text, without a character that the
     /// read cut at its end.
     static func decodingWholeCharacters(_ bytes: [UInt8], isWhole: Bool) -> String {
-        var end = bytes.count
-        if !isWhole {
-            var lead = end - 1
-            while lead >= 0, end - lead < 4, bytes[lead] & 0xC0 == 0x80 { lead -= 1 }
-            if lead >= 0 {
-                let byte = bytes[lead]
-                let width = byte >= 0xF0 ? 4 : byte >= 0xE0 ? 3 : byte >= 0xC0 ? 2 : 1
-                if lead + width > end { end = lead }
-            }
-        }
+        let end = isWhole ? bytes.count : TextDecoding.wholeUTF8End(bytes)
         return String(decoding: bytes[..<end], as: UTF8.self)
     }
 

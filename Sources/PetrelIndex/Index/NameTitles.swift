@@ -36,14 +36,20 @@ struct NameTitles: Sendable, Equatable {
     /// Whether the document's title may be a name (its bit is set).
     func contains(_ id: Int64) -> Bool {
         guard id >= 0, let chunk = chunks[id >> Self.chunkShift] else { return false }
-        let offset = Int(id & (1 << Self.chunkShift - 1))
-        return chunk[offset >> 3] & (1 << UInt8(offset & 7)) != 0
+        let (byte, mask) = Self.bit(of: id)
+        return chunk[byte] & mask != 0
     }
 
     mutating func insert(_ id: Int64) {
         guard id >= 0 else { return }
-        let offset = Int(id & (1 << Self.chunkShift - 1))
-        chunks[id >> Self.chunkShift, default: [UInt8](repeating: 0, count: Self.chunkBytes)][offset >> 3] |= 1 << UInt8(offset & 7)
+        let (byte, mask) = Self.bit(of: id)
+        chunks[id >> Self.chunkShift, default: [UInt8](repeating: 0, count: Self.chunkBytes)][byte] |= mask
+    }
+
+    /// Where an id's bit is in its chunk.
+    private static func bit(of id: Int64) -> (byte: Int, mask: UInt8) {
+        let offset = Int(id & (1 << chunkShift - 1))
+        return (offset >> 3, 1 << UInt8(offset & 7))
     }
 
     /// The bits of an index; nil when it has no table of them (an index of

@@ -716,8 +716,7 @@ private final class RankingContext {
     /// The title is read only when it is short (`NameTitles.longestName`
     /// tokens), it holds none of the query's words (then it names the
     /// document in words, not in a name made of them), and the most the
-    /// names can add
-    /// (every such term named) reaches `needed`. A search reads it from
+    /// names can add (every such term named) reaches `needed`. A search reads it from
     /// `documents` (``RankingCollector/title``); other statements from
     /// FTS5, which reads the whole row for it.
     private func nameGain(_ names: NameMatch, _ match: FTS5Match, _ scratch: inout Scratch, columns: Int, needed: Double?) throws -> Double {

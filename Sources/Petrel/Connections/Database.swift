@@ -62,6 +62,10 @@ public final class Database {
     /// True while statements must report their start and end: there are
     /// transaction observers, or a region is being recorded.
     @usableFromInline var needsStatementHooks = false
+    /// Whether the connection has transaction observers, kept with
+    /// ``needsStatementHooks``: a statement reads it twice per run, where
+    /// the lazy broker's own count cost a check and a retain each time.
+    var statementsHaveObservers = false
     /// During an async access: whether its task was cancelled. A statement
     /// that starts after the cancellation fails.
     var cancellationCheck: CancellationCheck?
@@ -656,12 +660,20 @@ struct RecordInsertStatementCache {
     }
 }
 
-/// The INSERT statement of a record type, for the columns it encodes.
-struct RecordInsertStatement {
+/// The INSERT statement of a record type, for the columns it encodes. A
+/// class: every insert takes it from the cache and passes it along, and a
+/// struct of three references cost three retains and releases per copy.
+final class RecordInsertStatement {
     let template: ContainerTemplate
     let statement: Statement
     /// The column that aliases the rowid, if any.
     let rowIDColumn: String?
+
+    init(template: ContainerTemplate, statement: Statement, rowIDColumn: String?) {
+        self.template = template
+        self.statement = statement
+        self.rowIDColumn = rowIDColumn
+    }
 }
 
 extension Database: CustomStringConvertible, CustomDebugStringConvertible {

@@ -365,7 +365,8 @@ final class ObservationBroker {
 extension Database {
     /// Statements report their start and end only while someone listens.
     func updateStatementHooks() {
-        needsStatementHooks = observationBroker.hasObservers || regionRecorder != nil || suspension != nil
+        statementsHaveObservers = observationBroker.hasObservers
+        needsStatementHooks = statementsHaveObservers || regionRecorder != nil || suspension != nil
             || cancellationCheck != nil || transactionBlockDepth > 0
     }
 }

@@ -98,7 +98,7 @@ extension EncodableRecord where Self: Encodable {
         // Starts from the given container, which may carry the column
         // template of the record type's last insert; moving it into the
         // encoder and back keeps its buffers uniquely referenced.
-        let encoder = RecordEncoder<Self>(container: container)
+        let encoder = RecordEncoder(container: container, record: Self.self)
         container = PersistenceContainer()
         try encode(to: encoder)
         container = encoder.container
@@ -110,23 +110,44 @@ extension EncodableRecord where Self: Encodable {
 /// Standard-library values (`Int`, `String`, `Double`...) go straight to the
 /// container through the container protocol's concrete overloads; only other
 /// types pay for the dynamic casts that pick a Date, Data, UUID or JSON
-/// encoding.
-final class RecordEncoder<Record: EncodableRecord>: Encoder {
-    let storage: RecordEncodingStorage
-    var container: PersistenceContainer { storage.container }
+/// encoding. One object per record, and not generic: the record type's
+/// strategies are read through its metatype, so encoding a record needs no
+/// generic metadata of its own (instantiating it, and a second object for
+/// the container, were a tenth of an Encodable insert).
+final class RecordEncoder: Encoder {
+    // Only the encoding thread touches the container, one access at a
+    // time: the dynamic exclusivity checks would cost more than the
+    // writes they guard.
+    @exclusivity(unchecked) var container: PersistenceContainer
+    let record: any EncodableRecord.Type
+    let columnStrategy: DatabaseColumnEncodingStrategy
     var codingPath: [any CodingKey] { [] }
 
-    init(container: PersistenceContainer = PersistenceContainer()) {
-        storage = RecordEncodingStorage(container: container, columnStrategy: Record.databaseColumnEncodingStrategy)
+    init(container: PersistenceContainer = PersistenceContainer(), record: any EncodableRecord.Type) {
+        self.container = container
+        self.record = record
+        columnStrategy = record.databaseColumnEncodingStrategy
     }
-    var userInfo: [CodingUserInfoKey: Any] { Record.databaseEncodingUserInfo }
+    var userInfo: [CodingUserInfoKey: Any] { record.databaseEncodingUserInfo }
+
+    func column(for key: some CodingKey) -> String {
+        switch columnStrategy {
+        case .useDefaultKeys: key.stringValue
+        case .convertToSnakeCase: snakeCased(key.stringValue)
+        case .custom(let transform): transform(key)
+        }
+    }
+
+    func set(_ value: DatabaseValue, _ key: some CodingKey) {
+        container.set(value, forColumn: column(for: key))
+    }
 
     func container<Key: CodingKey>(keyedBy type: Key.Type) -> KeyedEncodingContainer<Key> {
-        KeyedEncodingContainer(KeyedContainer<Key>(encoder: self, storage: storage))
+        KeyedEncodingContainer(KeyedContainer<Key>(encoder: self))
     }
 
     func unkeyedContainer() -> any UnkeyedEncodingContainer {
-        preconditionFailure("\(Record.self) must encode into a keyed container (one key per column)")
+        preconditionFailure("\(record) must encode into a keyed container (one key per column)")
     }
 
     /// A record may encode another value in its place (a wrapper that
@@ -142,7 +163,7 @@ final class RecordEncoder<Record: EncodableRecord>: Encoder {
         private func notAColumn(_ value: Any) -> EncodingError {
             EncodingError.invalidValue(value, EncodingError.Context(
                 codingPath: [],
-                debugDescription: "\(Record.self) encodes a single \(type(of: value)) with no column name: a record encodes into a keyed container, one key per column"))
+                debugDescription: "\(encoder.record) encodes a single \(type(of: value)) with no column name: a record encodes into a keyed container, one key per column"))
         }
 
         mutating func encodeNil() throws { throw notAColumn(Optional<Any>.none as Any) }
@@ -165,7 +186,7 @@ final class RecordEncoder<Record: EncodableRecord>: Encoder {
             // A value that is a record itself encodes as its own type says
             // (its `encode(to: &container)` wins over `Encodable`).
             if let record = value as? any EncodableRecord {
-                try record.encode(to: &encoder.storage.container)
+                try record.encode(to: &encoder.container)
             } else {
                 try value.encode(to: encoder)
             }
@@ -174,11 +195,10 @@ final class RecordEncoder<Record: EncodableRecord>: Encoder {
 
     struct KeyedContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
         let encoder: RecordEncoder
-        let storage: RecordEncodingStorage
         var codingPath: [any CodingKey] { [] }
 
         private func set(_ value: DatabaseValue, _ key: Key) {
-            storage.set(value, key)
+            encoder.set(value, key)
         }
 
         mutating func encodeNil(forKey key: Key) throws { set(.null, key) }
@@ -199,14 +219,15 @@ final class RecordEncoder<Record: EncodableRecord>: Encoder {
         mutating func encode(_ value: UInt64, forKey key: Key) throws { set(value.databaseValue, key) }
 
         mutating func encode<T: Encodable>(_ value: T, forKey key: Key) throws {
-            let column = storage.column(for: key)
+            let column = encoder.column(for: key)
+            let record = encoder.record
             let dbValue: DatabaseValue
             if let date = value as? Date {
-                dbValue = Record.databaseDateEncodingStrategy(for: column).encode(date)
+                dbValue = record.databaseDateEncodingStrategy(for: column).encode(date)
             } else if let data = value as? Data {
-                dbValue = Record.databaseDataEncodingStrategy(for: column).encode(data)
+                dbValue = record.databaseDataEncodingStrategy(for: column).encode(data)
             } else if let uuid = value as? UUID {
-                dbValue = Record.databaseUUIDEncodingStrategy(for: column).encode(uuid)
+                dbValue = record.databaseUUIDEncodingStrategy(for: column).encode(uuid)
             } else if let convertible = value as? any DatabaseValueConvertible {
                 dbValue = convertible.databaseValue
             } else {
@@ -214,16 +235,16 @@ final class RecordEncoder<Record: EncodableRecord>: Encoder {
                 // wrapper, a raw-representable enum) is stored as that
                 // value, and sees the record's coding path and user info;
                 // objects and arrays are stored as JSON text.
-                let nested = NestedValueEncoder(codingPath: [key], userInfo: Record.databaseEncodingUserInfo)
+                let nested = NestedValueEncoder(codingPath: [key], userInfo: record.databaseEncodingUserInfo)
                 try value.encode(to: nested)
                 if !nested.needsJSON, let single = nested.value {
                     dbValue = single
                 } else {
-                    let json = try Record.databaseJSONEncoder(for: column).encode(value)
+                    let json = try record.databaseJSONEncoder(for: column).encode(value)
                     dbValue = DatabaseValue(singleJSONValue: json) ?? String(decoding: json, as: UTF8.self).databaseValue
                 }
             }
-            storage.container.set(dbValue, forColumn: column)
+            encoder.container.set(dbValue, forColumn: column)
         }
 
         // nil optionals must still write NULL, or an UPDATE would keep stale values.
@@ -256,33 +277,6 @@ final class RecordEncoder<Record: EncodableRecord>: Encoder {
         // A superclass encodes its columns into the same row.
         mutating func superEncoder() -> any Encoder { encoder }
         mutating func superEncoder(forKey key: Key) -> any Encoder { encoder }
-    }
-}
-
-/// The columns a ``RecordEncoder`` encodes. Not generic, so that setting a
-/// column of a standard type needs no metadata of the record type.
-final class RecordEncodingStorage {
-    // Only the encoding thread touches the container, one access at a
-    // time: the dynamic exclusivity checks would cost more than the
-    // writes they guard.
-    @exclusivity(unchecked) var container: PersistenceContainer
-    let columnStrategy: DatabaseColumnEncodingStrategy
-
-    init(container: PersistenceContainer, columnStrategy: DatabaseColumnEncodingStrategy) {
-        self.container = container
-        self.columnStrategy = columnStrategy
-    }
-
-    func column(for key: some CodingKey) -> String {
-        switch columnStrategy {
-        case .useDefaultKeys: key.stringValue
-        case .convertToSnakeCase: snakeCased(key.stringValue)
-        case .custom(let transform): transform(key)
-        }
-    }
-
-    func set(_ value: DatabaseValue, _ key: some CodingKey) {
-        container.set(value, forColumn: column(for: key))
     }
 }
 

@@ -81,12 +81,18 @@ public struct PersistenceContainer: RandomAccessCollection, Sendable {
 
     @usableFromInline
     mutating func set(_ value: DatabaseValue, forColumn column: String) {
+        if follows(column, at: values.count) {
+            values.append(value)
+            return
+        }
+        // A column set again (the rowid of an inserted record) keeps the
+        // template.
+        if let index = templateIndex(of: column) {
+            values[index] = value
+            return
+        }
         if case .template(let template) = columnSource {
             let position = values.count
-            if position < template.columns.count, template.columns[position] == column {
-                values.append(value)
-                return
-            }
             // Leaves the template: the columns filled so far become the
             // container's own, which all later columns join.
             columnSource = .own(Array(zip(template.columns, template.loweredColumns).prefix(position)))
@@ -106,6 +112,23 @@ public struct PersistenceContainer: RandomAccessCollection, Sendable {
             columns.append((column, lowered))
         }
         columnSource = .own(columns)
+    }
+
+    /// Whether the container follows a template whose column at `position`
+    /// is `column`. Apart from `set`, which appends to `values`: a method
+    /// that does not mutate reads the template in place, where `set` held a
+    /// reference to it (a retain and a release per value) across the append.
+    private func follows(_ column: String, at position: Int) -> Bool {
+        guard case .template(let template) = columnSource else { return false }
+        return position < template.columns.count && template.columns[position] == column
+    }
+
+    /// Where a column already set is, while the container follows a template.
+    private func templateIndex(of column: String) -> Int? {
+        guard case .template(let template) = columnSource else { return nil }
+        if let index = template.columns[..<values.count].firstIndex(of: column) { return index }
+        let lowered = column.fastLowercased
+        return template.loweredColumns[..<values.count].firstIndex(of: lowered)
     }
 
     /// True when the container holds exactly the template's columns, in order.
@@ -131,11 +154,11 @@ public struct PersistenceContainer: RandomAccessCollection, Sendable {
 
     @usableFromInline
     func databaseValue(forColumn column: String) -> DatabaseValue? {
-        let lowered = column.fastLowercased
         switch columnSource {
-        case .template(let template):
-            return template.loweredColumns[..<values.count].firstIndex(of: lowered).map { values[$0] }
+        case .template:
+            return templateIndex(of: column).map { values[$0] }
         case .own(let columns):
+            let lowered = column.fastLowercased
             return columns.firstIndex { $0.lowered == lowered }.map { values[$0] }
         }
     }

@@ -328,7 +328,7 @@ public final class Statement {
         if database.regionRecorder != nil {
             database.regionRecorder?.formUnion(databaseRegion)
         }
-        if database.observationBroker.hasObservers {
+        if database.statementsHaveObservers {
             database.observationBroker.statementWillExecute(self)
         }
     }
@@ -338,7 +338,7 @@ public final class Statement {
     @usableFromInline
     func didExecute() throws {
         let database = self.database
-        guard database.needsStatementHooks, database.observationBroker.hasObservers else { return }
+        guard database.needsStatementHooks, database.statementsHaveObservers else { return }
         try database.observationBroker.statementDidExecute(self)
     }
 
@@ -348,7 +348,7 @@ public final class Statement {
     func stepFailure(_ code: CInt) -> any Error {
         let error = stepError(code)
         let database = self.database
-        if database.needsStatementHooks, database.observationBroker.hasObservers,
+        if database.needsStatementHooks, database.statementsHaveObservers,
            let observerError = database.observationBroker.statementDidFail(self) {
             return observerError
         }

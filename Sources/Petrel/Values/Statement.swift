@@ -198,11 +198,11 @@ public final class Statement {
             guard arguments.values.count == parameterNames.count else {
                 throw argumentsError(.count(given: arguments.values.count), arguments)
             }
-            var index: CInt = 1
-            for value in arguments.values {
-                let code = value.bind(to: sqliteStatement, at: index)
+            // By position, as in bind(databaseValues:).
+            let values = arguments.values
+            for position in values.indices {
+                let code = values[position].bind(to: sqliteStatement, at: CInt(position + 1))
                 if code != SQLITE_OK { throw bindError(code, arguments) }
-                index += 1
             }
         } else {
             switch arguments.resolve(for: parameterNames) {
@@ -233,8 +233,10 @@ public final class Statement {
     func bind(databaseValues values: some Collection<DatabaseValue>) throws {
         reset()
         var index: CInt = 1
-        for value in values {
-            let code = value.bind(to: sqliteStatement, at: index)
+        // By position: each value is bound where it is, where a `for in`
+        // loop copied it out and destroyed the copy (a call per value).
+        for position in values.indices {
+            let code = values[position].bind(to: sqliteStatement, at: index)
             if code != SQLITE_OK { throw bindFailure(code) }
             index += 1
         }

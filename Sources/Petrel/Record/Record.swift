@@ -45,7 +45,7 @@ open class Record {
     /// The table; by default the class name with its leading capitals
     /// lowercased (`Player` → `player`).
     open class var databaseTableName: String {
-        TableRecordNaming.defaultTableName(for: String(describing: self))
+        TableRecordNaming.defaultTableName(for: self)
     }
 
     /// The conflict resolution of inserts and updates.

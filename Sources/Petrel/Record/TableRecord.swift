@@ -29,7 +29,7 @@ extension TableRecord where DatabaseComponents == Columns.Type {
 
 extension TableRecord {
     public static var databaseTableName: String {
-        TableRecordNaming.defaultTableName(for: String(describing: Self.self))
+        TableRecordNaming.defaultTableName(for: Self.self)
     }
 
     public static var databaseSelection: [any SQLSelectable] { [.allColumns] }
@@ -100,6 +100,16 @@ extension TableRecord where Self: Identifiable, ID: DatabaseValueConvertible {
 }
 
 enum TableRecordNaming {
+    /// The default table name of a type, made once per type: the type's
+    /// name from the runtime and its case folding took about a microsecond,
+    /// on every insert and request of a record that keeps the default name
+    /// (more than the rest of an insert).
+    static func defaultTableName(for type: Any.Type) -> String {
+        defaultNames.name(of: type) { defaultTableName(for: String(describing: type)) }
+    }
+
+    private static let defaultNames = TypeNameCache()
+
     /// `Player` → `player`, `HTTPRequest` → `httpRequest`, `TOEFL` → `toefl`.
     static func defaultTableName(for typeName: String) -> String {
         // Generic and nested types: keep the base name.
@@ -139,3 +149,18 @@ public enum RecordError: Error, CustomStringConvertible, Sendable {
 /// The former name of ``RecordError``.
 @available(*, deprecated, renamed: "RecordError")
 public typealias PersistenceError = RecordError
+
+/// Names computed once per type.
+// @unchecked Sendable: `names` is only read and written while `lock` is held.
+private final class TypeNameCache: @unchecked Sendable {
+    private let lock = NSLock()
+    private var names: [ObjectIdentifier: String] = [:]
+
+    func name(of type: Any.Type, make: () -> String) -> String {
+        let key = ObjectIdentifier(type)
+        if let name = lock.withLock({ names[key] }) { return name }
+        let name = make()
+        lock.withLock { names[key] = name }
+        return name
+    }
+}

@@ -90,6 +90,30 @@ struct RecordTests {
         #expect(TOEFL.databaseTableName == "toefl")
     }
 
+    /// Default names are made once per type and kept: each type keeps its
+    /// own, a generic type's specializations their base name, and a class
+    /// hierarchy a name per class, also when many threads ask first.
+    @Test func defaultTableNamesAreKeptPerType() async {
+        struct Box<Value>: TableRecord {}
+        struct Wave: TableRecord {}
+        class Animal: Record {}
+        class SeaBird: Animal {}
+        for _ in 0..<2 {
+            #expect(Box<Int>.databaseTableName == "box")
+            #expect(Box<String>.databaseTableName == "box")
+            #expect(Wave.databaseTableName == "wave")
+            #expect(Animal.databaseTableName == "animal")
+            #expect(SeaBird.databaseTableName == "seaBird")
+        }
+        let names = await withTaskGroup(of: [String].self) { group in
+            for _ in 0..<8 {
+                group.addTask { (0..<200).map { [Wave.databaseTableName, SeaBird.databaseTableName][$0 % 2] } }
+            }
+            return await group.reduce(into: Set<String>()) { $0.formUnion($1) }
+        }
+        #expect(names == ["wave", "seaBird"])
+    }
+
     @Test(arguments: StorageKind.allCases)
     func insertFetchUpdateDelete(kind: StorageKind) throws {
         let database = try makeDatabase(kind)

@@ -438,7 +438,7 @@ public final class Database {
                     sql: sql)
             }
         }
-        return Statement(database: self, sqliteStatement: sqliteStatement, sql: sql.trimmingCharacters(in: .whitespacesAndNewlines), authorization: authorization)
+        return Statement(database: self, sqliteStatement: sqliteStatement, sql: sql.trimmingWhitespaceAndNewlines(), authorization: authorization)
     }
 
     /// True when the text holds at least one statement (not just spaces and comments).
@@ -596,13 +596,13 @@ public final class SQLStatementCursor: Cursor {
         }
         let authorization = database.authorizerState.end()
         let text = String(decoding: utf8[start..<Swift.max(start, Swift.min(nextOffset, utf8.count - 1))].map { UInt8(bitPattern: $0) }, as: UTF8.self)
-            .trimmingCharacters(in: .whitespacesAndNewlines)
+            .trimmingWhitespaceAndNewlines()
         guard code == SQLITE_OK else {
             isDone = true
             // SQLite stops where the parse failed: the error names all the
             // SQL that was left to run.
             let rest = String(decoding: utf8[start..<Swift.max(start, utf8.count - 1)].map { UInt8(bitPattern: $0) }, as: UTF8.self)
-                .trimmingCharacters(in: .whitespacesAndNewlines)
+                .trimmingWhitespaceAndNewlines()
             throw DatabaseError.lastError(connection, code: code, sql: rest)
         }
         offset = nextOffset

@@ -128,7 +128,8 @@ extension MutablePersistableRecord {
         _ db: Database,
         resolution: Database.ConflictResolution,
         upsert: UpsertSpec?,
-        selection: [any SQLSelectable]
+        selection: [any SQLSelectable],
+        cached: Bool = false
     ) throws -> (statement: Statement, container: PersistenceContainer, primaryKey: PrimaryKeyInfo, returnsRowID: Bool) {
         let container = try PersistenceContainer(self)
         let table = type(of: self).databaseTableName
@@ -183,7 +184,7 @@ extension MutablePersistableRecord {
         if returning.isEmpty { returning = ["1"] }
         sql += " RETURNING " + returning.joined(separator: ", ")
 
-        let statement = try db.makeStatement(sql: sql)
+        let statement = try cached ? db.cachedStatement(sql: sql) : db.makeStatement(sql: sql)
         var arguments = StatementArguments(container.values)
         arguments += upsertArguments
         arguments += selectionArguments
@@ -199,8 +200,11 @@ extension MutablePersistableRecord {
         upsert: UpsertSpec?,
         selection: [any SQLSelectable]
     ) throws -> (InsertionSuccess, Row) {
+        // A cached statement (compiling an upsert was most of its time),
+        // reset once read so that it holds nothing between upserts.
         let (statement, container, primaryKey, returnsRowID) = try insertReturningStatement(
-            db, resolution: resolution, upsert: upsert, selection: selection)
+            db, resolution: resolution, upsert: upsert, selection: selection, cached: true)
+        defer { statement.reset() }
         guard let row = try Row.fetchOne(statement) else {
             // Only OR IGNORE skips the row without an error.
             throw recordNotFound(key: (try? primaryKeyValues(db, container)) ?? [])

@@ -393,8 +393,8 @@ extension MutablePersistableRecord {
         let container = try PersistenceContainer(self)
         let key = try primaryKeyValues(db, container)
         let condition = key.map { "\($0.column.quotedDatabaseIdentifier)=?" }.joined(separator: " AND ")
-        return try Bool.fetchOne(
-            db, sql: "SELECT EXISTS (SELECT 1 FROM \(type(of: self).table) WHERE \(condition))", arguments: StatementArguments(key.map(\.value))) ?? false
+        let statement = try db.cachedStatement(sql: "SELECT EXISTS (SELECT 1 FROM \(type(of: self).table) WHERE \(condition))")
+        return try Bool.fetchOne(statement, arguments: StatementArguments(key.map(\.value))) ?? false
     }
 
     /// The error for a missing row with these primary key values.

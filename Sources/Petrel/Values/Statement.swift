@@ -436,6 +436,20 @@ extension Statement: CustomStringConvertible {
 }
 
 extension String {
+    /// The string without the white space and line breaks at both ends, as
+    /// Foundation's `trimmingCharacters(in: .whitespacesAndNewlines)`
+    /// trims (the space separators, U+200B, tab, U+000A–U+000D, U+0085,
+    /// U+2028, U+2029), without its round trip through `NSString` and UTF-16: that
+    /// was more than half of an `execute(sql:)` that compiles its statement.
+    func trimmingWhitespaceAndNewlines() -> String {
+        let scalars = unicodeScalars
+        guard let first = scalars.first, let last = scalars.last,
+              first.isWhitespaceOrNewline || last.isWhitespaceOrNewline else { return self }
+        guard let start = scalars.firstIndex(where: { !$0.isWhitespaceOrNewline }),
+              let end = scalars.lastIndex(where: { !$0.isWhitespaceOrNewline }) else { return "" }
+        return String(scalars[start...end])
+    }
+
     /// The SQL of one statement without the white space and semicolons
     /// around it, as statements and traces show it: `execute(sql:)` of
     /// `"CREATE ...; CREATE ..."` runs `CREATE ...` twice, not `" CREATE ...;"`.
@@ -444,5 +458,17 @@ extension String {
         guard let first = first, let last = last, isSeparator(first) || isSeparator(last) else { return self }
         guard let start = firstIndex(where: { !isSeparator($0) }), let end = lastIndex(where: { !isSeparator($0) }) else { return "" }
         return String(self[start...end])
+    }
+}
+
+extension Unicode.Scalar {
+    /// Whether Foundation's `.whitespacesAndNewlines` holds the scalar:
+    /// exactly these (listed from the set itself, which keeps U+200B, zero
+    /// width space, a space separator in Unicode's early versions).
+    var isWhitespaceOrNewline: Bool {
+        switch value {
+        case 0x09...0x0D, 0x20, 0x85, 0xA0, 0x1680, 0x2000...0x200B, 0x2028, 0x2029, 0x202F, 0x205F, 0x3000: true
+        default: false
+        }
     }
 }

@@ -44,6 +44,25 @@ struct StatementTests {
         #expect(positional == [1, 2, 3])
     }
 
+    /// Statements and errors name their SQL without the white space
+    /// around it, as Foundation's `.whitespacesAndNewlines` trims it
+    /// (Unicode spaces and line separators included, and the zero-width
+    /// space, which Foundation counts; not a letter).
+    @Test func statementsAndErrorsNameTheirSQLTrimmed() throws {
+        let dbQueue = try DatabaseQueue()
+        try dbQueue.write { db in
+            #expect(try db.makeStatement(sql: " \t\r\n SELECT 1 \n\u{0B}\u{0C}").sql == "SELECT 1")
+            let statements = try Array(db.allStatements(sql: "\nSELECT 1;\n\tSELECT 2 -- two\n"))
+            #expect(statements.map(\.sql) == ["SELECT 1", "SELECT 2 -- two"])
+            let spaces = ["\u{85}", "\u{A0}", "\u{1680}", "\u{2003}", "\u{2028}", "\u{2029}", "\u{202F}", "\u{3000}", "\u{200B}", "\u{200C}", "\u{2060}", "é"]
+            for space in spaces {
+                let rest = " \(space)bogus\(space) \(space)"
+                let error = databaseError { try db.execute(sql: "SELECT 1;\(rest)") }
+                #expect(error?.sql == rest.trimmingCharacters(in: .whitespacesAndNewlines), "around U+\(String(space.unicodeScalars.first!.value, radix: 16))")
+            }
+        }
+    }
+
     @Test func laterStatementsSeeEarlierOnes() throws {
         let dbQueue = try DatabaseQueue()
         try dbQueue.write { db in

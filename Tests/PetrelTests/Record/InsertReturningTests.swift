@@ -136,6 +136,43 @@ struct InsertReturningTests {
         }
     }
 
+    /// Upserts reuse one compiled statement: each change is complete
+    /// (counted, committed with the transaction, rolled back with a
+    /// savepoint), a failed upsert leaves the statement usable, and nothing
+    /// holds the table afterwards.
+    @Test(arguments: StorageKind.allCases)
+    func repeatedUpsertsCompleteEachChange(_ kind: StorageKind) throws {
+        let database = try makeDatabase(kind)
+        try database.queue.write { db in
+            for stock in 1...3 {
+                var item = Item(name: "pen", stock: stock)
+                try item.upsert(db)
+                #expect(item.id == 1)
+                #expect(db.changesCount == 1)
+                #expect(try Int.fetchOne(db, sql: "SELECT stock FROM item") == stock)
+            }
+            try db.inSavepoint {
+                var item = Item(name: "ink", stock: 9)
+                try item.upsert(db)
+                return .rollback
+            }
+            // A NOT NULL violation on insert: the cached statement is left reset.
+            let failure = databaseError {
+                try db.execute(sql: "CREATE TEMP TRIGGER nullStock BEFORE INSERT ON item BEGIN SELECT RAISE(ABORT, 'no'); END")
+                var item = Item(name: "cap", stock: 1)
+                try item.upsert(db)
+            }
+            #expect(failure?.message == "no")
+            try db.execute(sql: "DROP TRIGGER nullStock")
+            var item = Item(name: "cap", stock: 2)
+            try item.upsert(db)
+            // A statement left running would lock its table.
+            try db.execute(sql: "CREATE TABLE kept AS SELECT name, stock FROM item ORDER BY id; DROP TABLE item")
+        }
+        let rows = try database.queue.read { db in try Row.fetchAll(db, sql: "SELECT name, stock FROM kept") }
+        #expect(rows == [["name": "pen", "stock": 3], ["name": "cap", "stock": 2]])
+    }
+
     @Test func upsertWithTargetAndNoUpdateKeepsTheExistingRow() throws {
         let database = try makeDatabase(.memory)
         try database.queue.write { db in

@@ -93,6 +93,10 @@ public final class Database {
     /// The columns of tables, by `schema.table` (or `table`), forgotten
     /// with `primaryKeyCache`.
     var columnsCache: [String: [ColumnInfo]] = [:]
+    /// Whether tables, views and triggers exist, by kind, schema and name
+    /// (ASCII case folded, as SQLite compares them); forgotten with
+    /// `primaryKeyCache`.
+    var objectExistsCache: [String: Bool] = [:]
     /// The schema source of ``withSchemaSource(_:execute:)``, while it runs
     /// (`.some(nil)` runs without any).
     var schemaSourceOverride: (any DatabaseSchemaSource)??
@@ -517,6 +521,7 @@ public final class Database {
         primaryKeyCache.removeAll()
         uniqueKeysCache.removeAll()
         columnsCache.removeAll()
+        objectExistsCache.removeAll()
     }
 
     /// At the start of every access: another connection may have changed

@@ -130,10 +130,22 @@ extension Database {
         }
     }
 
+    /// Whether a table, view or trigger exists, remembered until the schema
+    /// changes: each answer was up to three compiled queries.
+    private func objectExists(_ type: String, _ name: String, _ schemaName: String?) throws -> Bool {
+        checkSchemaCache()
+        let folded = String(decoding: name.utf8.map { (0x41...0x5A).contains($0) ? $0 + 0x20 : $0 }, as: UTF8.self)
+        let key = "\(type)\u{0}\(schemaName ?? "")\u{0}\(folded)"
+        if let known = objectExistsCache[key] { return known }
+        let exists = try queryObjectExists(type, name, schemaName)
+        objectExistsCache[key] = exists
+        return exists
+    }
+
     /// Without a schema name, the schemas are searched as SQLite resolves
     /// an unqualified name: temp, main, then the attached databases in the
     /// order they were attached.
-    private func objectExists(_ type: String, _ name: String, _ schemaName: String?) throws -> Bool {
+    private func queryObjectExists(_ type: String, _ name: String, _ schemaName: String?) throws -> Bool {
         if schemaName == nil {
             if try objectExists(type, name, "temp") || objectExists(type, name, "main") { return true }
             let attached = try String.fetchAll(internalStatement("SELECT name FROM pragma_database_list WHERE seq > 1 ORDER BY seq"))

@@ -84,7 +84,8 @@ public final class Statement {
         parameterNames = names
         hasNamedParameters = named
         let keyword = sql.drop { $0.isWhitespace }.prefix(7).uppercased()
-        changesSchema = ["CREATE", "DROP", "ALTER", "REINDEX", "VACUUM"].contains { keyword.hasPrefix($0) }
+        // ATTACH and DETACH change which schemas an unqualified name finds.
+        changesSchema = ["CREATE", "DROP", "ALTER", "REINDEX", "VACUUM", "ATTACH", "DETACH"].contains { keyword.hasPrefix($0) }
             || (keyword.hasPrefix("ROLLBAC"))
     }
 

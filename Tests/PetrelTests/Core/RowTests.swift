@@ -38,6 +38,44 @@ struct RowTests {
         }
     }
 
+    /// Whether a table exists is remembered until the schema changes:
+    /// DDL, a rollback that undoes it, an attached or detached database,
+    /// another connection's change (seen at the next access).
+    @Test func existenceFollowsTheSchema() throws {
+        let directory = try TemporaryDirectory()
+        let dbQueue = try DatabaseQueue(path: directory.path("main.sqlite"))
+        let other = try DatabaseQueue(path: directory.path("main.sqlite"))
+        try DatabaseQueue(path: directory.path("extra.sqlite")).write { db in try db.execute(sql: "CREATE TABLE extra (x)") }
+        try dbQueue.write { db in
+            #expect(try !db.tableExists("t") && !db.tableExists("T"))
+            try db.execute(sql: "CREATE TABLE t (a)")
+            #expect(try db.tableExists("t") && db.tableExists("T"))
+            #expect(try !db.tableExists("É") && !db.viewExists("t"))
+            try db.inSavepoint {
+                try db.execute(sql: "CREATE TABLE É (a); DROP TABLE t")
+                #expect(try db.tableExists("É") && !db.tableExists("t"))
+                return .rollback
+            }
+            #expect(try db.tableExists("t") && !db.tableExists("É"))
+        }
+        try dbQueue.inDatabase { db in
+            #expect(try !db.tableExists("extra"))
+            try db.execute(sql: "ATTACH DATABASE ? AS side", arguments: [directory.path("extra.sqlite")])
+            #expect(try db.tableExists("extra") && db.tableExists("extra", in: "side"))
+            try db.execute(sql: "DETACH DATABASE side")
+            #expect(try !db.tableExists("extra"))
+        }
+        #expect(try dbQueue.read { db in try !db.tableExists("u") })
+        try other.write { db in try db.execute(sql: "CREATE TABLE u (a)") }
+        #expect(try dbQueue.read { db in try db.tableExists("u") })
+        try dbQueue.inDatabase { db in
+            try db.execute(sql: "BEGIN; CREATE TABLE v (a)")
+            #expect(try db.tableExists("v"))
+            try db.execute(sql: "ROLLBACK")
+            #expect(try !db.tableExists("v"))
+        }
+    }
+
     @Test func leftmostColumnWinsForDuplicateNames() throws {
         let dbQueue = try DatabaseQueue()
         let row = try dbQueue.read { db in try Row.fetchOne(db, sql: "SELECT 1 AS a, 2 AS A") }

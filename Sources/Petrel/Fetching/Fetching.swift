@@ -324,13 +324,24 @@ extension DatabaseValueConvertible where Self: StatementColumnConvertible {
 }
 
 extension DatabaseValueConvertible where Self: StatementColumnConvertible & Hashable {
+    @inlinable
     public static func fetchSet(
         _ db: Database, sql: String, arguments: StatementArguments = StatementArguments(), adapter: (any RowAdapter)? = nil
     ) throws -> Set<Self> {
-        try Set(fetchCursor(db, sql: sql, arguments: arguments, adapter: adapter))
+        try fetchSet(db.makeStatement(sql: sql), arguments: arguments, adapter: adapter)
     }
 
+    /// All distinct values of the first column, read straight from SQLite
+    /// as `fetchAll` reads them, into a set.
+    @inlinable
     public static func fetchSet(_ statement: Statement, arguments: StatementArguments? = nil, adapter: (any RowAdapter)? = nil) throws -> Set<Self> {
-        try Set(fetchCursor(statement, arguments: arguments, adapter: adapter))
+        if adapter != nil { return try Set(fetchCursor(statement, arguments: arguments, adapter: adapter)) }
+        try statement.prepareForValueFetch(arguments: arguments)
+        defer { statement.reset() }
+        var values = Set<Self>()
+        while try statement.step() {
+            values.insert(try decodeFirstColumn(Self.self, statement))
+        }
+        return values
     }
 }

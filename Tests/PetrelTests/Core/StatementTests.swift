@@ -368,6 +368,9 @@ struct StatementTests {
             #expect(try Array(String.fetchCursor(db, sql: "SELECT name FROM player ORDER BY id").enumerated().map { "\($0.offset)\($0.element)" }) == ["0p1", "1p2", "2p3", "3p4", "4p5"])
             #expect(try Set(Int.fetchCursor(db, sql: "SELECT score / 20 FROM player")) == [0, 1, 2])
             #expect(try Int.fetchSet(db, sql: "SELECT score / 20 FROM player") == [0, 1, 2])
+            #expect(try Int.fetchSet(db.makeStatement(sql: "SELECT score FROM player WHERE score > ?"), arguments: [30]) == [40, 50])
+            #expect(try Int.fetchSet(db, sql: "SELECT ?, score FROM player", arguments: [7], adapter: SuffixRowAdapter(fromIndex: 1)) == [10, 20, 30, 40, 50])
+            #expect(throws: (any Error).self) { try Int.fetchSet(db, sql: "SELECT NULL") }
             #expect(try Row.fetchSet(db, sql: "SELECT 1 AS a UNION ALL SELECT 1").count == 1)
             #expect(try URL.fetchAll(db, sql: "SELECT 'https://a.b/' || name FROM player").count == 5)
             #expect(try Int.fetchCursor(db, sql: "SELECT score FROM player WHERE 0").isEmpty)

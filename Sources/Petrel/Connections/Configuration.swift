@@ -47,7 +47,11 @@ public struct Configuration: Sendable {
     public enum JournalModeConfiguration: Sendable {
         /// SQLite's default (rollback journal), or what the file already uses.
         case `default`
-        /// Write-ahead logging: readers do not block the writer.
+        /// Write-ahead logging: readers do not block the writer. The
+        /// connection also sets `PRAGMA synchronous = NORMAL` (commits are
+        /// not synced one by one; a crash of the process loses none, a
+        /// power loss the last ones), as a ``DatabasePool``'s writer does;
+        /// a `prepareDatabase` function may set another.
         case wal
     }
 

@@ -3,7 +3,8 @@ import Foundation
 /// A pool of connections to one database file in WAL mode: one writer and
 /// up to ``Configuration/maximumReaderCount`` readers. Reads run in
 /// parallel with each other and with writes; each read sees the database as
-/// of the last commit when it started (an isolated snapshot).
+/// of the last commit when it started (an isolated snapshot). The writer
+/// syncs as SQLite suggests for WAL (`PRAGMA synchronous = NORMAL`).
 ///
 /// ```swift
 /// let dbPool = try DatabasePool(path: "/path/to/database.sqlite")

@@ -40,6 +40,28 @@ struct DatabasePoolTests {
     /// Opening a pool, even on a database that was not in WAL mode and
     /// before any access, leaves the WAL and shared-memory files that
     /// read-only connections need.
+    /// Connections that put a database in WAL mode sync it as SQLite
+    /// suggests for WAL (NORMAL: not at every commit), as GRDB's do; other
+    /// connections keep SQLite's default, and `prepareDatabase` has the
+    /// last word.
+    @Test func walWritersSyncNormally() throws {
+        let directory = try TemporaryDirectory()
+        func synchronous(_ writer: some DatabaseWriter) throws -> Int? {
+            try writer.write { db in try Int.fetchOne(db, sql: "PRAGMA synchronous") }
+        }
+        let pool = try DatabasePool(path: directory.path("pool.sqlite"))
+        #expect(try synchronous(pool) == 1)
+        #expect(try DatabasePool(path: directory.path("pool.sqlite")).write { db in try Int.fetchOne(db, sql: "PRAGMA synchronous") } == 1)
+        var wal = Configuration()
+        wal.journalMode = .wal
+        #expect(try synchronous(DatabaseQueue(path: directory.path("wal.sqlite"), configuration: wal)) == 1)
+        let plain = try DatabaseQueue(path: directory.path("plain.sqlite"))
+        #expect(try synchronous(plain) == 2)
+        var full = Configuration()
+        full.prepareDatabase { db in try db.execute(sql: "PRAGMA synchronous = FULL") }
+        #expect(try synchronous(DatabasePool(path: directory.path("full.sqlite"), configuration: full)) == 2)
+    }
+
     @Test func openingCreatesTheWALFiles() throws {
         let directory = try TemporaryDirectory()
         let path = directory.path("rollback.sqlite")

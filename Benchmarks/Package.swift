@@ -59,6 +59,20 @@ let package = Package(
             name: "petrel-floors",
             dependencies: ["BenchmarkSupport", .product(name: "Petrel", package: petrelIdentity)]
         ),
+        // Everyday operations, one source compiled against each library
+        // (GRDBEverydayOps links PetrelEverydayOps' file), timed side by side.
+        .target(
+            name: "PetrelEverydayOps",
+            dependencies: [.product(name: "Petrel", package: petrelIdentity)]
+        ),
+        .target(
+            name: "GRDBEverydayOps",
+            dependencies: [.product(name: "GRDB", package: "GRDB.swift")]
+        ),
+        .executableTarget(
+            name: "petrel-everyday",
+            dependencies: ["PetrelEverydayOps", "GRDBEverydayOps"]
+        ),
         // Read throughput of a DatabasePool against a DatabaseQueue, two
         // readers beside a writer.
         .executableTarget(

@@ -1,0 +1,1 @@
+../PetrelEverydayOps/EverydayOperations.swift

@@ -93,10 +93,9 @@ public final class Database {
     /// The columns of tables, by `schema.table` (or `table`), forgotten
     /// with `primaryKeyCache`.
     var columnsCache: [String: [ColumnInfo]] = [:]
-    /// Whether tables, views and triggers exist, by kind, schema and name
-    /// (ASCII case folded, as SQLite compares them); forgotten with
-    /// `primaryKeyCache`.
-    var objectExistsCache: [String: Bool] = [:]
+    /// Whether tables, views and triggers exist, by kind, schema and name;
+    /// forgotten with `primaryKeyCache`.
+    var objectExistsCache: [SchemaObjectKey: Bool] = [:]
     /// The schema source of ``withSchemaSource(_:execute:)``, while it runs
     /// (`.some(nil)` runs without any).
     var schemaSourceOverride: (any DatabaseSchemaSource)??
@@ -673,6 +672,13 @@ struct RecordInsertStatementCache {
         statements.removeAll()
         last = nil
     }
+}
+
+/// A table, view or trigger, as `tableExists` and its siblings name it.
+struct SchemaObjectKey: Hashable {
+    let type: String
+    let schema: String?
+    let name: String
 }
 
 /// The INSERT statement of a record type, for the columns it encodes. A

@@ -134,8 +134,9 @@ extension Database {
     /// changes: each answer was up to three compiled queries.
     private func objectExists(_ type: String, _ name: String, _ schemaName: String?) throws -> Bool {
         checkSchemaCache()
-        let folded = String(decoding: name.utf8.map { (0x41...0x5A).contains($0) ? $0 + 0x20 : $0 }, as: UTF8.self)
-        let key = "\(type)\u{0}\(schemaName ?? "")\u{0}\(folded)"
+        // By the name as spelled: another spelling of the same name asks
+        // SQLite once more, which compares names its own way.
+        let key = SchemaObjectKey(type: type, schema: schemaName, name: name)
         if let known = objectExistsCache[key] { return known }
         let exists = try queryObjectExists(type, name, schemaName)
         objectExistsCache[key] = exists

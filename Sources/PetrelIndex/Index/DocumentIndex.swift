@@ -160,13 +160,6 @@ public final class DocumentIndex: Sendable {
             : nil
     }
 
-    /// The most of an index file that a read-only connection maps into
-    /// memory: searches then read pages where they are instead of copying
-    /// each one they touch (postings, rows whose title the ranking reads,
-    /// text of snippets). Not for writers: pages an update touches would
-    /// count in its resident memory.
-    static let mappedBytes = 1 << 30
-
     /// What every connection to an index has: Petrel's ICU tokenizer and
     /// functions, and the ranking functions of searches.
     private static func configuration() -> Configuration {
@@ -206,7 +199,6 @@ public final class DocumentIndex: Sendable {
         var configuration = DocumentIndex.configuration()
         configuration.readonly = true
         configuration.busyMode = .timeout(30)
-        configuration.prepareDatabase { db in try db.execute(sql: "PRAGMA mmap_size = \(mappedBytes)") }
         do {
             let dbQueue = try DatabaseQueue(path: path, configuration: configuration)
             // Reading the schema is what fails when the WAL index cannot be shared.

@@ -199,21 +199,15 @@ public final class Statement {
             guard arguments.values.count == parameterNames.count else {
                 throw argumentsError(.count(given: arguments.values.count), arguments)
             }
-            // By position, as in bind(databaseValues:).
-            let values = arguments.values
-            for position in values.indices {
-                let code = values[position].bind(to: sqliteStatement, at: CInt(position + 1))
-                if code != SQLITE_OK { throw bindError(code, arguments) }
-            }
+            let code = bindInOrder(arguments.values)
+            if code != SQLITE_OK { throw bindError(code, arguments) }
         } else {
             switch arguments.resolve(for: parameterNames) {
             case .failure(let mismatch):
                 throw argumentsError(mismatch, arguments)
             case .success(let values):
-                for (offset, value) in values.enumerated() {
-                    let code = value.bind(to: sqliteStatement, at: CInt(offset + 1))
-                    if code != SQLITE_OK { throw bindError(code, arguments) }
-                }
+                let code = bindInOrder(values)
+                if code != SQLITE_OK { throw bindError(code, arguments) }
             }
         }
         _arguments = arguments
@@ -233,24 +227,31 @@ public final class Statement {
     /// in order (``arguments`` is not updated).
     func bind(databaseValues values: some Collection<DatabaseValue>) throws {
         reset()
-        var index: CInt = 1
-        // By position: each value is bound where it is, where a `for in`
-        // loop copied it out and destroyed the copy (a call per value).
-        for position in values.indices {
-            let code = values[position].bind(to: sqliteStatement, at: index)
-            if code != SQLITE_OK { throw bindFailure(code) }
-            index += 1
-        }
+        let code = bindInOrder(values)
+        if code != SQLITE_OK { throw bindFailure(code) }
     }
 
     /// Binds already resolved values (one per parameter).
     func bind(resolved values: [DatabaseValue], arguments: StatementArguments) throws {
         reset()
-        for (offset, value) in values.enumerated() {
-            let code = value.bind(to: sqliteStatement, at: CInt(offset + 1))
-            if code != SQLITE_OK { throw bindError(code, arguments) }
-        }
+        let code = bindInOrder(values)
+        if code != SQLITE_OK { throw bindError(code, arguments) }
         _arguments = arguments
+    }
+
+    /// Binds the values to the first parameters, in order, and returns
+    /// SQLITE_OK or the code of the first value SQLite refuses. By
+    /// position: each value is bound where it is, where a `for in` loop
+    /// copied it out and destroyed the copy (a call per value).
+    @inline(__always)
+    private func bindInOrder(_ values: some Collection<DatabaseValue>) -> CInt {
+        var index: CInt = 1
+        for position in values.indices {
+            let code = values[position].bind(to: sqliteStatement, at: index)
+            if code != SQLITE_OK { return code }
+            index += 1
+        }
+        return SQLITE_OK
     }
 
     private func argumentsError(_ mismatch: ArgumentsMismatch, _ arguments: StatementArguments) -> DatabaseError {

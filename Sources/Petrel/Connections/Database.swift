@@ -59,18 +59,31 @@ public final class Database {
     var readOnlyDepth = 0
     /// True for a read-only connection or inside a read-only access.
     var isReadOnly: Bool { configuration.readonly || readOnlyDepth > 0 }
+    /// What the connection's statements check before and after each run;
+    /// they hold it themselves (see ``StatementHooks``).
+    let statementHooks = StatementHooks()
     /// True while statements must report their start and end: there are
     /// transaction observers, or a region is being recorded.
-    @usableFromInline var needsStatementHooks = false
+    var needsStatementHooks: Bool {
+        get { statementHooks.areNeeded }
+        set { statementHooks.areNeeded = newValue }
+    }
     /// Whether the connection has transaction observers, kept with
     /// ``needsStatementHooks``: a statement reads it twice per run, where
     /// the lazy broker's own count cost a check and a retain each time.
-    var statementsHaveObservers = false
+    var statementsHaveObservers: Bool {
+        get { statementHooks.haveObservers }
+        set { statementHooks.haveObservers = newValue }
+    }
     /// During an async access: whether its task was cancelled. A statement
     /// that starts after the cancellation fails.
-    var cancellationCheck: CancellationCheck?
+    var cancellationCheck: CancellationCheck? {
+        didSet { if (cancellationCheck == nil) != (oldValue == nil) { updateStatementHooks() } }
+    }
     /// Set when the configuration observes suspension notifications.
-    var suspension: DatabaseSuspension?
+    var suspension: DatabaseSuspension? {
+        didSet { if (suspension == nil) != (oldValue == nil) { updateStatementHooks() } }
+    }
     /// The number of `inTransaction` closures running: inside one, the
     /// transaction must stay open. A statement that finds it gone (rolled
     /// back by the user's SQL, an `ON CONFLICT ROLLBACK`, an interrupt)
@@ -109,8 +122,10 @@ public final class Database {
     /// the rows of a prefetching request. Prefetches made inside one are
     /// not told.
     var prefetchWillRun: ((QueryInterfaceRequest<Row>, [String]) -> Void)?
-    /// INSERT statements of record types, with the columns they were built for.
-    var recordInsertStatements = RecordInsertStatementCache()
+    /// INSERT statements of record types, with the columns they were built
+    /// for. Read on every record insert, on the connection's thread only:
+    /// without the runtime's exclusivity check (a call per insert).
+    @exclusivity(unchecked) var recordInsertStatements = RecordInsertStatementCache()
     /// Whether this SQLite accepts `DELETE ... LIMIT` and `UPDATE ... LIMIT`
     /// (SQLITE_ENABLE_UPDATE_DELETE_LIMIT), read once.
     lazy var supportsUpdateDeleteLimit: Bool = {
@@ -161,7 +176,6 @@ public final class Database {
         setBusyMode(configuration.effectiveBusyMode)
         if configuration.observesSuspensionNotifications {
             suspension = DatabaseSuspension(connection: connection)
-            updateStatementHooks()
         }
         // Fail fast on a file that is not a database, rather than on first use.
         try execute(sql: "SELECT * FROM sqlite_master LIMIT 1")
@@ -651,6 +665,26 @@ public final class SQLStatementCursor: Cursor {
 /// The INSERT statements of record types, by type, table and conflict
 /// resolution. Records are usually inserted in runs of one type, so the
 /// last statement used is compared before hashing the key.
+/// The two flags a statement reads before and after each run, in an object
+/// the connection and each of its statements hold. Read through the
+/// statement's `unowned` reference to its database, each check cost a
+/// checked retain and a release; a strong reference to this object costs
+/// neither. Like the connection, it is used on one thread at a time, so its
+/// flags skip the runtime's exclusivity checks (a call per read).
+@usableFromInline
+final class StatementHooks {
+    /// True while statements must report their start and end: there are
+    /// transaction observers, a region is being recorded, the connection
+    /// can be suspended or cancelled, or a transaction block is open.
+    @usableFromInline @exclusivity(unchecked) var areNeeded = false
+    /// Whether the connection has transaction observers.
+    @exclusivity(unchecked) var haveObservers = false
+    /// True when the only reason for the hooks is an open transaction
+    /// block (every write access): a statement then only checks that the
+    /// transaction is still open, without reaching its database.
+    @exclusivity(unchecked) var checkOnlyTransaction = false
+}
+
 struct RecordInsertStatementCache {
     private var statements: [Database.RecordStatementKey: RecordInsertStatement] = [:]
     private var last: (key: Database.RecordStatementKey, statement: RecordInsertStatement)?

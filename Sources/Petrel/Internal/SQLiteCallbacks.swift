@@ -399,11 +399,9 @@ extension Database {
             return Unmanaged<CancellationCheck>.fromOpaque(context).takeUnretainedValue().isCancelled() ? 1 : 0
         }, Unmanaged.passUnretained(check).toOpaque())
         cancellationCheck = check
-        updateStatementHooks()
         defer {
             sqlite3_progress_handler(connection, 0, nil, nil)
             cancellationCheck = nil
-            updateStatementHooks()
             withExtendedLifetime(check) {}
         }
         return try body()

@@ -366,7 +366,8 @@ extension Database {
     /// Statements report their start and end only while someone listens.
     func updateStatementHooks() {
         statementsHaveObservers = observationBroker.hasObservers
-        needsStatementHooks = statementsHaveObservers || regionRecorder != nil || suspension != nil
-            || cancellationCheck != nil || transactionBlockDepth > 0
+        let othersNeedHooks = statementsHaveObservers || regionRecorder != nil || suspension != nil || cancellationCheck != nil
+        needsStatementHooks = othersNeedHooks || transactionBlockDepth > 0
+        statementHooks.checkOnlyTransaction = !othersNeedHooks && transactionBlockDepth > 0
     }
 }

@@ -135,9 +135,9 @@ extension MutablePersistableRecord {
     mutating func withSaveCallbacks(_ db: Database, _ save: (inout Self) throws -> PersistenceSuccess) throws {
         try willSave(db)
         var record = self
-        let saved = try DatabaseError.runWrapped("aroundSave", "save", around: { try aroundSave(db, save: $0) }) {
-            try save(&record)
-        }
+        var outcome = CallbackOutcome<PersistenceSuccess>()
+        try aroundSave(db) { try outcome.run { try save(&record) } }
+        let saved = try outcome.value("aroundSave", "save")
         self = record
         didSave(saved)
     }
@@ -153,9 +153,9 @@ extension MutablePersistableRecord {
     mutating func insertWithCallbacks(_ db: Database, performing perform: (Self) throws -> InsertionSuccess) throws -> InsertionSuccess {
         try willInsert(db)
         let record = self
-        let inserted = try DatabaseError.runWrapped("aroundInsert", "insert", around: { try aroundInsert(db, insert: $0) }) {
-            try perform(record)
-        }
+        var outcome = CallbackOutcome<InsertionSuccess>()
+        try aroundInsert(db) { try outcome.run { try perform(record) } }
+        let inserted = try outcome.value("aroundInsert", "insert")
         didInsert(inserted)
         return inserted
     }
@@ -239,11 +239,15 @@ extension MutablePersistableRecord {
     ) throws -> (success: PersistenceSuccess, fetched: T?) {
         try willUpdate(db, columns: columns)
         var fetched: T?
-        let updated = try DatabaseError.runWrapped("aroundUpdate", "update", around: { try aroundUpdate(db, columns: columns, update: $0) }) {
-            let (success, value) = try performUpdate(db, onConflict: conflictResolution, columns: columns, returning: returning)
-            fetched = value
-            return success
+        var outcome = CallbackOutcome<PersistenceSuccess>()
+        try aroundUpdate(db, columns: columns) {
+            try outcome.run {
+                let (success, value) = try performUpdate(db, onConflict: conflictResolution, columns: columns, returning: returning)
+                fetched = value
+                return success
+            }
         }
+        let updated = try outcome.value("aroundUpdate", "update")
         didUpdate(updated)
         return (updated, fetched)
     }
@@ -375,15 +379,19 @@ extension MutablePersistableRecord {
     @discardableResult
     public func delete(_ db: Database) throws -> Bool {
         try willDelete(db)
-        let deleted = try DatabaseError.runWrapped("aroundDelete", "delete", around: { try aroundDelete(db, delete: $0) }) {
-            let container = try PersistenceContainer(self)
-            let key = try primaryKeyValues(db, container)
-            let condition = key.map { "\($0.column.quotedDatabaseIdentifier)=?" }.joined(separator: " AND ")
-            let statement = try db.cachedStatement(sql: "DELETE FROM \(type(of: self).table) WHERE \(condition)")
-            return try db.countingChanges(of: Self.databaseTableName) {
-                try statement.execute(arguments: StatementArguments(key.map(\.value)))
-            } > 0
+        var outcome = CallbackOutcome<Bool>()
+        try aroundDelete(db) {
+            try outcome.run {
+                let container = try PersistenceContainer(self)
+                let key = try primaryKeyValues(db, container)
+                let condition = key.map { "\($0.column.quotedDatabaseIdentifier)=?" }.joined(separator: " AND ")
+                let statement = try db.cachedStatement(sql: "DELETE FROM \(type(of: self).table) WHERE \(condition)")
+                return try db.countingChanges(of: Self.databaseTableName) {
+                    try statement.execute(arguments: StatementArguments(key.map(\.value)))
+                } > 0
+            }
         }
+        let deleted = try outcome.value("aroundDelete", "delete")
         didDelete(deleted: deleted)
         return deleted
     }
@@ -448,27 +456,46 @@ extension DatabaseError {
         DatabaseError(resultCode: .SQLITE_MISUSE, message: "\(callback) did not call \(operation)")
     }
 
-    /// Runs `operation` inside a persistence callback (`around`, such as
-    /// `aroundInsert`) and returns its result; a misuse error when the
-    /// callback did not run it, or swallowed its error.
+    /// A persistence callback caught the error of the operation it wraps
+    /// and returned normally.
+    @usableFromInline
+    static func callbackSwallowedError(_ callback: String, _ operation: String, _ error: any Error) -> DatabaseError {
+        DatabaseError(resultCode: .SQLITE_MISUSE, message: "\(callback) did not rethrow the error of \(operation): \(error)")
+    }
+}
+
+/// What a persistence callback such as `aroundInsert` did with the
+/// operation it wraps: the operation runs through ``run(_:)`` inside the
+/// callback, and ``value(_:_:)`` afterwards returns its result, or the
+/// misuse error of a callback that did not run it or swallowed its error.
+///
+/// Callers pass the callback a closure that calls `run`: handing the
+/// operation to a helper that takes the callback as a closure parameter
+/// needed `withoutActuallyEscaping` (Swift forbids passing a closure that
+/// captures one closure parameter to another), and that allocated a
+/// context and checked it for escape on every insert.
+@usableFromInline
+struct CallbackOutcome<T> {
+    @usableFromInline var result: Result<T, any Error>?
+
+    @inlinable init() { result = nil }
+
     @inlinable
-    static func runWrapped<T>(
-        _ callback: String, _ operation: String, around: (() throws -> T) throws -> Void, _ body: () throws -> T
-    ) throws -> T {
-        var outcome: Result<T, any Error>?
-        try withoutActuallyEscaping(body) { body in
-            try around {
-                outcome = Result { try body() }
-                return try outcome.unsafelyUnwrapped.get()
-            }
-        }
-        switch outcome {
+    mutating func run(_ operation: () throws -> T) throws -> T {
+        let result = Result { try operation() }
+        self.result = result
+        return try result.get()
+    }
+
+    @inlinable
+    func value(_ callback: String, _ operation: String) throws -> T {
+        switch result {
         case nil:
-            throw callbackNotCalled(callback, operation)
+            throw DatabaseError.callbackNotCalled(callback, operation)
         case .success(let value):
             return value
         case .failure(let error):
-            throw DatabaseError(resultCode: .SQLITE_MISUSE, message: "\(callback) did not rethrow the error of \(operation): \(error)")
+            throw DatabaseError.callbackSwallowedError(callback, operation, error)
         }
     }
 }

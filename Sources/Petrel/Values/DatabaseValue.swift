@@ -238,6 +238,32 @@ extension String {
     }
 }
 
+extension [DatabaseValue] {
+    /// Binds the values to a statement's first parameters, in order, and
+    /// returns SQLITE_OK or the code of the first value SQLite refuses.
+    ///
+    /// Each value is read where the array keeps it: through the array's
+    /// subscript (or a `for in` loop), each was copied out and the copy
+    /// destroyed.
+    func bindInOrder(to statement: SQLiteStatement) -> CInt {
+        withUnsafeBufferPointer { buffer in
+            var index: CInt = 1
+            for position in buffer.indices {
+                // An integer is matched without copying the value: `bind`'s
+                // `switch` copies it and destroys the copy, an outlined call.
+                let code = if case .int64(let value) = buffer[position].storage {
+                    sqlite3_bind_int64(statement, index, value)
+                } else {
+                    buffer[position].bind(to: statement, at: index)
+                }
+                if code != SQLITE_OK { return code }
+                index += 1
+            }
+            return SQLITE_OK
+        }
+    }
+}
+
 extension DatabaseValue {
     /// SQLite's order of values: NULL, then numbers, then text (bytes of
     /// its UTF-8), then blobs.

@@ -23,6 +23,8 @@ public final class Statement {
     public let sql: String
 
     unowned let database: Database
+    /// The database's flags that say whether a run must be reported.
+    @usableFromInline let hooks: StatementHooks
 
     /// The number of columns the statement returns.
     public let columnCount: Int
@@ -59,6 +61,7 @@ public final class Statement {
 
     init(database: Database, sqliteStatement: SQLiteStatement, sql: String, authorization: StatementAuthorization = StatementAuthorization()) {
         self.database = database
+        hooks = database.statementHooks
         self.authorization = authorization
         self.sqliteStatement = sqliteStatement
         self.sql = sql.trimmingStatementSeparators()
@@ -214,7 +217,7 @@ public final class Statement {
     }
 
     /// Runs the statement with one value per parameter, in order.
-    func execute(databaseValues values: some Collection<DatabaseValue>) throws {
+    func execute(databaseValues values: [DatabaseValue]) throws {
         guard values.count == parameterNames.count else {
             throw valuesCountError(values.count)
         }
@@ -225,7 +228,7 @@ public final class Statement {
 
     /// Rewinds the statement and binds the values to its first parameters,
     /// in order (``arguments`` is not updated).
-    func bind(databaseValues values: some Collection<DatabaseValue>) throws {
+    func bind(databaseValues values: [DatabaseValue]) throws {
         reset()
         let code = bindInOrder(values)
         if code != SQLITE_OK { throw bindFailure(code) }
@@ -240,18 +243,10 @@ public final class Statement {
     }
 
     /// Binds the values to the first parameters, in order, and returns
-    /// SQLITE_OK or the code of the first value SQLite refuses. By
-    /// position: each value is bound where it is, where a `for in` loop
-    /// copied it out and destroyed the copy (a call per value).
+    /// SQLITE_OK or the code of the first value SQLite refuses.
     @inline(__always)
-    private func bindInOrder(_ values: some Collection<DatabaseValue>) -> CInt {
-        var index: CInt = 1
-        for position in values.indices {
-            let code = values[position].bind(to: sqliteStatement, at: index)
-            if code != SQLITE_OK { return code }
-            index += 1
-        }
-        return SQLITE_OK
+    private func bindInOrder(_ values: [DatabaseValue]) -> CInt {
+        values.bindInOrder(to: sqliteStatement)
     }
 
     private func argumentsError(_ mismatch: ArgumentsMismatch, _ arguments: StatementArguments) -> DatabaseError {
@@ -299,7 +294,7 @@ public final class Statement {
     /// Steps once; true for a row, false when done.
     @inlinable @inline(__always)
     func step() throws -> Bool {
-        if !needsReset { try willExecute() }
+        if !needsReset && hooks.areNeeded { try willExecute() }
         needsReset = true
         let code = sqlite3_step(sqliteStatement)
         if code == SQLITE_ROW { return true }
@@ -314,8 +309,15 @@ public final class Statement {
     /// what the statement reads when a region is being recorded.
     @usableFromInline
     func willExecute() throws {
+        guard hooks.areNeeded else { return }
+        if hooks.checkOnlyTransaction {
+            // The check below, without reaching the database.
+            if authorization.transactionEffect == nil, sqlite3_get_autocommit(sqlite3_db_handle(sqliteStatement)) != 0 {
+                throw transactionAbortedError()
+            }
+            return
+        }
         let database = self.database
-        guard database.needsStatementHooks else { return }
         if let suspension = database.suspension, suspension.isSuspended, authorization.transactionEffect != .rollbackTransaction {
             throw DatabaseError(resultCode: .SQLITE_INTERRUPT, message: "Database is suspended", sql: sql)
         }
@@ -327,7 +329,7 @@ public final class Statement {
             throw DatabaseError(resultCode: .SQLITE_INTERRUPT, message: "the task was cancelled", sql: sql)
         }
         if database.transactionBlockDepth > 0, authorization.transactionEffect == nil, !database.isInsideTransaction {
-            throw DatabaseError(resultCode: .SQLITE_ABORT, message: "Transaction was aborted", sql: sql)
+            throw transactionAbortedError()
         }
         if database.regionRecorder != nil {
             database.regionRecorder?.formUnion(databaseRegion)
@@ -337,12 +339,15 @@ public final class Statement {
         }
     }
 
+    private func transactionAbortedError() -> DatabaseError {
+        DatabaseError(resultCode: .SQLITE_ABORT, message: "Transaction was aborted", sql: sql)
+    }
+
     /// After the last step: transaction ends and savepoints reach the
     /// observers.
     @usableFromInline
     func didExecute() throws {
-        let database = self.database
-        guard database.needsStatementHooks, database.statementsHaveObservers else { return }
+        guard hooks.areNeeded, hooks.haveObservers else { return }
         try database.observationBroker.statementDidExecute(self)
     }
 
@@ -351,8 +356,7 @@ public final class Statement {
     @usableFromInline
     func stepFailure(_ code: CInt) -> any Error {
         let error = stepError(code)
-        let database = self.database
-        if database.needsStatementHooks, database.statementsHaveObservers,
+        if hooks.areNeeded, hooks.haveObservers,
            let observerError = database.observationBroker.statementDidFail(self) {
             return observerError
         }

@@ -89,7 +89,7 @@ public struct StatementArguments: Hashable, Sendable, CustomStringConvertible,
             }
         }
         self.values = values
-        namedValues = [:]
+        namedValues = Dictionary()
     }
 
     public init(dictionaryLiteral elements: (String, (any DatabaseValueConvertible)?)...) {

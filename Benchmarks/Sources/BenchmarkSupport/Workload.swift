@@ -29,7 +29,9 @@ public enum Workload: String, CaseIterable, Sendable {
         case .fetchDecodable: 2.5
         case .insertRecords: 2
         case .insertEncodable: 3
-        case .fts5Insert, .fts5RankedQueries: 1.1
+        // Issue 16 lowered the insert's bound from 1.1 to 1.05.
+        case .fts5Insert: 1.05
+        case .fts5RankedQueries: 1.1
         // Throughput at least 0.7x unicode61's: time at most 1/0.7.
         case .fts5SwiftTokenizer: 1 / 0.7
         // Absolute: under 20 µs a pattern; the ratio column is informative.

@@ -316,6 +316,17 @@ private func makeRecord<R: FetchableRecord>(_ type: R.Type, _ row: Row) throws -
     try R(row: row)
 }
 
+/// How ``PrefetchedRowsDecoder`` makes the elements of one type. Outside
+/// the generic decoder, so that using it instantiates no generic metadata.
+enum PrefetchedElementKind {
+    /// One selected value, from the first column.
+    case value(any DatabaseValueConvertible.Type)
+    /// A record, through its `init(row:)`.
+    case record(any FetchableRecord.Type)
+    /// Any other Decodable, from the row's columns.
+    case decodable
+}
+
 /// Decodes the rows of a to-many association as an array or a set.
 struct PrefetchedRowsDecoder<Record: FetchableRecord>: Decoder {
     let rows: [Row]
@@ -338,6 +349,24 @@ struct PrefetchedRowsDecoder<Record: FetchableRecord>: Decoder {
         let rows: [Row]
         let codingPath: [any CodingKey]
         var currentIndex = 0
+        /// How elements of the last type decoded are made, found once per
+        /// array: the casts that tell it cost two protocol-conformance
+        /// lookups per element.
+        var elementType: ObjectIdentifier?
+        var elementKind = PrefetchedElementKind.decodable
+
+        private mutating func kind<T>(of type: T.Type) -> PrefetchedElementKind {
+            if elementType == ObjectIdentifier(T.self) { return elementKind }
+            let kind: PrefetchedElementKind = if let convertible = T.self as? any DatabaseValueConvertible.Type {
+                .value(convertible)
+            } else if let recordType = T.self as? any FetchableRecord.Type {
+                .record(recordType)
+            } else {
+                .decodable
+            }
+            (elementType, elementKind) = (ObjectIdentifier(T.self), kind)
+            return kind
+        }
         var count: Int? { rows.count }
         var isAtEnd: Bool { currentIndex >= rows.count }
 
@@ -349,17 +378,22 @@ struct PrefetchedRowsDecoder<Record: FetchableRecord>: Decoder {
             }
             let row = rows[currentIndex]
             currentIndex += 1
-            // Rows of one selected value (`including(all: ...select(column))`)
-            // decode as that value, from the first column.
-            if let convertible = T.self as? any DatabaseValueConvertible.Type {
+            switch kind(of: T.self) {
+            case .value(let convertible):
+                // Rows of one selected value (`including(all: ...select(column))`)
+                // decode as that value, from the first column.
                 let dbValue = row.count > 0 ? row.databaseValue(atUncheckedIndex: 0) : .null
                 guard let value = convertible.fromDatabaseValue(dbValue) as? T else {
                     throw DecodingError.typeMismatch(T.self, .init(
                         codingPath: codingPath, debugDescription: "could not decode \(T.self) from \(dbValue) in a prefetched row"))
                 }
                 return value
+            case .record(let recordType):
+                if let record = try makeRecord(recordType, row) as? T { return record }
+                return try T(from: RowDecoder<Record>(row: row, codingPath: codingPath))
+            case .decodable:
+                return try T(from: RowDecoder<Record>(row: row, codingPath: codingPath))
             }
-            return try RowDecoder<Record>.decodeNested(T.self, from: row, codingPath: codingPath)
         }
 
         mutating func nestedContainer<NestedKey: CodingKey>(keyedBy type: NestedKey.Type) throws -> KeyedDecodingContainer<NestedKey> {

@@ -26,6 +26,10 @@ public final class Row {
     @usableFromInline let statement: Statement?
     /// Set for rows that own their values.
     let storedColumnNames: [String]
+    /// True when no two stored names are equal case-insensitively (known
+    /// for copies of a statement's rows): an exact match is then the
+    /// leftmost case-insensitive one, and is found first.
+    let storedNamesAreDistinct: Bool
     @usableFromInline let storedValues: [DatabaseValue]
     /// Named sub-rows, from a ``ScopeAdapter``.
     let scopeRows: [String: Row]
@@ -69,11 +73,15 @@ public final class Row {
         self.init(columnNames: names, values: values)
     }
 
-    init(columnNames: [String], values: [DatabaseValue], scopes: [String: Row] = [:], unadapted: Row? = nil, fetched: Bool = false) {
+    init(
+        columnNames: [String], values: [DatabaseValue], scopes: [String: Row] = [:], unadapted: Row? = nil, fetched: Bool = false,
+        namesAreDistinct: Bool = false
+    ) {
         precondition(columnNames.count == values.count)
         sqliteStatement = nil
         statement = nil
         storedColumnNames = columnNames
+        storedNamesAreDistinct = namesAreDistinct
         storedValues = values
         count = values.count
         scopeRows = scopes
@@ -87,6 +95,7 @@ public final class Row {
         sqliteStatement = statement.sqliteStatement
         self.statement = statement
         storedColumnNames = []
+        storedNamesAreDistinct = false
         storedValues = []
         count = statement.columnCount
         scopeRows = [:]
@@ -103,8 +112,10 @@ public final class Row {
 
     /// A row that owns a copy of the current values.
     public func copy() -> Row {
-        guard sqliteStatement != nil else { return self }
-        return Row(columnNames: columnNames, values: databaseValues, fetched: true)
+        guard let statement else { return self }
+        // Reading the names first tells whether two differ by case only.
+        let names = statement.columnNames
+        return Row(columnNames: names, values: databaseValues, fetched: true, namesAreDistinct: !statement.namesDifferOnlyByCase)
     }
 
     /// The column names, in order.
@@ -152,8 +163,12 @@ public final class Row {
 
     @usableFromInline
     func storedIndex(forColumn name: String) -> Int? {
+        // An exact match first, when it is the leftmost case-insensitive
+        // one: comparing equal strings is cheap, telling two different
+        // names apart case-insensitively scans them.
+        if storedNamesAreDistinct, let index = storedColumnNames.firstIndex(of: name) { return index }
         // The leftmost match, without allocating for ASCII names.
-        storedColumnNames.firstIndex { $0.caseInsensitivelyEquals(name) }
+        return storedColumnNames.firstIndex { $0.caseInsensitivelyEquals(name) }
     }
 
     @inlinable @inline(__always)

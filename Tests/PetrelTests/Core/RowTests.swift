@@ -83,6 +83,34 @@ struct RowTests {
         #expect(row?["A"] as Int? == 1)
     }
 
+    /// Copied rows look an exact name up first when their statement's names
+    /// are distinct in any case; the leftmost case-insensitive match still
+    /// wins when they are not, and names in another case are still found.
+    @Test func copiedRowsFindColumnsAsLiveRowsDo() throws {
+        let dbQueue = try DatabaseQueue()
+        try dbQueue.read { db in
+            let repeated = try #require(try Row.fetchAll(db, sql: "SELECT 1 AS a, 2 AS A, 3 AS b").first)
+            #expect(repeated["A"] as Int == 1)
+            #expect(repeated["a"] as Int == 1)
+            #expect(repeated["B"] as Int == 3)
+            let distinct = try #require(try Row.fetchAll(db, sql: "SELECT 1 AS Name, 2 AS name2, 3 AS é").first)
+            #expect(distinct["Name"] as Int == 1)
+            #expect(distinct["NAME"] as Int == 1)
+            #expect(distinct["name2"] as Int == 2)
+            #expect(distinct["NAME2"] as Int == 2)
+            #expect(distinct["é"] as Int == 3)
+            #expect(distinct["É"] as Int == 3)  // in any case, beyond ASCII too
+            #expect(!distinct.hasColumn("nam"))
+            // A cursor's live row and its copy agree.
+            let cursor = try Row.fetchCursor(db, sql: "SELECT 1 AS x, 2 AS X, 3 AS y")
+            let live = try #require(try cursor.next())
+            let copy = live.copy()
+            for name in ["x", "X", "y", "Y"] {
+                #expect(copy[name] as Int? == live[name] as Int?, "\(name)")
+            }
+        }
+    }
+
     @Test func cursorRowsAreReusedUnlessCopied() throws {
         let dbQueue = try DatabaseQueue()
         try dbQueue.read { (db) throws in

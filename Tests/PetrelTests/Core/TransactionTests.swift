@@ -131,6 +131,31 @@ struct TransactionTests {
         #expect(try values(database) == [1])
     }
 
+    /// The same check when statements also report to a transaction
+    /// observer (the hooks' full path, where a plain write takes a
+    /// shortcut): the statement after the ROLLBACK fails and the observer
+    /// hears the rollback, not an insert in autocommit.
+    @Test(arguments: StorageKind.allCases)
+    func statementsAfterAnAbortedTransactionFailWhileObserved(kind: StorageKind) throws {
+        let database = try makeDatabase(kind)
+        let observer = RecordingObserver()
+        database.queue.writeWithoutTransaction { db in db.add(transactionObserver: observer) }
+        let error = #expect(throws: DatabaseError.self) {
+            try database.queue.write { db in
+                try db.execute(sql: "INSERT INTO t VALUES (1); ROLLBACK")
+                try db.execute(sql: "INSERT INTO t VALUES (2)")
+            }
+        }
+        #expect(error?.resultCode == .SQLITE_ABORT)
+        #expect(error?.message == "Transaction was aborted")
+        #expect(try values(database) == [])
+        #expect(observer.take() == ["insert t 1", "rollback"])
+        // Once the block is over, writes run normally again.
+        try database.queue.write { db in try db.execute(sql: "INSERT INTO t VALUES (3)") }
+        #expect(try values(database) == [3])
+        #expect(observer.take() == ["insert t 1", "willCommit", "commit"])  // rowid 1 again
+    }
+
     /// Inside `write` or `inTransaction`, a transaction that ended behind
     /// the closure's back (its own ROLLBACK, an ON CONFLICT ROLLBACK) makes
     /// the next statement fail with SQLITE_ABORT: it does not run, in

@@ -237,6 +237,55 @@ struct AssociationTests {
 
     /// One association joined twice is one join: the selection of the last
     /// one that includes columns, the last ordering given.
+    /// `including(all:)` groups the fetched rows by their pivot columns:
+    /// one column or two, parents with no children or a NULL key, children
+    /// decoded as records, as one selected value, and into a set.
+    @Test(arguments: StorageKind.allCases)
+    func prefetchedRowsGoToTheirParents(kind: StorageKind) throws {
+        struct Edition: Codable, FetchableRecord, PersistableRecord, Equatable {
+            var isbn: String?
+            var printing: Int
+            static let copies = hasMany(Copy.self, using: ForeignKey(["isbn", "printing"], to: ["isbn", "printing"]))
+        }
+        struct Copy: Codable, FetchableRecord, PersistableRecord, Equatable, Hashable {
+            var id: Int64
+            var isbn: String?
+            var printing: Int
+        }
+        struct EditionInfo: Decodable, FetchableRecord {
+            var edition: Edition
+            var copies: [Copy]
+        }
+        struct AuthorTitles: Decodable, FetchableRecord {
+            var author: Author
+            var titles: [String]
+            var bookSet: Set<String>
+        }
+        let database = try makeDatabase(kind)
+        try database.queue.write { db in
+            try db.execute(sql: """
+                CREATE TABLE edition (isbn TEXT, printing INTEGER NOT NULL);
+                CREATE TABLE copy (id INTEGER PRIMARY KEY, isbn TEXT, printing INTEGER NOT NULL);
+                INSERT INTO edition VALUES ('a', 1), ('a', 2), ('b', 1), (NULL, 1);
+                INSERT INTO copy VALUES (1, 'a', 1), (2, 'a', 2), (3, 'a', 1), (4, 'b', 2), (5, NULL, 1);
+                """)
+        }
+        try database.queue.read { db in
+            let editions = try Edition.including(all: Edition.copies.order(Column("id")))
+                .order(Column("isbn"), Column("printing")).asRequest(of: EditionInfo.self).fetchAll(db)
+            #expect(editions.map(\.edition) == [Edition(isbn: nil, printing: 1), Edition(isbn: "a", printing: 1), Edition(isbn: "a", printing: 2), Edition(isbn: "b", printing: 1)])
+            #expect(editions.map { $0.copies.map(\.id) } == [[], [1, 3], [2], []])
+
+            let titles = Author.books.select(Column("title")).order(Column("title"))
+            let authors = try Author
+                .including(all: titles.forKey("titles"))
+                .including(all: titles.forKey("bookSet"))
+                .order(Column("id")).asRequest(of: AuthorTitles.self).fetchAll(db)
+            #expect(authors.map(\.titles) == [["Faust", "Werther"], ["Les Misérables"], []])
+            #expect(authors.map(\.bookSet) == [["Faust", "Werther"], ["Les Misérables"], []])
+        }
+    }
+
     @Test func anAssociationJoinedTwiceKeepsTheLastSelectionAndOrdering() throws {
         let database = try makeDatabase(.memory)
         try database.queue.read { db in

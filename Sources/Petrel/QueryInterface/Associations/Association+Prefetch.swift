@@ -152,16 +152,34 @@ private struct PrefetchPlan {
                 return value
             })
         }
+        // Rows by the values of their pivot columns; by the value itself
+        // for the usual single column, which spares an array per row.
         var groups: [[DatabaseValue]: [Row]] = [:]
+        var singleGroups: [DatabaseValue: [Row]] = [:]
         func group(_ request: QueryInterfaceRequest<Row>) throws {
             willRun?(request)
-            for row in try Row.fetchAll(db, request) {
-                groups[pivots.map { row.databaseValue(forColumn: $0) ?? .null }, default: []].append(row)
+            let rows = try Row.fetchAll(db, request)
+            guard let first = rows.first else { return }
+            // The pivot columns are at the same places in every row of the
+            // statement: found once, by name.
+            let indexes = pivots.map { first.index(forColumn: $0) }
+            if indexes.count == 1 {
+                let index = indexes[0]
+                for row in rows {
+                    singleGroups[index.map(row.databaseValue(atUncheckedIndex:)) ?? .null, default: []].append(row)
+                }
+            } else {
+                for row in rows {
+                    groups[indexes.map { $0.map(row.databaseValue(atUncheckedIndex:)) ?? .null }, default: []].append(row)
+                }
             }
+        }
+        func groupedRows(for key: [DatabaseValue]) -> [Row] {
+            (pivots.count == 1 ? singleGroups[key[0]] : groups[key]) ?? []
         }
         if pairs.count > 1 {
             try group(request(origin: origin))
-            return keys.map { groups[$0] ?? [] }
+            return keys.map(groupedRows(for:))
         }
         // Each key once (NULL never matches a foreign key), in a stable
         // order: sorted for a single column, as GRDB lists them.
@@ -176,7 +194,7 @@ private struct PrefetchPlan {
             start += chunkSize
             try group(request(keys: chunk))
         }
-        return keys.map { groups[$0] ?? [] }
+        return keys.map(groupedRows(for:))
     }
 
     /// The request for the rows of these origin keys (a NULL key, which

@@ -131,6 +131,21 @@ struct TransactionTests {
         #expect(try values(database) == [1])
     }
 
+    /// A write whose SQL rolls its transaction back: the next statement
+    /// fails with SQLITE_ABORT, and nothing is left in the table.
+    func expectAbortAfterRollback(_ database: TestDatabase, sourceLocation: SourceLocation = #_sourceLocation) {
+        let error = #expect(throws: DatabaseError.self, sourceLocation: sourceLocation) {
+            try database.queue.write { db in
+                try db.execute(sql: "INSERT INTO t VALUES (1); ROLLBACK")
+                try db.execute(sql: "INSERT INTO t VALUES (2)")
+            }
+        }
+        #expect(error?.resultCode == .SQLITE_ABORT, sourceLocation: sourceLocation)
+        #expect(error?.message == "Transaction was aborted", sourceLocation: sourceLocation)
+        #expect(error?.sql == "INSERT INTO t VALUES (2)", sourceLocation: sourceLocation)
+        #expect((try? values(database)) == [], sourceLocation: sourceLocation)
+    }
+
     /// The same check when statements also report to a transaction
     /// observer (the hooks' full path, where a plain write takes a
     /// shortcut): the statement after the ROLLBACK fails and the observer
@@ -140,15 +155,7 @@ struct TransactionTests {
         let database = try makeDatabase(kind)
         let observer = RecordingObserver()
         database.queue.writeWithoutTransaction { db in db.add(transactionObserver: observer) }
-        let error = #expect(throws: DatabaseError.self) {
-            try database.queue.write { db in
-                try db.execute(sql: "INSERT INTO t VALUES (1); ROLLBACK")
-                try db.execute(sql: "INSERT INTO t VALUES (2)")
-            }
-        }
-        #expect(error?.resultCode == .SQLITE_ABORT)
-        #expect(error?.message == "Transaction was aborted")
-        #expect(try values(database) == [])
+        expectAbortAfterRollback(database)
         #expect(observer.take() == ["insert t 1", "rollback"])
         // Once the block is over, writes run normally again.
         try database.queue.write { db in try db.execute(sql: "INSERT INTO t VALUES (3)") }
@@ -163,16 +170,7 @@ struct TransactionTests {
     @Test(arguments: StorageKind.allCases)
     func statementsAfterAnAbortedTransactionFail(kind: StorageKind) throws {
         let database = try makeDatabase(kind)
-        let error = #expect(throws: DatabaseError.self) {
-            try database.queue.write { db in
-                try db.execute(sql: "INSERT INTO t VALUES (1); ROLLBACK")
-                try db.execute(sql: "INSERT INTO t VALUES (2)")
-            }
-        }
-        #expect(error?.resultCode == .SQLITE_ABORT)
-        #expect(error?.message == "Transaction was aborted")
-        #expect(error?.sql == "INSERT INTO t VALUES (2)")
-        #expect(try values(database) == [])
+        expectAbortAfterRollback(database)
 
         try database.queue.write { db in try db.execute(sql: "CREATE TABLE u (a UNIQUE ON CONFLICT ROLLBACK)") }
         let conflict = #expect(throws: DatabaseError.self) {

@@ -59,22 +59,10 @@ public final class Database {
     var readOnlyDepth = 0
     /// True for a read-only connection or inside a read-only access.
     var isReadOnly: Bool { configuration.readonly || readOnlyDepth > 0 }
-    /// What the connection's statements check before and after each run;
-    /// they hold it themselves (see ``StatementHooks``).
+    /// What the connection's statements check before and after each run,
+    /// set by `updateStatementHooks()`; they hold it themselves (see
+    /// ``StatementHooks``).
     let statementHooks = StatementHooks()
-    /// True while statements must report their start and end: there are
-    /// transaction observers, or a region is being recorded.
-    var needsStatementHooks: Bool {
-        get { statementHooks.areNeeded }
-        set { statementHooks.areNeeded = newValue }
-    }
-    /// Whether the connection has transaction observers, kept with
-    /// ``needsStatementHooks``: a statement reads it twice per run, where
-    /// the lazy broker's own count cost a check and a retain each time.
-    var statementsHaveObservers: Bool {
-        get { statementHooks.haveObservers }
-        set { statementHooks.haveObservers = newValue }
-    }
     /// During an async access: whether its task was cancelled. A statement
     /// that starts after the cancellation fails.
     var cancellationCheck: CancellationCheck? {
@@ -662,10 +650,7 @@ public final class SQLStatementCursor: Cursor {
     }
 }
 
-/// The INSERT statements of record types, by type, table and conflict
-/// resolution. Records are usually inserted in runs of one type, so the
-/// last statement used is compared before hashing the key.
-/// The two flags a statement reads before and after each run, in an object
+/// The flags a statement reads before and after each run, in an object
 /// the connection and each of its statements hold. Read through the
 /// statement's `unowned` reference to its database, each check cost a
 /// checked retain and a release; a strong reference to this object costs
@@ -677,7 +662,8 @@ final class StatementHooks {
     /// transaction observers, a region is being recorded, the connection
     /// can be suspended or cancelled, or a transaction block is open.
     @usableFromInline @exclusivity(unchecked) var areNeeded = false
-    /// Whether the connection has transaction observers.
+    /// Whether the connection has transaction observers (the lazy
+    /// broker's own count cost a check and a retain per read).
     @exclusivity(unchecked) var haveObservers = false
     /// True when the only reason for the hooks is an open transaction
     /// block (every write access): a statement then only checks that the
@@ -685,6 +671,9 @@ final class StatementHooks {
     @exclusivity(unchecked) var checkOnlyTransaction = false
 }
 
+/// The INSERT statements of record types, by type, table and conflict
+/// resolution. Records are usually inserted in runs of one type, so the
+/// last statement used is compared before hashing the key.
 struct RecordInsertStatementCache {
     private var statements: [Database.RecordStatementKey: RecordInsertStatement] = [:]
     private var last: (key: Database.RecordStatementKey, statement: RecordInsertStatement)?

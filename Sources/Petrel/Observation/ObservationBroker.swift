@@ -365,9 +365,10 @@ final class ObservationBroker {
 extension Database {
     /// Statements report their start and end only while someone listens.
     func updateStatementHooks() {
-        statementsHaveObservers = observationBroker.hasObservers
-        let othersNeedHooks = statementsHaveObservers || regionRecorder != nil || suspension != nil || cancellationCheck != nil
-        needsStatementHooks = othersNeedHooks || transactionBlockDepth > 0
-        statementHooks.checkOnlyTransaction = !othersNeedHooks && transactionBlockDepth > 0
+        let hooks = statementHooks
+        hooks.haveObservers = observationBroker.hasObservers
+        let othersNeedHooks = hooks.haveObservers || regionRecorder != nil || suspension != nil || cancellationCheck != nil
+        hooks.areNeeded = othersNeedHooks || transactionBlockDepth > 0
+        hooks.checkOnlyTransaction = !othersNeedHooks && transactionBlockDepth > 0
     }
 }

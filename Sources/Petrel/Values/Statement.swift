@@ -311,10 +311,8 @@ public final class Statement {
     func willExecute() throws {
         guard hooks.areNeeded else { return }
         if hooks.checkOnlyTransaction {
-            // The check below, without reaching the database.
-            if authorization.transactionEffect == nil, sqlite3_get_autocommit(sqlite3_db_handle(sqliteStatement)) != 0 {
-                throw transactionAbortedError()
-            }
+            // Only an open transaction block: no need to reach the database.
+            try checkTransactionIsOpen()
             return
         }
         let database = self.database
@@ -328,19 +326,22 @@ public final class Statement {
            !(authorization.transactionEffect == .commitTransaction && database.isReadOnly) {
             throw DatabaseError(resultCode: .SQLITE_INTERRUPT, message: "the task was cancelled", sql: sql)
         }
-        if database.transactionBlockDepth > 0, authorization.transactionEffect == nil, !database.isInsideTransaction {
-            throw transactionAbortedError()
-        }
+        if database.transactionBlockDepth > 0 { try checkTransactionIsOpen() }
         if database.regionRecorder != nil {
             database.regionRecorder?.formUnion(databaseRegion)
         }
-        if database.statementsHaveObservers {
+        if hooks.haveObservers {
             database.observationBroker.statementWillExecute(self)
         }
     }
 
-    private func transactionAbortedError() -> DatabaseError {
-        DatabaseError(resultCode: .SQLITE_ABORT, message: "Transaction was aborted", sql: sql)
+    /// Inside a transaction block: a statement that does not itself begin
+    /// or end a transaction fails when the transaction is gone (rolled
+    /// back behind the block's back), instead of running in autocommit.
+    private func checkTransactionIsOpen() throws {
+        if authorization.transactionEffect == nil, sqlite3_get_autocommit(sqlite3_db_handle(sqliteStatement)) != 0 {
+            throw DatabaseError(resultCode: .SQLITE_ABORT, message: "Transaction was aborted", sql: sql)
+        }
     }
 
     /// After the last step: transaction ends and savepoints reach the

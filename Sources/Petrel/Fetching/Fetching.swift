@@ -296,13 +296,20 @@ extension DatabaseValueConvertible where Self: StatementColumnConvertible {
     @inlinable
     public static func fetchAll(_ statement: Statement, arguments: StatementArguments? = nil, adapter: (any RowAdapter)? = nil) throws -> [Self] {
         if adapter != nil { return try Array(fetchCursor(statement, arguments: arguments, adapter: adapter)) }
+        var values: [Self] = []
+        try readFirstColumn(statement, arguments: arguments) { values.append($0) }
+        return values
+    }
+
+    /// Runs the statement and hands over the value of the first column of
+    /// each row, read straight from SQLite (no cursor, no adapter).
+    @inlinable
+    static func readFirstColumn(_ statement: Statement, arguments: StatementArguments?, _ take: (Self) -> Void) throws {
         try statement.prepareForValueFetch(arguments: arguments)
         defer { statement.reset() }
-        var values: [Self] = []
         while try statement.step() {
-            values.append(try decodeFirstColumn(Self.self, statement))
+            take(try decodeFirstColumn(Self.self, statement))
         }
-        return values
     }
 
     public static func fetchOne(
@@ -336,12 +343,8 @@ extension DatabaseValueConvertible where Self: StatementColumnConvertible & Hash
     @inlinable
     public static func fetchSet(_ statement: Statement, arguments: StatementArguments? = nil, adapter: (any RowAdapter)? = nil) throws -> Set<Self> {
         if adapter != nil { return try Set(fetchCursor(statement, arguments: arguments, adapter: adapter)) }
-        try statement.prepareForValueFetch(arguments: arguments)
-        defer { statement.reset() }
         var values = Set<Self>()
-        while try statement.step() {
-            values.insert(try decodeFirstColumn(Self.self, statement))
-        }
+        try readFirstColumn(statement, arguments: arguments) { values.insert($0) }
         return values
     }
 }

@@ -270,14 +270,22 @@ struct HostileInputTests {
         #expect(result.stdout.hasPrefix("indexed 2 files in 1 folder: 1 added, 0 updated, 0 renamed, 1 deleted"))
     }
 
-    @Test func damagedIndexesAreNamedAndRebuilt() throws {
+    /// Damage to the schema (the end of the first page, where SQLite
+    /// keeps it) or to the pages after it: the check names it, and a
+    /// rebuild makes a new index.
+    @Test(arguments: [true, false]) func damagedIndexesAreNamedAndRebuilt(schema: Bool) throws {
         let tree = try Tree()
         for n in 0..<200 { try tree.write("f\(n).txt", String(repeating: "petrel storm \(n) ", count: 50)) }
         let index = tree.directory.path("d.sqlite")
         _ = try run(indexer, ["--index", index, "--quiet", tree.root])
         let handle = try #require(FileHandle(forUpdatingAtPath: index))
-        try handle.seek(toOffset: 4096 * 3)
-        try handle.write(contentsOf: Data(repeating: 0xDE, count: 8192))
+        // The page size, from the file's header (bytes 16-17, big-endian).
+        try handle.seek(toOffset: 16)
+        let header = try #require(try handle.read(upToCount: 2))
+        let pageSize = Int(header[header.startIndex]) << 8 | Int(header[header.startIndex + 1])
+        #expect(pageSize == 16384)
+        try handle.seek(toOffset: UInt64(schema ? pageSize - 2048 : pageSize * 3))
+        try handle.write(contentsOf: Data(repeating: 0xDE, count: schema ? 2048 : pageSize * 2))
         try handle.close()
         var result = try run(indexer, ["--index", index, "--check"])
         #expect(result.status == 1)

@@ -215,6 +215,40 @@ struct UpdateTests {
         try index.expectSound()
     }
 
+    /// A new index (missing file or empty file) gets 16 KiB pages and WAL
+    /// mode; an index file made with other pages keeps them and works.
+    @Test func newIndexesHaveLargePagesAndOlderOnesKeepTheirs() throws {
+        let tree = try Tree(["docs/a.txt": "alpha petrel", "docs/b.txt": "beta"])
+        let docs = tree.path("docs")
+        func pageSizeAndMode(_ index: DocumentIndex) throws -> (Int?, String?) {
+            try index.dbQueue.read { db in
+                (try Int.fetchOne(db, sql: "PRAGMA page_size"), try String.fetchOne(db, sql: "PRAGMA journal_mode"))
+            }
+        }
+        let fresh = try DocumentIndex(path: tree.path("fresh.sqlite"), tokenizer: .unicode61)
+        #expect(try pageSizeAndMode(fresh) == (16384, "wal"))
+        #expect(FileManager.default.createFile(atPath: tree.path("empty.sqlite"), contents: Data()))
+        let empty = try DocumentIndex(path: tree.path("empty.sqlite"), tokenizer: .unicode61)
+        #expect(try pageSizeAndMode(empty) == (16384, "wal"))
+
+        let older = try DatabaseQueue(path: tree.path("older.sqlite"))
+        try older.writeWithoutTransaction { db in
+            try db.execute(sql: "PRAGMA page_size = 4096")
+            try db.execute(sql: "PRAGMA journal_mode = WAL")
+        }
+        try older.close()
+        let index = try DocumentIndex(path: tree.path("older.sqlite"), tokenizer: .unicode61)
+        #expect(try pageSizeAndMode(index) == (4096, "wal"))
+        #expect(try index.update(roots: [docs]).added == 2)
+        try index.expectSound()
+        #expect(try index.search("petrel", root: docs) == ["a.txt"])
+        for index in [fresh, empty] {
+            #expect(try index.update(roots: [docs]).added == 2)
+            try index.expectSound()
+            #expect(try index.search("petrel", root: docs) == ["a.txt"])
+        }
+    }
+
     @Test func defaultPathFollowsTheEnvironment() {
         #expect(DocumentIndex.defaultPath(environment: ["PETREL_INDEX": "/x/i.sqlite", "HOME": "/h"]) == "/x/i.sqlite")
         #expect(DocumentIndex.defaultPath(environment: ["XDG_DATA_HOME": "/data", "HOME": "/h"]) == "/data/petrel/index.sqlite")

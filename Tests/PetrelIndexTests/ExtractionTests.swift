@@ -115,6 +115,29 @@ struct FormatTests {
         #expect(TitleFinder.markdownTitle("#hashtag is not a heading") == nil)
     }
 
+    /// Texts saved with Windows line ends ("\r\n", one Swift character)
+    /// have the same titles, and a title never runs past its line.
+    @Test func titlesOfTextsWithWindowsLineEnds() {
+        let crlf = { (text: String) in text.replacingOccurrences(of: "\n", with: "\r\n") }
+        #expect(TitleFinder.markdownTitle(crlf("intro\n\n# Real title #\n\nBody text.\n")) == "Real title")
+        #expect(TitleFinder.markdownTitle(crlf("Setext title\n============\n\ntext")) == "Setext title")
+        #expect(TitleFinder.markdownTitle(crlf("---\ntitle: \"From front matter\"\n---\n# Heading")) == "From front matter")
+        #expect(TitleFinder.title(of: crlf(".. comment\n\nThe Title\n=========\nText.\n"), kind: "rst") == "The Title")
+        #expect(TitleFinder.title(of: crlf("= AsciiDoc Title\nAuthor\n"), kind: "adoc") == "AsciiDoc Title")
+        #expect(TitleFinder.title(of: crlf("=pod\n\n=head1 NAME\n\nFoo::Bar - does things\n\nMore.\n"), kind: "pod") == "Foo::Bar - does things")
+    }
+
+    /// Titles are looked for in the first 64 KB only, cut at a character.
+    @Test func titlesNearTheTopOfLongTexts() {
+        let filler = String(repeating: "é", count: 40_000) + "\n"
+        #expect(TitleFinder.markdownTitle(filler + "# Too far\n") == nil)
+        #expect(TitleFinder.markdownTitle("# Near\n" + filler) == "Near")
+        let lines = TitleFinder.leadingLines(String(repeating: "é", count: 40_000))
+        #expect(lines.count == 1 && lines[0].utf8.count == 65_536 && lines[0].allSatisfy { $0 == "é" })
+        let odd = TitleFinder.leadingLines("a" + String(repeating: "é", count: 40_000))
+        #expect(odd[0].utf8.count == 65_535)
+    }
+
     @Test func otherMarkupTitles() {
         #expect(TitleFinder.title(of: ".. comment\n\nThe Title\n=========\n", kind: "rst") == "The Title")
         #expect(TitleFinder.title(of: "= AsciiDoc Title\nAuthor\n", kind: "adoc") == "AsciiDoc Title")
@@ -390,6 +413,19 @@ struct ManPageTests {
         #expect(!ManPageExtractor.looksLikeRoff(buried))
         // Text before any header: plain text, as before.
         #expect(!ManPageExtractor.looksLikeRoff(".\\\" a comment\nJust prose.\n.TH X 1"))
+    }
+
+    /// A page saved with Windows line ends reads as the same page: "\r\n"
+    /// is one Swift character, so lines must be cut at bytes.
+    @Test func windowsLineEndsInManualPages() throws {
+        let unix = Self.pagePrecededByPreamble() + "\n\n"
+        let windows = unix.replacingOccurrences(of: "\n", with: "\r\n")
+        #expect(ManPageExtractor.looksLikeRoff(windows))
+        let expected = try extract(unix, name: "perldemo.1")
+        let document = try extract(windows, name: "perldemo.1")
+        #expect(document.title == "perldemo — what is new for perl v5.99.1")
+        #expect(document.body == expected.body)
+        #expect(!document.body.contains("\r"))
     }
 
     @Test func sectionSuffixesAndPlainText() throws {

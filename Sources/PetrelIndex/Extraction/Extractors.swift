@@ -214,9 +214,18 @@ enum TitleFinder {
         }
     }
 
-    /// Lines of the first part of a text (titles sit near the top).
-    private static func leadingLines(_ text: String, limit: Int = 200) -> [Substring] {
-        Array(text.prefix(20_000).split(separator: "\n", omittingEmptySubsequences: false).prefix(limit))
+    /// Lines of the first part of a text (titles sit near the top): up to
+    /// `limit` lines of the first 64 KB, without their line ends. Lines are
+    /// cut at bytes, not characters: "\r\n" is one character, which a
+    /// split at "\n" would not cut.
+    static func leadingLines(_ text: String, limit: Int = 200) -> [Substring] {
+        let utf8 = text.utf8
+        var end = utf8.index(utf8.startIndex, offsetBy: 65_536, limitedBy: utf8.endIndex) ?? utf8.endIndex
+        while end < utf8.endIndex, UTF8.isContinuation(utf8[end]) { utf8.formIndex(before: &end) }
+        return utf8[..<end].split(separator: UInt8(ascii: "\n"), maxSplits: limit, omittingEmptySubsequences: false).prefix(limit).map { bytes in
+            let line = Substring(bytes)
+            return line.hasSuffix("\r") ? line.dropLast() : line
+        }
     }
 
     private static func clean(_ line: some StringProtocol) -> String? {

@@ -193,7 +193,18 @@ struct HTMLText: Sendable {
             while index < bytes.count, !isSpace(bytes[index]), bytes[index] != UInt8(ascii: "/"), bytes[index] != UInt8(ascii: ">") {
                 index += 1
             }
-            return String(decoding: bytes[start..<index].map(lowercase), as: UTF8.self)
+            return lowercasedString(start..<index)
+        }
+
+        /// The bytes of `range`, ASCII letters lowercased, as a string,
+        /// without an array between them: tag names are short, the string
+        /// is then stored inline, and a tag costs no allocation. Bytes that
+        /// are not UTF-8 are repaired by the initializer, as decoding did.
+        func lowercasedString(_ range: Range<Int>) -> String {
+            String(unsafeUninitializedCapacity: range.count) { buffer in
+                for (offset, byte) in bytes[range].enumerated() { buffer[offset] = lowercase(byte) }
+                return range.count
+            }
         }
 
         /// Reads attributes up to the tag's `>`; returns them when `keep`.
@@ -218,7 +229,7 @@ struct HTMLText: Sendable {
                     index += 1
                 }
                 // Only a kept attribute needs its name as a string.
-                let name = keep ? String(decoding: bytes[nameStart..<index].map(lowercase), as: UTF8.self) : ""
+                let name = keep ? lowercasedString(nameStart..<index) : ""
                 while index < bytes.count, isSpace(bytes[index]) { index += 1 }
                 var value = ""
                 if index < bytes.count, bytes[index] == UInt8(ascii: "=") {

@@ -31,7 +31,10 @@ public struct ManPageExtractor: DocumentExtractor {
     /// definitions), so the header is searched well past the top.
     public static func looksLikeRoff(_ text: String) -> Bool {
         var skipUntil: String?
-        for line in text.split(separator: "\n", maxSplits: headerSearchLines, omittingEmptySubsequences: true).prefix(headerSearchLines) {
+        for bytes in text.utf8.split(separator: UInt8(ascii: "\n"), maxSplits: headerSearchLines).prefix(headerSearchLines) {
+            var line = Substring(bytes)
+            if line.hasSuffix("\r") { line = line.dropLast() }
+            if line.isEmpty { continue }
             if let end = skipUntil {
                 if RoffText.line(line, ends: end) { skipUntil = nil }
                 continue
@@ -84,7 +87,9 @@ struct RoffText {
         var mdocSummary: String?
         var skipUntil: String?
         var inTableFormat = false
-        for rawLine in source.split(separator: "\n", omittingEmptySubsequences: false) {
+        // Lines are cut at bytes, not characters: "\r\n" is one character,
+        // and splitting at characters is also several times slower.
+        for rawLine in source.utf8.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false) {
             var line = Substring(rawLine)
             if line.hasSuffix("\r") { line = line.dropLast() }
             if let end = skipUntil {

@@ -43,9 +43,10 @@ public enum LanguageGuess {
         Int(truncatingIfNeeded: (key &* 0x9E37_79B9_7F4A_7C15) >> 54)
     }
 
-    /// The languages of the word packed in `key` (zero for none).
-    private static func languages(of key: UInt64) -> UInt32 {
-        let (keys, languages) = table
+    /// The languages of the word packed in `key` (zero for none), looked
+    /// up in `keys` and `languages` (``table``'s, which a caller reads once
+    /// for all its words).
+    private static func languages(of key: UInt64, keys: [UInt64], languages: [UInt32]) -> UInt32 {
         var slot = slot(of: key)
         while true {
             let stored = keys[slot]
@@ -121,6 +122,7 @@ public enum LanguageGuess {
     /// (ASCII letters, and any non-ASCII byte), ASCII lowercased.
     private static func byCommonWords(_ text: String, minimumHits: Int) -> String? {
         var scores = [Int](repeating: 0, count: commonWords.count)
+        let (keys, languageBits) = table
         var words = 0
         // The word so far, packed as `pack` does while it has at most
         // eight bytes (a longer word is no common word).
@@ -129,7 +131,7 @@ public enum LanguageGuess {
         func finish() {
             defer { (key, length) = (0, 0) }
             guard length <= 8 else { return }
-            var bits = languages(of: key)
+            var bits = languages(of: key, keys: keys, languages: languageBits)
             while bits != 0 {
                 scores[bits.trailingZeroBitCount] += 1
                 bits &= bits - 1

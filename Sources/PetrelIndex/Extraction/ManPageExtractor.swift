@@ -247,7 +247,8 @@ struct RoffText {
 
     /// Text with roff escapes resolved and font changes removed.
     static func unescape(_ line: Substring) -> String {
-        guard line.contains("\\") else { return String(line) }
+        // (Bytes: `contains` with a string argument is Foundation's search.)
+        guard line.utf8.contains(UInt8(ascii: "\\")) else { return String(line) }
         var result = ""
         var index = line.startIndex
         func next(_ i: String.Index) -> String.Index { line.index(after: i) }

@@ -188,7 +188,7 @@ public struct ICUWordTokenizer: TextTokenizer {
                 }
             }
             let kind = allDigits ? Int32(PETREL_ICU_SEGMENT_NUMBER) : Int32(PETREL_ICU_SEGMENT_LETTER)
-            try emitWord(utf8, start..<index, kind, reason, emit)
+            try emitWord(utf8, start..<index, kind, reason, isASCII: true, emit)
         }
     }
 
@@ -202,10 +202,10 @@ public struct ICUWordTokenizer: TextTokenizer {
             let range = (relative.lowerBound + base)..<(relative.upperBound + base)
             if splitApostrophes && kind == Int32(PETREL_ICU_SEGMENT_LETTER) {
                 for part in Self.splitAtApostrophes(utf8, range) {
-                    try emitWord(utf8, part, kind, reason, emit)
+                    try emitWord(utf8, part, kind, reason, isASCII: false, emit)
                 }
             } else {
-                try emitWord(utf8, range, kind, reason, emit)
+                try emitWord(utf8, range, kind, reason, isASCII: false, emit)
             }
         }
     }
@@ -232,12 +232,15 @@ public struct ICUWordTokenizer: TextTokenizer {
         return parts
     }
 
+    /// Emits the word at `range` with its extra forms. `isASCII` when the
+    /// caller knows the word is pure ASCII (the ASCII fast path): it then
+    /// has no umlaut, no Hangul and no ideograph to look for.
     private func emitWord(
         _ utf8: UnsafeBufferPointer<UInt8>, _ range: Range<Int>, _ kind: Int32,
-        _ reason: TokenizationReason, _ emit: (Token) throws -> Void
+        _ reason: TokenizationReason, isASCII: Bool, _ emit: (Token) throws -> Void
     ) throws {
         let raw = UnsafeBufferPointer(rebasing: utf8[range])
-        var word = fold(raw)
+        var word = fold(raw, isASCII: isASCII)
         guard !word.isEmpty else { return }
         if let stemmer, reason != .prefixQuery {
             // Porter's algorithm stems lowercase ASCII words only, as it
@@ -245,6 +248,7 @@ public struct ICUWordTokenizer: TextTokenizer {
             word = stemmer.algorithm == "porter" ? PorterStemmer.stem(word) : stemmer.stem(word)
         }
         try emit(Token(text: word, byteRange: range))
+        if isASCII { return }
 
         // Extra forms, colocated with the word.
         if compatibility, let alternative = umlautAlternative(raw), alternative != word {
@@ -313,10 +317,10 @@ public struct ICUWordTokenizer: TextTokenizer {
     }
 
     /// The folded form of a word.
-    private func fold(_ raw: UnsafeBufferPointer<UInt8>) -> String {
+    private func fold(_ raw: UnsafeBufferPointer<UInt8>, isASCII: Bool) -> String {
         // ASCII fast path: lowercasing is all the folding there is to do
         // (except for Turkish capital I, which folds to dotless ı).
-        if raw.allSatisfy({ $0 < 0x80 }) && !(isTurkic && raw.contains(UInt8(ascii: "I"))) {
+        if isASCII || raw.allSatisfy({ $0 < 0x80 }), !(isTurkic && raw.contains(UInt8(ascii: "I"))) {
             guard caseFolding else { return String(decoding: raw, as: UTF8.self) }
             return String(unsafeUninitializedCapacity: raw.count) { buffer in
                 for (index, byte) in raw.enumerated() {

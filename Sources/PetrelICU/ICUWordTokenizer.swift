@@ -36,7 +36,7 @@ import Foundation
 /// two-character words at all). Korean words (spaced, but glued to
 /// particles) are likewise indexed with their leading two-or-more-syllable
 /// prefixes, so `한국어` finds `한국어를`.
-public struct ICUWordTokenizer: TextTokenizer {
+public struct ICUWordTokenizer: TextTokenizer, UTF8TokenEmitting {
     /// The locale of word breaking and case folding ("" for the root locale).
     public let locale: String
     /// Fold case. Default true.
@@ -117,6 +117,15 @@ public struct ICUWordTokenizer: TextTokenizer {
     }
 
     public func tokenize(_ text: String, for reason: TokenizationReason, emit: (Token) throws -> Void) throws {
+        try tokenizeUTF8(text, for: reason) { bytes, range, isColocated in
+            try emit(Token(text: String(decoding: bytes, as: UTF8.self), byteRange: range, isColocated: isColocated))
+        }
+    }
+
+    /// The tokenizer itself: each token's text as UTF-8 bytes, lent for
+    /// one call of `emit` (ASCII words are lowercased into a buffer on the
+    /// stack, without a `String`).
+    package func tokenizeUTF8(_ text: String, for reason: TokenizationReason, emit: TokenBytesEmitter) throws {
         let breaker = try breakers.take()
         defer { breakers.give(breaker) }
         var text = text
@@ -161,7 +170,7 @@ public struct ICUWordTokenizer: TextTokenizer {
     /// Words of a pure-ASCII chunk: runs of letters and digits, numbers
     /// keeping inner `.` and `,` (`3.14`, `10,5`), as ICU's word rules do.
     private func segmentASCII(
-        _ utf8: UnsafeBufferPointer<UInt8>, _ range: Range<Int>, _ reason: TokenizationReason, _ emit: (Token) throws -> Void
+        _ utf8: UnsafeBufferPointer<UInt8>, _ range: Range<Int>, _ reason: TokenizationReason, _ emit: TokenBytesEmitter
     ) throws {
         func isAlnum(_ byte: UInt8) -> Bool {
             (byte >= 0x30 && byte <= 0x39) || (byte >= 0x41 && byte <= 0x5A) || (byte >= 0x61 && byte <= 0x7A)
@@ -194,7 +203,7 @@ public struct ICUWordTokenizer: TextTokenizer {
 
     private func segmentWithICU(
         _ breaker: ICUBreaker, _ utf8: UnsafeBufferPointer<UInt8>, _ region: Range<Int>,
-        _ reason: TokenizationReason, _ emit: (Token) throws -> Void
+        _ reason: TokenizationReason, _ emit: TokenBytesEmitter
     ) throws {
         let base = region.lowerBound
         try breaker.segments(UnsafeBufferPointer(rebasing: utf8[region])) { relative, kind in
@@ -234,12 +243,22 @@ public struct ICUWordTokenizer: TextTokenizer {
 
     /// Emits the word at `range` with its extra forms. `isASCII` when the
     /// caller knows the word is pure ASCII (the ASCII fast path): it then
-    /// has no umlaut, no Hangul and no ideograph to look for.
+    /// has no umlaut, no Hangul and no ideograph to look for, and unless it
+    /// is stemmed or Turkish, its folded form is its bytes lowercased.
     private func emitWord(
         _ utf8: UnsafeBufferPointer<UInt8>, _ range: Range<Int>, _ kind: Int32,
-        _ reason: TokenizationReason, isASCII: Bool, _ emit: (Token) throws -> Void
+        _ reason: TokenizationReason, isASCII: Bool, _ emit: TokenBytesEmitter
     ) throws {
         let raw = UnsafeBufferPointer(rebasing: utf8[range])
+        if isASCII, stemmer == nil, !(isTurkic && raw.contains(UInt8(ascii: "I"))) {
+            guard caseFolding else { return try emit(raw, range, false) }
+            return try withUnsafeTemporaryAllocation(of: UInt8.self, capacity: raw.count) { buffer in
+                for (index, byte) in raw.enumerated() {
+                    buffer[index] = byte >= 0x41 && byte <= 0x5A ? byte + 32 : byte
+                }
+                try emit(UnsafeBufferPointer(buffer), range, false)
+            }
+        }
         var word = fold(raw, isASCII: isASCII)
         guard !word.isEmpty else { return }
         if let stemmer, reason != .prefixQuery {
@@ -247,12 +266,12 @@ public struct ICUWordTokenizer: TextTokenizer {
             // always has in this tokenizer.
             word = stemmer.algorithm == "porter" ? PorterStemmer.stem(word) : stemmer.stem(word)
         }
-        try emit(Token(text: word, byteRange: range))
+        try Self.emit(word, range, isColocated: false, emit)
         if isASCII { return }
 
         // Extra forms, colocated with the word.
         if compatibility, let alternative = umlautAlternative(raw), alternative != word {
-            try emit(Token(text: alternative, byteRange: range, isColocated: true))
+            try Self.emit(alternative, range, isColocated: true, emit)
         }
         guard cjkSubwords, reason == .document || reason == .aux else { return }
         if kind == Int32(PETREL_ICU_SEGMENT_IDEO) {
@@ -273,16 +292,22 @@ public struct ICUWordTokenizer: TextTokenizer {
                 if !extra.contains(text) { extra.append(text) }
             }
             for text in extra {
-                try emit(Token(text: text, byteRange: range, isColocated: true))
+                try Self.emit(text, range, isColocated: true, emit)
             }
         } else if kind == Int32(PETREL_ICU_SEGMENT_LETTER), let first = word.unicodeScalars.first, Self.isHangul(first) {
             let syllables = Array(word)
             if syllables.count >= 3 {
                 for length in stride(from: syllables.count - 1, through: 2, by: -1) {
-                    try emit(Token(text: String(syllables[0..<length]), byteRange: range, isColocated: true))
+                    try Self.emit(String(syllables[0..<length]), range, isColocated: true, emit)
                 }
             }
         }
+    }
+
+    /// Emits a token made as a `String`.
+    private static func emit(_ text: String, _ range: Range<Int>, isColocated: Bool, _ emit: TokenBytesEmitter) throws {
+        var text = text
+        try text.withUTF8 { bytes in try emit(bytes, range, isColocated) }
     }
 
     /// Splits scalars into maximal runs of Han, Hiragana, Katakana or other.

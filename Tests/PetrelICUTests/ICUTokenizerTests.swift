@@ -108,6 +108,56 @@ struct ICUTokenizerTests {
         #expect(try tokenizer.tokenTexts(in: "有意思", for: .query) == ["有意思"])
     }
 
+    /// The ICU tokenizer hands FTS5 and the tokens computed ahead its
+    /// tokens as bytes (`UTF8TokenEmitting`); through `tokenize`, as
+    /// `Token`s. Both must index the same terms at the same offsets, for
+    /// every option: a wrapper that only has `tokenize` is the reference.
+    @Test(arguments: StorageKind.allCases)
+    func bytesAndTokensIndexTheSame(kind: StorageKind) throws {
+        struct TokensOnly: TextTokenizer {
+            let base: ICUWordTokenizer
+            func tokenize(_ text: String, for reason: TokenizationReason, emit: (Token) throws -> Void) throws {
+                try base.tokenize(text, for: reason, emit: emit)
+            }
+        }
+        let text = (languageCases + compatibilityCases).map(\.document).joined(separator: " ")
+            + " MiXeD Case ASCII words, DIYARBAKIR Istanbul, 3.14 and 10,5; running databases"
+        let variants: [[String]] = [[], ["compatibility"], ["tr"], ["keep_diacritics"], ["en", "stem", "english"], ["no_subwords"], ["ja", "compatibility"]]
+        for arguments in variants {
+            let tokenizer = try ICUWordTokenizer(arguments: arguments)
+            let bytes = try #require(PrecomputedTokens(text, tokenizer: tokenizer, arguments: arguments))
+            let tokens = try #require(PrecomputedTokens(text, tokenizer: TokensOnly(base: tokenizer), arguments: arguments))
+            #expect(bytes.tokens == tokens.tokens, "\(arguments)")
+            #expect(bytes.tokens == (try tokenizer.tokens(in: text, for: .document)), "\(arguments)")
+            let folded = arguments.contains("stem") ? "mix" : "mixed"
+            #expect(bytes.tokens.contains { $0.text == folded } && !bytes.tokens.contains { $0.text == "MiXeD" }, "\(arguments)")
+
+            var config = Configuration()
+            config.enableICU()
+            // FTS5 only (FTS3's tokenizer names are few per process), and
+            // a handoff that never offers anything: the adapter's plain path.
+            config.prepareDatabase { db in
+                try db.add(fts5TokenizerNamed: "tokens_only", replayingFrom: PrecomputedTokenHandoff()) { _ in TokensOnly(base: tokenizer) }
+            }
+            let database = try TestDatabase(kind, configuration: config)
+            let vocabulary = try database.queue.write { db -> ([Row], [Row]) in
+                let icuArguments = (["icu"] + arguments).joined(separator: " ")
+                try db.execute(sql: "CREATE VIRTUAL TABLE b USING fts5(x, tokenize='\(icuArguments)')")
+                try db.execute(sql: "CREATE VIRTUAL TABLE s USING fts5(x, tokenize='tokens_only')")
+                for table in ["b", "s"] {
+                    try db.execute(sql: "INSERT INTO \(table)(x) VALUES (?)", arguments: [text])
+                    try db.execute(sql: "INSERT INTO \(table)(\(table)) VALUES('integrity-check')")
+                    try db.execute(sql: "CREATE VIRTUAL TABLE \(table)_v USING fts5vocab(\(table), 'instance')")
+                }
+                let query = "SELECT term, doc, col, offset FROM %@ ORDER BY term, doc, col, offset"
+                return (try Row.fetchAll(db, sql: query.replacingOccurrences(of: "%@", with: "b_v")),
+                        try Row.fetchAll(db, sql: query.replacingOccurrences(of: "%@", with: "s_v")))
+            }
+            #expect(vocabulary.0.count > 50)
+            #expect(vocabulary.0 == vocabulary.1, "\(arguments)")
+        }
+    }
+
     @Test func turkishLocaleFoldsDotlessI() throws {
         let turkish = try ICUWordTokenizer(locale: "tr")
         let turkishTokens = try turkish.tokenTexts(in: "DIYARBAKIR İSTANBUL", for: .query)

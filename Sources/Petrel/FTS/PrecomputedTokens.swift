@@ -43,6 +43,15 @@ package struct PrecomputedTokens: Sendable {
         var tokenBytes: [UInt8] = []
         var entries: [(start: UInt32, end: UInt32, textEnd: UInt32)] = []
         package init() {}
+
+        /// Records the token whose text was just appended to `tokenBytes`;
+        /// false when the bytes outgrow the table of offsets (2 GiB).
+        mutating func endToken(byteRange: Range<Int>, isColocated: Bool) -> Bool {
+            guard tokenBytes.count < Int(PrecomputedTokens.colocatedBit) else { return false }
+            let textEnd = UInt32(tokenBytes.count) | (isColocated ? PrecomputedTokens.colocatedBit : 0)
+            entries.append((UInt32(byteRange.lowerBound), UInt32(byteRange.upperBound), textEnd))
+            return true
+        }
     }
 
     /// Like ``init(_:tokenizer:arguments:)``, growing `buffers` instead of
@@ -55,24 +64,25 @@ package struct PrecomputedTokens: Sendable {
         buffers.tokenBytes.removeAll(keepingCapacity: true)
         buffers.entries.removeAll(keepingCapacity: true)
         var valid = true
-        do {
-            try tokenizer.tokenize(text, for: .document) { token in
-                guard valid, token.isValidFTS5Token(inTextOf: count, isFirst: buffers.entries.isEmpty) else {
-                    valid = false
-                    return
+        if let bytesTokenizer = tokenizer as? any UTF8TokenEmitting {
+            // The tokenizer hands its tokens over as bytes: no `String` and
+            // no `Token` per word.
+            guard buffers.appendTokens(of: text, byteCount: count, from: bytesTokenizer) else { return nil }
+        } else {
+            do {
+                try tokenizer.tokenize(text, for: .document) { token in
+                    guard valid, token.isValidFTS5Token(inTextOf: count, isFirst: buffers.entries.isEmpty) else {
+                        valid = false
+                        return
+                    }
+                    buffers.tokenBytes.append(contentsOf: token.text.utf8)
+                    valid = buffers.endToken(byteRange: token.byteRange, isColocated: token.isColocated)
                 }
-                buffers.tokenBytes.append(contentsOf: token.text.utf8)
-                guard buffers.tokenBytes.count < Int(Self.colocatedBit) else {
-                    valid = false
-                    return
-                }
-                let textEnd = UInt32(buffers.tokenBytes.count) | (token.isColocated ? Self.colocatedBit : 0)
-                buffers.entries.append((UInt32(token.byteRange.lowerBound), UInt32(token.byteRange.upperBound), textEnd))
+            } catch {
+                return nil
             }
-        } catch {
-            return nil
+            guard valid else { return nil }
         }
-        guard valid else { return nil }
         // Copies of their exact size (`Array(_:)` would share the buffers,
         // whose next use would then allocate their whole capacity again).
         tokenBytes.reserveCapacity(buffers.tokenBytes.count)
@@ -107,6 +117,11 @@ extension Token {
     /// when it is the first token. The rule of the FTS5 adapter, and of the
     /// tokens computed ahead that it replays.
     func isValidFTS5Token(inTextOf byteCount: Int, isFirst: Bool) -> Bool {
+        Token.isValidFTS5Token(byteRange: byteRange, isColocated: isColocated, inTextOf: byteCount, isFirst: isFirst)
+    }
+
+    /// The same rule for a token handed over as bytes (``UTF8TokenEmitting``).
+    static func isValidFTS5Token(byteRange: Range<Int>, isColocated: Bool, inTextOf byteCount: Int, isFirst: Bool) -> Bool {
         byteRange.lowerBound >= 0 && byteRange.upperBound <= byteCount && !(isFirst && isColocated)
     }
 }

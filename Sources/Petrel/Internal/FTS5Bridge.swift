@@ -319,9 +319,13 @@ final class TextTokenizerFTS5Adapter: FTS5Tokenizer {
     /// Where tokens computed ahead may be offered for a document's text.
     let replay: TokenReplay?
 
+    /// The same tokenizer when it can hand tokens over as bytes.
+    let bytesTokenizer: (any UTF8TokenEmitting)?
+
     init(_ tokenizer: any TextTokenizer, replay: TokenReplay? = nil) {
         self.tokenizer = tokenizer
         self.replay = replay
+        bytesTokenizer = tokenizer as? any UTF8TokenEmitting
     }
 
     func tokenize(
@@ -336,6 +340,21 @@ final class TextTokenizerFTS5Adapter: FTS5Tokenizer {
         let text = pText.map { TextInput.string(UnsafeRawBufferPointer(start: $0, count: byteCount)) } ?? ""
         var isFirst = true
         do {
+            if let bytesTokenizer {
+                // Each token's bytes straight to SQLite: no `String` per word.
+                try bytesTokenizer.tokenizeUTF8(text, for: TokenizationReason(fts5: tokenization)) { bytes, byteRange, isColocated in
+                    guard Token.isValidFTS5Token(byteRange: byteRange, isColocated: isColocated, inTextOf: byteCount, isFirst: isFirst) else {
+                        throw TokenCallbackStopped(code: SQLITE_ERROR)
+                    }
+                    isFirst = false
+                    let code = bytes.withMemoryRebound(to: CChar.self) { chars in
+                        tokenCallback(context, isColocated ? FTS5_TOKEN_COLOCATED : 0, chars.baseAddress, CInt(chars.count),
+                                      CInt(byteRange.lowerBound), CInt(byteRange.upperBound))
+                    }
+                    if code != SQLITE_OK { throw TokenCallbackStopped(code: code) }
+                }
+                return SQLITE_OK
+            }
             try tokenizer.tokenize(text, for: TokenizationReason(fts5: tokenization)) { token in
                 guard token.isValidFTS5Token(inTextOf: byteCount, isFirst: isFirst) else { throw TokenCallbackStopped(code: SQLITE_ERROR) }
                 isFirst = false
@@ -358,6 +377,28 @@ final class TextTokenizerFTS5Adapter: FTS5Tokenizer {
         } catch {
             return SQLITE_ERROR
         }
+    }
+}
+
+extension PrecomputedTokens.Buffers {
+    /// Appends the tokens `tokenizer` hands over as bytes for the document
+    /// `text` (of `byteCount` UTF-8 bytes). False when they cannot be
+    /// replayed (see ``PrecomputedTokens/init(_:tokenizer:arguments:)``).
+    mutating func appendTokens(of text: String, byteCount: Int, from tokenizer: some UTF8TokenEmitting) -> Bool {
+        var valid = true
+        do {
+            try tokenizer.tokenizeUTF8(text, for: .document) { bytes, byteRange, isColocated in
+                guard valid, Token.isValidFTS5Token(byteRange: byteRange, isColocated: isColocated, inTextOf: byteCount, isFirst: entries.isEmpty) else {
+                    valid = false
+                    return
+                }
+                tokenBytes.append(contentsOf: bytes)
+                valid = endToken(byteRange: byteRange, isColocated: isColocated)
+            }
+        } catch {
+            return false
+        }
+        return valid
     }
 }
 

@@ -9,7 +9,7 @@
 /// ```swift
 /// try WordTokenizer().tokenTexts(in: "Jérôme's DATABASES") // ["jerome", "s", "databases"]
 /// ```
-public struct WordTokenizer: TextTokenizer {
+public struct WordTokenizer: TextTokenizer, UTF8TokenEmitting {
     /// Lowercase tokens. Default true.
     public var lowercase: Bool
     /// Remove Latin diacritics. Default true.
@@ -32,6 +32,14 @@ public struct WordTokenizer: TextTokenizer {
     }
 
     public func tokenize(_ text: String, for reason: TokenizationReason, emit: (Token) throws -> Void) throws {
+        try tokenizeUTF8(text, for: reason) { bytes, range, _ in
+            try emit(Token(text: String(decoding: bytes, as: UTF8.self), byteRange: range))
+        }
+    }
+
+    /// The tokenizer itself: each word's folded UTF-8, lent for one call of
+    /// `emit` (never colocated).
+    package func tokenizeUTF8(_ text: String, for reason: TokenizationReason, emit: TokenBytesEmitter) throws {
         var text = text
         try text.withUTF8 { bytes in try tokenize(bytes, emit: emit) }
     }
@@ -46,7 +54,10 @@ public struct WordTokenizer: TextTokenizer {
         return Folding.isWordScalar(scalar)
     }
 
-    private func tokenize(_ bytes: UnsafeBufferPointer<UInt8>, emit: (Token) throws -> Void) throws {
+    private func tokenize(_ bytes: UnsafeBufferPointer<UInt8>, emit: TokenBytesEmitter) throws {
+        func emitWord(_ folded: [UInt8], _ range: Range<Int>) throws {
+            try folded.withUnsafeBufferPointer { word in try emit(word, range, false) }
+        }
         let hasCustomCharacters = !tokenCharacters.isEmpty || !separators.isEmpty
         var folded: [UInt8] = []
         folded.reserveCapacity(64)
@@ -66,7 +77,7 @@ public struct WordTokenizer: TextTokenizer {
                         if start < 0 { start = index }
                         folded.append(isUpper && lowercase ? byte + 32 : byte)
                     } else if start >= 0 {
-                        try emit(Token(text: String(decoding: folded, as: UTF8.self), byteRange: start..<index))
+                        try emitWord(folded, start..<index)
                         folded.removeAll(keepingCapacity: true)
                         start = -1
                     }
@@ -83,7 +94,7 @@ public struct WordTokenizer: TextTokenizer {
                 Folding.appendFolded(scalar, lowercase: lowercase, removeDiacritics: removeDiacritics, to: &folded)
             } else if start >= 0 {
                 if !folded.isEmpty {
-                    try emit(Token(text: String(decoding: folded, as: UTF8.self), byteRange: start..<index))
+                    try emitWord(folded, start..<index)
                 }
                 folded.removeAll(keepingCapacity: true)
                 start = -1
@@ -91,7 +102,7 @@ public struct WordTokenizer: TextTokenizer {
             index += length
         }
         if start >= 0 && !folded.isEmpty {
-            try emit(Token(text: String(decoding: folded, as: UTF8.self), byteRange: start..<count))
+            try emitWord(folded, start..<count)
         }
     }
 

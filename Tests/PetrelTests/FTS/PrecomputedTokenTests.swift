@@ -176,4 +176,49 @@ struct PrecomputedTokenTests {
         let empty = try #require(PrecomputedTokens("", tokenizer: synonyms, arguments: []))
         #expect(empty.count == 0)
     }
+
+    /// `WordTokenizer` hands FTS5 and the tokens computed ahead its words as
+    /// bytes (`UTF8TokenEmitting`); through `tokenize`, as `Token`s. Both
+    /// index the same terms at the same offsets, for each option.
+    @Test(arguments: StorageKind.allCases)
+    func wordTokenizerBytesAndTokensIndexTheSame(kind: StorageKind) throws {
+        struct TokensOnly: TextTokenizer {
+            let base: WordTokenizer
+            func tokenize(_ text: String, for reason: TokenizationReason, emit: (Token) throws -> Void) throws {
+                try base.tokenize(text, for: reason, emit: emit)
+            }
+        }
+        let text = Self.body + " x-ray C++ e-mail ΣΊΣΥΦΟΣ Москва 東京 naïve\u{301} 10,5"
+        let variants = [
+            WordTokenizer(), WordTokenizer(lowercase: false), WordTokenizer(removeDiacritics: false),
+            WordTokenizer(tokenCharacters: ["-", "+"]), WordTokenizer(separators: ["a"]),
+        ]
+        for (number, tokenizer) in variants.enumerated() {
+            let bytes = try #require(PrecomputedTokens(text, tokenizer: tokenizer, arguments: []))
+            let tokens = try #require(PrecomputedTokens(text, tokenizer: TokensOnly(base: tokenizer), arguments: []))
+            #expect(bytes.tokens == tokens.tokens, "variant \(number)")
+            #expect(bytes.tokens == (try tokenizer.tokens(in: text)), "variant \(number)")
+            #expect(bytes.count > 20)
+
+            var config = Configuration()
+            config.prepareDatabase { db in
+                // FTS5 only: the byte path, and the token path (a handoff
+                // that never offers anything).
+                try db.add(fts5TokenizerNamed: "bytes", replayingFrom: PrecomputedTokenHandoff()) { _ in tokenizer }
+                try db.add(fts5TokenizerNamed: "tokens", replayingFrom: PrecomputedTokenHandoff()) { _ in TokensOnly(base: tokenizer) }
+            }
+            let database = try TestDatabase(kind, configuration: config)
+            try database.queue.write { db in
+                for table in ["bytes", "tokens"] {
+                    try db.execute(sql: "CREATE VIRTUAL TABLE \(table)_t USING fts5(x, tokenize='\(table)')")
+                    try db.execute(sql: "INSERT INTO \(table)_t(x) VALUES (?)", arguments: [text])
+                    try db.execute(sql: "INSERT INTO \(table)_t(\(table)_t) VALUES('integrity-check')")
+                    try db.execute(sql: "CREATE VIRTUAL TABLE \(table)_v USING fts5vocab(\(table)_t, 'instance')")
+                }
+                let byBytes = try instances(db, "bytes_v"), byTokens = try instances(db, "tokens_v")
+                #expect(byBytes.count == bytes.count && byBytes == byTokens, "variant \(number)")
+            }
+        }
+    }
+
 }

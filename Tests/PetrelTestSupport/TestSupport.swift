@@ -102,3 +102,14 @@ public final class Collected<T: Sendable>: @unchecked Sendable {
 
     public var all: [T] { lock.withLock { items } }
 }
+
+/// A tokenizer that gives its base's tokens through `tokenize` alone,
+/// hiding any faster path the base offers (tokens as bytes): the reference
+/// that tests of those paths compare with.
+public struct TokensOnly<Base: TextTokenizer>: TextTokenizer {
+    public let base: Base
+    public init(_ base: Base) { self.base = base }
+    public func tokenize(_ text: String, for reason: TokenizationReason, emit: (Token) throws -> Void) throws {
+        try base.tokenize(text, for: reason, emit: emit)
+    }
+}

@@ -58,6 +58,11 @@ public struct Configuration: Sendable {
     /// The journal mode. Default ``JournalModeConfiguration/default``.
     public var journalMode: JournalModeConfiguration = .default
 
+    /// The page size of a database the connection finds empty (a new
+    /// file), set before WAL mode, which fixes it. Nil, the default, keeps
+    /// SQLite's. Package-only: PetrelIndex's indexes use it.
+    package var newDatabasePageSize: Int?
+
     /// What happens when the database is locked by another connection.
     /// Default ``Database/BusyMode/immediateError``.
     public var busyMode: Database.BusyMode = .immediateError

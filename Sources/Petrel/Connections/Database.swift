@@ -172,6 +172,11 @@ public final class Database {
         }
         for collation in DatabaseCollation.builtIns { add(collation: collation) }
         for function in DatabaseFunction.builtIns { add(function: function) }
+        if let pageSize = configuration.newDatabasePageSize, !configuration.readonly,
+           try Int.fetchOne(self, sql: "PRAGMA page_count") == 0 {
+            // Only an empty database takes it; WAL mode below then fixes it.
+            try execute(sql: "PRAGMA page_size = \(pageSize)")
+        }
         if case .wal = configuration.journalMode, !configuration.readonly {
             let mode = try activateWAL()
             // In-memory and temporary databases keep their own mode.

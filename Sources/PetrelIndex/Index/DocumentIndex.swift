@@ -100,11 +100,9 @@ public final class DocumentIndex: Sendable {
                 }
             }
         }
-        if !exists || DocumentIndex.fileSize(path) == 0 {
-            try DocumentIndex.format(path)
-        }
         var configuration = DocumentIndex.configuration()
         configuration.journalMode = .wal
+        configuration.newDatabasePageSize = DocumentIndex.pageSize
         configuration.busyMode = .timeout(30)
         let tokenHandoff = PrecomputedTokenHandoff()
         configuration.prepareDatabase { db in
@@ -150,28 +148,11 @@ public final class DocumentIndex: Sendable {
     /// 32 KiB 3.04 s), the 760 MB tree 11.7 s instead of 14.1 s, for a
     /// file 3% larger. Searches on the 591 MB index are as fast within 2%
     /// (1.69–1.70 ms against 1.67 ms, `petrel-search-bench`). An existing
-    /// index keeps its page size: SQLite cannot change it in WAL mode.
+    /// index keeps its page size: SQLite cannot change it in WAL mode. A new
+    /// file gets it on its first connection, before WAL mode (see
+    /// `Configuration.newDatabasePageSize`), so that two processes creating
+    /// the same index at once go through the WAL switch as before.
     static let pageSize = 16384
-
-    /// Gives a new (missing or empty) index file its page size, then WAL
-    /// mode, which writes the file's header: the page size cannot change
-    /// once the file is in WAL mode, so it must come first, on a
-    /// connection of its own.
-    private static func format(_ path: String) throws {
-        do {
-            // Another process may be creating the same index.
-            var configuration = Configuration()
-            configuration.busyMode = .timeout(30)
-            let dbQueue = try DatabaseQueue(path: path, configuration: configuration)
-            try dbQueue.writeWithoutTransaction { db in
-                try db.execute(sql: "PRAGMA page_size = \(pageSize)")
-                try db.execute(sql: "PRAGMA journal_mode = WAL")
-            }
-            try dbQueue.close()
-        } catch {
-            throw IndexError(.cannotOpen, "cannot create the index \(path): \(error)")
-        }
-    }
 
     /// Opens an existing index for searching and reading only: nothing is
     /// ever written to it, so an index in a folder the user cannot write

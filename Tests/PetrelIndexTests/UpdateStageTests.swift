@@ -113,6 +113,37 @@ struct UpdateStageTests {
         #expect(Array(list).map(\.file.path) == jobs.map(\.file.path))
     }
 
+    /// Prefetching gives every job in order, each one asked for `depth`
+    /// jobs ahead of its turn, and asks the kernel only for the bytes the
+    /// extraction will read.
+    @Test func prefetchingReadsAheadInOrder() throws {
+        let jobs = (0..<100).map { i in
+            ReadJob(file: WalkedFile(path: FilePath("/r/f\(i).txt"),
+                                     status: FileStatus(kind: .regular, size: Int64(i), modificationTime: 0, device: 0, inode: 0)), stored: nil)
+        }
+        var asked: [FilePath] = []
+        var given: [FilePath] = []
+        for job in Prefetching(jobs.makeIterator(), depth: 8, bytes: { job in asked.append(job.file.path); return 0 }) {
+            // When a job is given, the next seven (at most) were asked for.
+            #expect(asked.count == min(given.count + 8, jobs.count))
+            given.append(job.file.path)
+        }
+        #expect(given == jobs.map(\.file.path))
+        #expect(asked == given)
+        #expect(Array(Prefetching([ReadJob]().makeIterator(), depth: 8, bytes: { _ in 0 })).isEmpty)
+
+        // What the extraction asks the kernel for: a text's prefix, a
+        // binary's nothing.
+        let extraction = DocumentExtraction(extractors: ExtractorRegistry.standard, maximumSize: 1 << 30, maximumTextBytes: 1000)
+        func job(_ name: String, size: Int64) -> ReadJob {
+            ReadJob(file: WalkedFile(path: FilePath("/r/" + name), status: FileStatus(kind: .regular, size: size, modificationTime: 0, device: 0, inode: 0)), stored: nil)
+        }
+        #expect(extraction.prefetchBytes(job("a.txt", size: 500)) == 500)
+        #expect(extraction.prefetchBytes(job("a.txt", size: 5000)) == 1000)
+        #expect(extraction.prefetchBytes(job("a.png", size: 5000)) == 0)
+        #expect(extraction.prefetchBytes(job("a.pdf", size: 5000)) == 5000)
+    }
+
     @Test func documentIDsHoldSmallLargeAndNegativeIDs() {
         var ids = DocumentIDs()
         for id: Int64 in [1, 64, 65, 1000, 1 << 40, -3, 0] { ids.insert(id) }

@@ -142,6 +142,17 @@ enum POSIX {
         return count
     }
 
+    /// Asks the kernel to start reading the first `bytes` of a file into
+    /// its cache, without waiting (`POSIX_FADV_WILLNEED`), so that the
+    /// read that follows later finds them there. Best effort: a file that
+    /// cannot be opened, or is not a regular file, is left alone.
+    static func prefetch(_ path: FilePath, bytes: Int) {
+        let descriptor = withCPath(path) { open($0, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOFOLLOW) }
+        guard descriptor >= 0 else { return }
+        _ = posix_fadvise(descriptor, 0, off_t(clamping: bytes), POSIX_FADV_WILLNEED)
+        close(descriptor)
+    }
+
     /// Reads at most `prefix` bytes of a file no larger than `limit`: the
     /// bytes, and whether the file holds more.
     static func readPrefix(_ path: FilePath, prefix: Int, limit: Int) throws(FileSystemError) -> (outcome: ReadOutcome, truncated: Bool) {

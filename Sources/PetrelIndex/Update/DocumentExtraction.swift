@@ -69,7 +69,7 @@ struct DocumentExtraction: Sendable {
         var claimed = Set<Int64>()
         var tokenBuffers = PrecomputedTokens.Buffers()
         func put(_ item: WorkItem) { queue.put(item, cost: item.cost) }
-        for job in reads {
+        for job in Prefetching(reads.makeIterator(), depth: Self.prefetchDepth, bytes: prefetchBytes) {
             if shouldStop() { return }
             let file = job.file
             let name = FilePath.display(file.path.lastComponent)
@@ -120,6 +120,19 @@ struct DocumentExtraction: Sendable {
             put(withTokens(extract(bytes, file: file, name: name, replacing: replacing, hash: hash, truncated: truncated), queue: queue,
                            buffers: &tokenBuffers))
         }
+    }
+
+    /// How many files ahead of the one being extracted the kernel is asked
+    /// to read (``Prefetching``).
+    static let prefetchDepth = 32
+
+    /// The bytes of a file worth reading ahead: what the extraction reads
+    /// of it.
+    func prefetchBytes(_ job: ReadJob) -> Int {
+        let name = FilePath.display(job.file.path.lastComponent)
+        if extractors.isKnownBinary(name: name) { return 0 }
+        let size = Int(clamping: job.file.status.size)
+        return extractors.readsWholeFile(name: name) ? min(size, Int(clamping: maximumSize)) : min(size, maximumTextBytes)
     }
 
     /// A document's item with the tokens of its body, computed here, when
@@ -178,5 +191,40 @@ extension WorkItem {
         case .vanished: 16
         default: 64
         }
+    }
+}
+
+/// The jobs of `base`, each file asked of the kernel (``POSIX/prefetch(_:bytes:)``)
+/// `depth` jobs before it is read: on a cold cache, the disk then reads
+/// the next files while this thread extracts the current one.
+struct Prefetching<Base: IteratorProtocol<ReadJob>>: Sequence, IteratorProtocol {
+    private var base: Base
+    private let depth: Int
+    private let bytes: (ReadJob) -> Int
+    /// The jobs asked for and not given yet, oldest first from `head`.
+    private var ahead: [ReadJob] = []
+    private var head = 0
+
+    init(_ base: Base, depth: Int, bytes: @escaping (ReadJob) -> Int) {
+        self.base = base
+        self.depth = depth
+        self.bytes = bytes
+    }
+
+    mutating func next() -> ReadJob? {
+        while ahead.count - head < depth, let job = base.next() {
+            let count = bytes(job)
+            if count > 0 { POSIX.prefetch(job.file.path, bytes: count) }
+            ahead.append(job)
+        }
+        guard head < ahead.count else { return nil }
+        defer {
+            head += 1
+            if head >= depth {
+                ahead.removeFirst(head)
+                head = 0
+            }
+        }
+        return ahead[head]
     }
 }

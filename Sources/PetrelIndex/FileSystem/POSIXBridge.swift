@@ -144,10 +144,12 @@ enum POSIX {
 
     /// Asks the kernel to start reading the first `bytes` of a file into
     /// its cache, without waiting (`POSIX_FADV_WILLNEED`), so that the
-    /// read that follows later finds them there. Best effort: a file that
-    /// cannot be opened, or is not a regular file, is left alone.
+    /// read that follows later finds them there. Opened as the read opens
+    /// it (a FIFO that replaced the file does not block). Best effort: a
+    /// file that cannot be opened is left alone, and the kernel ignores
+    /// the advice for what is not a regular file.
     static func prefetch(_ path: FilePath, bytes: Int) {
-        let descriptor = withCPath(path) { open($0, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOFOLLOW) }
+        let descriptor = withCPath(path) { open($0, O_RDONLY | O_CLOEXEC | O_NONBLOCK) }
         guard descriptor >= 0 else { return }
         _ = posix_fadvise(descriptor, 0, off_t(clamping: bytes), POSIX_FADV_WILLNEED)
         close(descriptor)

@@ -130,6 +130,11 @@ public struct ICUWordTokenizer: TextTokenizer, UTF8TokenEmitting {
         defer { breakers.give(breaker) }
         var text = text
         try text.withUTF8 { utf8 in
+            // A text of ASCII alone (most English documents) is one ASCII
+            // chunk: its whitespace separates words as the chunks would.
+            if Self.isASCII(utf8) {
+                return try segmentASCII(utf8, 0..<utf8.count, reason, emit)
+            }
             // ASCII fast path: whitespace-separated chunks of pure ASCII are
             // split in Swift (ICU would find the same words, slower); runs of
             // chunks with any other byte go through ICU together.
@@ -165,6 +170,22 @@ public struct ICUWordTokenizer: TextTokenizer, UTF8TokenEmitting {
                 try segmentWithICU(breaker, utf8, regionStart..<utf8.count, reason, emit)
             }
         }
+    }
+
+    /// Whether every byte is ASCII, eight bytes at a time.
+    private static func isASCII(_ utf8: UnsafeBufferPointer<UInt8>) -> Bool {
+        let raw = UnsafeRawBufferPointer(utf8)
+        var index = 0
+        var high: UInt64 = 0
+        while index + 8 <= raw.count {
+            high |= raw.loadUnaligned(fromByteOffset: index, as: UInt64.self)
+            index += 8
+        }
+        while index < raw.count {
+            high |= UInt64(raw[index])
+            index += 1
+        }
+        return high & 0x8080_8080_8080_8080 == 0
     }
 
     /// Words of a pure-ASCII chunk: runs of letters and digits, numbers

@@ -152,6 +152,26 @@ struct ICUTokenizerTests {
         }
     }
 
+    /// A text of ASCII alone is tokenized in one pass; with one non-ASCII
+    /// word at its end, chunk by chunk. The ASCII part gives the same
+    /// tokens either way.
+    @Test func asciiTextsGiveTheSameTokensWholeOrInChunks() throws {
+        let texts = [
+            "The quick brown fox, 3.14 and 10,5; e-mail x.y@z.org\tTAB\r\nCRLF\u{0C}form feed",
+            "  leading and trailing spaces  ", "1.2.3 v2.0, 1,000,000 -- ... ''quoted'' can't won't",
+            "", "   ", "a", "MiXeD CaSe WoRdS_with_underscores and/slashes",
+        ]
+        for arguments in [[], ["compatibility"], ["en", "stem", "english"], ["tr"]] as [[String]] {
+            let tokenizer = try ICUWordTokenizer(arguments: arguments)
+            for text in texts {
+                let whole = try tokenizer.tokens(in: text, for: .document)
+                let chunked = try tokenizer.tokens(in: text + " é", for: .document).dropLast()
+                #expect(whole == Array(chunked), "\(arguments) \(text.debugDescription)")
+            }
+        }
+        #expect(try ICUWordTokenizer().tokenTexts(in: "Hello, World! 3.14") == ["hello", "world", "3.14"])
+    }
+
     @Test func turkishLocaleFoldsDotlessI() throws {
         let turkish = try ICUWordTokenizer(locale: "tr")
         let turkishTokens = try turkish.tokenTexts(in: "DIYARBAKIR İSTANBUL", for: .query)

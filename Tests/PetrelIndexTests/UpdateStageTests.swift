@@ -123,14 +123,18 @@ struct UpdateStageTests {
         }
         var asked: [FilePath] = []
         var given: [FilePath] = []
-        for job in Prefetching(jobs.makeIterator(), depth: 8, bytes: { job in asked.append(job.file.path); return 0 }) {
+        func plan(_ job: ReadJob) -> PlannedRead {
+            asked.append(job.file.path)
+            return PlannedRead(job: job, name: "", isKnownBinary: true, readsWhole: false, bytes: 0)
+        }
+        for read in Prefetching(jobs.makeIterator(), depth: 8, plan: plan) {
             // When a job is given, the next seven (at most) were asked for.
             #expect(asked.count == min(given.count + 8, jobs.count))
-            given.append(job.file.path)
+            given.append(read.job.file.path)
         }
         #expect(given == jobs.map(\.file.path))
         #expect(asked == given)
-        #expect(Array(Prefetching([ReadJob]().makeIterator(), depth: 8, bytes: { _ in 0 })).isEmpty)
+        #expect(Array(Prefetching([ReadJob]().makeIterator(), depth: 8, plan: plan)).isEmpty)
 
         // What the extraction asks the kernel for: a text's prefix, a
         // binary's nothing.
@@ -138,10 +142,12 @@ struct UpdateStageTests {
         func job(_ name: String, size: Int64) -> ReadJob {
             ReadJob(file: WalkedFile(path: FilePath("/r/" + name), status: FileStatus(kind: .regular, size: size, modificationTime: 0, device: 0, inode: 0)), stored: nil)
         }
-        #expect(extraction.prefetchBytes(job("a.txt", size: 500)) == 500)
-        #expect(extraction.prefetchBytes(job("a.txt", size: 5000)) == 1000)
-        #expect(extraction.prefetchBytes(job("a.png", size: 5000)) == 0)
-        #expect(extraction.prefetchBytes(job("a.pdf", size: 5000)) == 5000)
+        #expect(extraction.plan(job("a.txt", size: 500)).bytes == 500)
+        #expect(extraction.plan(job("a.txt", size: 5000)).bytes == 1000)
+        let binary = extraction.plan(job("a.png", size: 5000))
+        #expect(binary.bytes == 0 && binary.isKnownBinary)
+        let pdf = extraction.plan(job("a.pdf", size: 5000))
+        #expect(pdf.bytes == 5000 && pdf.readsWhole && pdf.name == "a.pdf")
     }
 
     @Test func documentIDsHoldSmallLargeAndNegativeIDs() {

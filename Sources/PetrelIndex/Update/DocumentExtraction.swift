@@ -69,24 +69,21 @@ struct DocumentExtraction: Sendable {
         var claimed = Set<Int64>()
         var tokenBuffers = PrecomputedTokens.Buffers()
         func put(_ item: WorkItem) { queue.put(item, cost: item.cost) }
-        for job in Prefetching(reads.makeIterator(), depth: Self.prefetchDepth, bytes: prefetchBytes) {
+        for read in Prefetching(reads.makeIterator(), depth: Self.prefetchDepth, plan: plan) {
             if shouldStop() { return }
+            let (job, name) = (read.job, read.name)
             let file = job.file
-            let name = FilePath.display(file.path.lastComponent)
             let replacing = job.stored?.id
-            if extractors.isKnownBinary(name: name) {
+            if read.isKnownBinary {
                 put(.skip(.binary, file: file, replacing: replacing))
                 continue
             }
             var bytes: [UInt8]
             var truncated = false
-            // Formats whose prefix is not a document (PDF, compressed files)
-            // are read whole; text is read up to the text budget.
-            let readWhole = extractors.readsWholeFile(name: name)
-            queue.waitForRoom(Int(clamping: min(file.status.size, readWhole ? Int64.max : Int64(maximumTextBytes))))
+            queue.waitForRoom(read.bytes)
             do {
                 let outcome: POSIX.ReadOutcome
-                if readWhole {
+                if read.readsWhole {
                     outcome = try POSIX.readFile(file.path, limit: Int(clamping: maximumSize))
                 } else {
                     (outcome, truncated) = try POSIX.readPrefix(file.path, prefix: maximumTextBytes, limit: Int(clamping: maximumSize))
@@ -126,13 +123,18 @@ struct DocumentExtraction: Sendable {
     /// to read (``Prefetching``).
     static let prefetchDepth = 32
 
-    /// The bytes of a file worth reading ahead: what the extraction reads
-    /// of it.
-    func prefetchBytes(_ job: ReadJob) -> Int {
+    /// What the extraction will read of a file, decided once: the read
+    /// ahead asks the kernel for those bytes, and the queue makes room for
+    /// them before the read.
+    func plan(_ job: ReadJob) -> PlannedRead {
         let name = FilePath.display(job.file.path.lastComponent)
-        if extractors.isKnownBinary(name: name) { return 0 }
+        let isKnownBinary = extractors.isKnownBinary(name: name)
+        // Formats whose prefix is not a document (PDF, compressed files)
+        // are read whole; text is read up to the text budget.
+        let readsWhole = extractors.readsWholeFile(name: name)
         let size = Int(clamping: job.file.status.size)
-        return extractors.readsWholeFile(name: name) ? min(size, Int(clamping: maximumSize)) : min(size, maximumTextBytes)
+        let bytes = isKnownBinary ? 0 : readsWhole ? min(size, Int(clamping: maximumSize)) : min(size, maximumTextBytes)
+        return PlannedRead(job: job, name: name, isKnownBinary: isKnownBinary, readsWhole: readsWhole, bytes: bytes)
     }
 
     /// A document's item with the tokens of its body, computed here, when
@@ -194,28 +196,42 @@ extension WorkItem {
     }
 }
 
-/// The jobs of `base`, each file asked of the kernel (``POSIX/prefetch(_:bytes:)``)
-/// `depth` jobs before it is read: on a cold cache, the disk then reads
-/// the next files while this thread extracts the current one.
+/// A file to read, with what ``DocumentExtraction/plan(_:)`` decided of it.
+struct PlannedRead {
+    let job: ReadJob
+    /// The file's name, as extractors are chosen by it.
+    let name: String
+    /// A known binary is skipped unread.
+    let isKnownBinary: Bool
+    /// Read whole (PDF, compressed files), not up to the text budget.
+    let readsWhole: Bool
+    /// The bytes the extraction will read (none of a known binary).
+    let bytes: Int
+}
+
+/// The planned reads of `base`'s jobs, each file asked of the kernel
+/// (``POSIX/prefetch(_:bytes:)``) `depth` reads before its turn: on a cold
+/// cache, the disk then reads the next files while this thread extracts
+/// the current one.
 struct Prefetching<Base: IteratorProtocol<ReadJob>>: Sequence, IteratorProtocol {
     private var base: Base
     private let depth: Int
-    private let bytes: (ReadJob) -> Int
-    /// The jobs asked for and not given yet, oldest first from `head`.
-    private var ahead: [ReadJob] = []
+    private let plan: (ReadJob) -> PlannedRead
+    /// The reads asked for and not given yet, oldest first from `head`.
+    private var ahead: [PlannedRead] = []
     private var head = 0
 
-    init(_ base: Base, depth: Int, bytes: @escaping (ReadJob) -> Int) {
+    init(_ base: Base, depth: Int, plan: @escaping (ReadJob) -> PlannedRead) {
         self.base = base
         self.depth = depth
-        self.bytes = bytes
+        self.plan = plan
     }
 
-    mutating func next() -> ReadJob? {
+    mutating func next() -> PlannedRead? {
         while ahead.count - head < depth, let job = base.next() {
-            let count = bytes(job)
-            if count > 0 { POSIX.prefetch(job.file.path, bytes: count) }
-            ahead.append(job)
+            let read = plan(job)
+            if read.bytes > 0 { POSIX.prefetch(job.file.path, bytes: read.bytes) }
+            ahead.append(read)
         }
         guard head < ahead.count else { return nil }
         defer {

@@ -129,7 +129,7 @@ public final class DocumentIndex: Sendable {
         do {
             dbQueue = try DatabaseQueue(path: path, configuration: configuration)
         } catch let error as DatabaseError where error.resultCode.primaryResultCode == .SQLITE_CORRUPT {
-            throw IndexError(.damaged, "the index \(path) is damaged: \(error)")
+            throw IndexError.damaged(path, error)
         } catch {
             throw IndexError(.cannotOpen, "cannot open the index \(path) for writing: \(error)")
         }
@@ -228,7 +228,7 @@ public final class DocumentIndex: Sendable {
         } catch let error as DatabaseError where error.resultCode.primaryResultCode == .SQLITE_CORRUPT {
             // A damaged schema page: nothing opens it, and `--rebuild` is
             // what mends it.
-            throw IndexError(.damaged, "the index \(path) is damaged: \(error)")
+            throw IndexError.damaged(path, error)
         } catch {
             let absolute = FilePath.absolute(path)
             let allowed = CharacterSet.urlPathAllowed.subtracting(CharacterSet(charactersIn: "?#%"))
@@ -273,7 +273,7 @@ public final class DocumentIndex: Sendable {
         } catch let error as DatabaseError where error.resultCode == .SQLITE_NOTADB {
             throw IndexError(.notAnIndex, "\(path) is not an SQLite database")
         } catch let error as DatabaseError where error.resultCode == .SQLITE_CORRUPT {
-            throw IndexError(.damaged, "the index \(path) is damaged: \(error)")
+            throw IndexError.damaged(path, error)
         } catch {
             throw IndexError(.cannotOpen, "cannot read the index \(path): \(error)")
         }

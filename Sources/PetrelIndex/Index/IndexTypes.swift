@@ -92,6 +92,11 @@ public struct IndexError: Error, Sendable, CustomStringConvertible, Equatable {
         self.message = message
     }
     public var description: String { message }
+
+    /// The index at `path` is damaged: SQLite found it malformed (`error`).
+    static func damaged(_ path: String, _ error: any Error) -> IndexError {
+        IndexError(.damaged, "the index \(path) is damaged: \(error)")
+    }
 }
 
 /// A folder the index keeps up to date.

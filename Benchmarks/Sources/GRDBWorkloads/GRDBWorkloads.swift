@@ -72,7 +72,7 @@ public enum GRDBWorkloads {
             return try recordInsertRunner(fixtures) { db, i in try ItemRecord(i).insert(db) }
         case .insertEncodable:
             return try recordInsertRunner(fixtures) { db, i in try CodableItem(i).insert(db) }
-        case .fts5Insert:
+        case .fts5Insert, .fts5InsertValues:
             return try ftsInsertRunner(fixtures, tokenizer: nil)
         case .fts5SwiftTokenizer:
             return try ftsInsertRunner(fixtures, tokenizer: PassThroughTokenizer.name)

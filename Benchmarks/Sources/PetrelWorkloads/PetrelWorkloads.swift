@@ -75,9 +75,17 @@ public enum PetrelWorkloads {
         case .insertEncodable:
             return try recordInsertRunner(fixtures) { db, i in try CodableItem(i).insert(db) }
         case .fts5Insert:
-            return try ftsInsertRunner(fixtures, tokenizer: nil)
+            return try ftsInsertRunner(fixtures, tokenizer: nil) { statement, document in
+                try statement.execute(arguments: [document])
+            }
+        case .fts5InsertValues:
+            return try ftsInsertRunner(fixtures, tokenizer: nil) { statement, document in
+                try statement.execute(values: document)
+            }
         case .fts5SwiftTokenizer:
-            return try ftsInsertRunner(fixtures, tokenizer: "swiftwords")
+            return try ftsInsertRunner(fixtures, tokenizer: "swiftwords") { statement, document in
+                try statement.execute(arguments: [document])
+            }
         case .fts5RankedQueries:
             let dbQueue = try DatabaseQueue(path: fixtures.ftsPath)
             return Runner {
@@ -125,8 +133,11 @@ public enum PetrelWorkloads {
     }
 
     /// Inserts the full-text corpus in one transaction, with SQLite's
-    /// unicode61 or a Swift tokenizer registered under `tokenizer`.
-    private static func ftsInsertRunner(_ fixtures: Fixtures, tokenizer: String?) throws -> Runner {
+    /// unicode61 or a Swift tokenizer registered under `tokenizer`, each
+    /// document through `insert`.
+    private static func ftsInsertRunner(
+        _ fixtures: Fixtures, tokenizer: String?, _ insert: @escaping (Statement, String) throws -> Void
+    ) throws -> Runner {
         var configuration = Configuration()
         configuration.prepareDatabase { db in try db.add(tokenizer: WordTokenizer(), named: "swiftwords") }
         let dbQueue = try DatabaseQueue(path: fixtures.insertPath("petrel-fts"), configuration: configuration)
@@ -140,7 +151,7 @@ public enum PetrelWorkloads {
             try dbQueue.write { db in
                 let statement = try db.makeStatement(sql: "INSERT INTO docs (body) VALUES (?)")
                 for document in FTSCorpus.documents {
-                    try statement.execute(arguments: [document])
+                    try insert(statement, document)
                 }
             }
             return FTSCorpus.documentCount

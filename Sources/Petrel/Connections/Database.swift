@@ -113,7 +113,10 @@ public final class Database {
     /// INSERT statements of record types, with the columns they were built
     /// for. Read on every record insert, on the connection's thread only:
     /// without the runtime's exclusivity check (a call per insert).
-    @exclusivity(unchecked) var recordInsertStatements = RecordInsertStatementCache()
+    @exclusivity(unchecked) var recordInsertStatements = RecordStatementCache<RecordInsertStatement>()
+    /// UPDATE statements of record types that update every column they
+    /// encode; on the connection's thread only, as the INSERT statements.
+    @exclusivity(unchecked) var recordUpdateStatements = RecordStatementCache<RecordUpdateStatement>()
     /// Whether this SQLite accepts `DELETE ... LIMIT` and `UPDATE ... LIMIT`
     /// (SQLITE_ENABLE_UPDATE_DELETE_LIMIT), read once.
     lazy var supportsUpdateDeleteLimit: Bool = {
@@ -243,6 +246,7 @@ public final class Database {
         statementCache.removeAll()
         internalStatements.removeAll()
         recordInsertStatements.removeAll()
+        recordUpdateStatements.removeAll()
     }
 
     /// Closes the connection. Throws `SQLITE_BUSY` (and stays open) while
@@ -345,13 +349,18 @@ public final class Database {
     /// does not count the changes its INSTEAD OF triggers make for a view:
     /// for a view, they are the connection's total changes during `change`.
     func countingChanges(of table: String, _ change: () throws -> Void) throws -> Int {
+        try countingChanges(isView: { isView(table) }, change)
+    }
+
+    /// The same, for a table already known to be a view or not.
+    func countingChanges(isView: () -> Bool, _ change: () throws -> Void) throws -> Int {
         let totalBefore = totalChangesCount
         try change()
         let total = totalChangesCount - totalBefore
         // Nothing changed at all. (The statement's own count is not reset
         // by a statement on a view, hence this test first.)
         guard total > 0 else { return 0 }
-        return isView(table) ? total : changesCount
+        return isView() ? total : changesCount
     }
 
     /// True for a view that a statement just wrote to: SQLite's column
@@ -513,12 +522,14 @@ public final class Database {
     /// use compiles them again. Statements the caller holds are unchanged.
     func forgetCachedStatements() {
         statementCache.removeAll()
+        recordUpdateStatements.removeAll()
     }
 
     /// Frees as much memory as possible (cached statements, page cache).
     public func releaseMemory() {
         statementCache.removeAll()
         recordInsertStatements.removeAll()
+        recordUpdateStatements.removeAll()
         if let sqliteConnection { sqlite3_db_release_memory(sqliteConnection) }
     }
 
@@ -528,6 +539,7 @@ public final class Database {
         statementCache.removeAll()
         forgetSchemaInformation()
         recordInsertStatements.removeAll()
+        recordUpdateStatements.removeAll()
     }
 
     /// Forgets the primary keys and unique keys read from the schema: after
@@ -571,6 +583,7 @@ public final class Database {
     func schemaDidChange() {
         forgetSchemaInformation()
         recordInsertStatements.removeAll()
+        recordUpdateStatements.removeAll()
     }
 
     /// Rebuilds the database file (`VACUUM`).
@@ -676,14 +689,14 @@ final class StatementHooks {
     @exclusivity(unchecked) var checkOnlyTransaction = false
 }
 
-/// The INSERT statements of record types, by type, table and conflict
-/// resolution. Records are usually inserted in runs of one type, so the
-/// last statement used is compared before hashing the key.
-struct RecordInsertStatementCache {
-    private var statements: [Database.RecordStatementKey: RecordInsertStatement] = [:]
-    private var last: (key: Database.RecordStatementKey, statement: RecordInsertStatement)?
+/// The INSERT or UPDATE statements of record types, by type, table and
+/// conflict resolution. Records are usually written in runs of one type, so
+/// the last statement used is compared before hashing the key.
+struct RecordStatementCache<Entry: AnyObject> {
+    private var statements: [Database.RecordStatementKey: Entry] = [:]
+    private var last: (key: Database.RecordStatementKey, statement: Entry)?
 
-    subscript(key: Database.RecordStatementKey) -> RecordInsertStatement? {
+    subscript(key: Database.RecordStatementKey) -> Entry? {
         mutating get {
             if let last, last.key == key { return last.statement }
             guard let statement = statements[key] else { return nil }
@@ -722,6 +735,38 @@ final class RecordInsertStatement {
         self.template = template
         self.statement = statement
         self.rowIDColumn = rowIDColumn
+    }
+}
+
+/// The UPDATE statement of a record type that updates every column it
+/// encodes (``MutablePersistableRecord/update(_:onConflict:)``), with what
+/// each update needs besides the record's values.
+final class RecordUpdateStatement {
+    /// The columns the record type encodes, in order.
+    let template: ContainerTemplate
+    /// The same columns, as the update callbacks receive them.
+    let columns: Set<String>
+    /// `UPDATE table SET assigned=?, ... WHERE key=? AND ...`.
+    let statement: Statement
+    /// The positions in the record's values of the statement's arguments:
+    /// the assigned columns, then the primary key.
+    let argumentPositions: [Int]
+    /// The primary key columns, as the table names them, and their
+    /// positions in the record's values.
+    let key: [(column: String, position: Int)]
+    /// Whether the table is a view (how its changes are counted).
+    let isView: Bool
+
+    init(
+        template: ContainerTemplate, columns: Set<String>, statement: Statement,
+        argumentPositions: [Int], key: [(column: String, position: Int)], isView: Bool
+    ) {
+        self.template = template
+        self.columns = columns
+        self.statement = statement
+        self.argumentPositions = argumentPositions
+        self.key = key
+        self.isView = isView
     }
 }
 

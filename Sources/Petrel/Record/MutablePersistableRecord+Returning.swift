@@ -285,7 +285,7 @@ extension MutablePersistableRecord {
         var fetched: T?
         try withoutActuallyEscaping(fetch) { fetch in
             try withSaveCallbacks(db) { record in
-                try record.updateOrInsert(db) { record, columns in
+                try record.updateOrInsert(db) { record, columns, _ in
                     let (success, value) = try record.updateWithCallbacks(
                         db, onConflict: conflictResolution, columns: columns, returning: UpdateReturning(selection: selection, fetch: fetch))
                     fetched = value

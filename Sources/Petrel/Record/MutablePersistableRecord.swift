@@ -198,8 +198,24 @@ extension MutablePersistableRecord {
     /// Updates every column of the record's row; throws
     /// ``RecordError/recordNotFound(databaseTableName:key:)`` when no row has its primary key.
     public func update(_ db: Database, onConflict conflictResolution: Database.ConflictResolution? = nil) throws {
-        let container = try PersistenceContainer(self)
-        try update(db, onConflict: conflictResolution, columns: container.columns)
+        // Records of a type encode the same columns: while they do, the
+        // statement built for the first update serves the next ones.
+        let plan = db.recordUpdateStatements[updateStatementKey(conflictResolution)]
+        let container = try plan.map { try PersistenceContainer(self, template: $0.template) } ?? PersistenceContainer(self)
+        if let plan, container.hasColumns(of: plan.template) {
+            _ = try updateWithSaveCallbacks(
+                db, onConflict: conflictResolution, columns: plan.columns, plan: plan, returning: nil as UpdateReturning<Void>?)
+        } else {
+            try update(db, onConflict: conflictResolution, columns: container.columns)
+        }
+    }
+
+    /// The key of the record type's UPDATE statement in the connection's cache.
+    private func updateStatementKey(_ conflictResolution: Database.ConflictResolution?) -> Database.RecordStatementKey {
+        let recordType = type(of: self)
+        return Database.RecordStatementKey(
+            type: ObjectIdentifier(recordType), table: recordType.databaseTableName,
+            resolution: conflictResolution ?? recordType.persistenceConflictPolicy.conflictResolutionForUpdate)
     }
 
     /// Updates the given columns of the record's row.
@@ -220,12 +236,13 @@ extension MutablePersistableRecord {
     /// the statement returns the selection and `fetch` reads it.
     func updateWithSaveCallbacks<T>(
         _ db: Database, onConflict conflictResolution: Database.ConflictResolution?, columns: Set<String>,
-        returning: UpdateReturning<T>?
+        plan: RecordUpdateStatement? = nil, returning: UpdateReturning<T>?
     ) throws -> T? {
         var fetched: T?
         var record = self
         try record.withSaveCallbacks(db) { record in
-            let (success, value) = try record.updateWithCallbacks(db, onConflict: conflictResolution, columns: columns, returning: returning)
+            let (success, value) = try record.updateWithCallbacks(
+                db, onConflict: conflictResolution, columns: columns, plan: plan, returning: returning)
             fetched = value
             return success
         }
@@ -235,13 +252,16 @@ extension MutablePersistableRecord {
     /// The update with the update callbacks (and not the save ones).
     func updateWithCallbacks<T>(
         _ db: Database, onConflict conflictResolution: Database.ConflictResolution?, columns: Set<String>,
-        returning: UpdateReturning<T>?
+        plan: RecordUpdateStatement? = nil, returning: UpdateReturning<T>?
     ) throws -> (success: PersistenceSuccess, fetched: T?) {
         try willUpdate(db, columns: columns)
         var fetched: T?
         var outcome = CallbackOutcome<PersistenceSuccess>()
         try aroundUpdate(db, columns: columns) {
             try outcome.run {
+                if let plan, returning == nil, let success = try performPlannedUpdate(db, plan) {
+                    return success
+                }
                 let (success, value) = try performUpdate(db, onConflict: conflictResolution, columns: columns, returning: returning)
                 fetched = value
                 return success
@@ -250,6 +270,20 @@ extension MutablePersistableRecord {
         let updated = try outcome.value("aroundUpdate", "update")
         didUpdate(updated)
         return (updated, fetched)
+    }
+
+    /// Updates every column through the statement of a previous update,
+    /// when the record still encodes its columns (nil otherwise: the
+    /// callbacks may have changed a class instance).
+    private func performPlannedUpdate(_ db: Database, _ plan: RecordUpdateStatement) throws -> PersistenceSuccess? {
+        let container = try PersistenceContainer(self, template: plan.template)
+        guard container.hasColumns(of: plan.template) else { return nil }
+        let values = container.values
+        let changes = try db.countingChanges(isView: { plan.isView }) {
+            try plan.statement.execute(databaseValues: plan.argumentPositions.map { values[$0] })
+        }
+        guard changes > 0 else { throw recordNotFound(key: plan.key.map { ($0.column, values[$0.position]) }) }
+        return PersistenceSuccess(persistenceContainer: container)
     }
 
     private func performUpdate<T>(
@@ -287,6 +321,9 @@ extension MutablePersistableRecord {
             arguments += selectionArguments
         }
         let statement = try returning == nil ? db.cachedStatement(sql: sql) : db.makeStatement(sql: sql)
+        if returning == nil {
+            rememberUpdateStatement(db, statement, resolution: resolution, container: container, columns: columns, assigned: assigned, key: key)
+        }
         let changes = try db.countingChanges(of: Self.databaseTableName) {
             if let returning {
                 try statement.setArguments(arguments)
@@ -300,6 +337,29 @@ extension MutablePersistableRecord {
         }
         guard changes > 0 else { throw recordNotFound(key: key) }
         return (PersistenceSuccess(persistenceContainer: container), fetched)
+    }
+
+    /// Keeps the statement of an update of every column the record encodes
+    /// (what ``update(_:onConflict:)`` runs) for the next updates of its type.
+    private func rememberUpdateStatement(
+        _ db: Database, _ statement: Statement, resolution: Database.ConflictResolution, container: PersistenceContainer,
+        columns: Set<String>, assigned: [String], key: [(column: String, value: DatabaseValue)]
+    ) {
+        let encoded = container.columns
+        guard columns.count == encoded.count, encoded.allSatisfy(columns.contains) else { return }
+        let cacheKey = updateStatementKey(resolution)
+        if let kept = db.recordUpdateStatements[cacheKey], kept.template.columns == encoded { return }
+        let lowered = encoded.map { $0.lowercased() }
+        func position(of column: String) -> Int? { lowered.firstIndex(of: column.lowercased()) }
+        // A key column the record does not encode is NULL: no row matches,
+        // and the slow path reports it.
+        let keyPositions = key.compactMap { column in position(of: column.column).map { (column.column, $0) } }
+        let assignedPositions = assigned.compactMap(position(of:))
+        guard keyPositions.count == key.count, assignedPositions.count == assigned.count else { return }
+        let table = type(of: self).databaseTableName
+        db.recordUpdateStatements[cacheKey] = RecordUpdateStatement(
+            template: ContainerTemplate(columns: encoded), columns: columns, statement: statement,
+            argumentPositions: assignedPositions + keyPositions.map(\.1), key: keyPositions, isView: db.isView(table))
     }
 
     /// Updates the columns that `modify` changes, and only if it changes any.
@@ -338,10 +398,11 @@ extension MutablePersistableRecord {
     }
 
     mutating func saveWithCallbacks(_ db: Database, onConflict conflictResolution: Database.ConflictResolution?) throws {
+        let plan = db.recordUpdateStatements[updateStatementKey(conflictResolution)]
         try withSaveCallbacks(db) { record in
-            try record.updateOrInsert(db) { record, columns in
+            try record.updateOrInsert(db, plan: plan) { record, columns, plan in
                 try record.updateWithCallbacks(
-                    db, onConflict: conflictResolution, columns: columns, returning: nil as UpdateReturning<Void>?).success
+                    db, onConflict: conflictResolution, columns: columns, plan: plan, returning: nil as UpdateReturning<Void>?).success
             } insert: { record in
                 PersistenceSuccess(persistenceContainer: try record.insertWithCallbacks(db) {
                     try $0.performInsert(db, onConflict: conflictResolution)
@@ -354,13 +415,23 @@ extension MutablePersistableRecord {
     /// it encodes), or inserts it when its primary key is NULL or no row has
     /// it: an update that finds no row falls back to the insertion, with
     /// both operations' callbacks.
+    ///
+    /// With the `plan` of an update of every column, while the record
+    /// encodes its columns, `update` gets the plan too (nil otherwise).
     mutating func updateOrInsert<T>(
-        _ db: Database, update: (Self, Set<String>) throws -> T, insert: (inout Self) throws -> T
+        _ db: Database, plan: RecordUpdateStatement? = nil,
+        update: (Self, Set<String>, RecordUpdateStatement?) throws -> T, insert: (inout Self) throws -> T
     ) throws -> T {
-        let container = try PersistenceContainer(self)
-        if try !primaryKeyValues(db, container).allSatisfy(\.value.isNull) {
+        let container = try plan.map { try PersistenceContainer(self, template: $0.template) } ?? PersistenceContainer(self)
+        let planned = plan.flatMap { container.hasColumns(of: $0.template) ? $0 : nil }
+        let hasKey = if let planned {
+            planned.key.contains { !container.values[$0.position].isNull }
+        } else {
+            try !primaryKeyValues(db, container).allSatisfy(\.value.isNull)
+        }
+        if hasKey {
             do {
-                return try update(self, Set(container.columns))
+                return try update(self, planned?.columns ?? Set(container.columns), planned)
             } catch RecordError.recordNotFound {
                 // Not there: insert.
             }

@@ -14,8 +14,10 @@ struct PetrelSearchCommand: ParsableCommand {
             The query is read as the documents were, in any language: documents with the rarer words of \
             the query, more of them, and close together come first; those missing a word are marked \
             (some words), and --strict leaves them out. "exact phrase", (a OR b) and NEAR(a b, 5) are \
-            required as typed; -word or NOT word exclude; word*, title:word, path:word and body:word \
-            work; anything else is read as plain words, never an error.
+            required as typed; -word, -"a phrase", -(a OR b) or NOT word exclude; word*, title:word, \
+            path:word and body:word work; anything else is read as plain words. A query of exclusions \
+            only finds nothing; exclusions alone in a group or beside OR, and a NEAR distance that is \
+            not a number, are usage errors.
 
             The index is --index, else $PETREL_INDEX, else $XDG_DATA_HOME/petrel/index.sqlite \
             (~/.local/share/petrel/index.sqlite), as petrel-index finds it.

@@ -31,6 +31,14 @@ struct SearchQueryTests {
         ("unknown:field", #""unknown:field""#),
         ("a \"quoted \"\" pair\"", #"("a") AND ("quoted ") AND (" pair")"#),
         ("🦜 bird", #"("🦜") AND ("bird")"#),
+        // A dash glued to a phrase or a group excludes it; a dash alone is
+        // nothing to search for.
+        ("petrel -\"storm petrel\"", #"("petrel") NOT ("storm petrel")"#),
+        ("petrel -(storm OR gale)", #"("petrel") NOT (("storm") OR ("gale"))"#),
+        ("-(storm) petrel", #"("petrel") NOT ("storm")"#),
+        ("petrel -title:\"storm petrel\"", #"("petrel") NOT (title : "storm petrel")"#),
+        ("petrel - \"storm\"", #"("petrel") AND ("storm")"#),
+        ("petrel NOT (storm)", #"("petrel") NOT ("storm")"#),
     ])
     func parses(text: String, expected: String) throws {
         #expect(try fts(text) == expected, "\(text)")
@@ -42,6 +50,13 @@ struct SearchQueryTests {
         #expect(near?.position == 20)
         let onlyExcluded = #expect(throws: SearchQueryError.self) { try SearchQuery("-storm -gale") }
         #expect(onlyExcluded?.message == "a query needs at least one word that is not excluded")
+        // A query of exclusions only asks for nothing (no hit, not an
+        // error); exclusions alone in a group or beside OR are malformed.
+        #expect(onlyExcluded?.asksForNothing == true)
+        for malformed in ["storm OR -gale", "petrel (-storm)", "-(storm) OR -gale"] {
+            let error = #expect(throws: SearchQueryError.self) { try SearchQuery(malformed) }
+            #expect(error?.asksForNothing == false, "\(malformed)")
+        }
         #expect(throws: SearchQueryError.self) { try SearchQuery("   ") }
         #expect(throws: SearchQueryError.self) { try SearchQuery("AND OR *") }
     }
@@ -93,6 +108,19 @@ struct SearchTests {
         options = SearchOptions()
         options.pathGlob = "*.html"
         #expect(names(try index.search("petrels", options: options)) == ["survey.html"])
+    }
+
+    /// A dash glued to a phrase or a group leaves out the documents that
+    /// have it, and only those.
+    @Test func excludedPhrasesAndGroups() throws {
+        let (_, index) = try Self.makeIndex()
+        // "ocean" also finds the French "océanites" (a folded prefix).
+        let all = try index.search("ocean")
+        #expect(Set(names(all)) == ["guide.md", "albatross.txt", "french.md"], "\(names(all))")
+        #expect(Set(names(try index.search("ocean -\"storm petrels\""))) == ["albatross.txt", "french.md"])
+        #expect(Set(names(try index.search("ocean -(albatross OR lighthouse)"))) == ["guide.md", "french.md"])
+        #expect(Set(names(try index.search("-(albatross) ocean"))) == ["guide.md", "french.md"])
+        #expect(Set(names(try index.search("ocean -\"petrels glide\""))) == ["guide.md", "albatross.txt", "french.md"])
     }
 
     /// Long bodies are read from their start for snippets (in place): a

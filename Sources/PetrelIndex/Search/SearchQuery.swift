@@ -218,6 +218,7 @@ struct QueryParser {
 
     /// conjunction := unary+  (stops at OR, ')' or the end)
     private mutating func parseAnd(closing: Bool) throws(SearchQueryError) -> SearchQuery.Node? {
+        let start = index
         var positive: [SearchQuery.Node] = []
         var excluded: [SearchQuery.Node] = []
         var negatedAt: Int?
@@ -241,6 +242,11 @@ struct QueryParser {
                 negate = true
                 tokens[index] = .word(String(word.dropFirst()), position: position + 1)
                 node = try parseUnary()
+            } else if case .word("-", let position) = token, index + 1 < tokens.count, opensAPhraseOrGroup(tokens[index + 1], at: position + 1) {
+                // -"a phrase" and -(a group): the lexer cuts the dash off.
+                negate = true
+                index += 1
+                node = try parseUnary()
             } else {
                 node = try parseUnary()
             }
@@ -250,10 +256,22 @@ struct QueryParser {
         if let position = negatedAt { repairs.append("NOT at character \(position + 1) has nothing after it: ignored") }
         if positive.isEmpty {
             if excluded.isEmpty { return nil }
-            throw SearchQueryError(message: "a query needs at least one word that is not excluded", position: position(of: index - 1))
+            // Only exclusions in the whole query asks for nothing; in a
+            // group or beside OR, the query is malformed.
+            throw SearchQueryError(
+                message: "a query needs at least one word that is not excluded", position: position(of: index - 1),
+                asksForNothing: !closing && start == 0 && index == tokens.count)
         }
         if positive.count == 1, excluded.isEmpty { return positive[0] }
         return .all(positive, excluding: excluded)
+    }
+
+    /// True for a phrase or an opening parenthesis that starts at `position`.
+    private func opensAPhraseOrGroup(_ token: Token, at position: Int) -> Bool {
+        switch token {
+        case .phrase(_, let start), .open(let start): start == position
+        case .word, .close: false
+        }
     }
 
     private func position(of tokenIndex: Int) -> Int {

@@ -574,7 +574,12 @@ public final class Database {
         guard schemaCacheNeedsCheck else { return }
         schemaCacheNeedsCheck = false
         let version = hasAttachedDatabases ? nil : try? schemaVersion()
-        if version == nil || version != schemaCacheVersion { forgetSchemaInformation() }
+        if version == nil || version != schemaCacheVersion {
+            forgetSchemaInformation()
+            // Their SQL follows the table's columns and primary key.
+            recordInsertStatements.removeAll()
+            recordUpdateStatements.removeAll()
+        }
         schemaCacheVersion = version
     }
 

@@ -199,7 +199,9 @@ extension MutablePersistableRecord {
     /// ``RecordError/recordNotFound(databaseTableName:key:)`` when no row has its primary key.
     public func update(_ db: Database, onConflict conflictResolution: Database.ConflictResolution? = nil) throws {
         // Records of a type encode the same columns: while they do, the
-        // statement built for the first update serves the next ones.
+        // statement built for the first update serves the next ones (until
+        // a connection changes the schema).
+        db.checkSchemaCache()
         let plan = db.recordUpdateStatements[updateStatementKey(conflictResolution)]
         let container = try plan.map { try PersistenceContainer(self, template: $0.template) } ?? PersistenceContainer(self)
         if let plan, container.hasColumns(of: plan.template) {
@@ -398,6 +400,7 @@ extension MutablePersistableRecord {
     }
 
     mutating func saveWithCallbacks(_ db: Database, onConflict conflictResolution: Database.ConflictResolution?) throws {
+        db.checkSchemaCache()
         let plan = db.recordUpdateStatements[updateStatementKey(conflictResolution)]
         try withSaveCallbacks(db) { record in
             try record.updateOrInsert(db, plan: plan) { record, columns, plan in

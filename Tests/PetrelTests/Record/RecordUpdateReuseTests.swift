@@ -137,6 +137,33 @@ struct RecordUpdateReuseTests {
         }
     }
 
+    /// Another connection that changes the table's primary key changes
+    /// what the next update looks for.
+    @Test func schemaChangesOfAnotherConnectionAreSeen() throws {
+        let database = try makeDatabase(.file)
+        let path = try #require(database.path)
+        try database.queue.write { db in
+            try Member(id: 1, name: "a", nickname: "x").update(db)
+            try Member(id: 1, name: "a", nickname: "y").save(db)
+        }
+        let other = try DatabaseQueue(path: path)
+        try other.write { db in
+            try db.execute(sql: """
+                DROP TABLE member;
+                CREATE TABLE member (id INTEGER, name TEXT PRIMARY KEY, nickname TEXT);
+                INSERT INTO member (id, name) VALUES (1, 'a'), (2, 'b');
+                """)
+        }
+        try database.queue.write { db in
+            // The key is the name now: the row named b takes id 1.
+            try Member(id: 1, name: "b", nickname: "new").update(db)
+            try Member(id: 1, name: "b", nickname: "newer").save(db)
+            #expect(try Member.fetchAll(db, sql: "SELECT * FROM member ORDER BY name") == [
+                Member(id: 1, name: "a"), Member(id: 1, name: "b", nickname: "newer"),
+            ])
+        }
+    }
+
     /// A conflict resolution is an update of its own.
     @Test(arguments: StorageKind.allCases)
     func conflictResolutionsKeepTheirOwnStatement(kind: StorageKind) throws {

@@ -256,7 +256,7 @@ struct QueryParser {
         if let position = negatedAt { repairs.append("NOT at character \(position + 1) has nothing after it: ignored") }
         if positive.isEmpty {
             if excluded.isEmpty { return nil }
-            // Only exclusions in the whole query asks for nothing; in a
+            // A whole query of exclusions only asks for nothing; in a
             // group or beside OR, the query is malformed.
             throw SearchQueryError(
                 message: "a query needs at least one word that is not excluded", position: position(of: index - 1),

@@ -43,15 +43,6 @@ package struct PrecomputedTokens: Sendable {
         var tokenBytes: [UInt8] = []
         var entries: [(start: UInt32, end: UInt32, textEnd: UInt32)] = []
         package init() {}
-
-        /// Records the token whose text was just appended to `tokenBytes`;
-        /// false when the bytes outgrow the table of offsets (2 GiB).
-        mutating func endToken(byteRange: Range<Int>, isColocated: Bool) -> Bool {
-            guard tokenBytes.count < Int(PrecomputedTokens.colocatedBit) else { return false }
-            let textEnd = UInt32(tokenBytes.count) | (isColocated ? PrecomputedTokens.colocatedBit : 0)
-            entries.append((UInt32(byteRange.lowerBound), UInt32(byteRange.upperBound), textEnd))
-            return true
-        }
     }
 
     /// Like ``init(_:tokenizer:arguments:)``, growing `buffers` instead of
@@ -63,26 +54,7 @@ package struct PrecomputedTokens: Sendable {
         guard count < Int(Self.colocatedBit) else { return nil }
         buffers.tokenBytes.removeAll(keepingCapacity: true)
         buffers.entries.removeAll(keepingCapacity: true)
-        var valid = true
-        if let bytesTokenizer = tokenizer as? any UTF8TokenEmitting {
-            // The tokenizer hands its tokens over as bytes: no `String` and
-            // no `Token` per word.
-            guard buffers.appendTokens(of: text, byteCount: count, from: bytesTokenizer) else { return nil }
-        } else {
-            do {
-                try tokenizer.tokenize(text, for: .document) { token in
-                    guard valid, token.isValidFTS5Token(inTextOf: count, isFirst: buffers.entries.isEmpty) else {
-                        valid = false
-                        return
-                    }
-                    buffers.tokenBytes.append(contentsOf: token.text.utf8)
-                    valid = buffers.endToken(byteRange: token.byteRange, isColocated: token.isColocated)
-                }
-            } catch {
-                return nil
-            }
-            guard valid else { return nil }
-        }
+        guard buffers.appendTokens(of: text, byteCount: count, from: tokenizer) else { return nil }
         // Copies of their exact size (`Array(_:)` would share the buffers,
         // whose next use would then allocate their whole capacity again).
         tokenBytes.reserveCapacity(buffers.tokenBytes.count)
@@ -112,15 +84,10 @@ package struct PrecomputedTokens: Sendable {
 }
 
 extension Token {
-    /// Whether FTS5 can take this token from a Swift tokenizer, in a text
-    /// of `byteCount` bytes: its offsets inside the text, and not colocated
+    /// Whether FTS5 can take a token from a Swift tokenizer, in a text of
+    /// `byteCount` bytes: its offsets inside the text, and not colocated
     /// when it is the first token. The rule of the FTS5 adapter, and of the
     /// tokens computed ahead that it replays.
-    func isValidFTS5Token(inTextOf byteCount: Int, isFirst: Bool) -> Bool {
-        Token.isValidFTS5Token(byteRange: byteRange, isColocated: isColocated, inTextOf: byteCount, isFirst: isFirst)
-    }
-
-    /// The same rule for a token handed over as bytes (``UTF8TokenEmitting``).
     static func isValidFTS5Token(byteRange: Range<Int>, isColocated: Bool, inTextOf byteCount: Int, isFirst: Bool) -> Bool {
         byteRange.lowerBound >= 0 && byteRange.upperBound <= byteCount && !(isFirst && isColocated)
     }

@@ -245,8 +245,7 @@ public final class Database {
     package func releaseStatements() {
         statementCache.removeAll()
         internalStatements.removeAll()
-        recordInsertStatements.removeAll()
-        recordUpdateStatements.removeAll()
+        forgetRecordStatements()
     }
 
     /// Closes the connection. Throws `SQLITE_BUSY` (and stays open) while
@@ -528,8 +527,7 @@ public final class Database {
     /// Frees as much memory as possible (cached statements, page cache).
     public func releaseMemory() {
         statementCache.removeAll()
-        recordInsertStatements.removeAll()
-        recordUpdateStatements.removeAll()
+        forgetRecordStatements()
         if let sqliteConnection { sqlite3_db_release_memory(sqliteConnection) }
     }
 
@@ -538,8 +536,7 @@ public final class Database {
     public func clearSchemaCache() {
         statementCache.removeAll()
         forgetSchemaInformation()
-        recordInsertStatements.removeAll()
-        recordUpdateStatements.removeAll()
+        forgetRecordStatements()
     }
 
     /// Forgets the primary keys and unique keys read from the schema: after
@@ -576,19 +573,23 @@ public final class Database {
         let version = hasAttachedDatabases ? nil : try? schemaVersion()
         if version == nil || version != schemaCacheVersion {
             forgetSchemaInformation()
-            // Their SQL follows the table's columns and primary key.
-            recordInsertStatements.removeAll()
-            recordUpdateStatements.removeAll()
+            forgetRecordStatements()
         }
         schemaCacheVersion = version
     }
 
-    /// After DDL of this connection: the schema caches, and the record
-    /// INSERT statements (which remember their table's rowid column).
-    func schemaDidChange() {
-        forgetSchemaInformation()
+    /// Forgets the INSERT and UPDATE statements of record types, whose SQL
+    /// and argument positions follow their table's columns and primary key.
+    func forgetRecordStatements() {
         recordInsertStatements.removeAll()
         recordUpdateStatements.removeAll()
+    }
+
+    /// After DDL of this connection: the schema caches, and the record
+    /// statements.
+    func schemaDidChange() {
+        forgetSchemaInformation()
+        forgetRecordStatements()
     }
 
     /// Rebuilds the database file (`VACUUM`).

@@ -271,12 +271,10 @@ public struct ICUWordTokenizer: TextTokenizer, UTF8TokenEmitting {
         _ reason: TokenizationReason, isASCII: Bool, _ emit: TokenBytesEmitter
     ) throws {
         let raw = UnsafeBufferPointer(rebasing: utf8[range])
-        if isASCII, stemmer == nil, !(isTurkic && raw.contains(UInt8(ascii: "I"))) {
+        if isASCII, stemmer == nil, lowercasingFolds(raw) {
             guard caseFolding else { return try emit(raw, range, false) }
             return try withUnsafeTemporaryAllocation(of: UInt8.self, capacity: raw.count) { buffer in
-                for (index, byte) in raw.enumerated() {
-                    buffer[index] = byte >= 0x41 && byte <= 0x5A ? byte + 32 : byte
-                }
+                Self.lowercaseASCII(raw, into: buffer)
                 try emit(UnsafeBufferPointer(buffer), range, false)
             }
         }
@@ -362,16 +360,26 @@ public struct ICUWordTokenizer: TextTokenizer, UTF8TokenEmitting {
         (0xAC00...0xD7A3).contains(scalar.value)
     }
 
+    /// Whether lowercasing is all the folding an ASCII word needs: it is,
+    /// except for a Turkish capital I, which folds to dotless ı.
+    private func lowercasingFolds(_ raw: UnsafeBufferPointer<UInt8>) -> Bool {
+        !(isTurkic && raw.contains(UInt8(ascii: "I")))
+    }
+
+    /// Copies ASCII bytes into `buffer`, A–Z lowercased.
+    private static func lowercaseASCII(_ raw: UnsafeBufferPointer<UInt8>, into buffer: UnsafeMutableBufferPointer<UInt8>) {
+        for (index, byte) in raw.enumerated() {
+            buffer[index] = byte >= 0x41 && byte <= 0x5A ? byte + 32 : byte
+        }
+    }
+
     /// The folded form of a word.
     private func fold(_ raw: UnsafeBufferPointer<UInt8>, isASCII: Bool) -> String {
-        // ASCII fast path: lowercasing is all the folding there is to do
-        // (except for Turkish capital I, which folds to dotless ı).
-        if isASCII || raw.allSatisfy({ $0 < 0x80 }), !(isTurkic && raw.contains(UInt8(ascii: "I"))) {
+        // ASCII fast path.
+        if isASCII || raw.allSatisfy({ $0 < 0x80 }), lowercasingFolds(raw) {
             guard caseFolding else { return String(decoding: raw, as: UTF8.self) }
             return String(unsafeUninitializedCapacity: raw.count) { buffer in
-                for (index, byte) in raw.enumerated() {
-                    buffer[index] = byte >= 0x41 && byte <= 0x5A ? byte + 32 : byte
-                }
+                Self.lowercaseASCII(raw, into: buffer)
                 return raw.count
             }
         }

@@ -120,7 +120,7 @@ public struct ExtractorRegistry: Sendable {
         if input.bytes.prefix(512).starts(with: Array("%PDF".utf8)), let extractor = byExtension["pdf"] {
             return try extractor.extract(input)
         }
-        let head = input.bytes.prefix(256).map { $0 >= 0x41 && $0 <= 0x5A ? $0 | 0x20 : $0 }
+        let head = input.bytes.prefix(256).map(HTMLEntities.lowercased)
         if head.firstRange(of: Array("<!doctype html".utf8)) != nil || head.firstRange(of: Array("<html".utf8)) != nil {
             return try HTMLExtractor().extract(input)
         }

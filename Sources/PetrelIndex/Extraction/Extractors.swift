@@ -129,7 +129,7 @@ public struct HTMLExtractor: DocumentExtractor {
     /// The charset a document declares in its first 1,024 bytes
     /// (`<meta charset="...">` or `content="text/html; charset=..."`).
     static func declaredCharset(_ bytes: [UInt8]) -> String? {
-        let head = Array(bytes.prefix(1024).map { $0 >= 0x41 && $0 <= 0x5A ? $0 | 0x20 : $0 })
+        let head = bytes.prefix(1024).map(HTMLEntities.lowercased)
         let key = Array("charset=".utf8)
         guard let start = head.firstRange(of: key)?.upperBound else { return nil }
         var index = start

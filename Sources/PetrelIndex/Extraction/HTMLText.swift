@@ -132,15 +132,11 @@ struct HTMLText: Sendable {
             var position = offset
             for expected in prefix.utf8 {
                 guard position < bytes.count else { return false }
-                let actual = caseInsensitive ? lowercase(bytes[position]) : bytes[position]
+                let actual = caseInsensitive ? HTMLEntities.lowercased(bytes[position]) : bytes[position]
                 guard actual == expected else { return false }
                 position += 1
             }
             return true
-        }
-
-        func lowercase(_ byte: UInt8) -> UInt8 {
-            byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z") ? byte | 0x20 : byte
         }
 
         func isLetter(_ byte: UInt8) -> Bool {
@@ -202,7 +198,7 @@ struct HTMLText: Sendable {
         /// are not UTF-8 are repaired by the initializer, as decoding did.
         func lowercasedString(_ range: Range<Int>) -> String {
             String(unsafeUninitializedCapacity: range.count) { buffer in
-                for (offset, byte) in bytes[range].enumerated() { buffer[offset] = lowercase(byte) }
+                for (offset, byte) in bytes[range].enumerated() { buffer[offset] = HTMLEntities.lowercased(byte) }
                 return range.count
             }
         }

@@ -169,7 +169,7 @@ extension MutablePersistableRecord {
         // let the container follow the columns' order.
         let key = Database.RecordStatementKey(type: ObjectIdentifier(recordType), table: recordType.databaseTableName, resolution: resolution)
         let cached = db.recordInsertStatements[key]
-        let container = try cached.map { try PersistenceContainer(self, template: $0.template) } ?? PersistenceContainer(self)
+        let container = try PersistenceContainer(self, templateIfAny: cached?.template)
         let insert: RecordInsertStatement
         if let cached, container.hasColumns(of: cached.template) {
             insert = cached
@@ -201,15 +201,21 @@ extension MutablePersistableRecord {
         // Records of a type encode the same columns: while they do, the
         // statement built for the first update serves the next ones (until
         // a connection changes the schema).
-        db.checkSchemaCache()
-        let plan = db.recordUpdateStatements[updateStatementKey(conflictResolution)]
-        let container = try plan.map { try PersistenceContainer(self, template: $0.template) } ?? PersistenceContainer(self)
+        let plan = keptUpdateStatement(db, conflictResolution)
+        let container = try PersistenceContainer(self, templateIfAny: plan?.template)
         if let plan, container.hasColumns(of: plan.template) {
             _ = try updateWithSaveCallbacks(
                 db, onConflict: conflictResolution, columns: plan.columns, plan: plan, returning: nil as UpdateReturning<Void>?)
         } else {
             try update(db, onConflict: conflictResolution, columns: container.columns)
         }
+    }
+
+    /// The UPDATE statement of the record type's last update of every
+    /// column, unless a connection changed the schema since.
+    private func keptUpdateStatement(_ db: Database, _ conflictResolution: Database.ConflictResolution?) -> RecordUpdateStatement? {
+        db.checkSchemaCache()
+        return db.recordUpdateStatements[updateStatementKey(conflictResolution)]
     }
 
     /// The key of the record type's UPDATE statement in the connection's cache.
@@ -400,8 +406,7 @@ extension MutablePersistableRecord {
     }
 
     mutating func saveWithCallbacks(_ db: Database, onConflict conflictResolution: Database.ConflictResolution?) throws {
-        db.checkSchemaCache()
-        let plan = db.recordUpdateStatements[updateStatementKey(conflictResolution)]
+        let plan = keptUpdateStatement(db, conflictResolution)
         try withSaveCallbacks(db) { record in
             try record.updateOrInsert(db, plan: plan) { record, columns, plan in
                 try record.updateWithCallbacks(
@@ -425,7 +430,7 @@ extension MutablePersistableRecord {
         _ db: Database, plan: RecordUpdateStatement? = nil,
         update: (Self, Set<String>, RecordUpdateStatement?) throws -> T, insert: (inout Self) throws -> T
     ) throws -> T {
-        let container = try plan.map { try PersistenceContainer(self, template: $0.template) } ?? PersistenceContainer(self)
+        let container = try PersistenceContainer(self, templateIfAny: plan?.template)
         let planned = plan.flatMap { container.hasColumns(of: $0.template) ? $0 : nil }
         let hasKey = if let planned {
             planned.key.contains { !container.values[$0.position].isNull }

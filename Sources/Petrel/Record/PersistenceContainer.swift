@@ -36,6 +36,16 @@ public struct PersistenceContainer: RandomAccessCollection, Sendable {
         try record.encode(to: &self)
     }
 
+    /// A container with the values of a record, following `template` when
+    /// there is one (see ``init(_:template:)``).
+    init(_ record: some EncodableRecord, templateIfAny template: ContainerTemplate?) throws {
+        if let template {
+            try self.init(record, template: template)
+        } else {
+            try self.init(record)
+        }
+    }
+
     public var startIndex: Int { values.startIndex }
     public var endIndex: Int { values.endIndex }
 

@@ -91,11 +91,18 @@ let package = Package(
             pkgConfig: "zlib",
             providers: [.apt(["zlib1g-dev"])]
         ),
+        // libarchive (libarchive-dev): zip, tar and 7z members, and the
+        // zip packages of OOXML, ODF and EPUB, read from memory.
+        .systemLibrary(
+            name: "CPetrelArchive",
+            pkgConfig: "libarchive",
+            providers: [.apt(["libarchive-dev"])]
+        ),
         // Folder trees into one FTS5 index: walking, ignore rules, text
         // extraction, incremental updates.
         .target(
             name: "PetrelIndex",
-            dependencies: ["Petrel", "PetrelICU", "PetrelText", "CPetrelZlib"],
+            dependencies: ["Petrel", "PetrelICU", "PetrelText", "CPetrelZlib", "CPetrelArchive"],
             swiftSettings: commonSwiftSettings
         ),
         // The extension's entry point, and every SQLite routine it calls

@@ -3,6 +3,7 @@
 /// indexed as "txt", binary is skipped).
 public struct ExtractorRegistry: Sendable {
     private var byExtension: [String: any DocumentExtractor] = [:]
+    private var containersByExtension: [String: any ContainerExtractor] = [:]
     /// Extensions of formats that are never text: skipped without reading.
     public var binaryExtensions: Set<String>
     /// The most bytes a compressed file may expand to.
@@ -12,6 +13,11 @@ public struct ExtractorRegistry: Sendable {
     /// marked ``ExtractedDocument/isTruncated``, as a long plain file's
     /// text is cut to an update's text budget.
     public var maximumTextBytes: Int?
+    /// How deep containers may nest (an attachment inside a message inside
+    /// a mailbox is depth 2); deeper parts are skipped.
+    public var maximumNestingDepth = 4
+    /// The bounds every container is read within.
+    public var containerLimits = ContainerLimits()
 
     /// An empty registry: every file is sniffed as plain text.
     public init() {
@@ -21,6 +27,84 @@ public struct ExtractorRegistry: Sendable {
     /// Registers `extractor` for files whose (lowercased) extension is one of `extensions`.
     public mutating func register(_ extractor: any DocumentExtractor, forExtensions extensions: [String]) {
         for ext in extensions { byExtension[ext.lowercased()] = extractor }
+    }
+
+    /// Registers a container format (archives, mail) for files whose
+    /// (lowercased) extension is one of `extensions`.
+    public mutating func register(container extractor: any ContainerExtractor, forExtensions extensions: [String]) {
+        for ext in extensions {
+            containersByExtension[ext.lowercased()] = extractor
+            binaryExtensions.remove(ext.lowercased())
+        }
+    }
+
+    /// The container format registered for a file name, if any.
+    func container(forName name: String) -> (any ContainerExtractor)? {
+        containersByExtension[FilePath.pathExtension(of: Array(name.utf8))]
+    }
+
+    /// Every document a file holds: the file's own document, or, for a
+    /// container (an archive, a mailbox, a mail with attachments), each
+    /// document inside it with its inner path, parts of parts extracted in
+    /// turn to ``maximumNestingDepth``. Inner parts that cannot be read are
+    /// listed in ``ExtractedFile/skippedParts``; only a file that cannot be
+    /// read at all throws.
+    public func extractAll(_ input: ExtractionInput) throws(ExtractionError) -> ExtractedFile {
+        guard let container = container(forName: input.name) else {
+            return ExtractedFile(documents: [try extract(input)])
+        }
+        var file = ExtractedFile(documents: [])
+        var budget = containerLimits.maximumTotalBytes
+        try collect(container, input, innerPath: nil, depth: 1, budget: &budget, into: &file)
+        return file
+    }
+
+    private func collect(_ container: any ContainerExtractor, _ input: ExtractionInput, innerPath: String?, depth: Int,
+                         budget: inout Int, into file: inout ExtractedFile) throws(ExtractionError) {
+        var limits = containerLimits
+        limits.maximumTotalBytes = max(0, budget)
+        limits.maximumPartBytes = min(limits.maximumPartBytes, limits.maximumTotalBytes)
+        let parts = try container.parts(of: input, limits: limits)
+        for part in parts {
+            let path = DocumentLocation.join(innerPath, part.innerPath)
+            switch part.content {
+            case .document(var document):
+                document.innerPath = path
+                file.documents.append(document)
+            case .skipped(let reason):
+                file.skippedParts.append((path ?? "", reason))
+            case .file(let name, let bytes):
+                budget -= bytes.count
+                if budget < 0 {
+                    file.skippedParts.append((path ?? "", "the container expands past \(containerLimits.maximumTotalBytes) bytes"))
+                    continue
+                }
+                let member = ExtractionInput(bytes: bytes, name: name, path: input.path)
+                if let inner = self.container(forName: name) {
+                    guard depth < maximumNestingDepth else {
+                        file.skippedParts.append((path ?? "", "nested deeper than \(maximumNestingDepth) containers"))
+                        continue
+                    }
+                    do {
+                        try collect(inner, member, innerPath: path, depth: depth + 1, budget: &budget, into: &file)
+                    } catch {
+                        file.skippedParts.append((path ?? "", error.description))
+                    }
+                    continue
+                }
+                if isKnownBinary(name: name) {
+                    file.skippedParts.append((path ?? "", ExtractionError.binary.description))
+                    continue
+                }
+                do {
+                    var document = try extract(member)
+                    document.innerPath = path
+                    file.documents.append(document)
+                } catch {
+                    file.skippedParts.append((path ?? "", error.description))
+                }
+            }
+        }
     }
 
     /// Plain-text formats whose kind is their extension.

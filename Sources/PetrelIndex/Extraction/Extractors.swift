@@ -14,6 +14,14 @@ public struct ExtractedDocument: Sendable, Equatable {
     /// Whether the text is only the start of the file's (a compressed
     /// file expanding past the text budget).
     public var isTruncated = false
+    /// Where the document is inside its file, nil for the file itself: a
+    /// message's number in a mailbox ("3"), an archive member's path
+    /// ("notes/plan.md"), levels joined by ``DocumentLocation/separator``
+    /// ("3!/report.docx"). Set by ``ExtractorRegistry/extractAll(_:)``.
+    public var innerPath: String?
+    /// What the document says of itself: author, subject, dates, mail
+    /// addresses.
+    public var metadata = DocumentMetadata()
 
     /// A document with a title (nil when the format has none), its text, its
     /// kind (`md`, `html`, `txt`...) and the encoding it was decoded from.

@@ -44,6 +44,8 @@ public enum ExtractionError: Error, Sendable, Equatable, CustomStringConvertible
     case unreadable(String)
     /// The decompressed content is larger than the size limit.
     case tooLarge(Int64)
+    /// The document is encrypted or protected by a password.
+    case encrypted
 
     public var description: String {
         switch self {
@@ -51,6 +53,7 @@ public enum ExtractionError: Error, Sendable, Equatable, CustomStringConvertible
         case .missingTool(let tool, let install): return "\(tool) is not installed (\(install))"
         case .unreadable(let reason): return reason
         case .tooLarge(let size): return "larger than the size limit (\(size) bytes)"
+        case .encrypted: return "encrypted or protected by a password"
         }
     }
 }

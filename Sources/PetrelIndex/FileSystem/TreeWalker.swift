@@ -61,6 +61,8 @@ public struct SkippedFile: Sendable, Equatable, Codable {
         case symbolicLinkLoop = "symbolic link loop"
         /// A format whose reader is not installed (`pdftotext` for PDF).
         case missingTool = "missing tool"
+        /// Encrypted or protected by a password: its text cannot be read.
+        case encrypted
     }
 
     /// The file.

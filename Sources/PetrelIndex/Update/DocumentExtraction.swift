@@ -173,6 +173,8 @@ struct DocumentExtraction: Sendable {
                 return skip(.tooLarge, "expands past \(size) bytes, over the limit of \(extractors.maximumDecompressedSize) bytes for a compressed file read whole (the size limit, at most 64 MiB)")
             case .missingTool:
                 return skip(.missingTool, error.description)
+            case .encrypted:
+                return skip(.encrypted)
             case .unreadable(let reason):
                 return .fail(FailedFile(path: file.path.string, message: reason), bytes: Int64(bytes.count))
             }

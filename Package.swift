@@ -46,6 +46,9 @@ let package = Package(
         // `swift package generate-documentation` (scripts/docs); a command
         // plugin, linked into no product.
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.4.0"),
+        // Property-based tests of the parsers and value conversions; used by
+        // the test targets only.
+        .package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.0"),
     ],
     targets: [
         // The system SQLite (libsqlite3-dev), plus a few inline helpers for
@@ -159,14 +162,15 @@ let package = Package(
         ),
         .testTarget(
             name: "PetrelIndexTests",
-            dependencies: ["PetrelIndex", "PetrelTestSupport"],
+            dependencies: ["PetrelIndex", "PetrelTestSupport", .product(name: "PropertyBased", package: "swift-property-based")],
             // Expected outputs of petrel-search, read through #filePath.
             exclude: ["Golden"],
             swiftSettings: commonSwiftSettings
         ),
         .testTarget(
             name: "PetrelCommandSupportTests",
-            dependencies: ["PetrelCommandSupport", "PetrelIndex", "PetrelTestSupport", .product(name: "ArgumentParser", package: "swift-argument-parser")],
+            dependencies: ["PetrelCommandSupport", "PetrelIndex", "PetrelTestSupport", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                           .product(name: "PropertyBased", package: "swift-property-based")],
             swiftSettings: commonSwiftSettings
         ),
         .testTarget(

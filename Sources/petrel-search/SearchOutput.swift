@@ -37,7 +37,7 @@ struct SearchOutput {
         var out = ""
         for (number, hit) in hits.enumerated() {
             if number > 0 { out += "\n" }
-            var header = "\(offset + number + 1). " + style(TerminalText.escaped(SearchOutput.displayPath(hit.path)), SearchOutput.pathStyle)
+            var header = "\(offset.addingReportingOverflow(number + 1).partialValue). " + style(TerminalText.escaped(SearchOutput.displayPath(hit.path)), SearchOutput.pathStyle)
             if let title = hit.title, !title.isEmpty { header += "  " + style(TerminalText.escaped(title), SearchOutput.titleStyle) }
             if !hit.matchesAllWords { header += style("  (some words)", SearchOutput.dimStyle) }
             out += header + "\n"

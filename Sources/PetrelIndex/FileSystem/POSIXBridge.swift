@@ -58,7 +58,7 @@ enum POSIX {
         #endif
         return FileStatus(
             kind: kind, size: Int64(info.st_size),
-            modificationTime: Int64(time.tv_sec) * 1_000_000_000 + Int64(time.tv_nsec),
+            modificationTime: IndexTime.nanoseconds(seconds: Int64(time.tv_sec), nanoseconds: Int64(time.tv_nsec)),
             device: UInt64(info.st_dev), inode: UInt64(info.st_ino))
     }
 

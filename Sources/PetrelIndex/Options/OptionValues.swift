@@ -57,7 +57,13 @@ public enum DateSpec {
             case "y": 31_557_600
             default: nil
             }
-            if let seconds { return now.addingTimeInterval(-amount * seconds) }
+            // A span longer than the index's whole range (585 years) is
+            // not refused: it reaches the earliest time the index holds.
+            if let seconds, amount.isFinite {
+                let interval = amount * seconds
+                let earliest = IndexTime.earliest.timeIntervalSince(now)
+                return interval.isFinite && -interval > earliest ? now.addingTimeInterval(-interval) : IndexTime.earliest
+            }
         }
         // ISO 8601 only, as written: a day (YYYY-MM-DD) or a full UTC or
         // offset time; the formatter alone accepts 2024/05/01 too.
@@ -71,6 +77,44 @@ public enum DateSpec {
             return day.date(from: trimmed)
         }
         return ISO8601DateFormatter().date(from: trimmed.uppercased())
+    }
+}
+
+/// Times as the index keeps them: nanoseconds since 1970 in 64 bits,
+/// which reach from 1677-09-21 to 2262-04-11. A time outside that range (a
+/// file dated 2300, `--since 400y`) is clamped to its nearest end rather
+/// than refused: a file is indexed whatever its date, and a filter before
+/// 2300 keeps every document.
+public enum IndexTime {
+    /// The earliest time the index can hold.
+    public static let earliest = Date(timeIntervalSince1970: Double(Int64.min) / 1e9)
+    /// The latest time the index can hold.
+    public static let latest = Date(timeIntervalSince1970: Double(Int64.max) / 1e9)
+
+    /// `date` in nanoseconds since 1970, clamped to the range; 0 for a date
+    /// that is not a number.
+    public static func nanoseconds(_ date: Date) -> Int64 {
+        let value = date.timeIntervalSince1970 * 1e9
+        guard !value.isNaN else { return 0 }
+        // Int64.max is not a Double: 2⁶³ is the first value past it.
+        if value >= 9_223_372_036_854_775_808.0 { return .max }
+        if value <= -9_223_372_036_854_775_808.0 { return .min }
+        return Int64(value)
+    }
+
+    /// A file system time (seconds and nanoseconds since 1970) in
+    /// nanoseconds, clamped to the range.
+    public static func nanoseconds(seconds: Int64, nanoseconds: Int64) -> Int64 {
+        let scaled = seconds.multipliedReportingOverflow(by: 1_000_000_000)
+        if scaled.overflow { return seconds < 0 ? .min : .max }
+        let sum = scaled.partialValue.addingReportingOverflow(nanoseconds)
+        if sum.overflow { return nanoseconds < 0 ? .min : .max }
+        return sum.partialValue
+    }
+
+    /// The date of a time the index holds.
+    public static func date(nanoseconds: Int64) -> Date {
+        Date(timeIntervalSince1970: Double(nanoseconds) / 1e9)
     }
 }
 

@@ -6,6 +6,14 @@ public struct SearchOptions: Sendable, Equatable {
     public var limit = 10
     /// ...after skipping this many.
     public var offset = 0
+
+    /// How many hits a page reaches down to: the offset plus the limit,
+    /// each at least 0, saturating at `Int.max` (`-n` and `--offset` at
+    /// their largest values add up past it).
+    var pageEnd: Int {
+        let sum = max(0, offset).addingReportingOverflow(max(0, limit))
+        return sum.overflow ? .max : sum.partialValue
+    }
     /// Only paths matching this glob (`*.md`, `docs/*`; relative globs
     /// match at any depth).
     public var pathGlob: String?
@@ -346,10 +354,10 @@ private struct SearchRun {
             conditions.append(options.kinds.map { $0.lowercased() }.contains(Columns.kind))
         }
         if let since = options.modifiedSince {
-            conditions.append(Columns.modificationTime >= Int64(since.timeIntervalSince1970 * 1_000_000_000))
+            conditions.append(Columns.modificationTime >= IndexTime.nanoseconds(since))
         }
         if let before = options.modifiedBefore {
-            conditions.append(Columns.modificationTime < Int64(before.timeIntervalSince1970 * 1_000_000_000))
+            conditions.append(Columns.modificationTime < IndexTime.nanoseconds(before))
         }
         if let root = options.root {
             guard let id = try RootRecord.filter(FilePath.spellings(of: root).contains(RootRecord.Columns.path)).fetchOne(db)?.id else {
@@ -489,7 +497,7 @@ private struct SearchRun {
         // page that has room for hundreds of documents with rarer words.
         // When even they cannot, every word brings candidates, the frequent
         // ones by their own form only.
-        let page = options.offset + options.limit
+        let page = options.pageEnd
         if rareDocuments < page, !frequent.isEmpty {
             let largerBound = threshold * Self.frequentFallbackFactor
             let counted = try expressions.filter { frequent.contains($0.key) }.map { (term: $0.key, count: try frequency($0.value, upTo: largerBound)) }
@@ -687,7 +695,7 @@ private struct SearchRun {
         return SearchHit(
             path: document.path.string, pathBytes: document.path.bytes, title: document.title, score: candidate.score,
             snippet: Self.oneLine(snippet), matchRanges: ranges,
-            modificationTime: Date(timeIntervalSince1970: Double(document.modificationTime) / 1_000_000_000), size: document.size,
+            modificationTime: IndexTime.date(nanoseconds: document.modificationTime), size: document.size,
             kind: document.kind, language: document.language, matchesAllWords: matched >= termCount,
             matchedTerms: matched < termCount ? matched : nil, explanation: explanation)
     }

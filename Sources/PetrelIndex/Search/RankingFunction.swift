@@ -830,7 +830,7 @@ extension RankingModel {
             k1: options.ranking.k1, coordinationPower: options.ranking.coordinationPower,
             proximityWeight: options.ranking.proximityWeight,
             leadWeight: options.ranking.leadWeight, leadLength: options.ranking.leadLength,
-            proximityB: options.ranking.proximityB, topCount: options.offset + options.limit,
+            proximityB: options.ranking.proximityB, topCount: options.pageEnd,
             nameWeight: options.ranking.nameWeight, absentNameWeight: options.ranking.absentNameWeight)
     }
 
@@ -841,13 +841,16 @@ extension RankingModel {
         return (RankingModel(SearchOptions()), terms)
     }
 
+    /// The most terms a call of `petrel_rank` may name.
+    static let maximumTermCount = 4096
+
     static func parse(_ arguments: [DatabaseValue]) throws -> (RankingModel, Terms) {
         func numbers(_ index: Int) throws -> [Double] {
             guard index < arguments.count, let text = String.fromDatabaseValue(arguments[index]) else {
                 throw DatabaseError(resultCode: .SQLITE_ERROR, message: "petrel_rank: argument \(index + 1) is missing")
             }
             return try text.split(separator: " ").map { part in
-                guard let value = Double(part) else {
+                guard let value = Double(part), value.isFinite else {
                     throw DatabaseError(resultCode: .SQLITE_ERROR, message: "petrel_rank: '\(part)' is not a number")
                 }
                 return value
@@ -865,10 +868,18 @@ extension RankingModel {
         let model = RankingModel(columnWeights: columnWeights, columnB: columnB, k1: parameters[0], coordinationPower: parameters[1],
                                  proximityWeight: parameters[2], leadWeight: parameters[3], leadLength: parameters[4],
                                  proximityB: parameters.count > 5 ? parameters[5] : 0,
-                                 topCount: parameters.count > 6 ? Int(clamping: Int64(max(0, min(parameters[6], 1e9)))) : 0,
+                                 topCount: parameters.count > 6 ? Int(max(0, min(parameters[6], 1e9))) : 0,
                                  nameWeight: parameters.count > 7 ? parameters[7] : 0,
                                  absentNameWeight: parameters.count > 8 ? parameters[8] : 0)
-        let phraseTerms = try numbers(3).map { Int($0) }
+        // A phrase's term is its position among the query's terms: a whole
+        // number from 0, bounded so that a call from another program cannot
+        // ask for arrays of any size.
+        let phraseTerms = try numbers(3).map { number in
+            guard number == number.rounded(), (0..<Double(Self.maximumTermCount)).contains(number) else {
+                throw DatabaseError(resultCode: .SQLITE_ERROR, message: "petrel_rank: a phrase's term must be a whole number from 0 to \(Self.maximumTermCount - 1)")
+            }
+            return Int(number)
+        }
         let phraseWeights = try numbers(4)
         guard phraseTerms.count == phraseWeights.count else {
             throw DatabaseError(resultCode: .SQLITE_ERROR, message: "petrel_rank: one weight per phrase")

@@ -37,10 +37,14 @@ struct SearchOutput {
         var out = ""
         for (number, hit) in hits.enumerated() {
             if number > 0 { out += "\n" }
-            var header = "\(offset.addingReportingOverflow(number + 1).partialValue). " + style(TerminalText.escaped(SearchOutput.displayPath(hit.path)), SearchOutput.pathStyle)
+            let shownPath = DocumentLocation(path: SearchOutput.displayPath(hit.path), innerPath: hit.innerPath).description
+            var header = "\(offset.addingReportingOverflow(number + 1).partialValue). " + style(TerminalText.escaped(shownPath), SearchOutput.pathStyle)
             if let title = hit.title, !title.isEmpty { header += "  " + style(TerminalText.escaped(title), SearchOutput.titleStyle) }
             if !hit.matchesAllWords { header += style("  (some words)", SearchOutput.dimStyle) }
             out += header + "\n"
+            if let people = SearchOutput.people(hit.metadata) {
+                out += "   " + style(TerminalText.escaped(people), SearchOutput.dimStyle) + "\n"
+            }
             out += "   " + snippet(hit, width: width.map { max(20, $0 - 3) }) + "\n"
             if explain, let parts = hit.explanation {
                 let components = parts.sorted { $0.key < $1.key }.map { "\($0.key) \(String(format: "%.3f", $0.value))" }
@@ -48,6 +52,20 @@ struct SearchOutput {
             }
         }
         try StandardStreams.writeOutput(out)
+    }
+
+    /// Who wrote a document and for whom, in one line: `by Ann Smith`,
+    /// `from Ann <ann@example.org> to Bob <bob@example.org>`; nil when the
+    /// document does not say.
+    static func people(_ metadata: DocumentMetadata?) -> String? {
+        guard let metadata else { return nil }
+        var parts: [String] = []
+        if !metadata.from.isEmpty { parts.append("from " + metadata.from.joined(separator: ", ")) }
+        else if !metadata.authors.isEmpty { parts.append("by " + metadata.authors.joined(separator: ", ")) }
+        if !metadata.to.isEmpty { parts.append("to " + metadata.to.joined(separator: ", ")) }
+        if let date = metadata.modified ?? metadata.created { parts.append(ISO8601DateFormatter.string(from: date, timeZone: .gmt, formatOptions: [.withFullDate])) }
+        let line = parts.joined(separator: "  ")
+        return line.isEmpty ? nil : String(line.prefix(200))
     }
 
     /// The snippet with its matches highlighted, cut to the width around
@@ -83,7 +101,9 @@ struct SearchOutput {
         let current = Array(FileManager.default.currentDirectoryPath.utf8)
         let prefix = current.last == UInt8(ascii: "/") ? current : current + [UInt8(ascii: "/")]
         var out: [UInt8] = []
-        for hit in hits {
+        // A file is listed once, however many documents inside it match.
+        var listed = Set<[UInt8]>()
+        for hit in hits where listed.insert(hit.pathBytes).inserted {
             let bytes = hit.pathBytes.starts(with: prefix) ? Array(hit.pathBytes.dropFirst(prefix.count)) : hit.pathBytes
             if escapesControlCharacters {
                 out += Array(TerminalText.escaped(SearchOutput.displayPath(hit.path)).utf8)
@@ -110,6 +130,34 @@ struct SearchOutput {
         var language: String?
         var all_words: Bool
         var explanation: [String: Double]?
+        /// Where the document is inside the file (an mbox message, an
+        /// archive member, an attachment); absent for the file itself.
+        var inner_path: String?
+        var metadata: JSONMetadata?
+    }
+
+    private struct JSONMetadata: Encodable {
+        var authors: [String]?
+        var subject: String?
+        var keywords: [String]?
+        var created: String?
+        var modified: String?
+        var from: [String]?
+        var to: [String]?
+        var cc: [String]?
+
+        init?(_ metadata: DocumentMetadata?, dates: ISO8601DateFormatter) {
+            guard let metadata, !metadata.isEmpty else { return nil }
+            func list(_ values: [String]) -> [String]? { values.isEmpty ? nil : values }
+            authors = list(metadata.authors)
+            subject = metadata.subject
+            keywords = list(metadata.keywords)
+            created = metadata.created.map(dates.string(from:))
+            modified = metadata.modified.map(dates.string(from:))
+            from = list(metadata.from)
+            to = list(metadata.to)
+            cc = list(metadata.cc)
+        }
     }
 
     func jsonLines(_ hits: [SearchHit]) throws {
@@ -122,7 +170,8 @@ struct SearchOutput {
                 path: hit.path, path_bytes: String(validating: hit.pathBytes, as: UTF8.self) == nil ? Data(hit.pathBytes).base64EncodedString() : nil,
                 title: hit.title, score: (hit.score * 10000).rounded() / 10000, snippet: hit.snippet,
                 matches: hit.matchRanges.map { [$0.lowerBound, $0.upperBound] }, mtime: dates.string(from: hit.modificationTime),
-                size: hit.size, kind: hit.kind, language: hit.language, all_words: hit.matchesAllWords, explanation: hit.explanation)
+                size: hit.size, kind: hit.kind, language: hit.language, all_words: hit.matchesAllWords, explanation: hit.explanation,
+                inner_path: hit.innerPath, metadata: JSONMetadata(hit.metadata, dates: dates))
             if let data = try? encoder.encode(value) { out += String(decoding: data, as: UTF8.self) + "\n" }
         }
         try StandardStreams.writeOutput(out)

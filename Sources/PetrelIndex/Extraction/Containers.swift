@@ -77,6 +77,48 @@ public struct DocumentMetadata: Sendable, Equatable, Codable {
 
     /// Whether no field is set.
     public var isEmpty: Bool { self == DocumentMetadata() }
+
+    /// The metadata as the index stores it (JSON), nil when empty.
+    var json: String? {
+        guard !isEmpty, let data = try? Self.encoder.encode(self) else { return nil }
+        return String(decoding: data, as: UTF8.self)
+    }
+
+    /// Metadata stored by ``json``; nil for nil or malformed JSON.
+    init?(json: String?) {
+        guard let json, let value = try? JSONDecoder.petrelMetadata.decode(DocumentMetadata.self, from: Data(json.utf8)) else { return nil }
+        self = value
+    }
+
+    private static let encoder: JSONEncoder = {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        encoder.dateEncodingStrategy = .iso8601
+        return encoder
+    }()
+
+    /// The words people search documents by (authors, subject, keywords,
+    /// senders and recipients), as lines that go ahead of the body in the
+    /// full-text index: `author: Ann Smith`, `from: Ann <ann@example.org>`.
+    var searchableText: String {
+        var lines: [String] = []
+        for author in authors { lines.append("author: " + author) }
+        if let subject, !subject.isEmpty { lines.append("subject: " + subject) }
+        if !keywords.isEmpty { lines.append("keywords: " + keywords.joined(separator: ", ")) }
+        for (label, values) in [("from", from), ("to", to), ("cc", cc)] {
+            for value in values { lines.append(label + ": " + value) }
+        }
+        return lines.isEmpty ? "" : lines.joined(separator: "\n") + "\n\n"
+    }
+}
+
+extension JSONDecoder {
+    /// The decoder of stored ``DocumentMetadata``.
+    fileprivate static var petrelMetadata: JSONDecoder {
+        let decoder = JSONDecoder()
+        decoder.dateDecodingStrategy = .iso8601
+        return decoder
+    }
 }
 
 /// A format that holds documents of its own: an archive, a mailbox, a mail

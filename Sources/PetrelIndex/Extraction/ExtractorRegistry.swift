@@ -163,7 +163,7 @@ public struct ExtractorRegistry: Sendable {
     /// update's text budget.
     public func readsWholeFile(name: String) -> Bool {
         let ext = FilePath.pathExtension(of: Array(name.utf8))
-        if ext == "gz" || ext == "z" { return true }
+        if ext == "gz" || ext == "z" || containersByExtension[ext] != nil { return true }
         return byExtension[ext]?.needsWholeFile ?? false
     }
 

@@ -63,6 +63,19 @@ public struct SkippedFile: Sendable, Equatable, Codable {
         case missingTool = "missing tool"
         /// Encrypted or protected by a password: its text cannot be read.
         case encrypted
+        /// A part of a container that is damaged or not of its format.
+        case unreadable
+
+        /// The reason of a part of a container that was not read, from
+        /// the extraction's words for it.
+        init(partReason text: String) {
+            let lowered = text.lowercased()
+            if lowered.contains("encrypt") || lowered.contains("password") { self = .encrypted }
+            else if lowered.contains("size limit") || lowered.contains("expands past") || lowered.contains("more than") { self = .tooLarge }
+            else if lowered.contains("not installed") { self = .missingTool }
+            else if lowered.contains("binary") || lowered.contains("nested deeper") { self = .binary }
+            else { self = .unreadable }
+        }
     }
 
     /// The file.

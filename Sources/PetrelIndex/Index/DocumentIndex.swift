@@ -16,7 +16,7 @@ import Foundation
 /// search while an update writes, and see each committed batch.
 public final class DocumentIndex: Sendable {
     /// The schema this version of PetrelIndex writes.
-    public static let schemaVersion = 3
+    public static let schemaVersion = 4
 
     /// The index file.
     public let path: String

@@ -8,6 +8,7 @@ import Foundation
 /// ```text
 /// roots 1 ── * documents 1 ── 1 documents_fts (rowid = documents.id)
 ///       1 ── * skipped_files
+/// documents (a file) 1 ── * documents (the documents inside it: container_id)
 /// ```
 
 /// A row of `roots`: a folder the index keeps up to date.
@@ -62,9 +63,16 @@ struct DocumentRecord: Sendable, Codable, FetchableRecord, MutablePersistableRec
     var title: String?
     /// Seconds since 1970.
     var indexedAt: Double
+    /// The row of the file this document is inside; nil for a file's own row.
+    var containerID: Int64?
+    /// Where the document is in its file (``DocumentLocation/innerPath``).
+    var innerPath: String?
+    /// JSON of the document's ``DocumentMetadata``; nil when it has none.
+    var metadata: String?
 
     enum CodingKeys: String, CodingKey {
         case id, rootID = "root_id", path, size, modificationTime = "mtime", hash, kind, language, encoding, title, indexedAt = "indexed_at"
+        case containerID = "container_id", innerPath = "inner_path", metadata
     }
 
     enum Columns {
@@ -76,6 +84,13 @@ struct DocumentRecord: Sendable, Codable, FetchableRecord, MutablePersistableRec
         static let hash = Column(CodingKeys.hash)
         static let kind = Column(CodingKeys.kind)
         static let language = Column(CodingKeys.language)
+        static let containerID = Column(CodingKeys.containerID)
+        static let innerPath = Column(CodingKeys.innerPath)
+    }
+
+    /// The documents inside a file's row.
+    static func inside(_ containerID: Int64) -> QueryInterfaceRequest<DocumentRecord> {
+        filter(Columns.containerID == containerID)
     }
 
     mutating func didInsert(_ inserted: InsertionSuccess) { id = inserted.rowID }

@@ -12,6 +12,9 @@ enum IndexSchema {
         migrator.registerMigration("v3") { db in
             try migrateToVersion3(db)
         }
+        migrator.registerMigration("v4") { db in
+            try migrateToVersion4(db)
+        }
         return migrator
     }
 
@@ -20,6 +23,24 @@ enum IndexSchema {
         try createVersion1(db, tokenizer: tokenizer)
         try migrateToVersion2(db)
         try migrateToVersion3(db)
+        try migrateToVersion4(db)
+    }
+
+    /// Version 4: documents inside files (a message of a mailbox, a member
+    /// of an archive, an attachment). Such a document is a row of its own,
+    /// whose `container_id` is the row of its file and whose `inner_path`
+    /// says where it is in the file; its `path` is the file's path, then
+    /// `!/` and the inner path, so that paths stay unique. Deleting a
+    /// file's row deletes its inner documents. `metadata` holds what a
+    /// document says of itself (JSON of ``DocumentMetadata``).
+    private static func migrateToVersion4(_ db: Database) throws {
+        try db.alter(table: "documents") { table in
+            table.add(column: "container_id", .integer).references("documents", onDelete: .cascade)
+            table.add(column: "inner_path", .text)
+            table.add(column: "metadata", .text)
+        }
+        try db.create(index: "documents_container", on: "documents", columns: ["container_id"])
+        try IndexSetting(key: "schema_version", value: "4").update(db)
     }
 
     /// Version 3: the documents whose titles may be names, a bit each

@@ -86,6 +86,15 @@ public struct SearchHit: Sendable, Equatable, Codable {
     public var matchedTerms: Int?
     /// With `explain`: the BM25 part of each field, and the boosts.
     public var explanation: [String: Double]?
+    /// Where the document is inside the file at ``path`` (a message of a
+    /// mailbox, an archive member, an attachment); nil for the file itself.
+    public var innerPath: String?
+    /// What the document says of itself (authors, subject, dates, mail
+    /// addresses), when it says anything.
+    public var metadata: DocumentMetadata?
+
+    /// The document's location: its file and inner path.
+    public var location: DocumentLocation { DocumentLocation(path: path, innerPath: innerPath) }
 }
 
 /// What a search found.
@@ -692,11 +701,20 @@ private struct SearchRun {
         }
         let termCount = terms.count
         let matched = candidate.explanation?.matchedTerms ?? termCount
+        // A document inside a file is stored under the file's path, `!/`
+        // and its inner path: the hit names the file.
+        var pathBytes = document.path.bytes
+        if let innerPath = document.innerPath {
+            let suffix = Array((DocumentLocation.separator + innerPath).utf8)
+            if pathBytes.count > suffix.count, pathBytes.suffix(suffix.count).elementsEqual(suffix) { pathBytes.removeLast(suffix.count) }
+        }
+        let path = pathBytes.count == document.path.bytes.count ? document.path : FilePath(bytes: pathBytes)
         return SearchHit(
-            path: document.path.string, pathBytes: document.path.bytes, title: document.title, score: candidate.score,
+            path: path.string, pathBytes: path.bytes, title: document.title, score: candidate.score,
             snippet: Self.oneLine(snippet), matchRanges: ranges,
             modificationTime: IndexTime.date(nanoseconds: document.modificationTime), size: document.size,
             kind: document.kind, language: document.language, matchesAllWords: matched >= termCount,
-            matchedTerms: matched < termCount ? matched : nil, explanation: explanation)
+            matchedTerms: matched < termCount ? matched : nil, explanation: explanation,
+            innerPath: document.innerPath, metadata: DocumentMetadata(json: document.metadata))
     }
 }

@@ -8,6 +8,11 @@ enum WorkItem: Sendable {
     /// extraction had time to compute them.
     case store(file: WalkedFile, replacing: Int64?, hash: Int64, document: ExtractedDocument, language: String?, truncated: Bool,
                tokens: PrecomputedTokens? = nil)
+    /// A container file (an archive, a mailbox, a mail with attachments),
+    /// extracted: the file's own document (an archive's is empty: it is
+    /// found by its name) and the documents inside it, which replace
+    /// those the file had.
+    case storeContainer(file: WalkedFile, replacing: Int64?, hash: Int64, contents: ContainerContents)
     /// Not indexable (binary, too large...): the stored version, if any,
     /// goes, and the file is remembered so that it is not read again while
     /// it does not change.
@@ -16,6 +21,17 @@ enum WorkItem: Sendable {
     case fail(FailedFile, bytes: Int64)
     /// Gone since the walk: the stored version, if any, goes.
     case vanished(replacing: Int64?)
+}
+
+/// What a container file holds, as the writer stores it.
+struct ContainerContents: Sendable {
+    /// The file's own document.
+    var document: ExtractedDocument
+    var language: String?
+    /// The documents inside it, each with its inner path and language.
+    var inner: [(document: ExtractedDocument, language: String?)]
+    /// Parts inside it that were not read: `file.zip!/inner/path` and why.
+    var skipped: [SkippedFile]
 }
 
 /// The third stage of an update (walk → plan → **extract** → write →
@@ -161,9 +177,11 @@ struct DocumentExtraction: Sendable {
             .skip(reason, detail, file: file, replacing: replacing, bytesRead: bytes.count)
         }
         do {
+            if extractors.container(forName: name) != nil {
+                return .storeContainer(file: file, replacing: replacing, hash: hash, contents: try containerContents(input, file: file))
+            }
             let document = try extractors.extract(input)
-            let language = Self.unlanguagedKinds.contains(document.kind) ? nil : LanguageGuess.guess(document.body)
-            return .store(file: file, replacing: replacing, hash: hash, document: document, language: language,
+            return .store(file: file, replacing: replacing, hash: hash, document: document, language: language(of: document),
                           truncated: truncated || document.isTruncated)
         } catch {
             switch error {
@@ -180,6 +198,25 @@ struct DocumentExtraction: Sendable {
             }
         }
     }
+
+    private func language(of document: ExtractedDocument) -> String? {
+        Self.unlanguagedKinds.contains(document.kind) ? nil : LanguageGuess.guess(document.body)
+    }
+
+    /// The documents of a container file: its own (a mail's text; an
+    /// archive has none, and is given an empty one, found by its name) and
+    /// those inside it.
+    private func containerContents(_ input: ExtractionInput, file: WalkedFile) throws(ExtractionError) -> ContainerContents {
+        let extracted = try extractors.extractAll(input)
+        let own = extracted.documents.first { $0.innerPath == nil }
+            ?? ExtractedDocument(title: nil, body: "", kind: String(FilePath.pathExtension(of: Array(input.name.utf8))))
+        let inner = extracted.documents.filter { $0.innerPath != nil }.map { (document: $0, language: language(of: $0)) }
+        let skipped = extracted.skippedParts.map { part in
+            SkippedFile(path: DocumentLocation(path: file.path.string, innerPath: part.innerPath).description,
+                        reason: SkippedFile.Reason(partReason: part.reason), detail: part.reason)
+        }
+        return ContainerContents(document: own, language: own.body.isEmpty ? nil : language(of: own), inner: inner, skipped: skipped)
+    }
 }
 
 extension WorkItem {
@@ -192,6 +229,7 @@ extension WorkItem {
     var cost: Int {
         switch self {
         case .store(_, _, _, let document, _, _, let tokens): document.body.utf8.count + (tokens?.byteCount ?? 0) + 256
+        case .storeContainer(_, _, _, let contents): contents.inner.reduce(contents.document.body.utf8.count + 256) { $0 + $1.document.body.utf8.count + 256 }
         case .vanished: 16
         default: 64
         }

@@ -49,6 +49,9 @@ struct IndexWriter {
         case .touch(let id, let file):
             try db.cachedStatement(sql: "UPDATE documents SET size = ?, mtime = ? WHERE id = ?")
                 .execute(arguments: [file.status.size, file.status.modificationTime, id])
+            // The documents inside a file have its time.
+            try db.cachedStatement(sql: "UPDATE documents SET mtime = ? WHERE container_id = ?")
+                .execute(arguments: [file.status.modificationTime, id])
             report.unchanged += 1
             bytes = file.status.size
         case .rename(let id, let file):
@@ -66,6 +69,19 @@ struct IndexWriter {
             }
             bytes = file.status.size
             pendingBytes += document.body.utf8.count
+        case .storeContainer(let file, let replacing, let hash, let contents):
+            let id = try store(contents.document, of: file, replacing: replacing, hash: hash, language: contents.language, tokens: nil)
+            if replacing != nil { try DocumentRecord.inside(id).deleteAll(db) }
+            for (document, language) in contents.inner {
+                try storeInner(document, of: file, containerID: id, hash: hash, language: language)
+            }
+            report.skipped += contents.skipped
+            if replacing == nil { report.added += 1 } else { report.updated += 1 }
+            if skipRecords.contains(file.path) {
+                try SkippedFileRecord.deleteOne(db, key: file.path)
+            }
+            bytes = file.status.size
+            pendingBytes += contents.inner.reduce(contents.document.body.utf8.count) { $0 + $1.document.body.utf8.count }
         case .skip(let skipped, let file, let replacing, let size):
             report.skipped.append(skipped)
             // A missing tool may be installed later: not remembered.
@@ -125,19 +141,41 @@ struct IndexWriter {
     }
 
     /// Stores a document's row and its text (a new row, or the row it
-    /// replaces, keeping its id).
+    /// replaces, keeping its id). Returns the row's id.
+    @discardableResult
     private mutating func store(_ document: ExtractedDocument, of file: WalkedFile, replacing: Int64?, hash: Int64, language: String?,
-                       tokens: PrecomputedTokens?) throws {
+                       tokens: PrecomputedTokens?) throws -> Int64 {
         var record = DocumentRecord(
             id: replacing, rootID: rootID, path: file.path, size: file.status.size, modificationTime: file.status.modificationTime,
-            hash: hash, kind: document.kind, language: language, encoding: document.encoding, title: document.title, indexedAt: now)
+            hash: hash, kind: document.kind, language: language, encoding: document.encoding, title: document.title, indexedAt: now,
+            metadata: document.metadata.json)
         if replacing != nil {
             try record.update(db)
             try deleteText(record.id)
         } else {
             try record.insert(db)
         }
-        try insertText(record.id, path: ftsPath(file.path), title: document.title, body: document.body, tokens: tokens)
+        let body = document.metadata.isEmpty ? document.body : document.metadata.searchableText + document.body
+        try insertText(record.id, path: ftsPath(file.path), title: document.title, body: body, tokens: document.metadata.isEmpty ? tokens : nil)
+        guard let id = record.id else { throw IndexError(.damaged, "a document row was written without an id") }
+        return id
+    }
+
+    /// Stores a document inside a file: a row of its own under the file's
+    /// row, whose path is the file's followed by `!/` and its inner path. A
+    /// real file at that very path (a folder named `notes.zip!`) keeps it:
+    /// the inner document is then left out.
+    private mutating func storeInner(_ document: ExtractedDocument, of file: WalkedFile, containerID: Int64, hash: Int64, language: String?) throws {
+        guard let innerPath = document.innerPath else { return }
+        let suffix = Array((DocumentLocation.separator + innerPath).utf8)
+        var record = DocumentRecord(
+            id: nil, rootID: rootID, path: FilePath(bytes: file.path.bytes + suffix), size: Int64(document.body.utf8.count),
+            modificationTime: file.status.modificationTime, hash: hash, kind: document.kind, language: language, encoding: document.encoding,
+            title: document.title, indexedAt: now, containerID: containerID, innerPath: innerPath, metadata: document.metadata.json)
+        try record.insert(db, onConflict: .ignore)
+        guard record.id != nil, db.changesCount > 0 else { return }
+        let body = document.metadata.isEmpty ? document.body : document.metadata.searchableText + document.body
+        try insertText(record.id, path: ftsPath(file.path) + DocumentLocation.separator + innerPath, title: document.title, body: body)
     }
 
     /// Gives a document a new path: its title and body come from the index
@@ -153,6 +191,19 @@ struct IndexWriter {
         ])
         try deleteText(id)
         try insertText(id, path: ftsPath(file.path), title: row["title"], body: row["body"] ?? "")
+        // The documents inside the file follow it.
+        let inner = try Row.fetchAll(db, sql: "SELECT d.id, d.inner_path, f.title, f.body FROM documents d JOIN documents_fts f ON f.rowid = d.id WHERE d.container_id = ?",
+                                     arguments: [id])
+        for row in inner {
+            let innerID: Int64 = row[0]
+            let innerPath: String = row[1] ?? ""
+            try DocumentRecord.filter(key: innerID).updateAll(db, [
+                Columns.path.set(to: FilePath(bytes: file.path.bytes + Array((DocumentLocation.separator + innerPath).utf8))),
+                Columns.rootID.set(to: rootID), Columns.modificationTime.set(to: file.status.modificationTime),
+            ])
+            try deleteText(innerID)
+            try insertText(innerID, path: ftsPath(file.path) + DocumentLocation.separator + innerPath, title: row[2], body: row[3] ?? "")
+        }
     }
 
     // The full text goes through prepared statements: this is the update's

@@ -143,6 +143,8 @@ final class IndexedFolder: StoredDocuments {
         self.rootID = rootID
         typealias Columns = DocumentRecord.Columns
         hasDocuments = try rootID >= 0 && !DocumentRecord.filter(Columns.rootID == rootID).isEmpty(db)
+        // The documents inside files (``DocumentRecord/containerID``) go
+        // with their file's row: a plan compares files only.
         skips = rootID >= 0 ? try SkippedFileRecord.filter(SkippedFileRecord.Columns.rootID == rootID).fetchAll(db) : []
         if hasDocuments {
             // The paths under the folder, in the order of the path index
@@ -150,7 +152,7 @@ final class IndexedFolder: StoredDocuments {
             // sort): `/` is followed by `0` in byte order.
             let base = location.bytes.last == UInt8(ascii: "/") ? Array(location.bytes.dropLast()) : location.bytes
             inPathOrder = try StoredDocument.fetchCursor(db, sql: """
-                SELECT id, path, size, mtime, hash FROM documents WHERE path > ? AND path < ? AND +root_id = ? ORDER BY path
+                SELECT id, path, size, mtime, hash FROM documents WHERE path > ? AND path < ? AND +root_id = ? AND container_id IS NULL ORDER BY path
                 """, arguments: [FilePath(bytes: base + [UInt8(ascii: "/")]), FilePath(bytes: base + [UInt8(ascii: "0")]), rootID])
             next = try inPathOrder?.next()
         }
@@ -169,7 +171,7 @@ final class IndexedFolder: StoredDocuments {
         }
         // A prepared statement: this runs for every file the merge does
         // not find.
-        let statement = try db.cachedStatement(sql: "SELECT id, path, size, mtime, hash FROM documents WHERE path = ? AND root_id = ?")
+        let statement = try db.cachedStatement(sql: "SELECT id, path, size, mtime, hash FROM documents WHERE path = ? AND root_id = ? AND container_id IS NULL")
         return try StoredDocument.fetchOne(statement, arguments: [path, rootID])
     }
 
@@ -178,7 +180,7 @@ final class IndexedFolder: StoredDocuments {
         typealias Columns = DocumentRecord.Columns
         let documents = try DocumentRecord
             .select(Columns.id, Columns.path, Columns.size, Columns.modificationTime, Columns.hash)
-            .filter(Columns.rootID == rootID)
+            .filter(Columns.rootID == rootID && Columns.containerID == nil)
             .asRequest(of: StoredDocument.self)
             .fetchCursor(db)
         while let document = try documents.next() { try body(document) }

@@ -1,0 +1,157 @@
+import Foundation
+import PetrelTestSupport
+import Testing
+@testable import PetrelIndex
+
+/// A container format of the tests' own, so that the index's handling of
+/// documents inside files is tested apart from any real format: a
+/// `.bundle` file holds members after `=== name` lines; a member named
+/// `letter` is read by the container itself, with mail-like metadata; a
+/// member whose name starts with `locked` is encrypted.
+struct BundleExtractor: ContainerExtractor {
+    func parts(of input: ExtractionInput, limits: ContainerLimits) throws(ExtractionError) -> [ContainerPart] {
+        let text = String(decoding: input.bytes, as: UTF8.self)
+        guard text.hasPrefix("=== ") else { throw .unreadable("not a bundle") }
+        var parts: [ContainerPart] = []
+        for section in text.components(separatedBy: "=== ").dropFirst() {
+            let (name, body) = section.firstIndex(of: "\n").map { (String(section[..<$0]), String(section[section.index(after: $0)...])) } ?? (section, "")
+            if name == "letter" {
+                var document = ExtractedDocument(title: "A letter", body: body, kind: "eml")
+                document.metadata.from = ["Ann Sender <ann@example.org>"]
+                document.metadata.to = ["Bob Reader <bob@example.org>"]
+                document.metadata.modified = Date(timeIntervalSince1970: 1_700_000_000)
+                parts.append(ContainerPart(innerPath: "", content: .document(document)))
+            } else if name.hasPrefix("locked") {
+                parts.append(ContainerPart(innerPath: name, content: .skipped("encrypted")))
+            } else {
+                parts.append(ContainerPart(innerPath: name, content: .file(name: name, bytes: Array(body.utf8))))
+            }
+        }
+        return parts
+    }
+
+    static var registry: ExtractorRegistry {
+        var registry = ExtractorRegistry.standard
+        registry.register(container: BundleExtractor(), forExtensions: ["bundle"])
+        return registry
+    }
+}
+
+@Suite("Documents inside files")
+struct InnerDocumentTests {
+    static func bundle(_ members: [(String, String)]) -> String {
+        members.map { "=== \($0.0)\n\($0.1)" }.joined()
+    }
+
+    var options: UpdateOptions {
+        var options = UpdateOptions()
+        options.extractors = BundleExtractor.registry
+        return options
+    }
+
+    func rows(_ index: DocumentIndex) throws -> [[String?]] {
+        try index.dbQueue.read { db in
+            try Row.fetchAll(db, sql: "SELECT inner_path, title, container_id IS NOT NULL FROM documents ORDER BY path").map { row in
+                [row[0], row[1], (row[2] as Bool) ? "inner" : "file"]
+            }
+        }
+    }
+
+    @Test func eachMemberIsADocumentOfItsOwn() throws {
+        let tree = try Tree([
+            "notes.bundle": Self.bundle([("plan.md", "# Lighthouse plan\nRepaint the lantern room.\n"),
+                                          ("todo.txt", "Order kerosene for the lamp.\n"),
+                                          ("locked.txt", "never read")]),
+            "plain.txt": "The lantern is lit at dusk.",
+        ])
+        let index = try DocumentIndex(path: tree.path("index.sqlite"))
+        let report = try index.update(roots: [tree.root], options: options)
+        #expect(report.added == 2)
+        #expect(report.skipped.map(\.path) == [tree.path("notes.bundle") + "!/locked.txt"])
+        #expect(report.skipped.first?.reason == .encrypted)
+        try index.expectSound()
+        #expect(try rows(index) == [[nil, nil, "file"], ["plan.md", "Lighthouse plan", "inner"], ["todo.txt", nil, "inner"], [nil, nil, "file"]])
+
+        let hits = try index.search("kerosene").hits
+        #expect(hits.count == 1)
+        #expect(hits.first?.path == tree.path("notes.bundle"))
+        #expect(hits.first?.innerPath == "todo.txt")
+        #expect(hits.first?.location.description == tree.path("notes.bundle") + "!/todo.txt")
+        // A member's name is searchable, as a file's is.
+        #expect(try index.search("plan").hits.map(\.innerPath) == ["plan.md"])
+        // The lantern: the member and the plain file, each once.
+        #expect(Set(try index.search("lantern").hits.map(\.location.description)) == [tree.path("notes.bundle") + "!/plan.md", tree.path("plain.txt")])
+        // Filters see inner documents with their file's folder and time.
+        var options = SearchOptions()
+        options.pathGlob = "*.bundle*"
+        #expect(try index.search("lantern", options: options).hits.map(\.innerPath) == ["plan.md"])
+    }
+
+    @Test func aChangedContainerReplacesExactlyItsDocuments() throws {
+        let tree = try Tree(["notes.bundle": Self.bundle([("a.txt", "albatross\n"), ("b.txt", "booby\n")])])
+        let index = try DocumentIndex(path: tree.path("index.sqlite"))
+        try index.update(roots: [tree.root], options: options)
+        #expect(try index.search("booby").hits.count == 1)
+
+        try tree.write("notes.bundle", Self.bundle([("a.txt", "albatross cormorant\n"), ("c.txt", "dipper\n")]))
+        try tree.setModificationTime("notes.bundle", 2_000_000_000)
+        let report = try index.update(roots: [tree.root], options: options)
+        #expect(report.updated == 1)
+        try index.expectSound()
+        #expect(try index.search("booby").hits.isEmpty)
+        #expect(try index.search("cormorant").hits.map(\.innerPath) == ["a.txt"])
+        #expect(try index.search("dipper").hits.map(\.innerPath) == ["c.txt"])
+        #expect(try rows(index).map { $0[0] } == [nil, "a.txt", "c.txt"])
+        // Inner documents have their file's time.
+        #expect(try index.search("dipper").hits.first.map { abs($0.modificationTime.timeIntervalSince1970 - 2_000_000_000) < 1 } == true)
+
+        // Unchanged: not read again.
+        let again = try index.update(roots: [tree.root], options: options)
+        #expect(again.unchanged == 1 && again.updated == 0 && again.bytesRead == 0)
+    }
+
+    @Test func renamingAndDeletingAContainerTakesItsDocumentsAlong() throws {
+        let tree = try Tree(["old/notes.bundle": Self.bundle([("a.txt", "albatross\n"), ("b.txt", "booby\n")])])
+        let index = try DocumentIndex(path: tree.path("index.sqlite"))
+        try index.update(roots: [tree.root], options: options)
+        try tree.move("old/notes.bundle", "new/renamed.bundle")
+        let report = try index.update(roots: [tree.root], options: options)
+        #expect(report.renamed == 1)
+        try index.expectSound()
+        #expect(try index.search("booby").hits.map(\.location.description) == [tree.path("new/renamed.bundle") + "!/b.txt"])
+        #expect(try index.search("renamed").hits.count >= 1)
+
+        try tree.remove("new/renamed.bundle")
+        let removal = try index.update(roots: [tree.root], options: options)
+        #expect(removal.deleted == 1)
+        try index.expectSound()
+        #expect(try rows(index).isEmpty)
+        #expect(try index.search("albatross OR booby").hits.isEmpty)
+    }
+
+    @Test func metadataIsSearchableAndReturned() throws {
+        let tree = try Tree(["mail.bundle": Self.bundle([("letter", "The storm passed at noon.\n"), ("notes.md", "# Notes\nstorm log\n")])])
+        let index = try DocumentIndex(path: tree.path("index.sqlite"))
+        try index.update(roots: [tree.root], options: options)
+        try index.expectSound()
+        let hits = try index.search("storm").hits
+        #expect(Set(hits.map(\.innerPath)) == [nil, "notes.md"])
+        let letter = try #require(hits.first { $0.innerPath == nil })
+        #expect(letter.title == "A letter")
+        #expect(letter.metadata?.from == ["Ann Sender <ann@example.org>"])
+        #expect(letter.metadata?.modified == Date(timeIntervalSince1970: 1_700_000_000))
+        // The sender and recipient are words of the document.
+        #expect(try index.search("Reader").hits.map(\.innerPath) == [nil])
+        #expect(try index.search("ann@example.org").hits.count == 1)
+    }
+
+    @Test func aContainerThatCannotBeReadFailsAloneAndKeepsNothingStale() throws {
+        let tree = try Tree(["broken.bundle": "not a bundle at all", "fine.txt": "a fine petrel"])
+        let index = try DocumentIndex(path: tree.path("index.sqlite"))
+        let report = try index.update(roots: [tree.root], options: options)
+        #expect(report.failed.map(\.path) == [tree.path("broken.bundle")])
+        #expect(report.failed.first?.message == "not a bundle")
+        #expect(try index.search("petrel").hits.count == 1)
+        try index.expectSound()
+    }
+}

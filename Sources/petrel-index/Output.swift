@@ -25,7 +25,7 @@ struct Output {
         try StandardStreams.writeOutput(TerminalText.escaped(line) + "\n")
     }
 
-    private func printJSON(_ value: some Encodable) throws {
+    func printJSON(_ value: some Encodable) throws {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         encoder.dateEncodingStrategy = .iso8601
@@ -107,6 +107,24 @@ struct Output {
         let rate = report.duration > 0 ? Double(report.bytesRead) / 1_048_576 / report.duration : 0
         try print(String(format: "read %@ in %.2f s (%.1f MB/s) into %@", ByteSize.format(report.bytesRead), report.duration, rate, index))
         if report.cancelled { try print("interrupted: what was committed is kept; run petrel-index again to finish") }
+    }
+}
+
+extension Output {
+    /// One round of `--watch`: a line of what changed, or the JSON report.
+    func watchRound(_ round: WatchReport) throws {
+        for failed in round.report.failed {
+            StandardStreams.writeError("petrel-index: \(TerminalText.escaped(failed.path)): \(TerminalText.escaped(failed.message))\n")
+        }
+        if json { return try printJSON(round.report) }
+        guard !quiet else { return }
+        let report = round.report
+        let time = ISO8601DateFormatter.string(from: Date(), timeZone: .current, formatOptions: [.withTime, .withColonSeparatorInTime])
+        var line = "\(time) \(report.added) added, \(report.updated) updated, \(report.renamed) renamed, \(report.deleted) deleted"
+        if !report.skipped.isEmpty { line += ", \(report.skipped.count) skipped" }
+        if !report.failed.isEmpty { line += ", \(report.failed.count) failed" }
+        line += String(format: " (%.2f s)", report.duration)
+        try StandardStreams.writeOutput(TerminalText.escaped(line) + "\n")
     }
 }
 

@@ -28,6 +28,7 @@ struct PetrelIndexCommand: ParsableCommand {
               petrel-index --list                  folders, document counts, last run
               petrel-index --remove ~/Documents    forget a folder and its documents
               petrel-index --check                 verify the index (exit 1 on a problem)
+              petrel-index --watch ~/Documents     index, then keep the index fresh as files change
               petrel-index --exclude '*.log' --max-size 5M ~/src
                                                    settings kept with ~/src for later runs
 
@@ -39,6 +40,11 @@ struct PetrelIndexCommand: ParsableCommand {
             Another petrel-index on the same index (an update, --remove or --rebuild) waits for \
             the first to finish. --list, --stats and --check only read: they work on an index the \
             user cannot write (--check then skips FTS5's own check, which needs write access).
+
+            --watch follows the folders (inotify) after the first update and applies each batch \
+            of changes within about a second, printing a line per batch, until interrupted \
+            (Ctrl-C: exit 0). When the system's limit of inotify watches is reached it says so \
+            and walks the folders again every minute instead.
 
             Exit status: 0 everything indexed, 1 some files could not be read (listed on \
             stderr) or --check found a problem, 2 the command could not run (a usage error, \
@@ -69,6 +75,9 @@ struct PetrelIndexCommand: ParsableCommand {
 
     @Flag(name: .long, help: "Verify the index: SQLite and FTS5 integrity checks.")
     var check = false
+
+    @Flag(name: .long, help: "After updating, keep following the folders and apply changes as they happen, until interrupted.")
+    var watch = false
 
     @Option(name: .long, help: ArgumentHelp("Tokenizer of a new index: icu (every language, default), icu-english (with English stemming), unicode61, porter or trigram.", valueName: "name"))
     var tokenizer: IndexTokenizer?
@@ -120,6 +129,9 @@ struct PetrelIndexCommand: ParsableCommand {
         }
         if check || list || stats, !folders.isEmpty || rebuild || !remove.isEmpty {
             throw ValidationError("--check, --list and --stats do not take folders, --remove or --rebuild")
+        }
+        if watch, check || list || stats || dryRun || !remove.isEmpty {
+            throw ValidationError("--watch updates the index: it does not go with --check, --list, --stats, --dry-run or --remove")
         }
     }
 
@@ -241,6 +253,7 @@ struct PetrelIndexCommand: ParsableCommand {
             }
         }
 
+        if watch { return try watchFolders(index, path: path, options: options, output: output) }
         let showProgress = !quiet && !json && (progress == .always || (progress == .auto && Terminal.stderrIsTerminal))
         let bar = showProgress ? ProgressBar() : nil
         let interrupted = InterruptFlag()
@@ -252,6 +265,28 @@ struct PetrelIndexCommand: ParsableCommand {
         try output.report(report, index: path)
         if report.cancelled { throw CommandExit(.failure) }
         if report.hasFailures { throw CommandExit(.partial) }
+    }
+}
+
+extension PetrelIndexCommand {
+    /// `--watch`: the first update, then one per batch of changes, each
+    /// reported on a line of its own, until SIGINT or SIGTERM.
+    private func watchFolders(_ index: DocumentIndex, path: String, options: UpdateOptions, output: Output) throws {
+        let interrupted = InterruptFlag()
+        var watchOptions = WatchOptions()
+        watchOptions.update = options
+        var failures = 0
+        try index.watch(roots: folders.isEmpty ? nil : folders, options: watchOptions, isCancelled: { interrupted.isSet }) { round in
+            if let note = round.note { output.note(note) }
+            failures += round.report.failed.count
+            if round.trigger == .start {
+                try output.report(round.report, index: path)
+                output.note("watching \(round.report.roots.count) folder\(round.report.roots.count == 1 ? "" : "s") for changes (Ctrl-C stops)")
+            } else if round.report.added + round.report.updated + round.report.renamed + round.report.deleted + round.report.failed.count > 0 {
+                try output.watchRound(round)
+            }
+        }
+        // Interrupting a watch is how it ends: not a failure.
     }
 }
 

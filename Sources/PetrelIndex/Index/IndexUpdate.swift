@@ -157,7 +157,7 @@ extension DocumentIndex {
     }
 
     /// The index's own files, which a walk must never index.
-    private var ownFiles: Set<FilePath> {
+    var ownFiles: Set<FilePath> {
         let spellings = FilePath.spellings(of: path)
         return Set(["", "-wal", "-shm", "-journal", ".lock", ".damaged", ".damaged-wal"].flatMap { suffix in spellings.map { FilePath($0 + suffix) } })
     }

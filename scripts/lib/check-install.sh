@@ -31,6 +31,8 @@ check_install() {
         grep -q -- "Fl -${option#--}" "$prefix/share/man/man1/petrel-search.1" || fail "petrel-search.1 lacks $option"
         grep -q -- "$option" "$prefix/share/zsh/site-functions/_petrel-search" || fail "the zsh completion lacks $option"
     done
+    grep -qx "ExecStart=$prefix/bin/petrel-index --watch --progress never" "$prefix/share/systemd/user/petrel-index.service" \
+        || fail "the systemd user unit does not run the installed petrel-index --watch"
     bash -n "$prefix/share/bash-completion/completions/petrel-index" || fail "the bash completion is not valid bash"
     bash -n "$prefix/share/bash-completion/completions/petrel-search" || fail "the bash completion is not valid bash"
     # Completing `petrel-index --tok` in bash offers --tokenizer (with

@@ -79,10 +79,18 @@ public struct Configuration: Sendable {
     /// The maximum number of concurrent readers of a pool. Default 5.
     public var maximumReaderCount = 5
 
-    /// Keep pool readers open when memory is released. Default false.
+    /// Whether a ``DatabasePool`` keeps its idle readers open when it
+    /// releases memory. Default false: ``DatabasePool/releaseMemory()``
+    /// closes them, and new ones open when reads need them. True keeps
+    /// them open and frees their caches only, for applications that would
+    /// rather not pay for opening connections again.
     public var persistentReadOnlyConnections = false
 
-    /// Release memory automatically under memory pressure. Default true.
+    /// Whether connections release memory when the system asks
+    /// applications to: on iOS, tvOS and visionOS, a memory warning makes
+    /// a ``DatabaseQueue`` or ``DatabasePool`` call `releaseMemory()` in
+    /// the background. Linux and macOS send no such warning, so there the
+    /// setting changes nothing. Default true.
     public var automaticMemoryManagement = true
 
     /// The quality of service of the dispatch queues. Default `.userInitiated`.

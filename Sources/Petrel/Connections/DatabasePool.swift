@@ -20,7 +20,8 @@ public final class DatabasePool: DatabaseWriter, @unchecked Sendable {
     // Sendable invariant: `writer` and every reader serialize their own
     // accesses (each is a DatabaseQueue); the reader bookkeeping (`idle`,
     // `all`, `busyReaders`, `barrier`, `closed`) is only touched under
-    // `condition`.
+    // `condition`. `memoryWarnings` is written once, in init, before the
+    // pool is shared.
     private let writer: DatabaseQueue
     private let condition = NSCondition()
     private var idle: [DatabaseQueue] = []
@@ -61,7 +62,14 @@ public final class DatabasePool: DatabaseWriter, @unchecked Sendable {
         if readerConfiguration.readonlyBusyMode == nil { readerConfiguration.readonlyBusyMode = .timeout(10) }
         readerConfiguration.journalMode = .default
         self.readerConfiguration = readerConfiguration
+        if configuration.automaticMemoryManagement {
+            memoryWarnings = MemoryWarnings.observe { [weak self] in self?.releaseMemory() }
+        }
     }
+
+    /// Releases memory on the system's memory warnings
+    /// (``Configuration/automaticMemoryManagement``).
+    private var memoryWarnings: MemoryWarnings.Observation?
 
     // MARK: - Readers
 
@@ -300,12 +308,20 @@ public final class DatabasePool: DatabaseWriter, @unchecked Sendable {
         asyncConcurrentRead(value)
     }
 
+    /// Frees as much memory as possible: the writer's caches, and the
+    /// readers that are not in use, which are closed (new ones open on
+    /// demand) unless ``Configuration/persistentReadOnlyConnections`` keeps
+    /// them open, in which case only their caches are freed.
     public func releaseMemory() {
         writer.releaseMemory()
-        condition.lock()
-        let readers = idle
-        condition.unlock()
-        for reader in readers { reader.releaseMemory() }
+        if configuration.persistentReadOnlyConnections {
+            condition.lock()
+            let readers = idle
+            condition.unlock()
+            for reader in readers { reader.releaseMemory() }
+        } else {
+            invalidateReadOnlyConnections()
+        }
     }
 
     /// Closes the writer, then the readers. When the writer cannot close

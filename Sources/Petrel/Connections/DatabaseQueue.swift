@@ -17,7 +17,8 @@ import Foundation
 public final class DatabaseQueue: DatabaseWriter, @unchecked Sendable {
     // Sendable invariant: `db` is only touched from blocks running on
     // `queue`, a serial queue, so there is never concurrent access to the
-    // connection. `interruptHandle` has its own lock.
+    // connection. `interruptHandle` has its own lock. `memoryWarnings` is
+    // written once, in init, before the queue is shared.
     private let db: Database
     private let queue: DispatchQueue
     /// Marks this queue's dispatch queue, under the process-wide key.
@@ -32,9 +33,16 @@ public final class DatabaseQueue: DatabaseWriter, @unchecked Sendable {
     /// The path of the database file, or a name for in-memory databases.
     public let path: String
 
+    /// Releases memory on the system's memory warnings
+    /// (``Configuration/automaticMemoryManagement``).
+    private var memoryWarnings: MemoryWarnings.Observation?
+
     /// Opens or creates the database file at `path`.
     public convenience init(path: String, configuration: Configuration = Configuration()) throws {
         try self.init(openPath: path, label: configuration.label ?? "Petrel.DatabaseQueue", configuration: configuration, flags: 0)
+        if configuration.automaticMemoryManagement {
+            memoryWarnings = MemoryWarnings.observe { [weak self] in self?.releaseMemory() }
+        }
     }
 
     /// Opens an in-memory database. With a name, every queue opened with the

@@ -527,4 +527,28 @@ struct DispatchConfigurationTests {
             #expect(completed >= 150)
         }
     }
+
+    /// `releaseMemory()` closes the idle readers, unless the configuration
+    /// keeps them open; a setting made on a reader connection tells whether
+    /// the next read gets the same connection.
+    @Test(arguments: [false, true])
+    func releaseMemoryClosesIdleReadersUnlessPersistent(persistent: Bool) throws {
+        let directory = try TemporaryDirectory()
+        defer { withExtendedLifetime(directory) {} }
+        var configuration = Configuration()
+        configuration.persistentReadOnlyConnections = persistent
+        let pool = try DatabasePool(path: directory.path("pool.sqlite"), configuration: configuration)
+        try pool.write { db in try db.execute(sql: "CREATE TABLE t (id INTEGER PRIMARY KEY)") }
+        let marked = try pool.read { db in
+            try db.execute(sql: "PRAGMA cache_size = -1234")
+            return try Int.fetchOne(db, sql: "PRAGMA cache_size")
+        }
+        #expect(marked == -1234)
+        // Without a release, the reader is reused as it is.
+        #expect(try pool.read { db in try Int.fetchOne(db, sql: "PRAGMA cache_size") } == -1234)
+        pool.releaseMemory()
+        let after = try pool.read { db in try Int.fetchOne(db, sql: "PRAGMA cache_size") }
+        #expect((after == -1234) == persistent)
+        #expect(try pool.read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM t") } == 0)
+    }
 }

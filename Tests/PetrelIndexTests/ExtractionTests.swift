@@ -12,6 +12,9 @@ struct TextDecodingTests {
         #expect(TextDecoding.decode(le)?.encoding == "UTF-16LE")
         let be: [UInt8] = [0xFE, 0xFF] + "Zoë".utf16.flatMap { [UInt8($0 >> 8), UInt8($0 & 0xFF)] }
         #expect(TextDecoding.decode(be)?.text == "Zoë")
+        // A mark in front of NUL bytes does not make binary data text.
+        #expect(TextDecoding.decode([0xEF, 0xBB, 0xBF, 0x00, 0x23, 0x41]) == nil)
+        #expect(TextDecoding.decode([0xFF, 0xFE, 0x41, 0x00, 0x00, 0x00]) == nil)
         let noMark: [UInt8] = "plain UTF-16 text without a mark".utf16.flatMap { [UInt8($0 & 0xFF), UInt8($0 >> 8)] }
         #expect(TextDecoding.decode(noMark)?.text == "plain UTF-16 text without a mark")
     }
@@ -304,8 +307,12 @@ struct RandomInputTests {
         for n in 0..<3000 {
             let bytes = randomBytes(&generator)
             for name in ["page.html", "notes.md", "plain.txt", "noextension", "data.gz"] {
-                if let document = try? registry.extract(ExtractionInput(bytes: bytes, name: name, path: "/r/\(n)/\(name)")) {
-                    #expect(String(validating: Array(document.body.utf8), as: UTF8.self) != nil)
+                let input = ExtractionInput(bytes: bytes, name: name, path: "/r/\(n)/\(name)")
+                if let document = try? registry.extract(input) {
+                    // A NUL makes a file binary: no text keeps one.
+                    #expect(!document.body.unicodeScalars.contains("\u{0}") && !(document.title ?? "").unicodeScalars.contains("\u{0}"), "\(name) \(bytes)")
+                    // The same bytes give the same document.
+                    #expect((try? registry.extract(input)) == document)
                 }
             }
             _ = HTMLText(html: bytes)

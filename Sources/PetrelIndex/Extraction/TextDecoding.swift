@@ -16,10 +16,13 @@ enum TextDecoding {
 
     /// The text, or nil when the bytes look binary.
     static func decode(_ bytes: [UInt8], declaredCharset: String? = nil) -> Decoded? {
-        if let decoded = decodeWithByteOrderMark(bytes) { return decoded }
+        // Text with a byte order mark, or in UTF-16, is binary all the
+        // same when a NUL character starts it (a UTF-8 mark in front of
+        // binary data once let NUL bytes through).
+        if let decoded = decodeWithByteOrderMark(bytes) { return hasNulCharacter(decoded.text) ? nil : decoded }
         let sample = bytes.prefix(sniffLength)
         if sample.contains(0) {
-            return decodeUTF16WithoutMark(bytes)
+            return decodeUTF16WithoutMark(bytes).flatMap { hasNulCharacter($0.text) ? nil : $0 }
         }
         if looksBinary(sample) { return nil }
         if let text = String(validating: bytes, as: UTF8.self) {
@@ -39,6 +42,11 @@ enum TextDecoding {
             return Decoded(text: text, encoding: guess.name)
         }
         return Decoded(text: windows1252(bytes), encoding: "windows-1252")
+    }
+
+    /// Whether the first ``sniffLength`` characters hold a NUL.
+    private static func hasNulCharacter(_ text: String) -> Bool {
+        text.unicodeScalars.prefix(sniffLength).contains("\u{0}")
     }
 
     private static func decodeWithByteOrderMark(_ bytes: [UInt8]) -> Decoded? {

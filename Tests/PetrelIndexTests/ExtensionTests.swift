@@ -200,12 +200,12 @@ enum ExtensionHosts {
 
 extension Trait where Self == ConditionTrait {
     static var needsShell: Self {
-        .enabled(if: FileManager.default.isExecutableFile(atPath: ExtensionHosts.shell), "the sqlite3 shell is not installed (apt-get install sqlite3)")
+        .requires(FileManager.default.isExecutableFile(atPath: ExtensionHosts.shell), "the sqlite3 shell is not installed (apt-get install sqlite3)")
     }
     static var needsPython: Self {
-        .enabled(if: FileManager.default.isExecutableFile(atPath: ExtensionHosts.python), "Debian's python3 is not installed (apt-get install python3)")
+        .requires(FileManager.default.isExecutableFile(atPath: ExtensionHosts.python), "Debian's python3 is not installed (apt-get install python3)")
     }
     static var needsCompilerAndStaticSQLite: Self {
-        .enabled(if: ExtensionHosts.staticSQLite != nil && ExtensionHosts.compiler != nil, "no C compiler, or no libsqlite3.a (apt-get install libsqlite3-dev)")
+        .requires(ExtensionHosts.staticSQLite != nil && ExtensionHosts.compiler != nil, "no C compiler, or no libsqlite3.a (apt-get install libsqlite3-dev)")
     }
 }

@@ -227,7 +227,7 @@ struct FormatTests {
 
     /// `manual.pdf.gz` is read expanded: pdftotext gets those bytes, not
     /// the compressed file (which it cannot read).
-    @Test(.enabled(if: PDFExtractor.pdftotext != nil, "pdftotext is not installed (apt-get install poppler-utils)"))
+    @Test(.requires(PDFExtractor.pdftotext != nil, "pdftotext is not installed (apt-get install poppler-utils)"))
     func compressedPDF() throws {
         let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
         let pdf = try Data(contentsOf: repository.appendingPathComponent("corpora/tiny/formats/annual-report.pdf"))

@@ -135,13 +135,14 @@ struct HostileInputTests {
         }
         result = try run(indexer, ["--index", foreign, tree.path("docs")])
         #expect(result.status == 2)
+        #expect(result.stderr.contains("is an SQLite database but not a Petrel index"), "\(result.stderr)")
         #expect(try Data(contentsOf: URL(fileURLWithPath: foreign)) == before)
         #expect(!FileManager.default.fileExists(atPath: foreign + "-wal"))
     }
 
     /// An index in a folder the user cannot write: search, --list, --stats
     /// and --check work (as an unprivileged user; root writes anyway).
-    @Test(.enabled(if: Unprivileged.available, "needs root and setpriv to run as an unprivileged user"))
+    @Test(.requires(Unprivileged.available, "needs root and setpriv to run as an unprivileged user"))
     func readOnlyIndexAsAnotherUser() throws {
         let tree = try Tree(["docs/a.txt": "petrel storm"])
         let index = tree.directory.path("ro.sqlite")
@@ -160,6 +161,7 @@ struct HostileInputTests {
         #expect(result.status == 0 && result.stdout.contains("1 documents"))
         result = try Unprivileged.run(indexer, ["--index", index])
         #expect(result.status == 2)
+        #expect(result.stderr.contains("cannot open the index \(index) for writing"), "\(result.stderr)")
         #expect(try Data(contentsOf: URL(fileURLWithPath: index)) == before)
     }
 
@@ -232,7 +234,7 @@ struct HostileInputTests {
 
     // MARK: 7. Memory on large inputs
 
-    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/time"), "needs /usr/bin/time (package time)"))
+    @Test(.requires(FileManager.default.isExecutableFile(atPath: "/usr/bin/time"), "needs /usr/bin/time (package time)"))
     func hugeFilesStayWithinAMemoryBudget() throws {
         let tree = try Tree()
         let line = Array("storm petrel ocean wave bird shore salt night wind sea\n".utf8)
@@ -320,6 +322,7 @@ struct HostileInputTests {
         let index = tree.directory.path("new.sqlite")
         let result = try run(indexer, ["--index", index, "--remove", tree.path("not-indexed")])
         #expect(result.status == 2)
+        #expect(result.stderr.contains("\(tree.path("not-indexed")) is not a folder of this index"), "\(result.stderr)")
         #expect(!FileManager.default.fileExists(atPath: index))
     }
 
@@ -442,7 +445,7 @@ struct HostileInputTests {
     /// In a 40-column terminal (a pseudo-terminal made by script(1)), the
     /// progress line redraws in place and never wraps: every redraw is
     /// `\r ESC[K` and at most 39 characters, with no line feed.
-    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/script"), "needs script(1), package bsdutils"))
+    @Test(.requires(FileManager.default.isExecutableFile(atPath: "/usr/bin/script"), "needs script(1), package bsdutils"))
     func progressFitsANarrowTerminal() throws {
         let directory = try TemporaryDirectory()
         let tree = directory.path("tree")

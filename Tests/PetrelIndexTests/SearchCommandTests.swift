@@ -152,6 +152,6 @@ extension Trait where Self == ConditionTrait {
     /// indexed only when poppler's pdftotext is installed (scripts/test
     /// installs poppler-utils; a bare `swift test` may not have it).
     static var needsPDFText: Self {
-        .enabled(if: PDFExtractor.pdftotext != nil, "pdftotext is not installed (apt-get install poppler-utils): the golden files include the PDF of corpora/tiny")
+        .requires(PDFExtractor.pdftotext != nil, "pdftotext is not installed (apt-get install poppler-utils): the golden files include the PDF of corpora/tiny")
     }
 }

@@ -169,8 +169,9 @@ let package = Package(
         .testTarget(
             name: "PetrelIndexTests",
             dependencies: ["PetrelIndex", "PetrelTestSupport"],
-            // Expected outputs of petrel-search, read through #filePath.
-            exclude: ["Golden"],
+            // Expected outputs of petrel-search, and scripts that make test
+            // files, read through #filePath.
+            exclude: ["Golden", "Fixtures"],
             swiftSettings: commonSwiftSettings
         ),
         .testTarget(

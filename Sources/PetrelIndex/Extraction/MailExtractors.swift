@@ -53,6 +53,8 @@ public struct MailExtractor: ContainerExtractor {
             let inner = names.unique(name)
             if binaryExtensions.contains(FilePath.pathExtension(of: Array(name.utf8))) {
                 attachments.append(ContainerPart(innerPath: inner, content: .skipped(ExtractionError.binary.description)))
+            } else if part.bytes?.isEmpty == true {
+                attachments.append(ContainerPart(innerPath: inner, content: .skipped("empty")))
             } else if let bytes = part.bytes {
                 attachments.append(ContainerPart(innerPath: inner, content: .file(name: name, bytes: bytes)))
             } else {
@@ -102,10 +104,13 @@ public struct MailExtractor: ContainerExtractor {
     static func decode(_ bytes: [UInt8], charset: String?) -> (text: String, encoding: String)? {
         if let charset, !charset.isEmpty {
             let lowered = charset.lowercased()
+            let isUTF8Label = lowered == "utf-8" || lowered == "utf8"
             let isASCIILabel = lowered == "us-ascii" || lowered == "ascii"
-            if lowered == "utf-8" || lowered == "utf8" || (isASCIILabel && bytes.allSatisfy { $0 < 0x80 }) {
-                if let text = String(validating: bytes, as: UTF8.self) { return (text, "UTF-8") }
-            } else if !isASCIILabel, let text = ICUCharset.decode(bytes, charset: charset) {
+            if isUTF8Label || (isASCIILabel && bytes.allSatisfy { $0 < 0x80 }) {
+                // Declared UTF-8 stays UTF-8: a stray byte becomes U+FFFD.
+                return (String(decoding: bytes, as: UTF8.self), "UTF-8")
+            }
+            if !isASCIILabel, let text = ICUCharset.decode(bytes, charset: charset) {
                 return (text, charset)
             }
         }
@@ -266,17 +271,22 @@ enum MailSniffer {
     /// What `bytes` look like: a message, a mailbox, or neither.
     static func kind(of bytes: [UInt8]) -> Kind? {
         let head = Array(bytes.prefix(16 * 1024))
+        let isComplete = bytes.count <= head.count
         if head.starts(with: Array("From ".utf8)) {
-            guard let newline = head.firstIndex(of: UInt8(ascii: "\n")) else { return nil }
-            return isMessage(Array(head[(newline + 1)...]), isComplete: bytes.count <= head.count) ? .mailbox : nil
+            // "From sender date": a mailbox's separator line, then a
+            // message whose first field may be any (mbox writers reorder).
+            guard let newline = head.firstIndex(of: UInt8(ascii: "\n")),
+                  head[..<newline].split(separator: UInt8(ascii: " ")).count >= 3 else { return nil }
+            return isMessage(Array(head[(newline + 1)...]), isComplete: isComplete, anyFirstField: true) ? .mailbox : nil
         }
-        return isMessage(head, isComplete: bytes.count <= head.count) ? .message : nil
+        return isMessage(head, isComplete: isComplete, anyFirstField: false) ? .message : nil
     }
 
     /// Whether `head` starts with a header block: only header lines up to
     /// a blank line (or the end of the sample), the first a field mail
-    /// starts with, and a From: with a Date: or a Message-ID:.
-    private static func isMessage(_ head: [UInt8], isComplete: Bool) -> Bool {
+    /// starts with (unless `anyFirstField`), and a From: with a Date: or a
+    /// Message-ID:.
+    private static func isMessage(_ head: [UInt8], isComplete: Bool, anyFirstField: Bool) -> Bool {
         var fields: [String] = []
         var index = 0
         var sawBlankLine = false
@@ -298,7 +308,7 @@ enum MailSniffer {
                   line[line.startIndex..<colon].allSatisfy({ $0 > 0x20 && $0 < 0x7F }) else { return false }
             fields.append(String(decoding: line[line.startIndex..<colon], as: UTF8.self).lowercased())
         }
-        guard sawBlankLine || !isComplete, let first = fields.first, firstFields.contains(first) else { return false }
+        guard sawBlankLine || !isComplete, let first = fields.first, anyFirstField || firstFields.contains(first) else { return false }
         let names = Set(fields)
         return names.contains("from") && (names.contains("date") || names.contains("message-id"))
     }

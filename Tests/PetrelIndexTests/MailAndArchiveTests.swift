@@ -211,6 +211,15 @@ struct HostileMailTests {
         #expect(file.skipped == [": more than 10000 MIME parts or nested deeper than 32: 1 left out"])
     }
 
+    @Test func tooManyBoundariesAreRefusedBeforeParsing() throws {
+        _ = try MailFixtures.folder.get()
+        let started = Date()
+        #expect(throws: ExtractionError.unreadable("more than 1000 multipart boundaries")) {
+            try MailFixtures.extract("mail/deeper-nesting.eml")
+        }
+        #expect(Date().timeIntervalSince(started) < 5)
+    }
+
     @Test func encryptedMessage() throws {
         let file = try MailFixtures.extract("mail/encrypted.eml")
         #expect(file.innerPaths == [""])

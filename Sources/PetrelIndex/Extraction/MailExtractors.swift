@@ -26,6 +26,11 @@ public struct MailExtractor: ContainerExtractor {
     /// The parts of one message: its document (inner path "") and its
     /// attachments.
     func parts(ofMessage bytes: [UInt8], limits: ContainerLimits) throws(ExtractionError) -> [ContainerPart] {
+        // GMime checks each line against every open boundary: 200,000
+        // nested multiparts take it 15 s. No real message has 1,000.
+        if Self.boundaryCount(bytes, upTo: Self.maximumBoundaries + 1) > Self.maximumBoundaries {
+            throw .unreadable("more than \(Self.maximumBoundaries) multipart boundaries")
+        }
         guard let message = MailReader.read(bytes, maximumParts: limits.maximumParts, maximumPartBytes: limits.maximumPartBytes),
               message.headerCount > 0 else {
             throw .unreadable("not a mail message")
@@ -70,6 +75,26 @@ public struct MailExtractor: ContainerExtractor {
             parts.append(ContainerPart(innerPath: "", content: .skipped("more than \(limits.maximumParts) MIME parts or nested deeper than \(MailReader.maximumDepth): \(message.partsLeftOut) left out")))
         }
         return parts
+    }
+
+    /// The most multipart boundaries a message may declare.
+    static let maximumBoundaries = 1000
+
+    /// How many times "boundary=" (any case) occurs in `bytes`, counting
+    /// up to `limit`.
+    static func boundaryCount(_ bytes: [UInt8], upTo limit: Int) -> Int {
+        let key = Array("boundary=".utf8)
+        var count = 0
+        var index = 0
+        while index + key.count <= bytes.count, count < limit {
+            if bytes[index] | 0x20 == key[0], (1..<key.count).allSatisfy({ HTMLEntities.lowercased(bytes[index + $0]) == key[$0] }) {
+                count += 1
+                index += key.count
+            } else {
+                index += 1
+            }
+        }
+        return count
     }
 
     /// Signatures carry no text.

@@ -216,15 +216,14 @@ def raw_8bit_headers():
 def deep_nesting(levels):
     head = (b"From: a@example.org\nDate: " + DATE.encode() + b"\nSubject: Deep\nMIME-Version: 1.0\n"
             b"Content-Type: multipart/mixed; boundary=\"b0\"\n\n")
-    opening = b""
-    closing = b""
+    opening = []
     for level in range(levels):
-        opening += b"--b%d\n" % level
+        opening.append(b"--b%d\n" % level)
         if level + 1 < levels:
-            opening += b"Content-Type: multipart/mixed; boundary=\"b%d\"\n\n" % (level + 1)
-        closing = b"--b%d--\n" % level + closing
+            opening.append(b"Content-Type: multipart/mixed; boundary=\"b%d\"\n\n" % (level + 1))
+    closing = [b"--b%d--\n" % level for level in reversed(range(levels))]
     shallow = b"--b0\nContent-Type: text/plain\n\nShallow text is kept.\n"
-    return head + shallow + opening + b"Content-Type: text/plain\n\nDeepest text.\n" + closing
+    return head + shallow + b"".join(opening) + b"Content-Type: text/plain\n\nDeepest text.\n" + b"".join(closing)
 
 
 def encrypted():
@@ -314,6 +313,7 @@ def main():
     write("mail/huge-header.eml", huge_header())
     write("mail/raw-8bit-headers.eml", raw_8bit_headers())
     write("mail/deep-nesting.eml", deep_nesting(200))
+    write("mail/deeper-nesting.eml", deep_nesting(100_000))
     write("mail/encrypted.eml", encrypted())
 
     os.makedirs(os.path.join(OUT, "archives"), exist_ok=True)

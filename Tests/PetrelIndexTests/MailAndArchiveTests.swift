@@ -361,6 +361,29 @@ struct HostileArchiveTests {
         #expect(Date().timeIntervalSince(started) < 10)
     }
 
+    @Test func damagedContainersNeverTrap() throws {
+        // Every fixture with bytes overwritten at random places: each
+        // either throws an ExtractionError or gives valid text.
+        var generator = SeededGenerator(seed: 46)
+        let root = try MailFixtures.folder.get()
+        for relative in ["mail/plain.eml", "mail/box.mbox", "mail/charset-iso-2022-jp.eml", "archives/docs.zip", "archives/docs.tar.gz",
+                         "archives/docs.tar.xz", "archives/nested.zip", "archives/mail.zip"] {
+            let original = try [UInt8](Data(contentsOf: URL(fileURLWithPath: root + "/" + relative)))
+            for _ in 0..<150 {
+                var bytes = original
+                for _ in 0..<(1 + Int(generator.next() % 8)) {
+                    bytes[Int(generator.next() % UInt64(bytes.count))] = UInt8(truncatingIfNeeded: generator.next())
+                }
+                if generator.next() % 4 == 0 { bytes.removeLast(Int(generator.next() % UInt64(bytes.count))) }
+                let input = ExtractionInput(bytes: bytes, name: (relative as NSString).lastPathComponent, path: "/r/" + relative)
+                guard let file = try? ExtractorRegistry.standard.extractAll(input) else { continue }
+                for document in file.documents {
+                    #expect(String(validating: Array(document.body.utf8), as: UTF8.self) != nil)
+                }
+            }
+        }
+    }
+
     @Test func gmimeDeclarationsMatchTheHeaders() throws {
         // gmime_declarations.h stands in for <gmime/gmime.h>: compiled with
         // the real headers first, any disagreement is an error.

@@ -87,8 +87,12 @@ public struct ExtractorRegistry: Sendable {
         var limits = containerLimits
         limits.maximumTotalBytes = max(0, budget)
         limits.maximumPartBytes = min(limits.maximumPartBytes, limits.maximumTotalBytes)
-        let parts = try container.parts(of: input, limits: limits)
-        for part in parts {
+        var parts = try container.parts(of: input, limits: limits)
+        for index in parts.indices {
+            // Each part's bytes are let go once it is extracted, so that
+            // an archive's members are not all held while their text is.
+            let part = parts[index]
+            parts[index].content = .skipped("")
             let path = DocumentLocation.join(innerPath, part.innerPath)
             switch part.content {
             case .document(var document):

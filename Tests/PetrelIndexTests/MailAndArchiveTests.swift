@@ -133,6 +133,7 @@ struct MailTests {
             "Subject: notes\nDate: today\nFrom: me\n\nA header block that starts with a field messages do not start with.\n",
             "Date: 2024-01-01\nFrom: me\nsome words without a colon\n\nbody\n",
             "From me to you, a letter.\nDate: none\n",
+            "date: 2024-01-01\nfrom: a YAML file\n\nitems: []\n",
         ]
         for text in cases {
             let file = try ExtractorRegistry.standard.extractAll(ExtractionInput(bytes: Array(text.utf8), name: "NOTES", path: "/x/NOTES"))

@@ -295,27 +295,27 @@ enum MailSniffer {
 
     /// What `bytes` look like: a message, a mailbox, or neither.
     static func kind(of bytes: [UInt8]) -> Kind? {
-        let head = Array(bytes.prefix(16 * 1024))
+        let head = bytes.prefix(16 * 1024)
         let isComplete = bytes.count <= head.count
         if head.starts(with: Array("From ".utf8)) {
             // "From sender date": a mailbox's separator line, then a
             // message whose first field may be any (mbox writers reorder).
             guard let newline = head.firstIndex(of: UInt8(ascii: "\n")),
                   head[..<newline].split(separator: UInt8(ascii: " ")).count >= 3 else { return nil }
-            return isMessage(Array(head[(newline + 1)...]), isComplete: isComplete, anyFirstField: true) ? .mailbox : nil
+            return isMessage(head[(newline + 1)...], isComplete: isComplete, anyFirstField: true) ? .mailbox : nil
         }
         return isMessage(head, isComplete: isComplete, anyFirstField: false) ? .message : nil
     }
 
     /// Whether `head` starts with a header block: only header lines up to
     /// a blank line (or the end of the sample), the first a field mail
-    /// starts with (unless `anyFirstField`), and a From: with a Date: or a
-    /// Message-ID:.
-    private static func isMessage(_ head: [UInt8], isComplete: Bool, anyFirstField: Bool) -> Bool {
+    /// starts with (unless `anyFirstField`), three fields at least, a From:
+    /// with a Date: or a Message-ID:.
+    private static func isMessage(_ head: ArraySlice<UInt8>, isComplete: Bool, anyFirstField: Bool) -> Bool {
         var fields: [String] = []
-        var index = 0
+        var index = head.startIndex
         var sawBlankLine = false
-        while index < head.count {
+        while index < head.endIndex {
             guard let newline = head[index...].firstIndex(of: UInt8(ascii: "\n")) else {
                 // A cut line at the end of the sample is not judged.
                 if isComplete { return false }
@@ -332,9 +332,10 @@ enum MailSniffer {
             guard let colon = line.firstIndex(of: UInt8(ascii: ":")), colon > line.startIndex,
                   line[line.startIndex..<colon].allSatisfy({ $0 > 0x20 && $0 < 0x7F }) else { return false }
             fields.append(String(decoding: line[line.startIndex..<colon], as: UTF8.self).lowercased())
+            if fields.count == 1, !anyFirstField, !firstFields.contains(fields[0]) { return false }
         }
         guard sawBlankLine || !isComplete, let first = fields.first, anyFirstField || firstFields.contains(first) else { return false }
         let names = Set(fields)
-        return names.contains("from") && (names.contains("date") || names.contains("message-id"))
+        return names.count >= 3 && names.contains("from") && (names.contains("date") || names.contains("message-id"))
     }
 }

@@ -25,6 +25,8 @@ from email.mime.multipart import MIMEMultipart
 from email.mime.text import MIMEText
 
 OUT = sys.argv[1]
+# A real PDF of the repository's own corpus, attached to a message.
+PDF = os.path.join(os.path.dirname(os.path.abspath(__file__)), "../../../corpora/tiny/formats/annual-report.pdf")
 DATE = "Tue, 14 Nov 2023 09:30:00 +0100"  # 2023-11-14T08:30:00Z: 1699950600
 
 
@@ -158,6 +160,10 @@ def mbox():
     headers(third, "Third message with a report")
     third.attach(MIMEText("See the attached report.\n", "plain", "utf-8"))
     third.attach(attachment("# Report\n\nGuillemot colony census.\n", "report.md", subtype="markdown"))
+    with open(PDF, "rb") as f:
+        pdf = MIMEApplication(f.read(), "pdf")
+    pdf.add_header("Content-Disposition", "attachment", filename="report.pdf")
+    third.attach(pdf)
     messages.append(third.as_bytes())
     out = b""
     for message in messages:

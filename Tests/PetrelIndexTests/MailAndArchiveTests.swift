@@ -198,6 +198,21 @@ struct HostileMailTests {
         #expect(Date().timeIntervalSince(started) < 30)
     }
 
+    @Test func partsOverTheSizeLimitAreSkipped() throws {
+        var registry = ExtractorRegistry.standard
+        registry.containerLimits.maximumPartBytes = 40
+        let file = try MailFixtures.extract("mail/plain.eml", registry: registry)
+        // Over 40 bytes: the body (71), the notes (55), the uuencoded text
+        // (43) and the forwarded message; the two reports (33, 35) are not.
+        #expect(file.innerPaths == ["", "report.txt", "report.txt (2)"])
+        #expect(file.document("")?.body == "")
+        #expect(file.document("")?.title == "Grüße aus Köln: the quarterly plan")
+        #expect(file.skipped == [
+            ": a text part larger than the size limit (40 bytes)", "notes.md: larger than the size limit (40 bytes)",
+            "photo.png: binary file", "legacy.txt: larger than the size limit (40 bytes)", "Puffins.eml: larger than the size limit (40 bytes)",
+        ])
+    }
+
     @Test func hugeHeader() throws {
         let file = try MailFixtures.extract("mail/huge-header.eml")
         let message = try #require(file.document(""))
@@ -303,6 +318,17 @@ struct ArchiveTests {
         #expect(file.innerPaths == MailFixtures.mailboxPaths.map { "mail/box.mbox!/" + $0 } + ["readme.txt"])
         #expect(file.skipped == MailFixtures.mailboxSkipped.map { "mail/box.mbox!/" + $0 })
         #expect(file.document("mail/box.mbox!/3")?.title == "Third message with a report")
+    }
+
+    @Test func pathStoredTwice() throws {
+        let root = try MailFixtures.folder.get()
+        var bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: root + "/archives/docs.tar")))
+        // A tar appended to: the same path again, with new content.
+        let second = try [UInt8](Data(contentsOf: URL(fileURLWithPath: root + "/archives/docs.tar")))
+        while bytes.count > 512, bytes.suffix(512).allSatisfy({ $0 == 0 }) { bytes.removeLast(512) }
+        let file = try ExtractorRegistry.standard.extractAll(ExtractionInput(bytes: bytes + second, name: "twice.tar", path: "/x/twice.tar"))
+        #expect(file.innerPaths == ["notes/plan.md", "readme.txt", "notes/plan.md (2)", "readme.txt (2)"])
+        #expect(file.document("readme.txt (2)")?.body == "Archive readme about kittiwakes.\n")
     }
 
     @Test func notAnArchive() {

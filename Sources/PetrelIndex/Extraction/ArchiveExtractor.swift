@@ -33,11 +33,14 @@ public struct ArchiveExtractor: ContainerExtractor {
         }
         // An archive whose member list is encrypted (7z -mhe) lists nothing.
         if members.count == 1, members[0].path.isEmpty, members[0].skipReason == "encrypted archive" { throw .encrypted }
+        // A path stored twice (a tar appended to) is "path (2)" the second time.
+        var paths = AttachmentNames()
         return members.map { member in
+            let path = paths.unique(member.path)
             guard let bytes = member.bytes else {
-                return ContainerPart(innerPath: member.path, content: .skipped(member.skipReason ?? "not read"))
+                return ContainerPart(innerPath: path, content: .skipped(member.skipReason ?? "not read"))
             }
-            return ContainerPart(innerPath: member.path, content: .file(name: Self.fileName(member.path), bytes: bytes))
+            return ContainerPart(innerPath: path, content: .file(name: Self.fileName(member.path), bytes: bytes))
         }
     }
 

@@ -49,7 +49,11 @@ public struct MailExtractor: ContainerExtractor {
             }
             // The message's own text: text parts not attached and not named.
             if !part.isAttachment, part.fileName == nil, type.hasPrefix("text/") {
-                guard let bytes = part.bytes, let text = Self.decode(bytes, charset: part.charset) else { continue }
+                guard let bytes = part.bytes else {
+                    attachments.append(ContainerPart(innerPath: "", content: .skipped("a text part larger than the size limit (\(limits.maximumPartBytes) bytes)")))
+                    continue
+                }
+                guard let text = Self.decode(bytes, charset: part.charset) else { continue }
                 if encoding == nil { encoding = text.encoding }
                 if type == "text/html" { html.append(HTMLText(html: Array(text.text.utf8)).body) } else { plain.append(text.text) }
                 continue
@@ -166,8 +170,8 @@ public struct MailExtractor: ContainerExtractor {
     }
 }
 
-/// Attachment names made unique within one message: the second
-/// "report.pdf" is "report.pdf (2)".
+/// Names made unique within one container: the second "report.pdf" is
+/// "report.pdf (2)".
 struct AttachmentNames {
     private var used: Set<String> = []
 

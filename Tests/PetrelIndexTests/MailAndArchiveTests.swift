@@ -105,6 +105,11 @@ struct MailTests {
         #expect(html.body == "Storm petrels & prions")
         let both = try #require(try MailFixtures.extract("mail/alternative.eml").document(""))
         #expect(both.body == "Plain words about skuas.")
+        let related = try MailFixtures.extract("mail/related-html.eml")
+        #expect(related.innerPaths == [""])
+        #expect(related.skipped.isEmpty)
+        #expect(related.document("")?.body == "Café naïve “news”")
+        #expect(related.document("")?.encoding == "windows-1252")
     }
 
     @Test func mbox() throws {

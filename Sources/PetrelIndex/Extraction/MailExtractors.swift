@@ -53,11 +53,15 @@ public struct MailExtractor: ContainerExtractor {
                     attachments.append(ContainerPart(innerPath: "", content: .skipped("a text part larger than the size limit (\(limits.maximumPartBytes) bytes)")))
                     continue
                 }
-                guard let text = Self.decode(bytes, charset: part.charset) else { continue }
+                let charset = part.charset ?? (type == "text/html" ? HTMLExtractor.declaredCharset(bytes) : nil)
+                guard let text = Self.decode(bytes, charset: charset) else { continue }
                 if encoding == nil { encoding = text.encoding }
                 if type == "text/html" { html.append(HTMLText(html: Array(text.text.utf8)).body) } else { plain.append(text.text) }
                 continue
             }
+            // Pictures shown inside the message (a signature's logo) are
+            // not attachments a reader looks for.
+            if !part.isAttachment, type.hasPrefix("image/") { continue }
             guard let name = Self.attachmentName(part) else { continue }
             let inner = names.unique(name)
             if binaryExtensions.contains(FilePath.pathExtension(of: Array(name.utf8))) {

@@ -147,6 +147,25 @@ def alternative():
     return message.as_bytes()
 
 
+def related_html():
+    """HTML in windows-1252 saying so only in its <meta>, with an inline
+    logo, as Outlook sends it."""
+    message = MIMEMultipart("related")
+    headers(message, "Newsletter")
+    html = MIMEBase("text", "html")
+    html.set_payload("<html><head><meta charset=\"windows-1252\"></head><body><p>Caf\xe9 na\xefve \x93news\x94</p>"
+                     "<img src=\"cid:logo\"></body></html>".encode("latin-1"))
+    email.encoders.encode_base64(html)
+    message.attach(html)
+    logo = MIMEBase("image", "png")
+    logo.set_payload(b"\x89PNG\r\n\x1a\n" + bytes(16))
+    email.encoders.encode_base64(logo)
+    logo.add_header("Content-Disposition", "inline", filename="image001.png")
+    logo.add_header("Content-ID", "<logo>")
+    message.attach(logo)
+    return message.as_bytes()
+
+
 def mbox():
     messages = []
     for number, (subject, body) in enumerate([
@@ -306,6 +325,7 @@ def main():
         write("mail/charset-%s.eml" % charset, charset_message(charset, subject, body, cte))
     write("mail/html-only.eml", html_only())
     write("mail/alternative.eml", alternative())
+    write("mail/related-html.eml", related_html())
     write("mail/box.mbox", mbox())
     # As a delivery agent writes it: Return-Path and Delivered-To first.
     maildir_message = MIMEText("A message kept in a Maildir.\n", "plain", "utf-8")

@@ -127,6 +127,14 @@ struct MailTests {
         #expect(file.document("3!/report.md")?.body == "# Report\n\nGuillemot colony census.\n")
     }
 
+    @Test func messagesPastThePartLimitAreLeftOut() throws {
+        var registry = ExtractorRegistry.standard
+        registry.containerLimits.maximumParts = 2
+        let file = try MailFixtures.extract("mail/box.mbox", registry: registry)
+        #expect(file.innerPaths == ["1", "2"])
+        #expect(file.skipped == ["3: more than 2 parts: this and 0 later messages left out"])
+    }
+
     @Test func maildirAndSpoolFilesAreSniffed() throws {
         let maildir = try MailFixtures.extract("mail/Maildir/cur/1699950600.M1P2.host:2,S")
         #expect(maildir.innerPaths == [""])
@@ -323,6 +331,14 @@ struct ArchiveTests {
         #expect(file.innerPaths == MailFixtures.mailboxPaths.map { "mail/box.mbox!/" + $0 } + ["readme.txt"])
         #expect(file.skipped == MailFixtures.mailboxSkipped.map { "mail/box.mbox!/" + $0 })
         #expect(file.document("mail/box.mbox!/3")?.title == "Third message with a report")
+    }
+
+    @Test func membersPastThePartLimitAreLeftOut() throws {
+        var registry = ExtractorRegistry.standard
+        registry.containerLimits.maximumParts = 1
+        let file = try MailFixtures.extract("archives/docs.zip", registry: registry)
+        #expect(file.innerPaths == ["notes/plan.md"])
+        #expect(file.skipped == ["readme.txt: more than 1 members"])
     }
 
     @Test func pathStoredTwice() throws {

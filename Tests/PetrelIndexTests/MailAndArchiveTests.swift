@@ -298,6 +298,19 @@ struct ArchiveTests {
         #expect(!registry.isKnownBinary(name: "notes.txt.gz"))
     }
 
+    @Test func extractGivesAContainersOwnDocumentOnly() throws {
+        // `extract`, one document a file: a message's own, none for an archive.
+        let root = try MailFixtures.folder.get()
+        let mail = try [UInt8](Data(contentsOf: URL(fileURLWithPath: root + "/mail/plain.eml")))
+        let message = try ExtractorRegistry.standard.extract(ExtractionInput(bytes: mail, name: "plain.eml", path: root + "/mail/plain.eml"))
+        #expect(message.title == "Grüße aus Köln: the quarterly plan")
+        #expect(message.innerPath == nil)
+        let zip = try [UInt8](Data(contentsOf: URL(fileURLWithPath: root + "/archives/docs.zip")))
+        #expect(throws: ExtractionError.binary) {
+            try ExtractorRegistry.standard.extract(ExtractionInput(bytes: zip, name: "docs.zip", path: root + "/archives/docs.zip"))
+        }
+    }
+
     @Test func gzippedTextStillReadAsText() throws {
         let text = "Compressed notes about fulmars.\n"
         let process = Process()

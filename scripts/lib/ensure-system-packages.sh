@@ -7,11 +7,15 @@
 # unprivileged user), bsdutils (script: a pseudo-terminal for the
 # progress line) and gzip (compressed documents made by the tests);
 # sqlite3 (the shell) and python3 (Debian's, whose sqlite3 module loads
-# extensions): the tests load libpetrel into both.
+# extensions): the tests load libpetrel into both. libarchive-dev (zip,
+# tar and 7z members) and libgmime-3.0-dev (mail: MIME, encoded headers);
+# zip (password-protected zip files), p7zip-full (7z archives, encrypted
+# too) and zstd (tar.zst), which the mail and archive tests make their
+# files with.
 ensure_system_packages() {
     local missing=()
     local package
-    for package in libsqlite3-dev libicu-dev zlib1g-dev libstemmer-dev pkg-config poppler-utils time util-linux bsdutils gzip sqlite3 python3 "$@"; do
+    for package in libsqlite3-dev libicu-dev zlib1g-dev libstemmer-dev pkg-config poppler-utils time util-linux bsdutils gzip sqlite3 python3 libarchive-dev libgmime-3.0-dev zip p7zip-full zstd "$@"; do
         dpkg -s "$package" >/dev/null 2>&1 || missing+=("$package")
     done
     [ ${#missing[@]} -eq 0 ] && return 0

@@ -38,9 +38,32 @@ public struct ExtractorRegistry: Sendable {
         }
     }
 
-    /// The container format registered for a file name, if any.
+    /// The container format registered for a file name, if any: by its
+    /// double extension first when the one before last is "tar"
+    /// ("tar.gz"), then by its extension.
     func container(forName name: String) -> (any ContainerExtractor)? {
-        containersByExtension[FilePath.pathExtension(of: Array(name.utf8))]
+        let bytes = Array(name.utf8)
+        let ext = FilePath.pathExtension(of: bytes)
+        if !ext.isEmpty, bytes.count > ext.utf8.count + 1 {
+            let stem = bytes.dropLast(ext.utf8.count + 1)
+            if FilePath.pathExtension(of: stem) == "tar", let container = containersByExtension["tar." + ext] { return container }
+        }
+        return containersByExtension[ext]
+    }
+
+    /// The container format of a file: by its name, else, for a name no
+    /// format claims, mail recognised by its first lines (a Maildir file,
+    /// a spool mailbox), read by the containers registered for "eml" and
+    /// "mbox".
+    func container(for input: ExtractionInput) -> (any ContainerExtractor)? {
+        if let container = container(forName: input.name) { return container }
+        let ext = FilePath.pathExtension(of: Array(input.name.utf8))
+        guard byExtension[ext] == nil, !isKnownBinary(name: input.name), !ManPageExtractor.isManualName(input.name) else { return nil }
+        switch MailSniffer.kind(of: input.bytes) {
+        case .message: return containersByExtension["eml"]
+        case .mailbox: return containersByExtension["mbox"]
+        case nil: return nil
+        }
     }
 
     /// Every document a file holds: the file's own document, or, for a
@@ -50,8 +73,8 @@ public struct ExtractorRegistry: Sendable {
     /// listed in ``ExtractedFile/skippedParts``; only a file that cannot be
     /// read at all throws.
     public func extractAll(_ input: ExtractionInput) throws(ExtractionError) -> ExtractedFile {
-        guard let container = container(forName: input.name) else {
-            return ExtractedFile(documents: [try extract(input)])
+        guard let container = container(for: input) else {
+            return ExtractedFile(documents: [try extractUnwrappingGzip(input)])
         }
         var file = ExtractedFile(documents: [])
         var budget = containerLimits.maximumTotalBytes
@@ -64,8 +87,12 @@ public struct ExtractorRegistry: Sendable {
         var limits = containerLimits
         limits.maximumTotalBytes = max(0, budget)
         limits.maximumPartBytes = min(limits.maximumPartBytes, limits.maximumTotalBytes)
-        let parts = try container.parts(of: input, limits: limits)
-        for part in parts {
+        var parts = try container.parts(of: input, limits: limits)
+        for index in parts.indices {
+            // Each part's bytes are let go once it is extracted, so that
+            // an archive's members are not all held while their text is.
+            let part = parts[index]
+            parts[index].content = .skipped("")
             let path = DocumentLocation.join(innerPath, part.innerPath)
             switch part.content {
             case .document(var document):
@@ -80,7 +107,7 @@ public struct ExtractorRegistry: Sendable {
                     continue
                 }
                 let member = ExtractionInput(bytes: bytes, name: name, path: input.path)
-                if let inner = self.container(forName: name) {
+                if let inner = self.container(for: member) {
                     guard depth < maximumNestingDepth else {
                         file.skippedParts.append((path ?? "", "nested deeper than \(maximumNestingDepth) containers"))
                         continue
@@ -121,19 +148,21 @@ public struct ExtractorRegistry: Sendable {
         "s", "asm", "zig", "nim", "d", "dart", "vim", "cmake", "mk", "make", "gradle", "proto", "graphql", "awk", "sed", "tcl",
         "v", "sv", "vhd", "f", "f90", "pas", "ada", "adb", "ads", "cob", "groovy", "mod", "sum", "lock", "tmpl", "tpl",
     ]
-    /// Formats skipped without reading: images, audio, video, archives,
-    /// compiled code, fonts, databases, office binaries.
+    /// Formats skipped without reading: images, audio, video, archives
+    /// libarchive does not read as documents (rar; jar, apk and deb hold
+    /// code and packages), compiled code, fonts, databases, office binaries.
     public static let defaultBinaryExtensions: Set<String> = [
         "png", "jpg", "jpeg", "gif", "bmp", "ico", "icns", "webp", "tif", "tiff", "heic", "psd", "xcf", "mp3", "mp4", "m4a",
-        "m4v", "ogg", "oga", "ogv", "opus", "wav", "flac", "aac", "avi", "mov", "mkv", "webm", "wmv", "zip", "jar", "war",
-        "tar", "tgz", "tbz2", "bz2", "xz", "lz", "lzma", "zst", "7z", "rar", "cab", "so", "o", "a", "lib", "dylib", "dll",
+        "m4v", "ogg", "oga", "ogv", "opus", "wav", "flac", "aac", "avi", "mov", "mkv", "webm", "wmv", "jar", "war",
+        "bz2", "xz", "lz", "lzma", "zst", "rar", "cab", "so", "o", "a", "lib", "dylib", "dll",
         "exe", "class", "pyc", "pyo", "wasm", "woff", "woff2", "ttf", "otf", "eot", "sqlite", "sqlite3", "db", "bin", "dat",
         "iso", "img", "dmg", "deb", "rpm", "apk", "doc", "xls", "ppt", "docx", "xlsx", "pptx", "odt", "ods", "odp", "mo",
         "gmo", "pack", "idx", "npy", "npz", "pkl", "parquet", "DS_Store",
     ]
 
     /// Every format PetrelIndex reads: text, Markdown, HTML, PDF (with
-    /// pdftotext), source code and light markup.
+    /// pdftotext), source code and light markup; archives (zip, tar, 7z)
+    /// and mail (eml, mbox, Maildir files) as containers of documents.
     public static let standard: ExtractorRegistry = {
         var registry = ExtractorRegistry()
         registry.binaryExtensions = defaultBinaryExtensions
@@ -145,11 +174,15 @@ public struct ExtractorRegistry: Sendable {
         registry.register(HTMLExtractor(), forExtensions: ["html", "htm", "xhtml", "shtml"])
         registry.register(PDFExtractor(), forExtensions: ["pdf"])
         registry.register(ManPageExtractor(), forExtensions: ["man", "1", "2", "3", "4", "5", "6", "7", "8", "9"])
+        registry.register(container: ArchiveExtractor(), forExtensions: ArchiveExtractor.extensions)
+        registry.register(container: MailExtractor(), forExtensions: ["eml"])
+        registry.register(container: MboxExtractor(), forExtensions: ["mbox", "mbx"])
         return registry
     }()
 
     /// Whether a file name says binary, so the file need not be read.
     public func isKnownBinary(name: String) -> Bool {
+        if container(forName: name) != nil { return false }
         let ext = FilePath.pathExtension(of: Array(name.utf8))
         if ext == "gz" {
             let inner = String(name.dropLast(3))
@@ -162,13 +195,25 @@ public struct ExtractorRegistry: Sendable {
     /// and formats whose extractor says so (PDF). Others may be cut to an
     /// update's text budget.
     public func readsWholeFile(name: String) -> Bool {
+        if container(forName: name) != nil { return true }
         let ext = FilePath.pathExtension(of: Array(name.utf8))
         if ext == "gz" || ext == "z" || containersByExtension[ext] != nil { return true }
         return byExtension[ext]?.needsWholeFile ?? false
     }
 
-    /// Extracts a file's document, unwrapping gzip and choosing by extension.
+    /// Extracts a file's document, unwrapping gzip and choosing by
+    /// extension. A container gives its own document (a mail's message);
+    /// one with none of its own (an archive, a mailbox) is `binary` here:
+    /// read its documents with ``extractAll(_:)``.
     public func extract(_ input: ExtractionInput) throws(ExtractionError) -> ExtractedDocument {
+        if container(for: input) != nil {
+            guard let own = try extractAll(input).documents.first(where: { $0.innerPath == nil }) else { throw .binary }
+            return own
+        }
+        return try extractUnwrappingGzip(input)
+    }
+
+    private func extractUnwrappingGzip(_ input: ExtractionInput) throws(ExtractionError) -> ExtractedDocument {
         var input = input
         var ext = FilePath.pathExtension(of: Array(input.name.utf8))
         var isCut = false

@@ -155,3 +155,68 @@ struct InnerDocumentTests {
         try index.expectSound()
     }
 }
+
+/// Archives and mailboxes end to end: made with zip(1) and as text, indexed
+/// by petrel-index, searched with petrel-search.
+@Suite("Documents inside files, from the command line")
+struct InnerDocumentCommandTests {
+    @Test func archiveMembersAndMessagesAreHitsOfTheirOwn() throws {
+        let indexer = try #require(builtProduct("petrel-index"), "petrel-index is not built next to the tests")
+        let searcher = try #require(builtProduct("petrel-search"), "petrel-search is not built next to the tests")
+        let tree = try Tree([
+            "src/notes/plan.md": "# Lighthouse plan\nThe keeper repaints the lantern.\n",
+            "src/notes/todo.txt": "Order lantern oil for the keeper.\n",
+            "docs/mail.mbox": """
+                From ann@example.org Mon Jan  1 10:00:00 2024
+                From: Ann Sender <ann@example.org>
+                To: Bob Reader <bob@example.org>
+                Subject: Lantern repairs
+                Date: Mon, 1 Jan 2024 10:00:00 +0000
+
+                The lantern glass cracked in the storm.
+
+                From bob@example.org Tue Jan  2 11:00:00 2024
+                From: Bob Reader <bob@example.org>
+                To: Ann Sender <ann@example.org>
+                Subject: Re: Lantern repairs
+                Date: Tue, 2 Jan 2024 11:00:00 +0000
+
+                New glass arrives on Friday; the keeper will fit it.
+
+                """,
+        ])
+        let zip = try run("/usr/bin/zip", ["-q", "-r", tree.path("docs/archive.zip"), "notes"], in: tree.path("src"))
+        #expect(zip.status == 0, "zip: \(zip.stderr)")
+        try FileManager.default.removeItem(atPath: tree.path("src"))
+        let environment = ["PETREL_INDEX": tree.path("index.sqlite"), "NO_COLOR": "1", "COLUMNS": "200"]
+        let indexed = try run(indexer, ["--progress", "never", tree.path("docs")], environment: environment)
+        #expect(indexed.status == 0, "\(indexed.stderr)")
+        #expect(indexed.stdout.contains("2 added"), "\(indexed.stdout)")
+        #expect(try run(indexer, ["--check"], environment: environment).status == 0)
+
+        // -l lists each file once, whatever matched inside it.
+        let files = try run(searcher, ["-l", "keeper"], environment: environment)
+        #expect(files.status == 0)
+        #expect(Set(files.stdout.split(separator: "\n").map(String.init)) == [tree.path("docs/archive.zip"), tree.path("docs/mail.mbox")])
+
+        // Text output names the document inside the file.
+        let text = try run(searcher, ["-n", "10", "keeper"], environment: environment)
+        for location in ["archive.zip!/notes/plan.md", "archive.zip!/notes/todo.txt", "mail.mbox!/2"] {
+            #expect(text.stdout.contains(location), "\(location): \(text.stdout)")
+        }
+        #expect(text.stdout.contains("from Bob Reader <bob@example.org>"), "\(text.stdout)")
+
+        // JSON: the file's path and the inner path apart, with metadata.
+        let json = try run(searcher, ["--json", "glass"], environment: environment)
+        let hits = try json.stdout.split(separator: "\n").map { line in
+            try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+        }
+        #expect(Set(hits.compactMap { $0["inner_path"] as? String }) == ["1", "2"])
+        #expect(hits.allSatisfy { ($0["path"] as? String) == tree.path("docs/mail.mbox") })
+        let first = try #require(hits.first { ($0["inner_path"] as? String) == "1" })
+        #expect(first["title"] as? String == "Lantern repairs")
+        let metadata = try #require(first["metadata"] as? [String: Any])
+        #expect(metadata["from"] as? [String] == ["Ann Sender <ann@example.org>"])
+        #expect(metadata["modified"] as? String == "2024-01-01T10:00:00Z")
+    }
+}

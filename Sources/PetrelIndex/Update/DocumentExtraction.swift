@@ -177,7 +177,7 @@ struct DocumentExtraction: Sendable {
             .skip(reason, detail, file: file, replacing: replacing, bytesRead: bytes.count)
         }
         do {
-            if extractors.container(forName: name) != nil {
+            if extractors.container(for: input) != nil {
                 return .storeContainer(file: file, replacing: replacing, hash: hash, contents: try containerContents(input, file: file))
             }
             let document = try extractors.extract(input)

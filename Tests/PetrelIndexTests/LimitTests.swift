@@ -198,3 +198,31 @@ struct LimitTests {
         #expect(notADate.stderr.contains("is not a date"))
     }
 }
+
+/// `petrel_rank` as another program may call it, with numbers at their limits.
+@Suite("petrel_rank arguments at their limits")
+struct RankArgumentLimitTests {
+    @Test func hostileNumbersAreErrorsNotCrashes() throws {
+        let tree = try Tree(["a.txt": "storm petrel", "b.txt": "storm"])
+        let index = try DocumentIndex(path: tree.path("index.sqlite"))
+        try index.update(roots: [tree.root])
+        func rank(_ phraseTerms: String, parameters: String = "1.2 1 0 0 100") throws -> [Double] {
+            try index.dbQueue.read { db in
+                try Double.fetchAll(db, sql: """
+                    SELECT petrel_rank(documents_fts, '2 4 1', '0.75 0.75 0.75', ?, ?, '1 1') FROM documents_fts
+                    WHERE documents_fts MATCH 'storm OR petrel' ORDER BY rowid
+                    """, arguments: [parameters, phraseTerms])
+            }
+        }
+        #expect(try rank("0 1").count == 2)
+        // An excluded phrase's term is negative: counted for no term.
+        #expect(try rank("0 -1").count == 2)
+        #expect(try rank("0 -1e300").count == 2)
+        for terms in ["0 1e300", "0 4096", "0 0.5", "0 nan", "0 inf"] {
+            #expect(throws: DatabaseError.self, "\(terms)") { try rank(terms) }
+        }
+        #expect(throws: DatabaseError.self) { try rank("0 1", parameters: "1.2 1 0 0 100 0 1e300 nan 0") }
+        // A top count past any bound is held at a billion, not trapped on.
+        #expect(try rank("0 1", parameters: "1.2 1 0 0 100 0 1e300").count == 2)
+    }
+}

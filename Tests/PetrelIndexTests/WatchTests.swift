@@ -53,12 +53,14 @@ struct WatchTests {
         func stop() { task?.cancel() }
     }
 
-    /// Waits up to `seconds` for `condition`, checking ten times a second.
-    static func eventually(_ seconds: Double = 30, _ condition: () throws -> Bool) rethrows -> Bool {
+    /// Waits up to `seconds` for `condition`, checking ten times a second
+    /// without holding a thread (the watch's consumer runs on the same
+    /// cooperative pool, two threads on a two-core machine).
+    static func eventually(_ seconds: Double = 30, _ condition: () throws -> Bool) async rethrows -> Bool {
         let deadline = Date().addingTimeInterval(seconds)
         while Date() < deadline {
             if try condition() { return true }
-            Thread.sleep(forTimeInterval: 0.1)
+            try? await Task.sleep(for: .milliseconds(100))
         }
         return try condition()
     }
@@ -69,85 +71,85 @@ struct WatchTests {
         return Set(try index.search(query, options: options).hits.map { String($0.path.dropFirst(tree.root.count + 1)) })
     }
 
-    @Test func changesReachTheIndexWithoutAnotherRun() throws {
+    @Test func changesReachTheIndexWithoutAnotherRun() async throws {
         let tree = try Tree(["docs/a.txt": "albatross"])
         let index = try DocumentIndex(path: tree.path("index.sqlite"))
         let watch = Watch(index, roots: [tree.path("docs")])
         defer { watch.stop() }
-        #expect(Self.eventually { watch.all.first?.trigger == .start })
+        #expect(await Self.eventually { watch.all.first?.trigger == .start })
         #expect(watch.all.first?.report.added == 1)
 
         // A new file, a new folder with files, an edit, a rename, a deletion.
         try tree.write("docs/b.txt", "booby")
-        #expect(try Self.eventually { try Self.paths(index, "booby", relativeTo: tree) == ["docs/b.txt"] })
+        #expect(try await Self.eventually { try Self.paths(index, "booby", relativeTo: tree) == ["docs/b.txt"] })
         try tree.write("docs/new/deeper/c.txt", "cormorant")
-        #expect(try Self.eventually { try Self.paths(index, "cormorant", relativeTo: tree) == ["docs/new/deeper/c.txt"] })
+        #expect(try await Self.eventually { try Self.paths(index, "cormorant", relativeTo: tree) == ["docs/new/deeper/c.txt"] })
         // A folder made by the watch's own discovery is followed too.
         try tree.write("docs/new/deeper/d.txt", "dipper")
-        #expect(try Self.eventually { try Self.paths(index, "dipper", relativeTo: tree) == ["docs/new/deeper/d.txt"] })
+        #expect(try await Self.eventually { try Self.paths(index, "dipper", relativeTo: tree) == ["docs/new/deeper/d.txt"] })
         try tree.write("docs/a.txt", "albatross egret")
-        #expect(try Self.eventually { try Self.paths(index, "egret", relativeTo: tree) == ["docs/a.txt"] })
+        #expect(try await Self.eventually { try Self.paths(index, "egret", relativeTo: tree) == ["docs/a.txt"] })
         try tree.move("docs/new", "docs/moved")
-        #expect(try Self.eventually { try Self.paths(index, "cormorant OR dipper", relativeTo: tree) == ["docs/moved/deeper/c.txt", "docs/moved/deeper/d.txt"] })
+        #expect(try await Self.eventually { try Self.paths(index, "cormorant OR dipper", relativeTo: tree) == ["docs/moved/deeper/c.txt", "docs/moved/deeper/d.txt"] })
         try tree.remove("docs/moved")
-        #expect(try Self.eventually { try Self.paths(index, "cormorant OR dipper", relativeTo: tree).isEmpty })
+        #expect(try await Self.eventually { try Self.paths(index, "cormorant OR dipper", relativeTo: tree).isEmpty })
         try index.expectSound()
         #expect(watch.error == nil)
         #expect(watch.all.dropFirst().allSatisfy { if case .changes = $0.trigger { true } else { false } })
     }
 
-    @Test func anEditorSavingThroughATemporaryFileIsOneChange() throws {
+    @Test func anEditorSavingThroughATemporaryFileIsOneChange() async throws {
         let tree = try Tree(["docs/notes.md": "# Notes\nfulmar\n"])
         let index = try DocumentIndex(path: tree.path("index.sqlite"))
         let watch = Watch(index, roots: [tree.path("docs")])
         defer { watch.stop() }
-        #expect(Self.eventually { !watch.all.isEmpty })
+        #expect(await Self.eventually { !watch.all.isEmpty })
         // As vim and many editors save: a new file beside, renamed over.
         try tree.write("docs/.notes.md.swp", "# Notes\ngannet\n")
         try FileManager.default.removeItem(atPath: tree.path("docs/notes.md"))
         try tree.move("docs/.notes.md.swp", "docs/notes.md")
-        #expect(try Self.eventually { try Self.paths(index, "gannet", relativeTo: tree) == ["docs/notes.md"] })
+        #expect(try await Self.eventually { try Self.paths(index, "gannet", relativeTo: tree) == ["docs/notes.md"] })
         #expect(try Self.paths(index, "fulmar", relativeTo: tree).isEmpty)
         #expect(try Self.paths(index, "notes", relativeTo: tree) == ["docs/notes.md"])
         try index.expectSound()
     }
 
-    @Test func aBurstOfFilesEndsWithEveryOneIndexed() throws {
+    @Test func aBurstOfFilesEndsWithEveryOneIndexed() async throws {
         let tree = try Tree(["docs/seed.txt": "seed"])
         let index = try DocumentIndex(path: tree.path("index.sqlite"))
         let watch = Watch(index, roots: [tree.path("docs")])
         defer { watch.stop() }
-        #expect(Self.eventually { !watch.all.isEmpty })
+        #expect(await Self.eventually { !watch.all.isEmpty })
         // Two thousand files in forty folders, as a tarball unpacks them.
         for folder in 0..<40 {
             for file in 0..<50 {
                 try tree.write("docs/unpacked/f\(folder)/n\(file).txt", "burst word\(folder)x\(file)")
             }
         }
-        #expect(try Self.eventually(60) { try Self.paths(index, "burst", relativeTo: tree).count == 2000 })
+        #expect(try await Self.eventually(60) { try Self.paths(index, "burst", relativeTo: tree).count == 2000 })
         #expect(try Self.paths(index, "word39x49", relativeTo: tree) == ["docs/unpacked/f39/n49.txt"])
         try FileManager.default.removeItem(atPath: tree.path("docs/unpacked"))
-        #expect(try Self.eventually(60) { try Self.paths(index, "burst", relativeTo: tree).isEmpty })
+        #expect(try await Self.eventually(60) { try Self.paths(index, "burst", relativeTo: tree).isEmpty })
         try index.expectSound()
     }
 
-    @Test func theIndexInsideAWatchedFolderIsNotAChange() throws {
+    @Test func theIndexInsideAWatchedFolderIsNotAChange() async throws {
         let tree = try Tree(["a.txt": "albatross"])
         // The index file lives in the folder it watches.
         let index = try DocumentIndex(path: tree.path("index.sqlite"))
         let watch = Watch(index, roots: [tree.root])
         defer { watch.stop() }
-        #expect(Self.eventually { !watch.all.isEmpty })
+        #expect(await Self.eventually { !watch.all.isEmpty })
         try tree.write("b.txt", "booby")
-        #expect(try Self.eventually { try Self.paths(index, "booby", relativeTo: tree) == ["b.txt"] })
+        #expect(try await Self.eventually { try Self.paths(index, "booby", relativeTo: tree) == ["b.txt"] })
         // Writing the index made events in the folder; none is a round.
         let rounds = watch.all.count
-        Thread.sleep(forTimeInterval: 2.5)
+        try await Task.sleep(for: .milliseconds(2500))
         #expect(watch.all.count == rounds)
         #expect(watch.all.dropFirst().allSatisfy { $0.report.added + $0.report.updated + $0.report.deleted > 0 })
     }
 
-    @Test func outOfWatchesFallsBackToRescans() throws {
+    @Test func outOfWatchesFallsBackToRescans() async throws {
         let tree = try Tree(["docs/a/a.txt": "albatross", "docs/b/b.txt": "booby", "docs/c/c.txt": "cormorant"])
         let index = try DocumentIndex(path: tree.path("index.sqlite"))
         var options = WatchOptions()
@@ -155,12 +157,12 @@ struct WatchTests {
         options.rescanInterval = 0.5
         let watch = Watch(index, roots: [tree.path("docs")], options: options)
         defer { watch.stop() }
-        #expect(Self.eventually { !watch.all.isEmpty })
+        #expect(await Self.eventually { !watch.all.isEmpty })
         let first = try #require(watch.all.first)
         #expect(first.isRescanning)
         #expect(first.note?.contains("more than 2 folders to follow") == true)
         try tree.write("docs/c/d.txt", "dipper")
-        #expect(try Self.eventually { try Self.paths(index, "dipper", relativeTo: tree) == ["docs/c/d.txt"] })
+        #expect(try await Self.eventually { try Self.paths(index, "dipper", relativeTo: tree) == ["docs/c/d.txt"] })
         #expect(watch.all.contains { $0.trigger == .rescan })
         // The note is said once.
         #expect(watch.all.dropFirst().allSatisfy { $0.note == nil })

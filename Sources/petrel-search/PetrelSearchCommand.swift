@@ -17,7 +17,13 @@ struct PetrelSearchCommand: ParsableCommand {
             required as typed; -word, -"a phrase", -(a OR b) or NOT word exclude; word*, title:word, \
             path:word and body:word work; anything else is read as plain words. A query of exclusions \
             only finds nothing; exclusions alone in a group or beside OR, and a NEAR distance that is \
-            not a number, are usage errors.
+            not a number, are usage errors. author:, subject:, keywords:, from:, to: and cc: keep \
+            the documents whose own properties or mail headers contain the text (author:smith, \
+            from:"Ann Sender"), whatever its case and accents.
+
+            A document inside a file (a message of a mailbox, a member of an archive, an \
+            attachment) is shown as file!/inner/path; --json gives path and inner_path apart, \
+            and --files-only lists each file once.
 
             The index is --index, else $PETREL_INDEX, else $XDG_DATA_HOME/petrel/index.sqlite \
             (~/.local/share/petrel/index.sqlite), as petrel-index finds it.
@@ -29,6 +35,7 @@ struct PetrelSearchCommand: ParsableCommand {
               petrel-search 東京タワー                     words inside unspaced text
               petrel-search 有条件的执行脚本                 a sentence as typed
               petrel-search --kind md,html --since 7d burrow
+              petrel-search from:ann subject:budget       mail from Ann about the budget
               petrel-search --json -n 50 petrel | jq .path
               petrel-search -l0 petrel | xargs -0 ls -l
               petrel-search --fuzzy alamaba              search the nearest indexed words too
@@ -128,9 +135,11 @@ struct PetrelSearchCommand: ParsableCommand {
         do {
             let documentIndex = try DocumentIndex(readingAt: indexPath)
             let text = query.joined(separator: " ")
+            // author:, from:, to:, cc:, subject: and keywords: are filters.
+            let (queryText, metadataFilters) = MetadataFilter.split(text)
             let parsed: SearchQuery
             do {
-                parsed = try SearchQuery(text)
+                parsed = try SearchQuery(queryText)
             } catch where error.asksForNothing {
                 // Only punctuation, or only exclusions: no document can be
                 // asked for, which is no hit, not a failure.
@@ -155,6 +164,7 @@ struct PetrelSearchCommand: ParsableCommand {
             options.modifiedSince = since.flatMap { DateSpec.parse($0) }
             options.modifiedBefore = before.flatMap { DateSpec.parse($0) }
             options.root = root
+            options.metadata = metadataFilters
             options.fuzzy = fuzzy
             options.relax = !strict && !count
             options.countAll = count

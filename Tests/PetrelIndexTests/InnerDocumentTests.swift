@@ -143,6 +143,31 @@ struct InnerDocumentTests {
         // The sender and recipient are words of the document.
         #expect(try index.search("Reader").hits.map(\.innerPath) == [nil])
         #expect(try index.search("ann@example.org").hits.count == 1)
+        // Fields of the metadata are filters: the sender, not the words.
+        #expect(try index.search("from:ann").hits.map(\.innerPath) == [nil])
+        #expect(try index.search("from:reader").hits.isEmpty)
+        #expect(try index.search("to:READER storm").hits.map(\.innerPath) == [nil])
+        #expect(try index.search("to:\"bob reader\"").hits.map(\.innerPath) == [nil])
+        #expect(try index.search("from:ann noon").hits.count == 1)
+        // The notes have "log" but another sender; the letter, Ann's, lacks
+        // the word: found only by relaxation, as matching some words.
+        #expect(try index.search("from:ann log").hits.allSatisfy { $0.innerPath == nil && !$0.matchesAllWords })
+        var strict = SearchOptions()
+        strict.relax = false
+        #expect(try index.search("from:ann log", options: strict).hits.isEmpty)
+        // `%` and `_` are not wildcards.
+        #expect(try index.search("from:a%n").hits.isEmpty)
+    }
+
+    @Test func metadataFieldsAreSplitFromTheQuery() {
+        #expect(MetadataFilter.split("from:ann storm") .query == "ann storm")
+        #expect(MetadataFilter.split("from:ann storm").filters == [MetadataFilter(.from, "ann")])
+        #expect(MetadataFilter.split("to:\"Bob Reader\" Subject:budget").filters == [MetadataFilter(.to, "Bob Reader"), MetadataFilter(.subject, "budget")])
+        #expect(MetadataFilter.split("to:\"Bob Reader\" x").query == "\"Bob Reader\" x")
+        // Not fields: other names, a field with no text, a field inside a word.
+        #expect(MetadataFilter.split("title:storm from: x").filters.isEmpty)
+        #expect(MetadataFilter.split("afrom:x").filters.isEmpty)
+        #expect(MetadataFilter.split("from:\"unterminated").filters == [MetadataFilter(.from, "unterminated")])
     }
 
     @Test func aContainerThatCannotBeReadFailsAloneAndKeepsNothingStale() throws {
@@ -218,5 +243,11 @@ struct InnerDocumentCommandTests {
         let metadata = try #require(first["metadata"] as? [String: Any])
         #expect(metadata["from"] as? [String] == ["Ann Sender <ann@example.org>"])
         #expect(metadata["modified"] as? String == "2024-01-01T10:00:00Z")
+
+        // A metadata field is a filter.
+        let fromBob = try run(searcher, ["--json", "from:bob", "glass"], environment: environment)
+        #expect(fromBob.stdout.split(separator: "\n").count == 1 && fromBob.stdout.contains(#""inner_path":"2""#), "\(fromBob.stdout)")
+        let nobody = try run(searcher, ["-l", "from:carol", "glass"], environment: environment)
+        #expect(nobody.status == 1 && nobody.stdout.isEmpty)
     }
 }

@@ -86,6 +86,7 @@ struct DocumentRecord: Sendable, Codable, FetchableRecord, MutablePersistableRec
         static let language = Column(CodingKeys.language)
         static let containerID = Column(CodingKeys.containerID)
         static let innerPath = Column(CodingKeys.innerPath)
+        static let metadata = Column(CodingKeys.metadata)
     }
 
     /// The documents inside a file's row.

@@ -25,6 +25,9 @@ public struct SearchOptions: Sendable, Equatable {
     public var modifiedBefore: Date?
     /// Only documents of this indexed folder.
     public var root: String?
+    /// Only documents whose metadata say so (`author:`, `from:`... in a
+    /// query; see ``MetadataFilter``).
+    public var metadata: [MetadataFilter] = []
     /// BM25 weights of the fields: a match in the title counts more than
     /// one in the body.
     public var pathWeight = 2.0
@@ -124,9 +127,13 @@ public struct SearchResults: Sendable, Equatable {
 }
 
 extension DocumentIndex {
-    /// Searches with a query parsed from user text.
+    /// Searches with a query parsed from user text; its metadata fields
+    /// (`author:smith`, `from:ann`, see ``MetadataFilter``) become filters.
     public func search(_ text: String, options: SearchOptions = SearchOptions()) throws -> SearchResults {
-        try search(SearchQuery(text), options: options)
+        let (rest, filters) = MetadataFilter.split(text)
+        var options = options
+        options.metadata += filters
+        return try search(SearchQuery(rest), options: options)
     }
 
     /// The hits of a search as an asynchronous sequence.
@@ -367,6 +374,16 @@ private struct SearchRun {
         }
         if let before = options.modifiedBefore {
             conditions.append(Columns.modificationTime < IndexTime.nanoseconds(before))
+        }
+        for filter in options.metadata {
+            // Case and accents aside, as the full text matches; `%` and `_`
+            // in the text are themselves.
+            let pattern = "%" + filter.text.replacingOccurrences(of: "\\", with: "\\\\")
+                .replacingOccurrences(of: "%", with: "\\%").replacingOccurrences(of: "_", with: "\\_") + "%"
+            conditions.append(SQL("""
+                icu_unaccent(icu_casefold(json_extract(\(Columns.metadata), \("$." + filter.field.jsonKey)))) \
+                LIKE icu_unaccent(icu_casefold(\(pattern))) ESCAPE '\\'
+                """).sqlExpression)
         }
         if let root = options.root {
             guard let id = try RootRecord.filter(FilePath.spellings(of: root).contains(RootRecord.Columns.path)).fetchOne(db)?.id else {

@@ -31,7 +31,7 @@ VERSION = "1"
 WORK = os.path.abspath(args.work_dir)
 ROOT = os.path.join(WORK, "root")
 CACHE = os.path.join(WORK, "cache")
-CORPUS = os.path.join(WORK, "corpus")
+CORPUS = os.path.join(os.path.realpath(WORK), "corpus")
 MANIFEST = os.path.join(WORK, "manifest.json")
 LANGUAGES = ["en", "ja", "zh", "de", "fr", "es", "ru"]
 PER_LANGUAGE = {"en": 420, "ja": 100, "zh": 100, "de": 100, "fr": 100, "es": 100, "ru": 100}
@@ -559,7 +559,10 @@ class Petrel:
         for line in out.stdout.splitlines():
             if line.strip():
                 hit = json.loads(line)
-                hits.append((relative(hit["path"]), hit.get("inner_path") or ""))
+                path, inner = hit["path"], hit.get("inner_path") or ""
+                if inner and path.endswith("!/" + inner):
+                    path = path[: -len("!/" + inner)]
+                hits.append((relative(path), inner))
         return hits
 
 
@@ -630,6 +633,8 @@ def rank_of(e, hits, siblings):
     one document (an EPUB's chapter, a mail's one attachment by number)."""
     others = [s for s in siblings.get(e["file"], ()) if s != e["inner"]]
     for n, (path, inner) in enumerate(hits, 1):
+        if inner and path + "/" + inner.lstrip("/") == e["file"]:
+            return n  # a Maildir message reported as a document of its folder
         if path != e["file"]:
             continue
         if inner == "" or (e["inner"] and names(e["inner"], inner)):

@@ -721,21 +721,24 @@ def main():
     print("%s half: %d known-item queries over %d documents (%s)" % (args.split, len(queried), len(entries), ", ".join(
         "%s %d" % (l, sum(1 for e in queried if e["language"] == l)) for l in LANGUAGES)))
     metrics = [("share of documents found (top 100)", 100), ("known-item success@1", 1), ("known-item success@10", 10)]
+
+    def label_of(group):
+        label = group[1] if group[0] != "kind" else {"attachment": "mail attachment", "mbox": "mbox message", "maildir": "Maildir message",
+                                                      "zip": "zip member", "tar.gz": "tar.gz member"}.get(group[1], group[1])
+        return "**%s**" % label if group[0] == "all" and args.markdown else label
+
+    def score(k, ids, depth):
+        found = sum(1 for i in ids if results[k][i] is not None and results[k][i] <= depth)
+        return ("%.1f%%" % (100 * found / len(ids))) if depth == 100 else "%.2f" % (found / len(ids))
+
     columns = ["", "queries"] + [SYSTEMS[k].label for k in systems]
     for title, depth in metrics:
-        rows = []
-        for group in groups:
-            ids = members(group)
-            if not ids:
-                continue
-            label = group[1] if group[0] != "kind" else {"attachment": "mail attachment", "mbox": "mbox message", "maildir": "Maildir message",
-                                                          "zip": "zip member", "tar.gz": "tar.gz member"}.get(group[1], group[1])
-            row = ["**%s**" % label if group[0] == "all" and args.markdown else label, str(len(ids))]
-            for k in systems:
-                found = sum(1 for i in ids if results[k][i] is not None and results[k][i] <= depth)
-                row.append(("%.1f%%" % (100 * found / len(ids))) if depth == 100 else "%.2f" % (found / len(ids)))
-            rows.append(row)
+        rows = [[label_of(g), str(len(members(g)))] + [score(k, members(g), depth) for k in systems] for g in groups if members(g)]
         table(title + ", by kind and by language", columns, rows)
+    # The three in one table, for the README.
+    rows = [["%s (%d)" % (label_of(g), len(members(g)))] + [" / ".join(score(k, members(g), d) for _, d in metrics) for k in systems]
+            for g in groups if members(g)]
+    table("found / success@1 / success@10, by kind and by language", ["kind or language (queries)"] + [SYSTEMS[k].label for k in systems], rows)
     rows = []
     for k in systems:
         ids = members(("all", "all"))

@@ -8,6 +8,7 @@
 /// while let score = try scores.next() { ... }
 /// ```
 public protocol Cursor<Element>: AnyObject {
+    /// The type of the elements the cursor returns.
     associatedtype Element
 
     /// The next element, or nil at the end.
@@ -115,7 +116,9 @@ extension Cursor where Element: Equatable {
 }
 
 extension Cursor where Element: Comparable {
+    /// The largest element, reading the cursor to its end; nil when it has none.
     public func max() throws -> Element? { try max(by: <) }
+    /// The smallest element, reading the cursor to its end; nil when it has none.
     public func min() throws -> Element? { try min(by: <) }
 }
 
@@ -310,6 +313,7 @@ public final class AnyCursor<Element>: Cursor {
         nextElement = base.next
     }
 
+    /// A cursor whose elements the closure returns, until it returns nil.
     public init(_ next: @escaping () throws -> Element?) {
         nextElement = next
     }

@@ -251,6 +251,7 @@ extension DatabaseValue: SQLExpressible {
 }
 
 extension SQLExpressible where Self: DatabaseValueConvertible {
+    /// The value, bound as a statement argument.
     public var sqlExpression: SQLExpression { .value(databaseValue) }
 }
 

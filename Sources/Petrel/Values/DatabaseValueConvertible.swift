@@ -155,6 +155,7 @@ extension Optional: StatementColumnConvertible where Wrapped: StatementColumnCon
 extension DatabaseValueConvertible where Self: RawRepresentable, RawValue: DatabaseValueConvertible {
     /// The raw value's database value.
     public var databaseValue: DatabaseValue { rawValue.databaseValue }
+    /// The raw value, bound as a statement argument.
     public var sqlExpression: SQLExpression { .value(databaseValue) }
 
     /// The value whose raw value the database value converts to; nil when there is none.

@@ -149,10 +149,12 @@ public struct SQL: ExpressibleByStringInterpolation, Sendable, Hashable, CustomS
         elements.append(.sql(sql, arguments))
     }
 
+    /// The two literals one after the other, with their arguments.
     public static func + (lhs: SQL, rhs: SQL) -> SQL {
         SQL(elements: lhs.elements + rhs.elements)
     }
 
+    /// Appends a literal and its arguments.
     public static func += (lhs: inout SQL, rhs: SQL) {
         lhs.elements += rhs.elements
     }

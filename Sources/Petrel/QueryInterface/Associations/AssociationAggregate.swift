@@ -389,14 +389,19 @@ extension QueryInterfaceRequest {
 }
 
 extension TableRecord {
+    /// A request of the records, each with these aggregates of its associated rows:
+    /// `Author.annotated(with: Author.books.count)`.
     public static func annotated(with aggregates: AssociationAggregate<Self>...) -> QueryInterfaceRequest<Self> {
         all().annotated(with: aggregates)
     }
 
+    /// A request of the records, each with these aggregates of its associated rows.
     public static func annotated(with aggregates: [AssociationAggregate<Self>]) -> QueryInterfaceRequest<Self> {
         all().annotated(with: aggregates)
     }
 
+    /// A request of the records whose associated rows satisfy the aggregate condition:
+    /// `Author.having(Author.books.count > 5)`.
     public static func having(_ aggregate: AssociationAggregate<Self>) -> QueryInterfaceRequest<Self> {
         all().having(aggregate)
     }

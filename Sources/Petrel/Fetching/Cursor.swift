@@ -201,6 +201,7 @@ extension Cursor where Element: StringProtocol {
     }
 }
 
+/// Sequences whose elements give cursors.
 extension Sequence {
     /// The concatenated cursors that `transform` returns for each element.
     public func flatMap<SegmentOfResult: Cursor>(
@@ -210,6 +211,7 @@ extension Sequence {
     }
 }
 
+/// Collections that cursors fill.
 extension RangeReplaceableCollection {
     /// Appends the remaining elements of a cursor.
     public mutating func append(contentsOf cursor: some Cursor<Element>) throws {
@@ -230,6 +232,7 @@ extension RangeReplaceableCollection {
     }
 }
 
+/// Sets made from cursors.
 extension Set {
     /// Collects the remaining elements of a cursor.
     public init<C: Cursor>(_ cursor: C) throws where C.Element == Element {
@@ -270,6 +273,7 @@ extension Set {
     }
 }
 
+/// Dictionaries made from cursors.
 extension Dictionary {
     /// Groups the remaining elements of a cursor by key.
     public init<C: Cursor>(grouping cursor: C, by keyForValue: (C.Element) throws -> Key) throws

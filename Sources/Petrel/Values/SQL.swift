@@ -213,6 +213,7 @@ public struct SQLInterpolation: StringInterpolationProtocol, Sendable {
     }
 }
 
+/// Lists of SQL literals that join into one.
 extension Sequence where Element == SQL {
     /// Joins literals with a separator: `[a, b].joined(separator: ", ")`.
     public func joined(separator: String = "") -> SQL {
@@ -225,6 +226,7 @@ extension Sequence where Element == SQL {
     }
 }
 
+/// Strings as SQL identifiers.
 extension String {
     /// The string as a double-quoted SQL identifier: `"my ""table"""`.
     public var quotedDatabaseIdentifier: String {

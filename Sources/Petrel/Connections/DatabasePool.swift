@@ -289,6 +289,7 @@ public final class DatabasePool: DatabaseWriter, @unchecked Sendable {
         for reader in closing { try? reader.close() }
     }
 
+    /// Frees as much memory as possible on every idle connection.
     /// Releases memory in the background, without waiting for busy readers.
     public func releaseMemoryEventually() {
         DispatchQueue.global(qos: .utility).async { self.releaseMemory() }
@@ -299,7 +300,6 @@ public final class DatabasePool: DatabaseWriter, @unchecked Sendable {
         asyncConcurrentRead(value)
     }
 
-    /// Frees as much memory as possible on the writer and every idle reader.
     public func releaseMemory() {
         writer.releaseMemory()
         condition.lock()

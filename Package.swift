@@ -10,7 +10,7 @@ let commonSwiftSettings: [SwiftSetting] = [
 // On Linux the two command-line tools carry the Swift runtime and
 // Foundation inside them: every search from the shell is a new process,
 // and loading and relocating the shared Swift libraries took 5-6 ms of a
-// 21 ms `petrel-search` (README, "Performance"). The executable's own
+// 21 ms `petrel-search` (docs/performance/search.md). The executable's own
 // module is compiled against the static libraries too, so that it links
 // every archive they need (ICU data, CoreFoundation); lld, because gold
 // warns about an archive member of the static Foundation that none of

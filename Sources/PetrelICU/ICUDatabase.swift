@@ -48,6 +48,7 @@ public enum ICUCollationStrength: Int32, Sendable, CaseIterable {
     }
 }
 
+/// ICU collations, by locale and strength.
 extension DatabaseCollation {
     /// A collation that sorts strings as people of a locale expect.
     ///
@@ -126,6 +127,7 @@ enum ICUCollationName {
     }
 }
 
+/// ICU's tokenizer, collations and functions on one connection.
 extension Database {
     /// Registers ICU's tokenizer, SQL functions and collations on this
     /// connection. Call it for every connection, in `prepareDatabase`:
@@ -154,6 +156,7 @@ extension Database {
     }
 }
 
+/// ICU's tokenizer, collations and functions on every connection.
 extension Configuration {
     /// Registers ICU features on every connection (see ``Petrel/Database/enableICU(_:)``).
     public mutating func enableICU(_ features: ICUFeatures = .all) {

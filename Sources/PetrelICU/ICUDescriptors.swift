@@ -1,5 +1,6 @@
 import Petrel
 
+/// The ICU tokenizer for FTS5 tables.
 extension FTS5TokenizerDescriptor {
     /// PetrelICU's tokenizer (`tokenize='icu ...'`), registered by
     /// ``Petrel/Database/enableICU(_:)``.
@@ -26,6 +27,7 @@ extension FTS5TokenizerDescriptor {
     }
 }
 
+/// The ICU tokenizer for FTS3 and FTS4 tables.
 extension FTS3TokenizerDescriptor {
     /// PetrelICU's tokenizer for FTS3/FTS4 (`tokenize=icu ...`).
     public static func icu(locale: String = "", compatibility: Bool = false) -> FTS3TokenizerDescriptor {

@@ -49,7 +49,8 @@ struct PetrelIndexCommand: ParsableCommand {
             Exit status: 0 everything indexed, 1 some files could not be read (listed on \
             stderr) or --check found a problem, 2 the command could not run (a usage error, \
             no usable index, an interrupted run, output that cannot be written).
-            """
+            """,
+        version: PetrelRelease.version
     )
 
     @Argument(help: "Folders to add and update (default: every folder of the index).", completion: .directory)

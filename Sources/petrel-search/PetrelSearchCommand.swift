@@ -45,7 +45,8 @@ struct PetrelSearchCommand: ParsableCommand {
 
             Exit status: 0 hits found, 1 no hits (a query with nothing to search for included), \
             2 error: a usage error, no usable index, output that cannot be written (as ripgrep).
-            """
+            """,
+        version: PetrelRelease.version
     )
 
     @Argument(help: "The query.")

@@ -238,7 +238,7 @@ struct ICUTokenizerTests {
         }
     }
 
-    /// The README's five lines.
+    /// The five lines of docs/features.md ("Search in every language").
     @Test func readmeCJKExample() throws {
         var config = Configuration(); config.enableICU()          // icu tokenizer, collations, functions
         let dbQueue = try DatabaseQueue(configuration: config)

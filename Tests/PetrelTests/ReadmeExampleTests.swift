@@ -3,7 +3,7 @@ import Petrel
 import PetrelTestSupport
 import Testing
 
-/// The README's examples, kept compiling and correct.
+/// The Swift examples of the README and of docs/features.md, kept compiling and correct.
 @Suite("README examples")
 struct ReadmeExampleTests {
     @Test func quickStart() throws {

@@ -8,6 +8,7 @@ public final class AnyDatabaseReader: DatabaseReader, ReaderForwarding {
     let base: any DatabaseReader
     var forwardedReader: any DatabaseReader { base }
 
+    /// A reader that forwards every access to `base`.
     public init(_ base: some DatabaseReader) {
         self.base = base
     }
@@ -24,6 +25,7 @@ public final class AnyDatabaseWriter: DatabaseWriter, ReaderForwarding {
     let base: any DatabaseWriter
     var forwardedReader: any DatabaseReader { base }
 
+    /// A writer that forwards every access to `base`.
     public init(_ base: some DatabaseWriter) {
         self.base = base
     }

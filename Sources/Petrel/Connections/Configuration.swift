@@ -125,6 +125,7 @@ public struct Configuration: Sendable {
     /// keys of views. See ``DatabaseSchemaSource``.
     public var schemaSource: (any DatabaseSchemaSource)?
 
+    /// The default configuration: foreign keys on, read-write, SQLite's journal mode, no busy timeout.
     public init() {}
 
     /// Adds a function that runs on every new connection, right after it is

@@ -6,14 +6,19 @@ extension Database {
     ///
     /// Related SQLite documentation: <https://www.sqlite.org/lang_transaction.html>
     public enum TransactionKind: String, Sendable {
+        /// Locks are taken by the first read and the first write.
         case deferred = "DEFERRED"
+        /// The write lock is taken at once: other writers wait or fail from the start.
         case immediate = "IMMEDIATE"
+        /// Like `immediate`; outside WAL mode, readers of other connections are kept out too.
         case exclusive = "EXCLUSIVE"
     }
 
     /// What to do at the end of ``inTransaction(_:_:)`` and ``inSavepoint(_:)``.
     public enum TransactionCompletion: Sendable {
+        /// Commit the transaction, or release the savepoint.
         case commit
+        /// Roll the transaction, or the savepoint, back.
         case rollback
     }
 

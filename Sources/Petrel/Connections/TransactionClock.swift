@@ -13,7 +13,9 @@ public protocol TransactionClock: Sendable {
 
 /// The system clock.
 public struct DefaultTransactionClock: TransactionClock {
+    /// The system clock.
     public init() {}
+    /// The current date of the system.
     public func now(_ db: Database) throws -> Date { Date() }
 }
 
@@ -21,10 +23,12 @@ public struct DefaultTransactionClock: TransactionClock {
 public struct CustomTransactionClock: TransactionClock {
     private let clock: @Sendable (Database) throws -> Date
 
+    /// A clock whose date is what `now` returns.
     public init(_ now: @escaping @Sendable (Database) throws -> Date) {
         clock = now
     }
 
+    /// The date the closure returns.
     public func now(_ db: Database) throws -> Date { try clock(db) }
 }
 

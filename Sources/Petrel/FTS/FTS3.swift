@@ -21,6 +21,7 @@ public struct FTS3: VirtualTableModule, Sendable {
         case remove
     }
 
+    /// The module, to give to `create(virtualTable:using:)`.
     public init() {}
 
     public var moduleName: String { "fts3" }

@@ -11,6 +11,7 @@
 ///
 /// Related SQLite documentation: <https://www.sqlite.org/fts3.html>
 public struct FTS4: VirtualTableModule, Sendable {
+    /// The module, to give to `create(virtualTable:using:)`.
     public init() {}
 
     public var moduleName: String { "fts4" }

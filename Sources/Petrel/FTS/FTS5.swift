@@ -20,6 +20,7 @@ public struct FTS5: VirtualTableModule, Sendable {
         case remove
     }
 
+    /// The module, to give to `create(virtualTable:using:)`.
     public init() {}
 
     public var moduleName: String { "fts5" }

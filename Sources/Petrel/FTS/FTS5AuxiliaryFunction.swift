@@ -60,6 +60,7 @@ public struct FTS5PhraseInstance: Sendable, Equatable, Hashable {
     /// The position of the phrase's first token in the column, in tokens.
     public var offset: Int
 
+    /// An occurrence of phrase `phrase` in column `column`, `offset` tokens from its start.
     public init(phrase: Int, column: Int, offset: Int) {
         self.phrase = phrase
         self.column = column

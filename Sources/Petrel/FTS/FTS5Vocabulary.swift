@@ -17,8 +17,11 @@ public struct FTS5Vocabulary: VirtualTableModule, Sendable {
         case instance
     }
 
+    /// The FTS5 table whose terms the vocabulary shows.
     public let table: String
+    /// The schema of that table, when it is not the vocabulary's own.
     public let schema: String?
+    /// What one row of the vocabulary describes.
     public let type: VocabularyType
 
     /// A vocabulary of `table` (in `schema`, `main` by default).

@@ -8,6 +8,7 @@
 /// while let score = try scores.next() { ... }
 /// ```
 public protocol Cursor<Element>: AnyObject {
+    /// The type of the elements the cursor returns.
     associatedtype Element
 
     /// The next element, or nil at the end.
@@ -115,7 +116,9 @@ extension Cursor where Element: Equatable {
 }
 
 extension Cursor where Element: Comparable {
+    /// The largest element, reading the cursor to its end; nil when it has none.
     public func max() throws -> Element? { try max(by: <) }
+    /// The smallest element, reading the cursor to its end; nil when it has none.
     public func min() throws -> Element? { try min(by: <) }
 }
 
@@ -198,6 +201,7 @@ extension Cursor where Element: StringProtocol {
     }
 }
 
+/// Sequences whose elements give cursors.
 extension Sequence {
     /// The concatenated cursors that `transform` returns for each element.
     public func flatMap<SegmentOfResult: Cursor>(
@@ -207,6 +211,7 @@ extension Sequence {
     }
 }
 
+/// Collections that cursors fill.
 extension RangeReplaceableCollection {
     /// Appends the remaining elements of a cursor.
     public mutating func append(contentsOf cursor: some Cursor<Element>) throws {
@@ -227,6 +232,7 @@ extension RangeReplaceableCollection {
     }
 }
 
+/// Sets made from cursors.
 extension Set {
     /// Collects the remaining elements of a cursor.
     public init<C: Cursor>(_ cursor: C) throws where C.Element == Element {
@@ -267,6 +273,7 @@ extension Set {
     }
 }
 
+/// Dictionaries made from cursors.
 extension Dictionary {
     /// Groups the remaining elements of a cursor by key.
     public init<C: Cursor>(grouping cursor: C, by keyForValue: (C.Element) throws -> Key) throws
@@ -310,6 +317,7 @@ public final class AnyCursor<Element>: Cursor {
         nextElement = base.next
     }
 
+    /// A cursor whose elements the closure returns, until it returns nil.
     public init(_ next: @escaping () throws -> Element?) {
         nextElement = next
     }

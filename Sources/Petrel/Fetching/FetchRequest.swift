@@ -26,6 +26,7 @@ public struct PreparedRequest {
     /// How the fetched rows are adapted, if at all.
     public var adapter: (any RowAdapter)?
 
+    /// A prepared request of a statement whose arguments are bound, and the adapter of its rows.
     public init(statement: Statement, adapter: (any RowAdapter)? = nil) {
         self.statement = statement
         self.adapter = adapter
@@ -122,15 +123,22 @@ extension FetchRequest {
 }
 
 extension FetchRequest where RowDecoder == Row {
+    /// A cursor over the request's rows, decoded as the request's type.
     public func fetchCursor(_ db: Database) throws -> RowCursor { try fetching(db) { try Row.fetchCursor($0, adapter: $1) } }
+    /// The request's rows, decoded as the request's type.
     public func fetchAll(_ db: Database) throws -> [Row] { try fetching(db) { try Row.fetchAll($0, adapter: $1) } }
+    /// The request's first row, decoded as the request's type, or nil when there is none.
     public func fetchOne(_ db: Database) throws -> Row? { try fetching(db, single: true) { try Row.fetchOne($0, adapter: $1) } }
+    /// The request's distinct rows.
     public func fetchSet(_ db: Database) throws -> Set<Row> { try fetching(db) { try Row.fetchSet($0, adapter: $1) } }
 }
 
 extension FetchRequest where RowDecoder: FetchableRecord {
+    /// A cursor over the request's rows, decoded as the request's type.
     public func fetchCursor(_ db: Database) throws -> RecordCursor<RowDecoder> { try fetching(db) { try RowDecoder.fetchCursor($0, adapter: $1) } }
+    /// The request's rows, decoded as the request's type.
     public func fetchAll(_ db: Database) throws -> [RowDecoder] { try fetching(db) { try RowDecoder.fetchAll($0, adapter: $1) } }
+    /// The request's first row, decoded as the request's type, or nil when there is none.
     public func fetchOne(_ db: Database) throws -> RowDecoder? { try fetching(db, single: true) { try RowDecoder.fetchOne($0, adapter: $1) } }
 }
 
@@ -139,14 +147,20 @@ extension FetchRequest where RowDecoder: FetchableRecord & Hashable {
 }
 
 extension FetchRequest where RowDecoder: DatabaseValueConvertible {
+    /// A cursor over the request's rows, decoded as the request's type.
     public func fetchCursor(_ db: Database) throws -> DatabaseValueCursor<RowDecoder> { try fetching(db) { try RowDecoder.fetchCursor($0, adapter: $1) } }
+    /// The request's rows, decoded as the request's type.
     public func fetchAll(_ db: Database) throws -> [RowDecoder] { try fetching(db) { try RowDecoder.fetchAll($0, adapter: $1) } }
+    /// The request's first row, decoded as the request's type, or nil when there is none.
     public func fetchOne(_ db: Database) throws -> RowDecoder? { try fetching(db, single: true) { try RowDecoder.fetchOne($0, adapter: $1) } }
 }
 
 extension FetchRequest where RowDecoder: DatabaseValueConvertible & StatementColumnConvertible {
+    /// A cursor over the request's rows, decoded as the request's type.
     public func fetchCursor(_ db: Database) throws -> FastDatabaseValueCursor<RowDecoder> { try fetching(db) { try RowDecoder.fetchCursor($0, adapter: $1) } }
+    /// The request's rows, decoded as the request's type.
     public func fetchAll(_ db: Database) throws -> [RowDecoder] { try fetching(db) { try RowDecoder.fetchAll($0, adapter: $1) } }
+    /// The request's first row, decoded as the request's type, or nil when there is none.
     public func fetchOne(_ db: Database) throws -> RowDecoder? { try fetching(db, single: true) { try RowDecoder.fetchOne($0, adapter: $1) } }
 }
 
@@ -162,72 +176,88 @@ extension FetchRequest where RowDecoder: DatabaseValueConvertible & StatementCol
 // MARK: - Fetching a request from a type: `Player.fetchAll(db, request)`
 
 extension Row {
+    /// A cursor over the rows of a request.
     public static func fetchCursor(_ db: Database, _ request: some FetchRequest) throws -> RowCursor {
         try request.fetching(db) { try fetchCursor($0, adapter: $1) }
     }
+    /// The rows of a request.
     public static func fetchAll(_ db: Database, _ request: some FetchRequest) throws -> [Row] {
         try request.fetching(db) { try fetchAll($0, adapter: $1) }
     }
+    /// The first row of a request, or nil when there is none.
     public static func fetchOne(_ db: Database, _ request: some FetchRequest) throws -> Row? {
         try request.fetching(db, single: true) { try fetchOne($0, adapter: $1) }
     }
 }
 
 extension FetchableRecord {
+    /// A cursor over the rows of a request.
     public static func fetchCursor(_ db: Database, _ request: some FetchRequest) throws -> RecordCursor<Self> {
         try request.fetching(db) { try fetchCursor($0, adapter: $1) }
     }
+    /// The rows of a request.
     public static func fetchAll(_ db: Database, _ request: some FetchRequest) throws -> [Self] {
         try request.fetching(db) { try fetchAll($0, adapter: $1) }
     }
+    /// The first row of a request, or nil when there is none.
     public static func fetchOne(_ db: Database, _ request: some FetchRequest) throws -> Self? {
         try request.fetching(db, single: true) { try fetchOne($0, adapter: $1) }
     }
 }
 
 extension Row {
+    /// The distinct rows of a request.
     public static func fetchSet(_ db: Database, _ request: some FetchRequest) throws -> Set<Row> {
         try request.fetching(db) { try fetchSet($0, adapter: $1) }
     }
 }
 
 extension FetchableRecord where Self: Hashable {
+    /// The distinct rows of a request.
     public static func fetchSet(_ db: Database, _ request: some FetchRequest) throws -> Set<Self> {
         try Set(fetchCursor(db, request))
     }
 }
 
 extension DatabaseValueConvertible {
+    /// A cursor over the rows of a request.
     public static func fetchCursor(_ db: Database, _ request: some FetchRequest) throws -> DatabaseValueCursor<Self> {
         try request.fetching(db) { try fetchCursor($0, adapter: $1) }
     }
+    /// The rows of a request.
     public static func fetchAll(_ db: Database, _ request: some FetchRequest) throws -> [Self] {
         try request.fetching(db) { try fetchAll($0, adapter: $1) }
     }
+    /// The first row of a request, or nil when there is none.
     public static func fetchOne(_ db: Database, _ request: some FetchRequest) throws -> Self? {
         try request.fetching(db, single: true) { try fetchOne($0, adapter: $1) }
     }
 }
 
 extension DatabaseValueConvertible where Self: Hashable {
+    /// The distinct rows of a request.
     public static func fetchSet(_ db: Database, _ request: some FetchRequest) throws -> Set<Self> {
         try request.fetching(db) { try fetchSet($0, adapter: $1) }
     }
 }
 
 extension DatabaseValueConvertible where Self: StatementColumnConvertible {
+    /// A cursor over the rows of a request.
     public static func fetchCursor(_ db: Database, _ request: some FetchRequest) throws -> FastDatabaseValueCursor<Self> {
         try request.fetching(db) { try fetchCursor($0, adapter: $1) }
     }
+    /// The rows of a request.
     public static func fetchAll(_ db: Database, _ request: some FetchRequest) throws -> [Self] {
         try request.fetching(db) { try fetchAll($0, adapter: $1) }
     }
+    /// The first row of a request, or nil when there is none.
     public static func fetchOne(_ db: Database, _ request: some FetchRequest) throws -> Self? {
         try request.fetching(db, single: true) { try fetchOne($0, adapter: $1) }
     }
 }
 
 extension DatabaseValueConvertible where Self: StatementColumnConvertible & Hashable {
+    /// The distinct rows of a request.
     public static func fetchSet(_ db: Database, _ request: some FetchRequest) throws -> Set<Self> {
         try request.fetching(db) { try fetchSet($0, adapter: $1) }
     }

@@ -8,9 +8,13 @@ public protocol DatabaseCursor<Element>: Cursor {
 }
 
 extension DatabaseCursor {
+    /// The SQL of the statement the cursor steps.
     public var sql: String { statement.sql }
+    /// The arguments bound to the statement.
     public var arguments: StatementArguments { statement.arguments }
+    /// The number of columns of each row.
     public var columnCount: Int { statement.columnCount }
+    /// The names of the columns, as the statement gives them.
     public var columnNames: [String] { statement.columnNames }
 }
 
@@ -220,6 +224,7 @@ extension DatabaseValueConvertible {
         try DatabaseValueCursor(statement: db.makeStatement(sql: sql), arguments: arguments, adapter: adapter)
     }
 
+    /// A cursor over the values of a prepared statement's first column (adapted when an adapter is given).
     public static func fetchCursor(_ statement: Statement, arguments: StatementArguments? = nil, adapter: (any RowAdapter)? = nil) throws -> DatabaseValueCursor<Self> {
         try DatabaseValueCursor(statement: statement, arguments: arguments, adapter: adapter)
     }
@@ -232,6 +237,7 @@ extension DatabaseValueConvertible {
         try Array(fetchCursor(db, sql: sql, arguments: arguments, adapter: adapter))
     }
 
+    /// The values of a prepared statement's first column.
     public static func fetchAll(_ statement: Statement, arguments: StatementArguments? = nil, adapter: (any RowAdapter)? = nil) throws -> [Self] {
         try Array(fetchCursor(statement, arguments: arguments, adapter: adapter))
     }
@@ -244,6 +250,8 @@ extension DatabaseValueConvertible {
         try fetchOne(db.makeStatement(sql: sql), arguments: arguments, adapter: adapter)
     }
 
+    /// The value of a prepared statement's first column in its first row, or nil
+    /// when there is no row or the value is NULL.
     public static func fetchOne(_ statement: Statement, arguments: StatementArguments? = nil, adapter: (any RowAdapter)? = nil) throws -> Self? {
         try statement.prepareForValueFetch(arguments: arguments)
         defer { statement.reset() }
@@ -281,6 +289,7 @@ extension DatabaseValueConvertible where Self: StatementColumnConvertible {
         try FastDatabaseValueCursor(statement: db.makeStatement(sql: sql), arguments: arguments, adapter: adapter)
     }
 
+    /// A cursor over the values of a prepared statement's first column (adapted when an adapter is given).
     public static func fetchCursor(_ statement: Statement, arguments: StatementArguments? = nil, adapter: (any RowAdapter)? = nil) throws -> FastDatabaseValueCursor<Self> {
         try FastDatabaseValueCursor(statement: statement, arguments: arguments, adapter: adapter)
     }
@@ -293,6 +302,7 @@ extension DatabaseValueConvertible where Self: StatementColumnConvertible {
         try fetchAll(db.makeStatement(sql: sql), arguments: arguments, adapter: adapter)
     }
 
+    /// The values of a prepared statement's first column.
     @inlinable
     public static func fetchAll(_ statement: Statement, arguments: StatementArguments? = nil, adapter: (any RowAdapter)? = nil) throws -> [Self] {
         if adapter != nil { return try Array(fetchCursor(statement, arguments: arguments, adapter: adapter)) }
@@ -318,6 +328,8 @@ extension DatabaseValueConvertible where Self: StatementColumnConvertible {
         try fetchOne(db.makeStatement(sql: sql), arguments: arguments, adapter: adapter)
     }
 
+    /// The value of a prepared statement's first column in its first row, or nil
+    /// when there is no row or the value is NULL.
     public static func fetchOne(_ statement: Statement, arguments: StatementArguments? = nil, adapter: (any RowAdapter)? = nil) throws -> Self? {
         try statement.prepareForValueFetch(arguments: arguments)
         defer { statement.reset() }

@@ -43,6 +43,7 @@ extension RowAdapter {
 
 /// No columns at all.
 public struct EmptyRowAdapter: RowAdapter {
+    /// An adapter that shows no column.
     public init() {}
 
     public func _layout(columns: [String]) throws -> RowLayout {
@@ -60,6 +61,7 @@ public struct EmptyRowAdapter: RowAdapter {
 public struct ColumnMapping: RowAdapter {
     let mapping: [String: String]
 
+    /// An adapter that shows, under each key, the statement's column named by its value.
     public init(_ mapping: [String: String]) {
         self.mapping = mapping
     }
@@ -80,6 +82,7 @@ public struct ColumnMapping: RowAdapter {
 public struct SuffixRowAdapter: RowAdapter {
     let index: Int
 
+    /// An adapter that shows the columns from `index` (counted from 0) to the end.
     public init(fromIndex index: Int) {
         precondition(index >= 0, "negative index")
         self.index = index
@@ -97,11 +100,13 @@ public struct SuffixRowAdapter: RowAdapter {
 public struct RangeRowAdapter: RowAdapter {
     let range: Range<Int>
 
+    /// An adapter that shows the columns at these indexes.
     public init(_ range: Range<Int>) {
         precondition(range.lowerBound >= 0, "negative index")
         self.range = range
     }
 
+    /// An adapter that shows the columns at these indexes.
     public init(_ range: ClosedRange<Int>) {
         self.init(range.lowerBound..<(range.upperBound + 1))
     }
@@ -126,11 +131,13 @@ public struct ScopeAdapter: RowAdapter {
     let base: (any RowAdapter)?
     let scopes: [String: any RowAdapter]
 
+    /// An adapter that shows every column, with these named scopes.
     public init(_ scopes: [String: any RowAdapter]) {
         base = nil
         self.scopes = scopes
     }
 
+    /// An adapter that shows the columns of `base`, with these named scopes.
     public init(base: some RowAdapter, scopes: [String: any RowAdapter]) {
         self.base = base
         self.scopes = scopes
@@ -154,6 +161,7 @@ public struct ScopeAdapter: RowAdapter {
 public struct RenameColumnAdapter: RowAdapter {
     let transform: @Sendable (String) -> String
 
+    /// An adapter that shows every column under the name `transform` gives it.
     public init(_ transform: @escaping @Sendable (String) -> String) {
         self.transform = transform
     }

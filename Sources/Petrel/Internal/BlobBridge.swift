@@ -24,9 +24,11 @@ import CPetrelSQLite
 /// or whose value is NULL, a number or a column of a view or a virtual
 /// table, is an error (`SQLITE_ERROR`, with SQLite's message).
 public final class DatabaseBlobReader {
-    /// The table, column and schema read.
+    /// The table read.
     public let table: String
+    /// The column read.
     public let column: String
+    /// The schema of the table: `main`, `temp` or an attached database.
     public let schema: String
 
     private let connection: OpaquePointer

@@ -327,10 +327,14 @@ private struct SeparatedRows: Sendable {
 /// bytes, in hex otherwise.
 public struct DebugDumpFormat: DumpFormat, Sendable {
     private var rows: SeparatedRows
+    /// Whether a first line names the columns.
     public var header: Bool { get { rows.header } set { rows.header = newValue } }
+    /// The text between two values of a row.
     public var separator: String { get { rows.separator } set { rows.separator = newValue } }
+    /// How NULL prints.
     public var nullValue: String { get { rows.nullValue } set { rows.nullValue = newValue } }
 
+    /// A format with these settings; by default no header, `|` between values, NULL as nothing.
     public init(header: Bool = false, separator: String = "|", nullValue: String = "") {
         rows = SeparatedRows(header: header, separator: separator, nullValue: nullValue, utf8Blobs: false)
     }
@@ -348,10 +352,14 @@ public struct DebugDumpFormat: DumpFormat, Sendable {
 /// sqlite3 shell's `list` mode.
 public struct ListDumpFormat: DumpFormat, Sendable {
     private var rows: SeparatedRows
+    /// Whether a first line names the columns.
     public var header: Bool { get { rows.header } set { rows.header = newValue } }
+    /// The text between two values of a row.
     public var separator: String { get { rows.separator } set { rows.separator = newValue } }
+    /// How NULL prints.
     public var nullValue: String { get { rows.nullValue } set { rows.nullValue = newValue } }
 
+    /// A format with these settings; by default no header, `|` between values, NULL as nothing.
     public init(header: Bool = false, separator: String = "|", nullValue: String = "") {
         rows = SeparatedRows(header: header, separator: separator, nullValue: nullValue, utf8Blobs: true)
     }
@@ -369,8 +377,10 @@ public struct ListDumpFormat: DumpFormat, Sendable {
 /// between rows (also those of different statements): the sqlite3 shell's
 /// `line` mode.
 public struct LineDumpFormat: DumpFormat, Sendable {
+    /// How NULL prints.
     public var nullValue: String
 
+    /// A format that prints NULL as `nullValue`.
     public init(nullValue: String = "") {
         self.nullValue = nullValue
     }
@@ -392,10 +402,13 @@ public struct LineDumpFormat: DumpFormat, Sendable {
 /// One line per row, values as SQL literals (`'text'`, `X'0102'`, `NULL`):
 /// the sqlite3 shell's `quote` mode.
 public struct QuoteDumpFormat: DumpFormat, Sendable {
+    /// Whether a first line names the columns.
     public var header: Bool
+    /// The text between two values of a row.
     public var separator: String
     private var wroteHeader = false
 
+    /// A format with these settings; by default no header and `,` between values.
     public init(header: Bool = false, separator: String = ",") {
         self.header = header
         self.separator = separator
@@ -439,9 +452,11 @@ public struct JSONDumpFormat: DumpFormat, @unchecked Sendable {
         return encoder
     }
 
+    /// The encoder of each row's object.
     public var encoder: JSONEncoder
     private var rowCount = 0
 
+    /// A format that encodes rows with `encoder`.
     public init(encoder: JSONEncoder = JSONDumpFormat.defaultEncoder) {
         self.encoder = encoder
     }

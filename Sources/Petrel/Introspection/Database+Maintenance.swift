@@ -61,9 +61,13 @@ extension Database {
     ///
     /// Related SQLite documentation: <https://www.sqlite.org/c3ref/wal_checkpoint_v2.html>
     public enum CheckpointMode: CInt, Sendable {
+        /// Copies what it can without waiting for readers or writers.
         case passive = 0 // SQLITE_CHECKPOINT_PASSIVE
+        /// Waits for writers, then copies the whole WAL.
         case full = 1 // SQLITE_CHECKPOINT_FULL
+        /// Like `full`, then waits for readers so the next writer starts the WAL over.
         case restart = 2 // SQLITE_CHECKPOINT_RESTART
+        /// Like `restart`, then truncates the WAL file to zero bytes.
         case truncate = 3 // SQLITE_CHECKPOINT_TRUNCATE
     }
 

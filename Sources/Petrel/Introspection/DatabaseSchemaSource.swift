@@ -75,6 +75,7 @@ public struct DatabaseObjectID: Hashable, Sendable {
     /// The schema that holds it.
     public var schemaID: DatabaseSchemaID
 
+    /// The object of this name in this schema.
     public init(name: String, schemaID: DatabaseSchemaID) {
         self.name = name
         self.schemaID = schemaID

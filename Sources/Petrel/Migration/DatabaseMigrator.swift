@@ -54,6 +54,7 @@ public struct DatabaseMigrator: Sendable {
     /// release: it deletes data.
     public var eraseDatabaseOnSchemaChange = false
 
+    /// A migrator without migrations.
     public init() {}
 
     /// The identifiers of the registered migrations, in order.

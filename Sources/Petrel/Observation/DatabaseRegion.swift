@@ -229,10 +229,12 @@ extension DatabaseRegion: DatabaseRegionConvertible {
 public struct AnyDatabaseRegionConvertible: DatabaseRegionConvertible {
     private let region: @Sendable (Database) throws -> DatabaseRegion
 
+    /// The region the closure returns, computed from the database when needed.
     public init(_ region: @escaping @Sendable (Database) throws -> DatabaseRegion) {
         self.region = region
     }
 
+    /// The region of another region-convertible value.
     public init(_ region: some DatabaseRegionConvertible) {
         self.region = { try region.databaseRegion($0) }
     }

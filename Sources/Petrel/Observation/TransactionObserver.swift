@@ -66,7 +66,9 @@ extension TransactionObserver {
 
 /// A kind of change a statement may make, as SQLite compiles it.
 public enum DatabaseEventKind: Sendable, Hashable {
+    /// An insertion into the table.
     case insert(tableName: String)
+    /// A deletion from the table.
     case delete(tableName: String)
     /// An update of these columns.
     case update(tableName: String, columnNames: Set<String>)
@@ -83,8 +85,11 @@ public enum DatabaseEventKind: Sendable, Hashable {
 public struct DatabaseEvent {
     /// What happened to the row.
     public enum Kind: CInt, Sendable {
+        /// The row was inserted.
         case insert = 18  // SQLITE_INSERT
+        /// The row was deleted.
         case delete = 9   // SQLITE_DELETE
+        /// The row was updated.
         case update = 23  // SQLITE_UPDATE
     }
 

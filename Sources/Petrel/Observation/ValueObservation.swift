@@ -244,7 +244,9 @@ struct AnyScheduler: ValueObservationScheduler {
 
 /// The values of an observation, as an asynchronous sequence.
 public struct AsyncValueObservation<Element: Sendable>: AsyncSequence, Sendable {
+    /// How many values wait for a consumer that is slower than the database.
     public typealias BufferingPolicy = AsyncThrowingStream<Element, any Error>.Continuation.BufferingPolicy
+    /// The iterator of the values.
     public typealias AsyncIterator = Iterator
 
     let bufferingPolicy: BufferingPolicy
@@ -265,6 +267,7 @@ public struct AsyncValueObservation<Element: Sendable>: AsyncSequence, Sendable 
         return Iterator(base: stream.makeAsyncIterator(), cancellable: cancellable)
     }
 
+    /// The iterator of the values; the observation stops when it is discarded.
     public struct Iterator: AsyncIteratorProtocol {
         var base: AsyncThrowingStream<Element, any Error>.AsyncIterator
         let cancellable: AnyDatabaseCancellable

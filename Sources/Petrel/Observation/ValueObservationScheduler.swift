@@ -25,6 +25,7 @@ extension ValueObservationMainActorScheduler {
 public struct AsyncValueObservationScheduler: ValueObservationScheduler {
     let queue: DispatchQueue
 
+    /// A scheduler that delivers values on `queue`.
     public init(queue: DispatchQueue) {
         self.queue = queue
     }
@@ -50,6 +51,7 @@ extension ValueObservationScheduler where Self == AsyncValueObservationScheduler
 /// `main`, `dispatchMain()`, or a run loop): a command-line tool that never
 /// returns to it only gets the initial value.
 public struct ImmediateValueObservationScheduler: ValueObservationMainActorScheduler {
+    /// A scheduler that delivers the initial value at once and the next ones on the main queue.
     public init() {}
 
     public func immediateInitialValue() -> Bool { true }

@@ -19,13 +19,16 @@ public protocol ColumnExpression: SQLSpecificExpressible, SQLSelectable, SQLOrde
 }
 
 extension ColumnExpression {
+    /// The column as an expression, unqualified until a request gives it a table alias.
     public var sqlExpression: SQLExpression {
         var expression = SQLExpression(sql: SQL(elements: [.column(name, qualifier: nil)]), isTerm: true)
         expression.columnName = name
         return expression
     }
 
+    /// The column as a selected value: `SELECT name`.
     public var sqlSelection: SQLSelection { sqlExpression.sqlSelection }
+    /// The column as an ordering term: `ORDER BY name`.
     public var sqlOrdering: SQLOrdering { sqlExpression.sqlOrdering }
 
     /// For `upsert ... doUpdate:`: the conflicting row keeps its value of
@@ -45,10 +48,14 @@ extension ColumnExpression where Self: RawRepresentable, RawValue == String {
     public var name: String { rawValue }
 }
 
+/// A column named by a string: `Column("score")`.
+///
+/// A request qualifies it with its table's alias when it joins several tables.
 public struct Column: ColumnExpression, Sendable {
     /// The column name.
     public let name: String
 
+    /// A column of the given name, matched case-insensitively as SQLite does.
     public init(_ name: String) {
         self.name = name
     }
@@ -80,26 +87,32 @@ public struct ColumnAssignment: Sendable {
 // (SQLSpecificExpressible), so that `1 == 2` or `a ?? b` on plain values keep
 // their Swift meaning.
 
+/// `lhs = rhs`, or `lhs IS NULL` when one side is nil or NULL.
 public func == (lhs: some SQLSpecificExpressible, rhs: (any SQLExpressible)?) -> SQLExpression {
     equality(lhs.sqlExpression, rhs?.sqlExpression)
 }
 
+/// `lhs = rhs`, or `lhs IS NULL` when one side is nil or NULL.
 public func == (lhs: (any SQLExpressible)?, rhs: some SQLSpecificExpressible) -> SQLExpression {
     equality(lhs?.sqlExpression, rhs.sqlExpression)
 }
 
+/// `lhs = rhs`, or `lhs IS NULL` when one side is nil or NULL.
 public func == (lhs: some SQLSpecificExpressible, rhs: some SQLSpecificExpressible) -> SQLExpression {
     equality(lhs.sqlExpression, rhs.sqlExpression)
 }
 
+/// `lhs <> rhs`, or `lhs IS NOT NULL` when one side is nil or NULL.
 public func != (lhs: some SQLSpecificExpressible, rhs: (any SQLExpressible)?) -> SQLExpression {
     equality(lhs.sqlExpression, rhs?.sqlExpression).negated
 }
 
+/// `lhs <> rhs`, or `lhs IS NOT NULL` when one side is nil or NULL.
 public func != (lhs: (any SQLExpressible)?, rhs: some SQLSpecificExpressible) -> SQLExpression {
     equality(lhs?.sqlExpression, rhs.sqlExpression).negated
 }
 
+/// `lhs <> rhs`, or `lhs IS NOT NULL` when one side is nil or NULL.
 public func != (lhs: some SQLSpecificExpressible, rhs: some SQLSpecificExpressible) -> SQLExpression {
     equality(lhs.sqlExpression, rhs.sqlExpression).negated
 }
@@ -119,35 +132,65 @@ private func isNull(_ operand: SQLExpression) -> SQLExpression {
     if let column = operand.columnName { result.identifyingColumns = [column.fastLowercased] }
     return result
 }
+/// `lhs < rhs`.
 public func < (lhs: some SQLSpecificExpressible, rhs: some SQLExpressible) -> SQLExpression { .binary(lhs.sqlExpression, "<", rhs.sqlExpression) }
+/// `lhs < rhs`.
 public func < (lhs: some SQLExpressible, rhs: some SQLSpecificExpressible) -> SQLExpression { .binary(lhs.sqlExpression, "<", rhs.sqlExpression) }
+/// `lhs < rhs`.
 public func < (lhs: some SQLSpecificExpressible, rhs: some SQLSpecificExpressible) -> SQLExpression { .binary(lhs.sqlExpression, "<", rhs.sqlExpression) }
+/// `lhs <= rhs`.
 public func <= (lhs: some SQLSpecificExpressible, rhs: some SQLExpressible) -> SQLExpression { .binary(lhs.sqlExpression, "<=", rhs.sqlExpression) }
+/// `lhs <= rhs`.
 public func <= (lhs: some SQLExpressible, rhs: some SQLSpecificExpressible) -> SQLExpression { .binary(lhs.sqlExpression, "<=", rhs.sqlExpression) }
+/// `lhs <= rhs`.
 public func <= (lhs: some SQLSpecificExpressible, rhs: some SQLSpecificExpressible) -> SQLExpression { .binary(lhs.sqlExpression, "<=", rhs.sqlExpression) }
+/// `lhs > rhs`.
 public func > (lhs: some SQLSpecificExpressible, rhs: some SQLExpressible) -> SQLExpression { .binary(lhs.sqlExpression, ">", rhs.sqlExpression) }
+/// `lhs > rhs`.
 public func > (lhs: some SQLExpressible, rhs: some SQLSpecificExpressible) -> SQLExpression { .binary(lhs.sqlExpression, ">", rhs.sqlExpression) }
+/// `lhs > rhs`.
 public func > (lhs: some SQLSpecificExpressible, rhs: some SQLSpecificExpressible) -> SQLExpression { .binary(lhs.sqlExpression, ">", rhs.sqlExpression) }
+/// `lhs >= rhs`.
 public func >= (lhs: some SQLSpecificExpressible, rhs: some SQLExpressible) -> SQLExpression { .binary(lhs.sqlExpression, ">=", rhs.sqlExpression) }
+/// `lhs >= rhs`.
 public func >= (lhs: some SQLExpressible, rhs: some SQLSpecificExpressible) -> SQLExpression { .binary(lhs.sqlExpression, ">=", rhs.sqlExpression) }
+/// `lhs >= rhs`.
 public func >= (lhs: some SQLSpecificExpressible, rhs: some SQLSpecificExpressible) -> SQLExpression { .binary(lhs.sqlExpression, ">=", rhs.sqlExpression) }
+/// `lhs AND rhs`.
 public func && (lhs: some SQLSpecificExpressible, rhs: some SQLExpressible) -> SQLExpression { .binary(lhs.sqlExpression, "AND", rhs.sqlExpression) }
+/// `lhs AND rhs`.
 public func && (lhs: some SQLExpressible, rhs: some SQLSpecificExpressible) -> SQLExpression { .binary(lhs.sqlExpression, "AND", rhs.sqlExpression) }
+/// `lhs AND rhs`.
 public func && (lhs: some SQLSpecificExpressible, rhs: some SQLSpecificExpressible) -> SQLExpression { .binary(lhs.sqlExpression, "AND", rhs.sqlExpression) }
+/// `lhs OR rhs`.
 public func || (lhs: some SQLSpecificExpressible, rhs: some SQLExpressible) -> SQLExpression { .binary(lhs.sqlExpression, "OR", rhs.sqlExpression) }
+/// `lhs OR rhs`.
 public func || (lhs: some SQLExpressible, rhs: some SQLSpecificExpressible) -> SQLExpression { .binary(lhs.sqlExpression, "OR", rhs.sqlExpression) }
+/// `lhs OR rhs`.
 public func || (lhs: some SQLSpecificExpressible, rhs: some SQLSpecificExpressible) -> SQLExpression { .binary(lhs.sqlExpression, "OR", rhs.sqlExpression) }
+/// `lhs + rhs`.
 public func + (lhs: some SQLSpecificExpressible, rhs: some SQLExpressible) -> SQLExpression { .binary(lhs.sqlExpression, "+", rhs.sqlExpression) }
+/// `lhs + rhs`.
 public func + (lhs: some SQLExpressible, rhs: some SQLSpecificExpressible) -> SQLExpression { .binary(lhs.sqlExpression, "+", rhs.sqlExpression) }
+/// `lhs + rhs`.
 public func + (lhs: some SQLSpecificExpressible, rhs: some SQLSpecificExpressible) -> SQLExpression { .binary(lhs.sqlExpression, "+", rhs.sqlExpression) }
+/// `lhs - rhs`.
 public func - (lhs: some SQLSpecificExpressible, rhs: some SQLExpressible) -> SQLExpression { .binary(lhs.sqlExpression, "-", rhs.sqlExpression) }
+/// `lhs - rhs`.
 public func - (lhs: some SQLExpressible, rhs: some SQLSpecificExpressible) -> SQLExpression { .binary(lhs.sqlExpression, "-", rhs.sqlExpression) }
+/// `lhs - rhs`.
 public func - (lhs: some SQLSpecificExpressible, rhs: some SQLSpecificExpressible) -> SQLExpression { .binary(lhs.sqlExpression, "-", rhs.sqlExpression) }
+/// `lhs * rhs`.
 public func * (lhs: some SQLSpecificExpressible, rhs: some SQLExpressible) -> SQLExpression { .binary(lhs.sqlExpression, "*", rhs.sqlExpression) }
+/// `lhs * rhs`.
 public func * (lhs: some SQLExpressible, rhs: some SQLSpecificExpressible) -> SQLExpression { .binary(lhs.sqlExpression, "*", rhs.sqlExpression) }
+/// `lhs * rhs`.
 public func * (lhs: some SQLSpecificExpressible, rhs: some SQLSpecificExpressible) -> SQLExpression { .binary(lhs.sqlExpression, "*", rhs.sqlExpression) }
+/// `lhs / rhs`.
 public func / (lhs: some SQLSpecificExpressible, rhs: some SQLExpressible) -> SQLExpression { .binary(lhs.sqlExpression, "/", rhs.sqlExpression) }
+/// `lhs / rhs`.
 public func / (lhs: some SQLExpressible, rhs: some SQLSpecificExpressible) -> SQLExpression { .binary(lhs.sqlExpression, "/", rhs.sqlExpression) }
+/// `lhs / rhs`.
 public func / (lhs: some SQLSpecificExpressible, rhs: some SQLSpecificExpressible) -> SQLExpression { .binary(lhs.sqlExpression, "/", rhs.sqlExpression) }
 /// `NOT expr`; `a <> b` for `a = b`, `x IS NOT NULL` for `x IS NULL`,
 /// `x NOT IN (...)`, `x NOT BETWEEN ...`, and `x` for `NOT x`.
@@ -155,6 +198,7 @@ public prefix func ! (expression: some SQLSpecificExpressible) -> SQLExpression 
     expression.sqlExpression.negated
 }
 
+/// `-expr`: the expression negated.
 public prefix func - (expression: some SQLSpecificExpressible) -> SQLExpression {
     SQLExpression(sql: SQL(sql: "-") + expression.sqlExpression.operandSQL, isTerm: false)
 }
@@ -164,6 +208,7 @@ public func ?? (lhs: some SQLSpecificExpressible, rhs: some SQLExpressible) -> S
     .function("IFNULL", [lhs.sqlExpression, rhs.sqlExpression])
 }
 
+/// Lists of values that test SQL expressions for membership.
 extension Sequence where Element: SQLExpressible {
     /// `expr IN (values...)`; an empty sequence contains nothing.
     public func contains(_ expression: some SQLSpecificExpressible) -> SQLExpression {
@@ -171,6 +216,7 @@ extension Sequence where Element: SQLExpressible {
     }
 }
 
+/// Lists of values and expressions that test SQL expressions for membership.
 extension Sequence where Element == any SQLExpressible {
     /// `expr IN (values...)`, for a mix of values and expressions.
     public func contains(_ expression: some SQLSpecificExpressible) -> SQLExpression {
@@ -197,6 +243,7 @@ extension SQLExpression {
     }
 }
 
+/// Closed ranges that test SQL expressions: `(1...10).contains(Column("score"))`.
 extension ClosedRange where Bound: SQLExpressible {
     /// `expr BETWEEN lower AND upper`.
     public func contains(_ expression: some SQLSpecificExpressible) -> SQLExpression {
@@ -208,6 +255,7 @@ extension ClosedRange where Bound: SQLExpressible {
     }
 }
 
+/// Half-open ranges that test SQL expressions: `(1..<10).contains(Column("score"))`.
 extension Range where Bound: SQLExpressible {
     /// `expr >= lower AND expr < upper`.
     public func contains(_ expression: some SQLSpecificExpressible) -> SQLExpression {
@@ -275,11 +323,19 @@ extension SQLExpression.AssociativeBinaryOperator {
 
 // Assignment operators for `updateAll`: `Column("score") += 1` assigns
 // `score = score + 1`.
+/// `column = column + value`, for `updateAll`.
 public func += (column: some ColumnExpression, value: some SQLExpressible) -> ColumnAssignment { column.set(to: column + value) }
+/// `column = column - value`, for `updateAll`.
 public func -= (column: some ColumnExpression, value: some SQLExpressible) -> ColumnAssignment { column.set(to: column - value) }
+/// `column = column * value`, for `updateAll`.
 public func *= (column: some ColumnExpression, value: some SQLExpressible) -> ColumnAssignment { column.set(to: column * value) }
+/// `column = column / value`, for `updateAll`.
 public func /= (column: some ColumnExpression, value: some SQLExpressible) -> ColumnAssignment { column.set(to: column / value) }
+/// `column = column & value`, for `updateAll`.
 public func &= (column: some ColumnExpression, value: some SQLExpressible) -> ColumnAssignment { column.set(to: column & value) }
+/// `column = column | value`, for `updateAll`.
 public func |= (column: some ColumnExpression, value: some SQLExpressible) -> ColumnAssignment { column.set(to: column | value) }
+/// `column = column << value`, for `updateAll`.
 public func <<= (column: some ColumnExpression, value: some SQLExpressible) -> ColumnAssignment { column.set(to: column << value) }
+/// `column = column >> value`, for `updateAll`.
 public func >>= (column: some ColumnExpression, value: some SQLExpressible) -> ColumnAssignment { column.set(to: column >> value) }

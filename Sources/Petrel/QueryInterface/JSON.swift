@@ -15,12 +15,15 @@ public protocol SQLJSONExpressible: SQLSpecificExpressible {}
 
 /// A column that holds JSON text.
 public struct JSONColumn: ColumnExpression, SQLJSONExpressible, Sendable {
+    /// The column name.
     public var name: String
 
+    /// A JSON column of the given name.
     public init(_ name: String) {
         self.name = name
     }
 
+    /// A JSON column named after a coding key.
     public init(_ codingKey: some CodingKey) {
         name = codingKey.stringValue
     }

@@ -55,10 +55,12 @@ extension QueryInterfaceRequest {
 public struct AllColumnsExcluding: SQLSelectable, Sendable {
     let excludedColumns: Set<String>
 
+    /// Every column of the table but these.
     public init(_ excludedColumns: some Collection<String>) {
         self.excludedColumns = Set(excludedColumns.map { $0.lowercased() })
     }
 
+    /// `*` without the excluded columns, spelled out when the request compiles.
     public var sqlSelection: SQLSelection {
         var selection = SQLSelection.allColumns
         selection.excludedColumns = excludedColumns
@@ -116,23 +118,33 @@ extension SQLSelection {
 // MARK: - Record-type shortcuts
 
 extension TableRecord {
+    /// A request of the records that selects these columns or expressions.
     public static func select(_ selection: [any SQLSelectable]) -> QueryInterfaceRequest<Self> { all().select(selection) }
+    /// A request of the records that selects an SQL snippet.
     public static func select(sql: String, arguments: StatementArguments = StatementArguments()) -> QueryInterfaceRequest<Self> {
         all().select(sql: sql, arguments: arguments)
     }
+    /// A request of the records that selects an SQL literal, its interpolations bound.
     public static func select(literal sqlLiteral: SQL) -> QueryInterfaceRequest<Self> { all().select(literal: sqlLiteral) }
+    /// A request of values of type `T` made from these columns or expressions.
     public static func select<T>(_ selection: [any SQLSelectable], as type: T.Type = T.self) -> QueryInterfaceRequest<T> {
         all().select(selection, as: type)
     }
+    /// A request of values of type `T` selected by an SQL snippet.
     public static func select<T>(sql: String, arguments: StatementArguments = StatementArguments(), as type: T.Type = T.self) -> QueryInterfaceRequest<T> {
         all().select(sql: sql, arguments: arguments, as: type)
     }
+    /// A request of values of type `T` selected by an SQL literal.
     public static func select<T>(literal sqlLiteral: SQL, as type: T.Type = T.self) -> QueryInterfaceRequest<T> {
         all().select(literal: sqlLiteral, as: type)
     }
+    /// A request of all columns plus these columns or expressions.
     public static func annotated(with selection: any SQLSelectable...) -> QueryInterfaceRequest<Self> { all().annotated(with: selection) }
+    /// A request of all columns plus these columns or expressions.
     public static func annotated(with selection: [any SQLSelectable]) -> QueryInterfaceRequest<Self> { all().annotated(with: selection) }
+    /// A request of the records in this order.
     public static func order(_ orderings: [any SQLOrderingTerm]) -> QueryInterfaceRequest<Self> { all().order(orderings) }
+    /// A request of the records in the order of an SQL literal.
     public static func order(literal sqlLiteral: SQL) -> QueryInterfaceRequest<Self> { all().order(literal: sqlLiteral) }
 
     /// The number of columns `databaseSelection` selects.

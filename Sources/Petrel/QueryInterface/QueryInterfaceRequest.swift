@@ -770,27 +770,42 @@ extension TableRecord {
     /// A request that fetches nothing.
     public static func none() -> QueryInterfaceRequest<Self> { all().none() }
 
+    /// A request of the records where the predicate is true: `Player.filter(Column("score") > 1000)`.
     public static func filter(_ predicate: some SQLExpressible) -> QueryInterfaceRequest<Self> { all().filter(predicate) }
+    /// A request of the records where an SQL condition holds.
     public static func filter(sql: String, arguments: StatementArguments = StatementArguments()) -> QueryInterfaceRequest<Self> {
         all().filter(sql: sql, arguments: arguments)
     }
+    /// A request of the records where an SQL literal holds, its interpolations bound.
     public static func filter(literal: SQL) -> QueryInterfaceRequest<Self> { all().filter(literal: literal) }
+    /// A request of the record with this primary key, if any.
     public static func filter(key: some DatabaseValueConvertible) -> QueryInterfaceRequest<Self> { all().filter(key: key) }
+    /// A request of the records with these primary keys.
     public static func filter<Keys: Sequence>(keys: Keys) -> QueryInterfaceRequest<Self> where Keys.Element: DatabaseValueConvertible {
         all().filter(keys: keys)
     }
+    /// A request of the records in this order: `Player.order(Column("score").desc)`.
     public static func order(_ orderings: any SQLOrderingTerm...) -> QueryInterfaceRequest<Self> { all().order(orderings) }
+    /// A request of the records in primary key order.
     public static func orderByPrimaryKey() -> QueryInterfaceRequest<Self> { all().orderByPrimaryKey() }
+    /// A request of the primary key values of the table.
     public static func selectPrimaryKey<T>(as type: T.Type = T.self) -> QueryInterfaceRequest<T> { all().selectPrimaryKey(as: type) }
+    /// A request of the records in the order of an SQL snippet.
     public static func order(sql: String, arguments: StatementArguments = StatementArguments()) -> QueryInterfaceRequest<Self> {
         all().order(sql: sql, arguments: arguments)
     }
+    /// A request of the records that selects these columns or expressions.
     public static func select(_ selection: any SQLSelectable...) -> QueryInterfaceRequest<Self> { all().select(selection) }
+    /// A request of values of type `T` made from these columns or expressions:
+    /// `Player.select(Column("name"), as: String.self)`.
     public static func select<T>(_ selection: any SQLSelectable..., as type: T.Type = T.self) -> QueryInterfaceRequest<T> {
         all().select(selection).asRequest(of: T.self)
     }
+    /// A request of at most `limit` records, after skipping `offset` of them.
     public static func limit(_ limit: Int, offset: Int? = nil) -> QueryInterfaceRequest<Self> { all().limit(limit, offset: offset) }
+    /// A request of the rows of the record's FTS5 table that match the pattern; none for a nil pattern.
     public static func matching(_ pattern: FTS5Pattern?) -> QueryInterfaceRequest<Self> { all().matching(pattern) }
+    /// A request of the rows of the record's FTS3 or FTS4 table that match the pattern; none for a nil pattern.
     public static func matching(_ pattern: FTS3Pattern?) -> QueryInterfaceRequest<Self> { all().matching(pattern) }
 }
 
@@ -800,6 +815,8 @@ extension TableRecord where Self: Identifiable {
 }
 
 extension TableRecord where Self: Identifiable, ID: DatabaseValueConvertible {
+    /// A request of the record with this id, if any.
     public static func filter(id: ID) -> QueryInterfaceRequest<Self> { all().filter(key: id) }
+    /// A request of the records with these ids.
     public static func filter(ids: some Collection<ID>) -> QueryInterfaceRequest<Self> { all().filter(keys: ids) }
 }

@@ -19,7 +19,9 @@ public protocol DerivableRequest<RowDecoder>: AggregatingRequest, FilteredReques
     func distinct() -> Self
     /// Declares a common table expression in the `WITH` clause.
     func with<T>(_ cte: CommonTableExpression<T>) -> Self
+    /// Keeps the rows that have an associated row and adds its selected columns (`JOIN`).
     func annotated<A: Association>(withRequired association: A) -> Self where A.OriginRowDecoder == RowDecoder
+    /// Adds the associated row's selected columns, NULL when there is none (`LEFT JOIN`).
     func annotated<A: Association>(withOptional association: A) -> Self where A.OriginRowDecoder == RowDecoder
 }
 
@@ -29,6 +31,7 @@ public protocol DerivableRequest<RowDecoder>: AggregatingRequest, FilteredReques
 
 /// A request that knows the type it fetches.
 public protocol TypedRequest<RowDecoder> {
+    /// The type the request fetches.
     associatedtype RowDecoder
 }
 
@@ -83,10 +86,15 @@ public protocol AggregatingRequest {
 
 /// A request that can join and include associated rows.
 public protocol JoinableRequest<RowDecoder>: TypedRequest {
+    /// Keeps the rows that have an associated row and fetches it with them (`JOIN`).
     func including<A: Association>(required association: A) -> Self where A.OriginRowDecoder == RowDecoder
+    /// Fetches each row's associated row, or nil (`LEFT JOIN`).
     func including<A: Association>(optional association: A) -> Self where A.OriginRowDecoder == RowDecoder
+    /// Fetches every associated row of each row, with a second request.
     func including<A: AssociationToMany>(all association: A) -> Self where A.OriginRowDecoder == RowDecoder
+    /// Keeps the rows that have an associated row, without fetching it (`JOIN`).
     func joining<A: Association>(required association: A) -> Self where A.OriginRowDecoder == RowDecoder
+    /// Joins the association without fetching it, for conditions and orderings (`LEFT JOIN`).
     func joining<A: Association>(optional association: A) -> Self where A.OriginRowDecoder == RowDecoder
 }
 
@@ -239,6 +247,7 @@ extension AggregatingRequest {
 // The closure receives the record's `DatabaseComponents` (its `Columns`
 // enum by default); key paths into it work as closures.
 extension DerivableRequest where RowDecoder: TableRecord {
+    /// What the request's closures receive: the record's columns.
     public typealias DatabaseComponents = RowDecoder.DatabaseComponents
 
     /// Keeps the rows that satisfy the predicate: `filter { $0.score > 1000 }`.

@@ -12,7 +12,9 @@ public protocol SQLExpressible {
 public protocol SQLSpecificExpressible: SQLExpressible, SQLSelectable, SQLOrderingTerm {}
 
 extension SQLSpecificExpressible {
+    /// The expression as a selected value.
     public var sqlSelection: SQLSelection { sqlExpression.sqlSelection }
+    /// The expression as an ordering term, ascending.
     public var sqlOrdering: SQLOrdering { sqlExpression.sqlOrdering }
 }
 
@@ -249,6 +251,7 @@ extension DatabaseValue: SQLExpressible {
 }
 
 extension SQLExpressible where Self: DatabaseValueConvertible {
+    /// The value, bound as a statement argument.
     public var sqlExpression: SQLExpression { .value(databaseValue) }
 }
 
@@ -257,6 +260,7 @@ extension SQLExpressible where Self: DatabaseValueConvertible {
 
 /// Something a request selects: a column, `*`, an aliased expression.
 public protocol SQLSelectable {
+    /// The selection, as written after `SELECT`.
     var sqlSelection: SQLSelection { get }
 }
 
@@ -279,10 +283,12 @@ public struct SQLSelection: SQLSelectable, Sendable {
         self.isAggregate = isAggregate
     }
 
+    /// The selection itself.
     public var sqlSelection: SQLSelection { self }
 }
 
 extension SQLExpression: SQLSelectable {
+    /// The expression as a selected value.
     public var sqlSelection: SQLSelection {
         var selection = SQLSelection(sql: sql, isAggregate: isAggregate)
         selection.expression = sql
@@ -297,12 +303,15 @@ extension SQLSelectable where Self == SQLSelection {
 
 /// `*` in a selection.
 public struct AllColumns: SQLSelectable, Sendable {
+    /// `*`.
     public init() {}
+    /// `*`, qualified with the table's alias in joined requests.
     public var sqlSelection: SQLSelection { .allColumns }
 }
 
 /// Something a request orders by.
 public protocol SQLOrderingTerm {
+    /// The ordering term, as written after `ORDER BY`.
     var sqlOrdering: SQLOrdering { get }
 }
 
@@ -311,10 +320,12 @@ public struct SQLOrdering: SQLOrderingTerm, Sendable {
     let sql: SQL
     /// The reversed ordering (used by `reversed()`), when it can be computed.
     var reversedSQL: SQL? = nil
+    /// The ordering term itself.
     public var sqlOrdering: SQLOrdering { self }
 }
 
 extension SQLExpression: SQLOrderingTerm {
+    /// The expression in ascending order; `reversed()` makes it descending.
     public var sqlOrdering: SQLOrdering { SQLOrdering(sql: sql, reversedSQL: sql + SQL(sql: " DESC")) }
 }
 
@@ -328,10 +339,15 @@ extension SQLExpression {
         /// The value of an empty chain.
         public let neutralValue: DatabaseValue
 
+        /// `+`; an empty chain is 0.
         public static let add = AssociativeBinaryOperator(sql: "+", neutralValue: 0.databaseValue)
+        /// `*`; an empty chain is 1.
         public static let multiply = AssociativeBinaryOperator(sql: "*", neutralValue: 1.databaseValue)
+        /// `AND`; an empty chain is true.
         public static let and = AssociativeBinaryOperator(sql: "AND", neutralValue: true.databaseValue)
+        /// `OR`; an empty chain is false.
         public static let or = AssociativeBinaryOperator(sql: "OR", neutralValue: false.databaseValue)
+        /// `||`, string concatenation; an empty chain is `''`.
         public static let concat = AssociativeBinaryOperator(sql: "||", neutralValue: "".databaseValue)
 
         /// The operators whose nested chains are one chain: `a AND (b AND
@@ -397,6 +413,7 @@ extension SQLExpression {
     }
 }
 
+/// Expressions that join into one chain of an operator.
 extension Sequence where Element: SQLSpecificExpressible {
     /// The expressions joined by the operator: `[a, b].joined(operator: .and)` is `a AND b`.
     public func joined(operator op: SQLExpression.AssociativeBinaryOperator) -> SQLExpression {
@@ -404,6 +421,7 @@ extension Sequence where Element: SQLSpecificExpressible {
     }
 }
 
+/// Expressions of several types that join into one chain of an operator.
 extension Sequence where Element == any SQLSpecificExpressible {
     /// The expressions joined by the operator: `[a, b].joined(operator: .and)` is `a AND b`.
     public func joined(operator op: SQLExpression.AssociativeBinaryOperator) -> SQLExpression {

@@ -11,10 +11,12 @@ public func === (lhs: some SQLSpecificExpressible, rhs: (any SQLExpressible)?) -
     identity(lhs.sqlExpression, "IS", rhs?.sqlExpression)
 }
 
+/// `lhs IS rhs`: like `==`, but NULL is a value (NULL IS NULL is true).
 public func === (lhs: (any SQLExpressible)?, rhs: some SQLSpecificExpressible) -> SQLExpression {
     identity(rhs.sqlExpression, "IS", lhs?.sqlExpression)
 }
 
+/// `lhs IS rhs`: like `==`, but NULL is a value (NULL IS NULL is true).
 public func === (lhs: some SQLSpecificExpressible, rhs: some SQLSpecificExpressible) -> SQLExpression {
     identity(lhs.sqlExpression, "IS", rhs.sqlExpression)
 }
@@ -24,10 +26,12 @@ public func !== (lhs: some SQLSpecificExpressible, rhs: (any SQLExpressible)?) -
     identity(lhs.sqlExpression, "IS NOT", rhs?.sqlExpression)
 }
 
+/// `lhs IS NOT rhs`.
 public func !== (lhs: (any SQLExpressible)?, rhs: some SQLSpecificExpressible) -> SQLExpression {
     identity(rhs.sqlExpression, "IS NOT", lhs?.sqlExpression)
 }
 
+/// `lhs IS NOT rhs`.
 public func !== (lhs: some SQLSpecificExpressible, rhs: some SQLSpecificExpressible) -> SQLExpression {
     identity(lhs.sqlExpression, "IS NOT", rhs.sqlExpression)
 }
@@ -42,17 +46,29 @@ private func identity(_ lhs: SQLExpression, _ op: String, _ rhs: SQLExpression?)
 
 // MARK: - Bitwise operators
 
+/// `lhs & rhs`: bitwise AND.
 public func & (lhs: some SQLSpecificExpressible, rhs: some SQLExpressible) -> SQLExpression { .binary(lhs.sqlExpression, "&", rhs.sqlExpression) }
+/// `lhs & rhs`: bitwise AND.
 public func & (lhs: some SQLExpressible, rhs: some SQLSpecificExpressible) -> SQLExpression { .binary(lhs.sqlExpression, "&", rhs.sqlExpression) }
+/// `lhs & rhs`: bitwise AND.
 public func & (lhs: some SQLSpecificExpressible, rhs: some SQLSpecificExpressible) -> SQLExpression { .binary(lhs.sqlExpression, "&", rhs.sqlExpression) }
+/// `lhs | rhs`: bitwise OR.
 public func | (lhs: some SQLSpecificExpressible, rhs: some SQLExpressible) -> SQLExpression { .binary(lhs.sqlExpression, "|", rhs.sqlExpression) }
+/// `lhs | rhs`: bitwise OR.
 public func | (lhs: some SQLExpressible, rhs: some SQLSpecificExpressible) -> SQLExpression { .binary(lhs.sqlExpression, "|", rhs.sqlExpression) }
+/// `lhs | rhs`: bitwise OR.
 public func | (lhs: some SQLSpecificExpressible, rhs: some SQLSpecificExpressible) -> SQLExpression { .binary(lhs.sqlExpression, "|", rhs.sqlExpression) }
+/// `lhs << rhs`: bits shifted left.
 public func << (lhs: some SQLSpecificExpressible, rhs: some SQLExpressible) -> SQLExpression { .binary(lhs.sqlExpression, "<<", rhs.sqlExpression) }
+/// `lhs << rhs`: bits shifted left.
 public func << (lhs: some SQLExpressible, rhs: some SQLSpecificExpressible) -> SQLExpression { .binary(lhs.sqlExpression, "<<", rhs.sqlExpression) }
+/// `lhs << rhs`: bits shifted left.
 public func << (lhs: some SQLSpecificExpressible, rhs: some SQLSpecificExpressible) -> SQLExpression { .binary(lhs.sqlExpression, "<<", rhs.sqlExpression) }
+/// `lhs >> rhs`: bits shifted right.
 public func >> (lhs: some SQLSpecificExpressible, rhs: some SQLExpressible) -> SQLExpression { .binary(lhs.sqlExpression, ">>", rhs.sqlExpression) }
+/// `lhs >> rhs`: bits shifted right.
 public func >> (lhs: some SQLExpressible, rhs: some SQLSpecificExpressible) -> SQLExpression { .binary(lhs.sqlExpression, ">>", rhs.sqlExpression) }
+/// `lhs >> rhs`: bits shifted right.
 public func >> (lhs: some SQLSpecificExpressible, rhs: some SQLSpecificExpressible) -> SQLExpression { .binary(lhs.sqlExpression, ">>", rhs.sqlExpression) }
 
 /// `~x`: the bitwise complement.
@@ -68,9 +84,13 @@ extension Database {
         public let rawValue: String
         public init(rawValue: String) { self.rawValue = rawValue }
 
+        /// `INTEGER`.
         public static let integer = StorageClass(rawValue: "INTEGER")
+        /// `REAL`.
         public static let real = StorageClass(rawValue: "REAL")
+        /// `TEXT`.
         public static let text = StorageClass(rawValue: "TEXT")
+        /// `BLOB`.
         public static let blob = StorageClass(rawValue: "BLOB")
     }
 }
@@ -149,18 +169,31 @@ public func total(
 
 /// A modifier of SQLite's date and time functions.
 public enum SQLDateModifier: SQLSpecificExpressible, Sendable {
+    /// `'N seconds'` (negative N goes back).
     case second(Double)
+    /// `'N minutes'`.
     case minute(Int)
+    /// `'N hours'`.
     case hour(Int)
+    /// `'N days'`.
     case day(Int)
+    /// `'N months'`.
     case month(Int)
+    /// `'N years'`.
     case year(Int)
+    /// `'start of day'`.
     case startOfDay
+    /// `'start of month'`.
     case startOfMonth
+    /// `'start of year'`.
     case startOfYear
+    /// `'weekday N'`: forward to the next day whose weekday is N (0 is Sunday).
     case weekday(Int)
+    /// `'unixepoch'`: the value is a number of seconds since 1970.
     case unixEpoch
+    /// `'localtime'`: from UTC to local time.
     case localTime
+    /// `'utc'`: from local time to UTC.
     case utc
 
     /// The modifier as SQLite spells it: `'+3 days'`, `'start of month'`...

@@ -76,6 +76,7 @@ public final class TableAlias<RowDecoder>: Sendable {
 }
 
 extension TableAlias where RowDecoder: TableRecord {
+    /// What the alias's closures receive: the record's columns.
     public typealias DatabaseComponents = RowDecoder.DatabaseComponents
 
     /// A column of the record, qualified: `alias.score`.

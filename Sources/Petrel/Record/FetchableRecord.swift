@@ -67,6 +67,7 @@ extension FetchableRecord where Self: Decodable {
 /// }
 /// ```
 public class FetchableRecordDecoder {
+    /// A decoder, which reads each record with its type's decoding strategies.
     public init() {}
 
     /// The record decoded from the row's columns, scopes and prefetched rows.
@@ -103,6 +104,7 @@ extension FetchableRecord {
         try RecordCursor(statement: db.makeStatement(sql: sql), arguments: arguments, adapter: adapter)
     }
 
+    /// A cursor over the records of a prepared statement's rows.
     public static func fetchCursor(_ statement: Statement, arguments: StatementArguments? = nil, adapter: (any RowAdapter)? = nil) throws -> RecordCursor<Self> {
         try RecordCursor(statement: statement, arguments: arguments, adapter: adapter)
     }
@@ -139,6 +141,7 @@ extension FetchableRecord {
         try fetchCursor(db, sql: sql, arguments: arguments, adapter: adapter).next()
     }
 
+    /// The record of a prepared statement's first row, or nil when there is none.
     public static func fetchOne(_ statement: Statement, arguments: StatementArguments? = nil, adapter: (any RowAdapter)? = nil) throws -> Self? {
         try fetchCursor(statement, arguments: arguments, adapter: adapter).next()
     }

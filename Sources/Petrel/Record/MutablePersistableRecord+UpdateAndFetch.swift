@@ -172,12 +172,16 @@ extension QueryInterfaceRequest {
 }
 
 extension QueryInterfaceRequest where RowDecoder: TableRecord {
+    /// A prepared `DELETE ... RETURNING` statement of the selected rows, returning
+    /// values built from the record's columns.
     public func deleteAndFetchStatement(
         _ db: Database, select: (RowDecoder.DatabaseComponents) throws -> [any SQLSelectable]
     ) throws -> Statement {
         try deleteAndFetchStatement(db, selection: select(RowDecoder.databaseComponents))
     }
 
+    /// A prepared `UPDATE ... RETURNING` statement of the selected rows, with
+    /// assignments and returned values built from the record's columns.
     public func updateAndFetchStatement(
         _ db: Database, onConflict conflictResolution: Database.ConflictResolution? = nil,
         assignments: (RowDecoder.DatabaseComponents) throws -> [ColumnAssignment],
@@ -194,6 +198,7 @@ extension QueryInterfaceRequest where RowDecoder: FetchableRecord & TableRecord 
         try RowDecoder.fetchCursor(deleteAndFetchStatement(db, selection: RowDecoder.databaseSelection))
     }
 
+    /// Deletes the selected rows and returns them as records.
     public func deleteAndFetchAll(_ db: Database) throws -> [RowDecoder] {
         try RowDecoder.fetchAll(deleteAndFetchStatement(db, selection: RowDecoder.databaseSelection))
     }
@@ -205,6 +210,8 @@ extension QueryInterfaceRequest where RowDecoder: FetchableRecord & TableRecord 
         try RowDecoder.fetchCursor(updateAndFetchStatement(db, onConflict: conflictResolution, assignments, selection: RowDecoder.databaseSelection))
     }
 
+    /// Updates the selected rows with assignments built from the record's columns,
+    /// and returns them, updated, as records.
     public func updateAndFetchCursor(
         _ db: Database, onConflict conflictResolution: Database.ConflictResolution? = nil,
         assignments: (RowDecoder.DatabaseComponents) throws -> [ColumnAssignment]
@@ -212,12 +219,14 @@ extension QueryInterfaceRequest where RowDecoder: FetchableRecord & TableRecord 
         try updateAndFetchCursor(db, onConflict: conflictResolution, assignments(RowDecoder.databaseComponents))
     }
 
+    /// Updates the selected rows and returns them, updated, as records.
     public func updateAndFetchAll(
         _ db: Database, onConflict conflictResolution: Database.ConflictResolution? = nil, _ assignments: [ColumnAssignment]
     ) throws -> [RowDecoder] {
         try RowDecoder.fetchAll(updateAndFetchStatement(db, onConflict: conflictResolution, assignments, selection: RowDecoder.databaseSelection))
     }
 
+    /// Updates the selected rows and returns them, updated, as records.
     public func updateAndFetchAll(
         _ db: Database, onConflict conflictResolution: Database.ConflictResolution? = nil,
         assignments: (RowDecoder.DatabaseComponents) throws -> [ColumnAssignment]
@@ -227,16 +236,19 @@ extension QueryInterfaceRequest where RowDecoder: FetchableRecord & TableRecord 
 }
 
 extension QueryInterfaceRequest where RowDecoder: FetchableRecord & TableRecord & Hashable {
+    /// Deletes the selected rows and returns them as a set of records.
     public func deleteAndFetchSet(_ db: Database) throws -> Set<RowDecoder> {
         try Set(deleteAndFetchCursor(db))
     }
 
+    /// Updates the selected rows and returns them, updated, as a set of records.
     public func updateAndFetchSet(
         _ db: Database, onConflict conflictResolution: Database.ConflictResolution? = nil, _ assignments: [ColumnAssignment]
     ) throws -> Set<RowDecoder> {
         try Set(updateAndFetchCursor(db, onConflict: conflictResolution, assignments))
     }
 
+    /// Updates the selected rows and returns them, updated, as a set of records.
     public func updateAndFetchSet(
         _ db: Database, onConflict conflictResolution: Database.ConflictResolution? = nil,
         assignments: (RowDecoder.DatabaseComponents) throws -> [ColumnAssignment]

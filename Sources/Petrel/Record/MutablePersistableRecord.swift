@@ -5,19 +5,27 @@ extension Database {
     ///
     /// Related SQLite documentation: <https://www.sqlite.org/lang_conflict.html>
     public enum ConflictResolution: String, Sendable {
+        /// Rolls the whole transaction back and fails.
         case rollback = "ROLLBACK"
+        /// Undoes the statement's changes and fails (SQLite's default).
         case abort = "ABORT"
+        /// Fails, keeping the changes the statement made before the conflict.
         case fail = "FAIL"
+        /// Skips the conflicting row and goes on.
         case ignore = "IGNORE"
+        /// Deletes the rows in the way, then writes the new one.
         case replace = "REPLACE"
     }
 }
 
 /// The default conflict resolutions of a record type.
 public struct PersistenceConflictPolicy: Sendable {
+    /// The resolution of `insert` statements: `INSERT OR <resolution>`.
     public let conflictResolutionForInsert: Database.ConflictResolution
+    /// The resolution of `update` statements: `UPDATE OR <resolution>`.
     public let conflictResolutionForUpdate: Database.ConflictResolution
 
+    /// A policy with these resolutions; SQLite's default, `.abort`, for both unless given.
     public init(insert: Database.ConflictResolution = .abort, update: Database.ConflictResolution = .abort) {
         conflictResolutionForInsert = insert
         conflictResolutionForUpdate = update
@@ -33,6 +41,8 @@ public struct InsertionSuccess: Sendable {
     /// The inserted values, the rowid column holding the new rowid.
     public var persistenceContainer: PersistenceContainer
 
+    /// The result of an insertion: the new rowid is also stored in the rowid column's
+    /// value when the inserted values left it NULL.
     public init(rowID: Int64, rowIDColumn: String?, persistenceContainer: PersistenceContainer) {
         self.rowID = rowID
         self.rowIDColumn = rowIDColumn
@@ -69,39 +79,67 @@ public struct PersistenceSuccess: Sendable {
 /// player.id               // 1
 /// ```
 public protocol MutablePersistableRecord: EncodableRecord, TableRecord {
+    /// How inserts and updates of this type resolve conflicts; `.abort` for both by default.
     static var persistenceConflictPolicy: PersistenceConflictPolicy { get }
 
+    /// Called before the record is inserted; throw to cancel the insertion.
     mutating func willInsert(_ db: Database) throws
+    /// Wraps the insertion: call `insert()` exactly once, and do work before or after it.
     func aroundInsert(_ db: Database, insert: () throws -> InsertionSuccess) throws
+    /// Called after a successful insertion, with the new rowid: the place to store an
+    /// auto-incremented id.
     mutating func didInsert(_ inserted: InsertionSuccess)
+    /// Called before the record is updated, with the columns to update; throw to cancel.
     func willUpdate(_ db: Database, columns: Set<String>) throws
+    /// Wraps the update: call `update()` exactly once, and do work before or after it.
     func aroundUpdate(_ db: Database, columns: Set<String>, update: () throws -> PersistenceSuccess) throws
+    /// Called after a successful update, with the values written.
     func didUpdate(_ updated: PersistenceSuccess)
+    /// Called before the record is saved (updated, or inserted when no row has its key);
+    /// throw to cancel.
     func willSave(_ db: Database) throws
+    /// Wraps the save: call `save()` exactly once, and do work before or after it.
     func aroundSave(_ db: Database, save: () throws -> PersistenceSuccess) throws
+    /// Called after a successful save, with the values written.
     func didSave(_ saved: PersistenceSuccess)
+    /// Called before the record is deleted; throw to cancel.
     func willDelete(_ db: Database) throws
+    /// Wraps the deletion: call `delete()` exactly once; it returns whether a row was deleted.
     func aroundDelete(_ db: Database, delete: () throws -> Bool) throws
+    /// Called after the deletion, with whether a row was deleted.
     func didDelete(deleted: Bool)
 }
 
 extension MutablePersistableRecord {
+    /// `.abort` for inserts and updates: a conflict fails the statement.
     public static var persistenceConflictPolicy: PersistenceConflictPolicy { PersistenceConflictPolicy() }
 
     // The default callbacks are inlinable, like the insert methods below,
     // so that an insert specialized for a record type that keeps them
     // compiles down to the insert itself, with no closure in between.
+    /// Does nothing.
     @inlinable public mutating func willInsert(_ db: Database) throws {}
+    /// Inserts, and nothing else.
     @inlinable public func aroundInsert(_ db: Database, insert: () throws -> InsertionSuccess) throws { _ = try insert() }
+    /// Does nothing.
     @inlinable public mutating func didInsert(_ inserted: InsertionSuccess) {}
+    /// Does nothing.
     public func willUpdate(_ db: Database, columns: Set<String>) throws {}
+    /// Updates, and nothing else.
     public func aroundUpdate(_ db: Database, columns: Set<String>, update: () throws -> PersistenceSuccess) throws { _ = try update() }
+    /// Does nothing.
     public func didUpdate(_ updated: PersistenceSuccess) {}
+    /// Does nothing.
     @inlinable public func willSave(_ db: Database) throws {}
+    /// Saves, and nothing else.
     @inlinable public func aroundSave(_ db: Database, save: () throws -> PersistenceSuccess) throws { _ = try save() }
+    /// Does nothing.
     @inlinable public func didSave(_ saved: PersistenceSuccess) {}
+    /// Does nothing.
     public func willDelete(_ db: Database) throws {}
+    /// Deletes, and nothing else.
     public func aroundDelete(_ db: Database, delete: () throws -> Bool) throws { _ = try delete() }
+    /// Does nothing.
     public func didDelete(deleted: Bool) {}
 
     private static var table: String { databaseTableName.quotedDatabaseIdentifier }
@@ -505,12 +543,16 @@ extension MutablePersistableRecord {
 /// A record whose insertion does not change it (no auto-incremented id to
 /// capture, or a class): insertion and save are non-mutating.
 public protocol PersistableRecord: MutablePersistableRecord {
+    /// Called before the record is inserted; throw to cancel the insertion.
     func willInsert(_ db: Database) throws
+    /// Called after a successful insertion, with the new rowid.
     func didInsert(_ inserted: InsertionSuccess)
 }
 
 extension PersistableRecord {
+    /// Does nothing.
     @inlinable public func willInsert(_ db: Database) throws {}
+    /// Does nothing.
     @inlinable public func didInsert(_ inserted: InsertionSuccess) {}
 
     /// Inserts the record.

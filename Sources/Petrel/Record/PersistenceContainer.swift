@@ -21,6 +21,7 @@ public struct PersistenceContainer: RandomAccessCollection, Sendable {
         case own([(name: String, lowered: String)])
     }
 
+    /// An empty container, for a record to fill in `encode(to:)`.
     public init() {}
 
     /// A container with the values of a record.

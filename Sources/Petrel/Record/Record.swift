@@ -34,6 +34,7 @@ open class Record {
     /// record not known to be in the database.
     private var referenceRow: Row?
 
+    /// A record not known to be in the database: every column counts as changed.
     public init() {}
 
     /// Subclasses read their properties from the row, then call
@@ -100,39 +101,55 @@ open class Record {
 
     // MARK: Persistence callbacks (call super when overriding the around ones)
 
+    /// Called before the record is inserted; throw to cancel. Does nothing by default.
     open func willInsert(_ db: Database) throws {}
 
+    /// Wraps the insertion and then takes the inserted values as the record's
+    /// unchanged state; an override must call `super`.
     open func aroundInsert(_ db: Database, insert: () throws -> InsertionSuccess) throws {
         let inserted = try insert()
         resetChanges(inserted.persistenceContainer)
     }
 
+    /// Called after a successful insertion, with the new rowid. Does nothing by default.
     open func didInsert(_ inserted: InsertionSuccess) {}
 
+    /// Called before the record is updated, with the columns to update; throw to cancel.
+    /// Does nothing by default.
     open func willUpdate(_ db: Database, columns: Set<String>) throws {}
 
+    /// Wraps the update and then takes the written values as the record's unchanged
+    /// state; an override must call `super`.
     open func aroundUpdate(_ db: Database, columns: Set<String>, update: () throws -> PersistenceSuccess) throws {
         let updated = try update()
         resetChanges(updated.persistenceContainer)
     }
 
+    /// Called after a successful update. Does nothing by default.
     open func didUpdate(_ updated: PersistenceSuccess) {}
 
+    /// Called before the record is saved; throw to cancel. Does nothing by default.
     open func willSave(_ db: Database) throws {}
 
+    /// Wraps the save; an override must call `super`.
     open func aroundSave(_ db: Database, save: () throws -> PersistenceSuccess) throws {
         _ = try save()
     }
 
+    /// Called after a successful save. Does nothing by default.
     open func didSave(_ saved: PersistenceSuccess) {}
 
+    /// Called before the record is deleted; throw to cancel. Does nothing by default.
     open func willDelete(_ db: Database) throws {}
 
+    /// Wraps the deletion and then forgets the record's unchanged state: every column
+    /// counts as changed again. An override must call `super`.
     open func aroundDelete(_ db: Database, delete: () throws -> Bool) throws {
         _ = try delete()
         referenceRow = nil
     }
 
+    /// Called after the deletion, with whether a row was deleted. Does nothing by default.
     open func didDelete(deleted: Bool) {}
 }
 

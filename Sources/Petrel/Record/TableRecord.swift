@@ -20,10 +20,12 @@ public protocol TableRecord {
     /// What query closures receive: `Columns.self` by default.
     associatedtype DatabaseComponents = Columns.Type
 
+    /// The value query closures receive.
     static var databaseComponents: DatabaseComponents { get }
 }
 
 extension TableRecord where DatabaseComponents == Columns.Type {
+    /// The record's `Columns` type.
     public static var databaseComponents: DatabaseComponents { Columns.self }
 }
 

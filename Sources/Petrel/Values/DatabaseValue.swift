@@ -25,10 +25,15 @@ public typealias SQLiteStatement = OpaquePointer
 public struct DatabaseValue: Hashable, Sendable, CustomStringConvertible, CustomDebugStringConvertible {
     /// The storage class of a value, with its payload.
     public enum Storage: Hashable, Sendable {
+        /// `NULL`.
         case null
+        /// An integer.
         case int64(Int64)
+        /// A real.
         case double(Double)
+        /// Text.
         case string(String)
+        /// A blob.
         case blob(Data)
 
         public static func == (lhs: Storage, rhs: Storage) -> Bool {

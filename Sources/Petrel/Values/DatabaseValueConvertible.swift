@@ -36,6 +36,7 @@ public protocol DatabaseValueConvertible: SQLExpressible, StatementBinding {
 }
 
 extension DatabaseValueConvertible {
+    /// Binds the value to the statement's parameter `index`; returns SQLite's result code.
     public func bind(to sqliteStatement: SQLiteStatement, at index: CInt) -> CInt {
         databaseValue.bind(to: sqliteStatement, at: index)
     }
@@ -78,6 +79,7 @@ extension JSONEncoder {
 /// Return nil when the column cannot be converted. The column is never NULL
 /// when this initializer is called.
 public protocol StatementColumnConvertible {
+    /// Reads the column `index` of the statement's current row; nil when it cannot be converted.
     init?(sqliteStatement: SQLiteStatement, index: CInt)
 
     /// The value of a column of the current row, or nil when the column
@@ -103,7 +105,9 @@ extension DatabaseValue: DatabaseValueConvertible, StatementColumnConvertible {
 
 // MARK: - Optional
 
+/// An optional value binds as its value, or NULL.
 extension Optional: StatementBinding where Wrapped: DatabaseValueConvertible {
+    /// Binds the value to the statement's parameter `index`; returns SQLite's result code.
     public func bind(to sqliteStatement: SQLiteStatement, at index: CInt) -> CInt {
         switch self {
         case .none: sqlite3_bind_null(sqliteStatement, index)
@@ -112,8 +116,10 @@ extension Optional: StatementBinding where Wrapped: DatabaseValueConvertible {
     }
 }
 
+/// An optional value is an SQL value, or NULL.
 extension Optional: SQLExpressible where Wrapped: DatabaseValueConvertible {}
 
+/// An optional value is stored as its value, or NULL; NULL reads back as nil.
 extension Optional: DatabaseValueConvertible where Wrapped: DatabaseValueConvertible {
     public var databaseValue: DatabaseValue {
         self?.databaseValue ?? .null
@@ -128,7 +134,10 @@ extension Optional: DatabaseValueConvertible where Wrapped: DatabaseValueConvert
     public static func fromMissingColumn() -> Wrapped?? { .some(nil) }
 }
 
+/// An optional value reads straight from a statement column; NULL reads as nil.
 extension Optional: StatementColumnConvertible where Wrapped: StatementColumnConvertible {
+    /// Reads the column straight from the statement: NULL is `.none`; nil
+    /// when another value cannot be converted.
     public init?(sqliteStatement: SQLiteStatement, index: CInt) {
         if sqlite3_column_type(sqliteStatement, index) == SQLITE_NULL {
             self = .none
@@ -142,10 +151,14 @@ extension Optional: StatementColumnConvertible where Wrapped: StatementColumnCon
 
 // MARK: - RawRepresentable and Codable
 
+/// A `RawRepresentable` type is stored as its raw value.
 extension DatabaseValueConvertible where Self: RawRepresentable, RawValue: DatabaseValueConvertible {
+    /// The raw value's database value.
     public var databaseValue: DatabaseValue { rawValue.databaseValue }
+    /// The raw value, bound as a statement argument.
     public var sqlExpression: SQLExpression { .value(databaseValue) }
 
+    /// The value whose raw value the database value converts to; nil when there is none.
     public static func fromDatabaseValue(_ dbValue: DatabaseValue) -> Self? {
         RawValue.fromDatabaseValue(dbValue).flatMap { Self(rawValue: $0) }
     }
@@ -187,11 +200,15 @@ extension DatabaseValueConvertible where Self: Decodable {
 
 // A type that is both RawRepresentable and Codable (or only Encodable, or
 // only Decodable) is stored by raw value.
+/// An `Encodable` and `RawRepresentable` type is stored as its raw value, not as JSON.
 extension DatabaseValueConvertible where Self: Encodable & RawRepresentable, RawValue: DatabaseValueConvertible {
+    /// The raw value's database value.
     public var databaseValue: DatabaseValue { rawValue.databaseValue }
 }
 
+/// A `Decodable` and `RawRepresentable` type reads from its raw value, not from JSON.
 extension DatabaseValueConvertible where Self: Decodable & RawRepresentable, RawValue: DatabaseValueConvertible {
+    /// The value whose raw value the database value converts to; nil when there is none.
     public static func fromDatabaseValue(_ dbValue: DatabaseValue) -> Self? {
         RawValue.fromDatabaseValue(dbValue).flatMap { Self(rawValue: $0) }
     }
@@ -199,7 +216,9 @@ extension DatabaseValueConvertible where Self: Decodable & RawRepresentable, Raw
 
 // A RawRepresentable type whose raw value reads straight from a statement
 // column does too.
+/// A `RawRepresentable` type reads straight from a statement column when its raw value does.
 extension StatementColumnConvertible where Self: RawRepresentable, RawValue: StatementColumnConvertible {
+    /// Reads the column straight from the statement; nil when it cannot be converted.
     @inline(__always)
     public init?(sqliteStatement: SQLiteStatement, index: CInt) {
         guard let rawValue = RawValue(sqliteStatement: sqliteStatement, index: index) else { return nil }
@@ -232,19 +251,27 @@ extension DatabaseValue: SQLSpecificExpressible {}
 
 // A RawRepresentable type is an expression, a selection, an ordering term
 // or a statement argument when its raw value is.
+/// A `RawRepresentable` type is an SQL expression when its raw value is.
 extension SQLExpressible where Self: RawRepresentable, RawValue: SQLExpressible {
+    /// The raw value's expression.
     public var sqlExpression: SQLExpression { rawValue.sqlExpression }
 }
 
+/// A `RawRepresentable` type is a selection when its raw value is.
 extension SQLSelectable where Self: RawRepresentable, RawValue: SQLSelectable {
+    /// The raw value's selection.
     public var sqlSelection: SQLSelection { rawValue.sqlSelection }
 }
 
+/// A `RawRepresentable` type is an ordering term when its raw value is.
 extension SQLOrderingTerm where Self: RawRepresentable, RawValue: SQLOrderingTerm {
+    /// The raw value's ordering term.
     public var sqlOrdering: SQLOrdering { rawValue.sqlOrdering }
 }
 
+/// A `RawRepresentable` type binds as its raw value.
 extension StatementBinding where Self: RawRepresentable, RawValue: StatementBinding {
+    /// Binds the value to the statement's parameter `index`; returns SQLite's result code.
     public func bind(to sqliteStatement: SQLiteStatement, at index: CInt) -> CInt {
         rawValue.bind(to: sqliteStatement, at: index)
     }

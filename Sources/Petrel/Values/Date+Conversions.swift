@@ -146,6 +146,8 @@ private struct DigitScanner {
     }
 }
 
+/// `Date` is stored as text in UTC, `yyyy-MM-dd HH:mm:ss.SSS`; text in
+/// SQLite's other date formats and numbers of seconds since 1970 read back.
 extension Date: DatabaseValueConvertible, StatementColumnConvertible {
     /// UTC text `yyyy-MM-dd HH:mm:ss.SSS`.
     public var databaseValue: DatabaseValue {

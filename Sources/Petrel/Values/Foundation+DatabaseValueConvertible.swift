@@ -6,6 +6,7 @@ import Foundation
 // NSDecimalNumber as an integer or a real (read back from text too), NSNull
 // as NULL.
 
+/// `NSString` is stored as text.
 extension NSString: DatabaseValueConvertible {
     public var databaseValue: DatabaseValue { (self as String).databaseValue }
 
@@ -14,6 +15,7 @@ extension NSString: DatabaseValueConvertible {
     }
 }
 
+/// `NSData` is stored as a blob.
 extension NSData: DatabaseValueConvertible {
     public var databaseValue: DatabaseValue { Data(referencing: self).databaseValue }
 
@@ -22,6 +24,7 @@ extension NSData: DatabaseValueConvertible {
     }
 }
 
+/// `NSDate` is stored as `Date` is.
 extension NSDate: DatabaseValueConvertible {
     public var databaseValue: DatabaseValue { Date(timeIntervalSinceReferenceDate: timeIntervalSinceReferenceDate).databaseValue }
 
@@ -30,6 +33,7 @@ extension NSDate: DatabaseValueConvertible {
     }
 }
 
+/// `NSURL` is stored as `URL` is: its absolute string.
 extension NSURL: DatabaseValueConvertible {
     public var databaseValue: DatabaseValue {
         guard let url = absoluteURL else { return .null }
@@ -42,6 +46,7 @@ extension NSURL: DatabaseValueConvertible {
     }
 }
 
+/// `NSUUID` is stored as `UUID` is: a 16-byte blob.
 extension NSUUID: DatabaseValueConvertible {
     public var databaseValue: DatabaseValue {
         UUID(uuidString: uuidString)?.databaseValue ?? .null
@@ -53,6 +58,7 @@ extension NSUUID: DatabaseValueConvertible {
     }
 }
 
+/// `NSNull` is stored as NULL.
 extension NSNull: DatabaseValueConvertible {
     public var databaseValue: DatabaseValue { .null }
 
@@ -60,6 +66,7 @@ extension NSNull: DatabaseValueConvertible {
     public static func fromDatabaseValue(_ dbValue: DatabaseValue) -> Self? { nil }
 }
 
+/// `NSNumber` is stored as an integer or a real, as its value is.
 extension NSNumber: DatabaseValueConvertible {
     /// An integer when the number holds one that fits 64 bits (booleans
     /// included), otherwise a real.
@@ -106,6 +113,7 @@ extension NSNumber: DatabaseValueConvertible {
 
 // MARK: - CGFloat
 
+/// `CGFloat` is stored as a real.
 extension CGFloat: DatabaseValueConvertible {
     /// A real, like `Double`.
     public var databaseValue: DatabaseValue { Double(self).databaseValue }

@@ -492,16 +492,19 @@ extension Row {
         }
     }
 
+    /// The bytes of the blob or text at a column index, copied; nil for NULL or a number.
     @available(*, deprecated, message: "Use withUnsafeData(atIndex:_:) instead.")
     public func dataNoCopy(atIndex index: Int) -> Data? {
         (try? withUnsafeData(atIndex: index) { $0.map { Data($0) } }) ?? nil
     }
 
+    /// The bytes of the blob or text of a named column, copied; nil for NULL or a number.
     @available(*, deprecated, message: "Use withUnsafeData(named:_:) instead.")
     public func dataNoCopy(named columnName: String) -> Data? {
         (try? withUnsafeData(named: columnName) { $0.map { Data($0) } }) ?? nil
     }
 
+    /// The bytes of the blob or text of a column, copied; nil for NULL or a number.
     @available(*, deprecated, message: "Use withUnsafeData(at:_:) instead.")
     public func dataNoCopy(_ column: some ColumnExpression) -> Data? {
         (try? withUnsafeData(at: column) { $0.map { Data($0) } }) ?? nil

@@ -149,10 +149,12 @@ public struct SQL: ExpressibleByStringInterpolation, Sendable, Hashable, CustomS
         elements.append(.sql(sql, arguments))
     }
 
+    /// The two literals one after the other, with their arguments.
     public static func + (lhs: SQL, rhs: SQL) -> SQL {
         SQL(elements: lhs.elements + rhs.elements)
     }
 
+    /// Appends a literal and its arguments.
     public static func += (lhs: inout SQL, rhs: SQL) {
         lhs.elements += rhs.elements
     }
@@ -211,6 +213,7 @@ public struct SQLInterpolation: StringInterpolationProtocol, Sendable {
     }
 }
 
+/// Lists of SQL literals that join into one.
 extension Sequence where Element == SQL {
     /// Joins literals with a separator: `[a, b].joined(separator: ", ")`.
     public func joined(separator: String = "") -> SQL {
@@ -223,6 +226,7 @@ extension Sequence where Element == SQL {
     }
 }
 
+/// Strings as SQL identifiers.
 extension String {
     /// The string as a double-quoted SQL identifier: `"my ""table"""`.
     public var quotedDatabaseIdentifier: String {

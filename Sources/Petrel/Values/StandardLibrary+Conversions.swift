@@ -70,10 +70,12 @@ func integerValue<I: FixedWidthInteger>(_ dbValue: DatabaseValue, as type: I.Typ
     }
 }
 
+/// `Int` is stored as an SQLite integer; reals that are whole numbers in range read back.
 extension Int: DatabaseValueConvertible, StatementColumnConvertible {
     @inlinable
     public var databaseValue: DatabaseValue { DatabaseValue(storage: .int64(Int64(self))) }
     public static func fromDatabaseValue(_ dbValue: DatabaseValue) -> Int? { integerValue(dbValue, as: Int.self) }
+    /// Reads the column straight from the statement, converting as SQLite does; fails on NULL.
     @inlinable @inline(__always)
     public init?(sqliteStatement: SQLiteStatement, index: CInt) {
         guard let value = integerColumn(sqliteStatement, index, as: Self.self) else { return nil }
@@ -85,10 +87,12 @@ extension Int: DatabaseValueConvertible, StatementColumnConvertible {
     }
 }
 
+/// `Int64` is stored as an SQLite integer.
 extension Int64: DatabaseValueConvertible, StatementColumnConvertible {
     @inlinable
     public var databaseValue: DatabaseValue { DatabaseValue(storage: .int64(self)) }
     public static func fromDatabaseValue(_ dbValue: DatabaseValue) -> Int64? { integerValue(dbValue, as: Int64.self) }
+    /// Reads the column straight from the statement, converting as SQLite does; fails on NULL.
     @inlinable @inline(__always)
     public init?(sqliteStatement: SQLiteStatement, index: CInt) {
         guard let value = integerColumn(sqliteStatement, index, as: Int64.self) else { return nil }
@@ -100,9 +104,11 @@ extension Int64: DatabaseValueConvertible, StatementColumnConvertible {
     }
 }
 
+/// `Int32` is stored as an SQLite integer; larger values do not read back.
 extension Int32: DatabaseValueConvertible, StatementColumnConvertible {
     public var databaseValue: DatabaseValue { DatabaseValue(storage: .int64(Int64(self))) }
     public static func fromDatabaseValue(_ dbValue: DatabaseValue) -> Int32? { integerValue(dbValue, as: Int32.self) }
+    /// Reads the column straight from the statement, converting as SQLite does; fails on NULL.
     public init?(sqliteStatement: SQLiteStatement, index: CInt) {
         guard let value = integerColumn(sqliteStatement, index, as: Self.self) else { return nil }
         self = value
@@ -112,24 +118,29 @@ extension Int32: DatabaseValueConvertible, StatementColumnConvertible {
     }
 }
 
+/// `Int16` is stored as an SQLite integer; larger values do not read back.
 extension Int16: DatabaseValueConvertible, StatementColumnConvertible {
     public var databaseValue: DatabaseValue { DatabaseValue(storage: .int64(Int64(self))) }
     public static func fromDatabaseValue(_ dbValue: DatabaseValue) -> Int16? { integerValue(dbValue, as: Int16.self) }
+    /// Reads the column straight from the statement, converting as SQLite does; fails on NULL.
     public init?(sqliteStatement: SQLiteStatement, index: CInt) {
         guard let value = integerColumn(sqliteStatement, index, as: Self.self) else { return nil }
         self = value
     }
 }
 
+/// `Int8` is stored as an SQLite integer; larger values do not read back.
 extension Int8: DatabaseValueConvertible, StatementColumnConvertible {
     public var databaseValue: DatabaseValue { DatabaseValue(storage: .int64(Int64(self))) }
     public static func fromDatabaseValue(_ dbValue: DatabaseValue) -> Int8? { integerValue(dbValue, as: Int8.self) }
+    /// Reads the column straight from the statement, converting as SQLite does; fails on NULL.
     public init?(sqliteStatement: SQLiteStatement, index: CInt) {
         guard let value = integerColumn(sqliteStatement, index, as: Self.self) else { return nil }
         self = value
     }
 }
 
+/// `UInt` is stored as an SQLite integer, or a real above `Int64.max`.
 extension UInt: DatabaseValueConvertible, StatementColumnConvertible {
     /// Values above `Int64.max` do not fit SQLite's INTEGER and are stored as REAL.
     public var databaseValue: DatabaseValue {
@@ -137,12 +148,14 @@ extension UInt: DatabaseValueConvertible, StatementColumnConvertible {
         return DatabaseValue(storage: .double(Double(self)))
     }
     public static func fromDatabaseValue(_ dbValue: DatabaseValue) -> UInt? { integerValue(dbValue, as: UInt.self) }
+    /// Reads the column straight from the statement, converting as SQLite does; fails on NULL.
     public init?(sqliteStatement: SQLiteStatement, index: CInt) {
         guard let value = UInt.fromDatabaseValue(DatabaseValue(sqliteStatement: sqliteStatement, index: index)) else { return nil }
         self = value
     }
 }
 
+/// `UInt64` is stored as an SQLite integer, or a real above `Int64.max`.
 extension UInt64: DatabaseValueConvertible, StatementColumnConvertible {
     /// Values above `Int64.max` do not fit SQLite's INTEGER and are stored as REAL.
     public var databaseValue: DatabaseValue {
@@ -150,33 +163,40 @@ extension UInt64: DatabaseValueConvertible, StatementColumnConvertible {
         return DatabaseValue(storage: .double(Double(self)))
     }
     public static func fromDatabaseValue(_ dbValue: DatabaseValue) -> UInt64? { integerValue(dbValue, as: UInt64.self) }
+    /// Reads the column straight from the statement, converting as SQLite does; fails on NULL.
     public init?(sqliteStatement: SQLiteStatement, index: CInt) {
         guard let value = UInt64.fromDatabaseValue(DatabaseValue(sqliteStatement: sqliteStatement, index: index)) else { return nil }
         self = value
     }
 }
 
+/// `UInt32` is stored as an SQLite integer.
 extension UInt32: DatabaseValueConvertible, StatementColumnConvertible {
     public var databaseValue: DatabaseValue { DatabaseValue(storage: .int64(Int64(self))) }
     public static func fromDatabaseValue(_ dbValue: DatabaseValue) -> UInt32? { integerValue(dbValue, as: UInt32.self) }
+    /// Reads the column straight from the statement, converting as SQLite does; fails on NULL.
     public init?(sqliteStatement: SQLiteStatement, index: CInt) {
         guard let value = integerColumn(sqliteStatement, index, as: Self.self) else { return nil }
         self = value
     }
 }
 
+/// `UInt16` is stored as an SQLite integer.
 extension UInt16: DatabaseValueConvertible, StatementColumnConvertible {
     public var databaseValue: DatabaseValue { DatabaseValue(storage: .int64(Int64(self))) }
     public static func fromDatabaseValue(_ dbValue: DatabaseValue) -> UInt16? { integerValue(dbValue, as: UInt16.self) }
+    /// Reads the column straight from the statement, converting as SQLite does; fails on NULL.
     public init?(sqliteStatement: SQLiteStatement, index: CInt) {
         guard let value = integerColumn(sqliteStatement, index, as: Self.self) else { return nil }
         self = value
     }
 }
 
+/// `UInt8` is stored as an SQLite integer.
 extension UInt8: DatabaseValueConvertible, StatementColumnConvertible {
     public var databaseValue: DatabaseValue { DatabaseValue(storage: .int64(Int64(self))) }
     public static func fromDatabaseValue(_ dbValue: DatabaseValue) -> UInt8? { integerValue(dbValue, as: UInt8.self) }
+    /// Reads the column straight from the statement, converting as SQLite does; fails on NULL.
     public init?(sqliteStatement: SQLiteStatement, index: CInt) {
         guard let value = integerColumn(sqliteStatement, index, as: Self.self) else { return nil }
         self = value
@@ -185,6 +205,7 @@ extension UInt8: DatabaseValueConvertible, StatementColumnConvertible {
 
 // MARK: - Bool, Double, Float
 
+/// `Bool` is stored as the integer 0 or 1.
 extension Bool: DatabaseValueConvertible, StatementColumnConvertible {
     /// Stored as the integer 1 or 0.
     public var databaseValue: DatabaseValue { DatabaseValue(storage: .int64(self ? 1 : 0)) }
@@ -196,6 +217,7 @@ extension Bool: DatabaseValueConvertible, StatementColumnConvertible {
         default: return nil
         }
     }
+    /// Reads the column straight from the statement, converting as SQLite does; fails on NULL.
     public init?(sqliteStatement: SQLiteStatement, index: CInt) {
         switch sqlite3_column_type(sqliteStatement, index) {
         case SQLITE_NULL: return nil
@@ -207,6 +229,7 @@ extension Bool: DatabaseValueConvertible, StatementColumnConvertible {
     }
 }
 
+/// `Double` is stored as an SQLite real.
 extension Double: DatabaseValueConvertible, StatementColumnConvertible {
     @inlinable
     public var databaseValue: DatabaseValue { DatabaseValue(storage: .double(self)) }
@@ -217,6 +240,7 @@ extension Double: DatabaseValueConvertible, StatementColumnConvertible {
         default: return nil
         }
     }
+    /// Reads the column straight from the statement, converting as SQLite does; fails on NULL.
     @inlinable
     public init?(sqliteStatement: SQLiteStatement, index: CInt) {
         let value = sqlite3_column_value(sqliteStatement, index)
@@ -233,11 +257,13 @@ extension Double: DatabaseValueConvertible, StatementColumnConvertible {
     }
 }
 
+/// `Float` is stored as an SQLite real.
 extension Float: DatabaseValueConvertible, StatementColumnConvertible {
     public var databaseValue: DatabaseValue { DatabaseValue(storage: .double(Double(self))) }
     public static func fromDatabaseValue(_ dbValue: DatabaseValue) -> Float? {
         Double.fromDatabaseValue(dbValue).map(Float.init)
     }
+    /// Reads the column straight from the statement, converting as SQLite does; fails on NULL.
     public init?(sqliteStatement: SQLiteStatement, index: CInt) {
         guard let value = Double(sqliteStatement: sqliteStatement, index: index) else { return nil }
         self = Float(value)
@@ -246,6 +272,7 @@ extension Float: DatabaseValueConvertible, StatementColumnConvertible {
 
 // MARK: - String, Data
 
+/// `String` is stored as SQLite text, in UTF-8.
 extension String: DatabaseValueConvertible, StatementColumnConvertible {
     @inlinable
     public var databaseValue: DatabaseValue { DatabaseValue(storage: .string(self)) }
@@ -269,6 +296,7 @@ extension String: DatabaseValueConvertible, StatementColumnConvertible {
     }
 }
 
+/// `Data` is stored as an SQLite blob.
 extension Data: DatabaseValueConvertible, StatementColumnConvertible {
     public var databaseValue: DatabaseValue { DatabaseValue(storage: .blob(self)) }
     /// A blob, or the UTF-8 bytes of a text.
@@ -279,6 +307,7 @@ extension Data: DatabaseValueConvertible, StatementColumnConvertible {
         default: return nil
         }
     }
+    /// Reads the column straight from the statement as bytes: a blob, or the UTF-8 of a text.
     public init(sqliteStatement: SQLiteStatement, index: CInt) {
         let count = Int(sqlite3_column_bytes(sqliteStatement, index))
         if let bytes = sqlite3_column_blob(sqliteStatement, index), count > 0 {
@@ -291,6 +320,7 @@ extension Data: DatabaseValueConvertible, StatementColumnConvertible {
 
 // MARK: - UUID, URL, Decimal
 
+/// `UUID` is stored as a 16-byte blob.
 extension UUID: DatabaseValueConvertible, StatementColumnConvertible {
     /// Stored as a 16-byte blob.
     public var databaseValue: DatabaseValue {
@@ -311,6 +341,7 @@ extension UUID: DatabaseValueConvertible, StatementColumnConvertible {
             return nil
         }
     }
+    /// Reads the column as `fromDatabaseValue(_:)` does; fails on NULL and on what it refuses.
     public init?(sqliteStatement: SQLiteStatement, index: CInt) {
         guard let uuid = UUID.fromDatabaseValue(DatabaseValue(sqliteStatement: sqliteStatement, index: index)) else {
             return nil
@@ -319,6 +350,7 @@ extension UUID: DatabaseValueConvertible, StatementColumnConvertible {
     }
 }
 
+/// `URL` is stored as text, its absolute string.
 extension URL: DatabaseValueConvertible {
     /// Stored as its absolute string.
     public var databaseValue: DatabaseValue { DatabaseValue(storage: .string(absoluteString)) }
@@ -329,6 +361,7 @@ extension URL: DatabaseValueConvertible {
 
 private let posixLocale = Locale(identifier: "en_US_POSIX")
 
+/// `Decimal` is stored as text; integers, reals and text read back.
 extension Decimal: DatabaseValueConvertible, StatementColumnConvertible {
     /// Stored as text, so no precision is lost.
     public var databaseValue: DatabaseValue {
@@ -342,6 +375,7 @@ extension Decimal: DatabaseValueConvertible, StatementColumnConvertible {
         default: return nil
         }
     }
+    /// Reads the column as `fromDatabaseValue(_:)` does; fails on NULL and on what it refuses.
     public init?(sqliteStatement: SQLiteStatement, index: CInt) {
         guard let value = Decimal.fromDatabaseValue(DatabaseValue(sqliteStatement: sqliteStatement, index: index)) else {
             return nil

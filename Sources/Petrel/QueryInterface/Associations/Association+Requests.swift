@@ -83,30 +83,38 @@ extension QueryInterfaceRequest {
 }
 
 extension TableRecord {
+    /// A request of the records that have an associated row, each with it (`JOIN`).
     public static func including<A: Association>(required association: A) -> QueryInterfaceRequest<Self> where A.OriginRowDecoder == Self {
         all().including(required: association)
     }
 
+    /// A request of the records, each with its associated row or nil (`LEFT JOIN`).
     public static func including<A: Association>(optional association: A) -> QueryInterfaceRequest<Self> where A.OriginRowDecoder == Self {
         all().including(optional: association)
     }
 
+    /// A request of the records that have an associated row, without selecting it (`JOIN`).
     public static func joining<A: Association>(required association: A) -> QueryInterfaceRequest<Self> where A.OriginRowDecoder == Self {
         all().joining(required: association)
     }
 
+    /// A request of the records, joined to the association without selecting it (`LEFT JOIN`).
     public static func joining<A: Association>(optional association: A) -> QueryInterfaceRequest<Self> where A.OriginRowDecoder == Self {
         all().joining(optional: association)
     }
 
+    /// A request of the records, each with every row of the to-many association
+    /// (fetched by a second request).
     public static func including<A: AssociationToMany>(all association: A) -> QueryInterfaceRequest<Self> where A.OriginRowDecoder == Self {
         all().including(all: association)
     }
 
+    /// A request of the records that have an associated row, with its selected columns (`JOIN`).
     public static func annotated<A: Association>(withRequired association: A) -> QueryInterfaceRequest<Self> where A.OriginRowDecoder == Self {
         all().annotated(withRequired: association)
     }
 
+    /// A request of the records, with the association's selected columns or NULLs (`LEFT JOIN`).
     public static func annotated<A: Association>(withOptional association: A) -> QueryInterfaceRequest<Self> where A.OriginRowDecoder == Self {
         all().annotated(withOptional: association)
     }

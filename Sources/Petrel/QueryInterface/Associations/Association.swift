@@ -12,11 +12,15 @@ public struct ForeignKey: Sendable, Equatable {
     /// Columns it references (nil: the referenced table's primary key).
     let destinationColumns: [String]?
 
+    /// A foreign key of these columns, referencing `destinationColumns`, or the
+    /// referenced table's primary key when nil.
     public init(_ originColumns: [String], to destinationColumns: [String]? = nil) {
         self.originColumns = originColumns
         self.destinationColumns = destinationColumns
     }
 
+    /// A foreign key of these columns, referencing `destinationColumns`, or the
+    /// referenced table's primary key when nil.
     public init(_ originColumns: [any ColumnExpression], to destinationColumns: [any ColumnExpression]? = nil) {
         self.init(originColumns.map(\.name), to: destinationColumns?.map(\.name))
     }
@@ -233,7 +237,9 @@ public struct _AssociationCore: Sendable {
 /// A link from the rows of one table to the rows of another, for
 /// `including`, `joining` and aggregates.
 public protocol Association: DerivableRequest, Sendable {
+    /// The type of the rows the association starts from.
     associatedtype OriginRowDecoder
+    /// The type of the rows the association leads to.
     associatedtype RowDecoder
     var _core: _AssociationCore { get set }
 }
@@ -247,7 +253,9 @@ public protocol AssociationToMany: Association {}
 /// The record that holds the foreign key points to one row: a book
 /// belongs to its author.
 public struct BelongsToAssociation<Origin, Destination>: AssociationToOne {
+    /// The type of the rows the association starts from.
     public typealias OriginRowDecoder = Origin
+    /// The type of the rows the association leads to.
     public typealias RowDecoder = Destination
     public var _core: _AssociationCore
 }
@@ -255,14 +263,18 @@ public struct BelongsToAssociation<Origin, Destination>: AssociationToOne {
 /// One row of another table points to this one: a country has one
 /// demographic profile.
 public struct HasOneAssociation<Origin, Destination>: AssociationToOne {
+    /// The type of the rows the association starts from.
     public typealias OriginRowDecoder = Origin
+    /// The type of the rows the association leads to.
     public typealias RowDecoder = Destination
     public var _core: _AssociationCore
 }
 
 /// Rows of another table point to this one: an author has many books.
 public struct HasManyAssociation<Origin, Destination>: AssociationToMany {
+    /// The type of the rows the association starts from.
     public typealias OriginRowDecoder = Origin
+    /// The type of the rows the association leads to.
     public typealias RowDecoder = Destination
     public var _core: _AssociationCore
 }

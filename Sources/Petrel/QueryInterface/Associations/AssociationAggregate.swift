@@ -204,18 +204,22 @@ extension AssociationToMany where RowDecoder: TableRecord {
         try average(expression(RowDecoder.databaseComponents))
     }
 
+    /// The largest value of a column of the record: `Team.players.max(\.score)`.
     public func max(_ expression: (RowDecoder.DatabaseComponents) throws -> some SQLSpecificExpressible) rethrows -> AssociationAggregate<OriginRowDecoder> {
         try max(expression(RowDecoder.databaseComponents))
     }
 
+    /// The smallest value of a column of the record: `Team.players.min(\.score)`.
     public func min(_ expression: (RowDecoder.DatabaseComponents) throws -> some SQLSpecificExpressible) rethrows -> AssociationAggregate<OriginRowDecoder> {
         try min(expression(RowDecoder.databaseComponents))
     }
 
+    /// `SUM` of a column of the record, NULL without associated rows: `Team.players.sum(\.score)`.
     public func sum(_ expression: (RowDecoder.DatabaseComponents) throws -> some SQLSpecificExpressible) rethrows -> AssociationAggregate<OriginRowDecoder> {
         try sum(expression(RowDecoder.databaseComponents))
     }
 
+    /// `TOTAL` of a column of the record, 0.0 without associated rows.
     public func total(_ expression: (RowDecoder.DatabaseComponents) throws -> some SQLSpecificExpressible) rethrows -> AssociationAggregate<OriginRowDecoder> {
         try total(expression(RowDecoder.databaseComponents))
     }
@@ -224,59 +228,103 @@ extension AssociationToMany where RowDecoder: TableRecord {
 // MARK: - Operators
 
 extension AssociationAggregate {
+    /// `NOT aggregate`; `!isEmpty` is `COUNT(...) > 0`.
     public static prefix func ! (aggregate: Self) -> Self {
         aggregate.emptiness(negatedIf: true) ?? unary(aggregate) { !$0 }
     }
+    /// `-aggregate`.
     public static prefix func - (aggregate: Self) -> Self { unary(aggregate) { -$0 } }
 
+    /// `lhs AND rhs`, an aggregate condition for `having(_:)`.
     public static func && (lhs: Self, rhs: Self) -> Self { binary(lhs, rhs) { $0 && $1 } }
+    /// `lhs AND rhs`, an aggregate condition for `having(_:)`.
     public static func && (lhs: Self, rhs: some SQLExpressible) -> Self { binary(lhs, rhs) { $0 && $1 } }
+    /// `lhs AND rhs`, an aggregate condition for `having(_:)`.
     public static func && (lhs: some SQLExpressible, rhs: Self) -> Self { binary(lhs, rhs) { $0 && $1 } }
+    /// `lhs OR rhs`, an aggregate condition for `having(_:)`.
     public static func || (lhs: Self, rhs: Self) -> Self { binary(lhs, rhs) { $0 || $1 } }
+    /// `lhs OR rhs`, an aggregate condition for `having(_:)`.
     public static func || (lhs: Self, rhs: some SQLExpressible) -> Self { binary(lhs, rhs) { $0 || $1 } }
+    /// `lhs OR rhs`, an aggregate condition for `having(_:)`.
     public static func || (lhs: some SQLExpressible, rhs: Self) -> Self { binary(lhs, rhs) { $0 || $1 } }
 
+    /// `lhs = rhs`, or `IS NULL` when one side is nil or NULL.
     public static func == (lhs: Self, rhs: Self) -> Self { binary(lhs, rhs) { $0 == $1 } }
+    /// `lhs = rhs`, or `IS NULL` when one side is nil or NULL.
     public static func == (lhs: Self, rhs: (any SQLExpressible)?) -> Self {
         (rhs as? Bool).flatMap { lhs.emptiness(negatedIf: !$0) } ?? binary(lhs, rhs) { $0 == $1 }
     }
+    /// `lhs = rhs`, or `IS NULL` when one side is nil or NULL.
     public static func == (lhs: (any SQLExpressible)?, rhs: Self) -> Self { binary(lhs, rhs) { $0 == $1 } }
+    /// `lhs <> rhs`, or `IS NOT NULL` when one side is nil or NULL.
     public static func != (lhs: Self, rhs: Self) -> Self { binary(lhs, rhs) { $0 != $1 } }
+    /// `lhs <> rhs`, or `IS NOT NULL` when one side is nil or NULL.
     public static func != (lhs: Self, rhs: (any SQLExpressible)?) -> Self {
         (rhs as? Bool).flatMap { lhs.emptiness(negatedIf: $0) } ?? binary(lhs, rhs) { $0 != $1 }
     }
+    /// `lhs <> rhs`, or `IS NOT NULL` when one side is nil or NULL.
     public static func != (lhs: (any SQLExpressible)?, rhs: Self) -> Self { binary(lhs, rhs) { $0 != $1 } }
+    /// `lhs IS rhs`.
     public static func === (lhs: Self, rhs: Self) -> Self { binary(lhs, rhs) { $0 === $1 } }
+    /// `lhs IS rhs`.
     public static func === (lhs: Self, rhs: (any SQLExpressible)?) -> Self { binary(lhs, rhs) { $0 === $1 } }
+    /// `lhs IS rhs`.
     public static func === (lhs: (any SQLExpressible)?, rhs: Self) -> Self { binary(lhs, rhs) { $0 === $1 } }
+    /// `lhs IS NOT rhs`.
     public static func !== (lhs: Self, rhs: Self) -> Self { binary(lhs, rhs) { $0 !== $1 } }
+    /// `lhs IS NOT rhs`.
     public static func !== (lhs: Self, rhs: (any SQLExpressible)?) -> Self { binary(lhs, rhs) { $0 !== $1 } }
+    /// `lhs IS NOT rhs`.
     public static func !== (lhs: (any SQLExpressible)?, rhs: Self) -> Self { binary(lhs, rhs) { $0 !== $1 } }
 
+    /// `lhs < rhs`.
     public static func < (lhs: Self, rhs: Self) -> Self { binary(lhs, rhs) { $0 < $1 } }
+    /// `lhs < rhs`.
     public static func < (lhs: Self, rhs: some SQLExpressible) -> Self { binary(lhs, rhs) { $0 < $1 } }
+    /// `lhs < rhs`.
     public static func < (lhs: some SQLExpressible, rhs: Self) -> Self { binary(lhs, rhs) { $0 < $1 } }
+    /// `lhs <= rhs`.
     public static func <= (lhs: Self, rhs: Self) -> Self { binary(lhs, rhs) { $0 <= $1 } }
+    /// `lhs <= rhs`.
     public static func <= (lhs: Self, rhs: some SQLExpressible) -> Self { binary(lhs, rhs) { $0 <= $1 } }
+    /// `lhs <= rhs`.
     public static func <= (lhs: some SQLExpressible, rhs: Self) -> Self { binary(lhs, rhs) { $0 <= $1 } }
+    /// `lhs > rhs`.
     public static func > (lhs: Self, rhs: Self) -> Self { binary(lhs, rhs) { $0 > $1 } }
+    /// `lhs > rhs`.
     public static func > (lhs: Self, rhs: some SQLExpressible) -> Self { binary(lhs, rhs) { $0 > $1 } }
+    /// `lhs > rhs`.
     public static func > (lhs: some SQLExpressible, rhs: Self) -> Self { binary(lhs, rhs) { $0 > $1 } }
+    /// `lhs >= rhs`.
     public static func >= (lhs: Self, rhs: Self) -> Self { binary(lhs, rhs) { $0 >= $1 } }
+    /// `lhs >= rhs`.
     public static func >= (lhs: Self, rhs: some SQLExpressible) -> Self { binary(lhs, rhs) { $0 >= $1 } }
+    /// `lhs >= rhs`.
     public static func >= (lhs: some SQLExpressible, rhs: Self) -> Self { binary(lhs, rhs) { $0 >= $1 } }
 
+    /// `lhs + rhs`, an aggregate without a key until `forKey(_:)`.
     public static func + (lhs: Self, rhs: Self) -> Self { binary(lhs, rhs) { $0 + $1 } }
+    /// `lhs + rhs`, an aggregate without a key until `forKey(_:)`.
     public static func + (lhs: Self, rhs: some SQLExpressible) -> Self { binary(lhs, rhs) { $0 + $1 } }
+    /// `lhs + rhs`, an aggregate without a key until `forKey(_:)`.
     public static func + (lhs: some SQLExpressible, rhs: Self) -> Self { binary(lhs, rhs) { $0 + $1 } }
+    /// `lhs - rhs`, an aggregate without a key until `forKey(_:)`.
     public static func - (lhs: Self, rhs: Self) -> Self { binary(lhs, rhs) { $0 - $1 } }
+    /// `lhs - rhs`, an aggregate without a key until `forKey(_:)`.
     public static func - (lhs: Self, rhs: some SQLExpressible) -> Self { binary(lhs, rhs) { $0 - $1 } }
+    /// `lhs - rhs`, an aggregate without a key until `forKey(_:)`.
     public static func - (lhs: some SQLExpressible, rhs: Self) -> Self { binary(lhs, rhs) { $0 - $1 } }
+    /// `lhs * rhs`, an aggregate without a key until `forKey(_:)`.
     public static func * (lhs: Self, rhs: Self) -> Self { binary(lhs, rhs) { $0 * $1 } }
+    /// `lhs * rhs`, an aggregate without a key until `forKey(_:)`.
     public static func * (lhs: Self, rhs: some SQLExpressible) -> Self { binary(lhs, rhs) { $0 * $1 } }
+    /// `lhs * rhs`, an aggregate without a key until `forKey(_:)`.
     public static func * (lhs: some SQLExpressible, rhs: Self) -> Self { binary(lhs, rhs) { $0 * $1 } }
+    /// `lhs / rhs`, an aggregate without a key until `forKey(_:)`.
     public static func / (lhs: Self, rhs: Self) -> Self { binary(lhs, rhs) { $0 / $1 } }
+    /// `lhs / rhs`, an aggregate without a key until `forKey(_:)`.
     public static func / (lhs: Self, rhs: some SQLExpressible) -> Self { binary(lhs, rhs) { $0 / $1 } }
+    /// `lhs / rhs`, an aggregate without a key until `forKey(_:)`.
     public static func / (lhs: some SQLExpressible, rhs: Self) -> Self { binary(lhs, rhs) { $0 / $1 } }
 
     /// `IFNULL(aggregate, value)`, keeping the aggregate's key:
@@ -341,14 +389,19 @@ extension QueryInterfaceRequest {
 }
 
 extension TableRecord {
+    /// A request of the records, each with these aggregates of its associated rows:
+    /// `Author.annotated(with: Author.books.count)`.
     public static func annotated(with aggregates: AssociationAggregate<Self>...) -> QueryInterfaceRequest<Self> {
         all().annotated(with: aggregates)
     }
 
+    /// A request of the records, each with these aggregates of its associated rows.
     public static func annotated(with aggregates: [AssociationAggregate<Self>]) -> QueryInterfaceRequest<Self> {
         all().annotated(with: aggregates)
     }
 
+    /// A request of the records whose associated rows satisfy the aggregate condition:
+    /// `Author.having(Author.books.count > 5)`.
     public static func having(_ aggregate: AssociationAggregate<Self>) -> QueryInterfaceRequest<Self> {
         all().having(aggregate)
     }

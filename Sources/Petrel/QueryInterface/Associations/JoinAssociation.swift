@@ -11,7 +11,9 @@
 ///
 /// The request must declare the common table expression with `with(_:)`.
 public struct JoinAssociation<Origin, Destination>: AssociationToOne {
+    /// The type of the rows the association starts from.
     public typealias OriginRowDecoder = Origin
+    /// The type of the rows the association leads to.
     public typealias RowDecoder = Destination
     public var _core: _AssociationCore
 }

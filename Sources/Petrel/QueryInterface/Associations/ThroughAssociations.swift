@@ -5,7 +5,9 @@ import Foundation
 /// A to-many association through another: an author has many publishers
 /// through her books.
 public struct HasManyThroughAssociation<Origin, Destination>: AssociationToMany {
+    /// The type of the rows the association starts from.
     public typealias OriginRowDecoder = Origin
+    /// The type of the rows the association leads to.
     public typealias RowDecoder = Destination
     public var _core: _AssociationCore
 }
@@ -13,7 +15,9 @@ public struct HasManyThroughAssociation<Origin, Destination>: AssociationToMany 
 /// A to-one association through another: a book has one country through
 /// its author.
 public struct HasOneThroughAssociation<Origin, Destination>: AssociationToOne {
+    /// The type of the rows the association starts from.
     public typealias OriginRowDecoder = Origin
+    /// The type of the rows the association leads to.
     public typealias RowDecoder = Destination
     public var _core: _AssociationCore
 }

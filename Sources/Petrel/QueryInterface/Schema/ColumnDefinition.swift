@@ -6,7 +6,9 @@
 public final class ColumnDefinition {
     /// How a generated column is stored.
     public enum GeneratedColumnQualification: Sendable {
+        /// `VIRTUAL`: computed when it is read.
         case virtual
+        /// `STORED`: computed when the row is written, and stored in the table.
         case stored
     }
 

@@ -1,16 +1,24 @@
 /// Options of `CREATE INDEX`.
 public struct IndexOptions: OptionSet, Sendable {
+    /// The options' bits.
     public let rawValue: Int
+    /// Options from their bits.
     public init(rawValue: Int) { self.rawValue = rawValue }
+    /// `CREATE INDEX IF NOT EXISTS`: no error when the index exists.
     public static let ifNotExists = IndexOptions(rawValue: 1 << 0)
+    /// `CREATE UNIQUE INDEX`: no two rows have the same indexed values.
     public static let unique = IndexOptions(rawValue: 1 << 1)
 }
 
 /// Options of `CREATE VIEW`.
 public struct ViewOptions: OptionSet, Sendable {
+    /// The options' bits.
     public let rawValue: Int
+    /// Options from their bits.
     public init(rawValue: Int) { self.rawValue = rawValue }
+    /// `CREATE VIEW IF NOT EXISTS`: no error when the view exists.
     public static let ifNotExists = ViewOptions(rawValue: 1 << 0)
+    /// `CREATE TEMPORARY VIEW`: the view lives as long as the connection.
     public static let temporary = ViewOptions(rawValue: 1 << 1)
 }
 

@@ -3,17 +3,29 @@ import Foundation
 extension Database {
     /// A column type, as written in `CREATE TABLE`.
     public struct ColumnType: RawRepresentable, Hashable, Sendable {
+        /// The type as written in SQL: `TEXT`.
         public let rawValue: String
+        /// A type of any name, for the types SQLite accepts beyond these.
         public init(rawValue: String) { self.rawValue = rawValue }
+        /// `TEXT`.
         public static let text = ColumnType(rawValue: "TEXT")
+        /// `INTEGER`.
         public static let integer = ColumnType(rawValue: "INTEGER")
+        /// `DOUBLE` (real affinity).
         public static let double = ColumnType(rawValue: "DOUBLE")
+        /// `REAL`.
         public static let real = ColumnType(rawValue: "REAL")
+        /// `NUMERIC`.
         public static let numeric = ColumnType(rawValue: "NUMERIC")
+        /// `BOOLEAN` (numeric affinity: stored as 0 or 1).
         public static let boolean = ColumnType(rawValue: "BOOLEAN")
+        /// `BLOB`.
         public static let blob = ColumnType(rawValue: "BLOB")
+        /// `DATE` (numeric affinity).
         public static let date = ColumnType(rawValue: "DATE")
+        /// `DATETIME` (numeric affinity).
         public static let datetime = ColumnType(rawValue: "DATETIME")
+        /// `ANY`, for any value in a `STRICT` table.
         public static let any = ColumnType(rawValue: "ANY")
         /// JSON stored as text.
         public static let jsonText = ColumnType(rawValue: "TEXT")
@@ -23,26 +35,38 @@ extension Database {
 
     /// A foreign key action (`ON DELETE CASCADE`...).
     public enum ForeignKeyAction: String, Sendable {
+        /// The referencing rows are deleted, or updated, with the referenced row.
         case cascade = "CASCADE"
+        /// The change of the referenced row fails at once.
         case restrict = "RESTRICT"
+        /// The referencing columns become NULL.
         case setNull = "SET NULL"
+        /// The referencing columns take their default values.
         case setDefault = "SET DEFAULT"
     }
 
     /// `DEFERRABLE INITIALLY DEFERRED` or not.
     public enum ForeignKeyDeferral: Sendable {
+        /// The constraint is checked when the transaction commits.
         case deferred
+        /// The constraint is checked after each statement.
         case immediate
     }
 }
 
 /// Options of `CREATE TABLE`.
 public struct TableOptions: OptionSet, Sendable {
+    /// The options' bits.
     public let rawValue: Int
+    /// Options from their bits.
     public init(rawValue: Int) { self.rawValue = rawValue }
+    /// `CREATE TABLE IF NOT EXISTS`: no error when the table exists.
     public static let ifNotExists = TableOptions(rawValue: 1 << 0)
+    /// `CREATE TEMPORARY TABLE`: the table lives as long as the connection.
     public static let temporary = TableOptions(rawValue: 1 << 1)
+    /// `WITHOUT ROWID`: the table is stored by its primary key.
     public static let withoutRowID = TableOptions(rawValue: 1 << 2)
+    /// `STRICT`: values must match their column's type.
     public static let strict = TableOptions(rawValue: 1 << 3)
 }
 

@@ -98,11 +98,26 @@ let package = Package(
             pkgConfig: "libarchive",
             providers: [.apt(["libarchive-dev"])]
         ),
+        // libxml2 (libxml2-dev), seen only by CPetrelXML: its headers
+        // include the system ICU's, which no Swift module that sees
+        // Foundation can import.
+        .systemLibrary(
+            name: "CPetrelLibXML2",
+            pkgConfig: "libxml-2.0",
+            providers: [.apt(["libxml2-dev"])]
+        ),
+        // libxml2's streaming reader behind a C header with no libxml2
+        // type: the XML of OOXML, ODF and EPUB documents, with no network,
+        // DTD loading or entity expansion.
+        .target(
+            name: "CPetrelXML",
+            dependencies: ["CPetrelLibXML2"]
+        ),
         // Folder trees into one FTS5 index: walking, ignore rules, text
         // extraction, incremental updates.
         .target(
             name: "PetrelIndex",
-            dependencies: ["Petrel", "PetrelICU", "PetrelText", "CPetrelZlib", "CPetrelArchive"],
+            dependencies: ["Petrel", "PetrelICU", "PetrelText", "CPetrelZlib", "CPetrelArchive", "CPetrelXML"],
             swiftSettings: commonSwiftSettings
         ),
         // The extension's entry point, and every SQLite routine it calls
@@ -160,8 +175,9 @@ let package = Package(
         .testTarget(
             name: "PetrelIndexTests",
             dependencies: ["PetrelIndex", "PetrelTestSupport"],
-            // Expected outputs of petrel-search, read through #filePath.
-            exclude: ["Golden"],
+            // Expected outputs of petrel-search, and the office documents
+            // of OfficeExtractionTests, read through #filePath.
+            exclude: ["Golden", "Fixtures"],
             swiftSettings: commonSwiftSettings
         ),
         .testTarget(

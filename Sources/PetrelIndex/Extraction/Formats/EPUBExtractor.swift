@@ -114,7 +114,9 @@ private struct EPUBPackage {
                 let local = reader.localName
                 switch local {
                 case "item":
-                    if let id = reader.attribute("id"), let href = reader.attribute("href") {
+                    // The EPUB 3 navigation document repeats the headings.
+                    let isNavigation = reader.attribute("properties")?.split(separator: " ").contains("nav") == true
+                    if let id = reader.attribute("id"), let href = reader.attribute("href"), !isNavigation {
                         manifest[id] = OOXMLPackage.resolve(href, from: directory)
                     }
                 case "itemref":

@@ -85,7 +85,75 @@ public struct LegacyOfficeExtractor: DocumentExtractor {
             }
             if failure.isEmpty { failure = "\(helper.tool) could not read the file" + (output.status.map { " (exit \($0))" } ?? "") }
         }
+        // catppt reads only the slide list's text, which PowerPoint 2007
+        // and LibreOffice leave empty: the text atoms of the slides' drawings.
+        if format == .ppt {
+            let text = LegacyOfficeExtractor.powerPointTextAtoms(input.bytes, budget: textBudget)
+            if !text.body.isEmpty {
+                let title = text.body.split(separator: "\n").first.map(String.init)
+                var document = ExtractedDocument(title: title, body: text.body, kind: "ppt", encoding: "UTF-16LE")
+                document.isTruncated = text.isTruncated
+                return document
+            }
+        }
         throw .unreadable(failure)
+    }
+
+    /// The text of a PowerPoint 97 file's text atoms (TextCharsAtom,
+    /// UTF-16; TextBytesAtom, Latin-1), found by their record headers in
+    /// the file's bytes. The "PowerPoint Document" stream is written in
+    /// one run of sectors by PowerPoint and LibreOffice, so a record lies
+    /// whole in the file; a header whose length runs past the end is not
+    /// a record.
+    static func powerPointTextAtoms(_ bytes: [UInt8], budget: Int) -> (body: String, isTruncated: Bool) {
+        var sink = TextSink(budget: budget)
+        var index = 512
+        while index + 8 <= bytes.count, !sink.isFull {
+            // A master slide (MainMaster, 0x03F8) holds placeholder
+            // prompts, not the document's text: passed over whole.
+            if bytes[index] == 0x0F, bytes[index + 1] == 0, bytes[index + 2] == 0xF8, bytes[index + 3] == 0x03 {
+                let length = Int(bytes[index + 4]) | Int(bytes[index + 5]) << 8 | Int(bytes[index + 6]) << 16 | Int(bytes[index + 7]) << 24
+                if length > 0, length <= bytes.count - index - 8 {
+                    index += 8 + length
+                    continue
+                }
+            }
+            // recVer 0 and instance 0, then the type: 0x0FA0 or 0x0FA8.
+            guard bytes[index] == 0, bytes[index + 1] == 0, bytes[index + 3] == 0x0F,
+                  bytes[index + 2] == 0xA0 || bytes[index + 2] == 0xA8 else {
+                index += 1
+                continue
+            }
+            let length = Int(bytes[index + 4]) | Int(bytes[index + 5]) << 8 | Int(bytes[index + 6]) << 16 | Int(bytes[index + 7]) << 24
+            let start = index + 8
+            guard length > 0, length <= bytes.count - start else {
+                index += 1
+                continue
+            }
+            let body = bytes[start..<start + length]
+            let text: String
+            if bytes[index + 2] == 0xA0 {
+                guard length % 2 == 0 else { index += 1; continue }
+                var units: [UInt16] = []
+                units.reserveCapacity(length / 2)
+                var offset = body.startIndex
+                while offset + 1 < body.endIndex {
+                    units.append(UInt16(body[offset]) | UInt16(body[offset + 1]) << 8)
+                    offset += 2
+                }
+                text = String(decoding: units, as: UTF16.self)
+            } else {
+                text = String(body.map { Character(Unicode.Scalar($0)) })
+            }
+            // Line and paragraph ends are carriage returns; vertical tabs are line breaks.
+            let cleaned = text.map { $0 == "\r" || $0 == "\u{0B}" ? "\n" : $0 }
+            if cleaned.contains(where: { $0.isLetter || $0.isNumber }), !cleaned.contains("\u{0}") {
+                sink.endLine()
+                sink.append(String(cleaned))
+            }
+            index = start + length
+        }
+        return (sink.string, sink.isTruncated)
     }
 
     static func seconds(_ value: Double) -> String {

@@ -48,9 +48,12 @@ struct TextSink {
         if let last = bytes.last, last != UInt8(ascii: "\n") { append(CollectionOfOne(UInt8(ascii: "\n"))) }
     }
 
-    /// Appends `byte` (a tab between cells) unless at a line start or after one.
+    /// Appends `byte` (a tab between cells) unless at a line start or
+    /// after a space or tab.
     mutating func separate(_ byte: UInt8) {
-        if let last = bytes.last, last != UInt8(ascii: "\n"), last != byte { append(CollectionOfOne(byte)) }
+        if let last = bytes.last, last != UInt8(ascii: "\n"), last != UInt8(ascii: "\t"), last != UInt8(ascii: " ") {
+            append(CollectionOfOne(byte))
+        }
     }
 
     /// The text from byte `offset` on (a heading's), trimmed; nil when blank.

@@ -80,6 +80,7 @@ private struct ODFReading {
     /// Elements whose text is not the document's: footnote numbers, deleted
     /// text kept for change tracking, generated tables of contents.
     private static let skipped: Set<String> = ["note-citation", "tracked-changes", "table-of-content", "alphabetical-index", "illustration-index", "bibliography"]
+    private static let fieldFrames: Set<String> = ["page-number", "date-time", "header", "footer"]
     private static let metaFields: Set<String> = ["title", "subject", "description", "keyword", "initial-creator", "creator", "creation-date", "date"]
 
     mutating func read(_ name: String, _ bytes: [UInt8], into sink: inout TextSink) {
@@ -145,6 +146,12 @@ private struct ODFReading {
                 case "page":
                     sink.endLine()
                 case "frame":
+                    // Placeholders of the page number, date, header and
+                    // footer hold field names ("<number>"), not text.
+                    if !empty, let role = reader.attribute("class"), ODFReading.fieldFrames.contains(role) {
+                        skipDepth = reader.depth
+                        continue
+                    }
                     if !empty, titleFrame == nil, reader.attribute("class") == "title" {
                         sink.endLine()
                         titleFrame = (reader.depth, sink.bytes.count)

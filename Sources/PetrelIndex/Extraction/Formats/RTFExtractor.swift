@@ -240,6 +240,19 @@ private struct RTFReader {
             // Binary data: its bytes are skipped, whatever they hold.
             index = min(bytes.count, index + max(0, parameter ?? 0))
         case "info": current.destination = .info
+        case "upr": break
+        case "footnote", "annotation":
+            // `{\*\footnote ...}` and `{\*\annotation ...}` (a comment) are
+            // text, read where they stand, on lines of their own.
+            if groups.count >= 2, groups[groups.count - 2].destination == .text {
+                current.destination = .text
+                emitLineBreak()
+            }
+        case "ud":
+            // `{\upr{ANSI text}{\*\ud{Unicode text}}}`: the Unicode
+            // version goes where the group's text goes (its ANSI twin came
+            // first, and a later field replaces it).
+            if groups.count >= 2 { current.destination = groups[groups.count - 2].destination }
         case "creatim", "revtim": if current.destination == .info { current.destination = .infoDate(name) }
         case "yr", "mo", "dy", "hr", "min", "sec":
             if case .infoDate = current.destination, let parameter { dateParts[name] = parameter }
@@ -247,7 +260,12 @@ private struct RTFReader {
             if RTFReader.skippedDestinations.contains(name) {
                 current.destination = .skip
             } else if current.destination == .info {
-                current.destination = RTFReader.infoFields.contains(name) ? .infoField(name) : .skip
+                if RTFReader.infoFields.contains(name) {
+                    current.destination = .infoField(name)
+                    fields[name] = []
+                } else {
+                    current.destination = .skip
+                }
             } else if RTFReader.lineBreaks.contains(name) {
                 emitLineBreak()
             } else if let symbol = RTFReader.symbols[name] {

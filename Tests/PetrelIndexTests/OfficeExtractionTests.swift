@@ -160,7 +160,7 @@ struct OfficeExtractionTests {
 
 @Suite("Office documents, hostile")
 struct OfficeHostileTests {
-    @Test(arguments: ["encrypted.docx", "encrypted.odt"])
+    @Test(arguments: ["encrypted.docx", "encrypted.odt", "encrypted.doc", "encrypted.xls"])
     func passwordProtectedDocumentsAreEncrypted(_ name: String) throws {
         #expect(throws: ExtractionError.encrypted) { try OfficeFixtures.extract(name) }
     }
@@ -321,8 +321,11 @@ struct ToolRunnerTests {
         let output = try ToolRunner.run("/bin/echo", arguments: ["$HOME", "*", "a b"], timeLimit: 5, outputLimit: 1000)
         #expect(String(decoding: output.bytes, as: UTF8.self) == "$HOME * a b\n")
         #expect(output.status == 0)
-        let failing = try ToolRunner.run("/bin/sh", arguments: ["-c", "exit 3"], timeLimit: 5, outputLimit: 1000)
+        let failing = try ToolRunner.run("/bin/sh", arguments: ["-c", "echo oops >&2; echo out; exit 3"], timeLimit: 5, outputLimit: 1000)
         #expect(failing.status == 3)
+        // Error messages are kept apart from the text.
+        #expect(failing.bytes == Array("out\n".utf8))
+        #expect(failing.errors == Array("oops\n".utf8))
         // Standard input is closed: a program reading it ends at once.
         let reading = try ToolRunner.run("/bin/cat", arguments: [], timeLimit: 5, outputLimit: 1000)
         #expect(reading.status == 0 && reading.bytes.isEmpty && !reading.timedOut)

@@ -1,7 +1,7 @@
 // Helper programs (pdftotext, antiword, catdoc...): the only file of
 // PetrelIndex that spawns processes. A program runs without a shell, in a
-// process group of its own, with its standard input closed and its errors
-// discarded; its output is bounded, and the whole group is killed at the
+// process group of its own, with its standard input closed; its output and
+// its error messages are bounded, and the whole group is killed at the
 // time limit, so that a helper that hangs (or a child it started) cannot
 // hold an update.
 #if canImport(Glibc)
@@ -25,6 +25,9 @@ enum ToolRunner {
         var timedOut = false
         /// Whether the output reached its limit (the program was then stopped).
         var isCut = false
+        /// What the program wrote to its standard error (its first 4 KB),
+        /// for the reason of a failure; never shown as document text.
+        var errors: [UInt8] = []
     }
 
     /// Where `name` is on the PATH (or in `searchPath`, colon-separated),
@@ -39,7 +42,7 @@ enum ToolRunner {
     }
 
     /// Runs `executable` with `arguments` (no shell), stdin from /dev/null,
-    /// stderr discarded. Past `timeLimit` seconds or `outputLimit` bytes the
+    /// stderr kept apart (``Output/errors``). Past `timeLimit` seconds or `outputLimit` bytes the
     /// program and every process of its group are killed. Throws when it
     /// cannot be started.
     static func run(_ executable: String, arguments: [String], timeLimit: Double, outputLimit: Int) throws(ExtractionError) -> Output {
@@ -48,14 +51,25 @@ enum ToolRunner {
         let readEnd = pipeEnds[0]
         let writeEnd = pipeEnds[1]
         _ = fcntl(readEnd, F_SETFD, FD_CLOEXEC)
+        var errorEnds: [Int32] = [-1, -1]
+        guard pipe(&errorEnds) == 0 else {
+            close(readEnd)
+            close(writeEnd)
+            throw .unreadable("cannot run \(executable): no pipe (errno \(errno))")
+        }
+        let errorRead = errorEnds[0]
+        let errorWrite = errorEnds[1]
+        _ = fcntl(errorRead, F_SETFD, FD_CLOEXEC)
+        _ = fcntl(errorRead, F_SETFL, fcntl(errorRead, F_GETFL) | O_NONBLOCK)
 
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
         posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
         posix_spawn_file_actions_adddup2(&actions, writeEnd, 1)
-        posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
+        posix_spawn_file_actions_adddup2(&actions, errorWrite, 2)
         posix_spawn_file_actions_addclose(&actions, writeEnd)
+        posix_spawn_file_actions_addclose(&actions, errorWrite)
 
         var attributes = posix_spawnattr_t()
         posix_spawnattr_init(&attributes)
@@ -78,11 +92,16 @@ enum ToolRunner {
         var pid = pid_t()
         let spawned = posix_spawn(&pid, executable, &actions, &attributes, &cArguments, environ)
         close(writeEnd)
+        close(errorWrite)
         guard spawned == 0 else {
             close(readEnd)
+            close(errorRead)
             throw .unreadable("cannot run \(executable): \(String(cString: strerror(spawned)))")
         }
-        defer { close(readEnd) }
+        defer {
+            close(readEnd)
+            close(errorRead)
+        }
 
         var output = Output(bytes: [], status: nil)
         let deadline = Date().addingTimeInterval(timeLimit)
@@ -94,13 +113,14 @@ enum ToolRunner {
                 output.timedOut = true
                 break reading
             }
-            var descriptor = pollfd(fd: readEnd, events: Int16(POLLIN), revents: 0)
-            let ready = poll(&descriptor, 1, Int32(min(remaining * 1000, 1000).rounded(.up)))
+            var descriptors = [pollfd(fd: readEnd, events: Int16(POLLIN), revents: 0), pollfd(fd: errorRead, events: Int16(POLLIN), revents: 0)]
+            let ready = poll(&descriptors, 2, Int32(min(remaining * 1000, 1000).rounded(.up)))
             if ready < 0 {
                 if errno == EINTR { continue }
                 break reading
             }
-            if ready == 0 { continue }
+            if descriptors[1].revents != 0 { readErrors(errorRead, into: &output.errors, chunk: &chunk) }
+            if descriptors[0].revents == 0 { continue }
             let count = chunk.withUnsafeMutableBytes { read(readEnd, $0.baseAddress, $0.count) }
             if count < 0 {
                 if errno == EINTR { continue }
@@ -136,8 +156,19 @@ enum ToolRunner {
         }
         // Children it left behind in its group go with it.
         if !killed { kill(-pid, SIGKILL) }
+        readErrors(errorRead, into: &output.errors, chunk: &chunk)
         let exited = (status & 0x7F) == 0
         output.status = exited && !killed ? (status >> 8) & 0xFF : nil
         return output
+    }
+
+    /// Reads what is there of a program's standard error (non-blocking),
+    /// keeping the first 4 KB.
+    private static func readErrors(_ descriptor: Int32, into errors: inout [UInt8], chunk: inout [UInt8]) {
+        while true {
+            let count = chunk.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
+            guard count > 0 else { return }
+            errors.append(contentsOf: chunk[0..<min(count, max(0, 4096 - errors.count))])
+        }
     }
 }

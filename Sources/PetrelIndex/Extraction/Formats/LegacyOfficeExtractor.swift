@@ -5,7 +5,8 @@ import Foundation
 /// (else `catdoc`) for doc, `xls2csv` for xls, `catppt` for ppt (the last
 /// three from the catdoc package). Each runs without a shell, stdin closed,
 /// its output bounded by the text budget, killed with its children at the
-/// time limit. A missing helper throws ``ExtractionError/missingTool(_:install:)``.
+/// time limit. A missing helper throws ``ExtractionError/missingTool(_:install:)``;
+/// a file the helpers call encrypted throws ``ExtractionError/encrypted``.
 /// A file that is really RTF, or OOXML under an old name, is read as such.
 public struct LegacyOfficeExtractor: DocumentExtractor {
     /// The three binary formats.
@@ -77,6 +78,12 @@ public struct LegacyOfficeExtractor: DocumentExtractor {
                 throw .unreadable("\(helper.tool) did not finish within \(LegacyOfficeExtractor.seconds(timeLimit)) and was stopped")
             }
             let text = LegacyOfficeExtractor.text(output.bytes)
+            // antiword: "Encrypted documents are not supported"; catdoc:
+            // "[File is encrypted...]"; xls2csv: "File is encrypted".
+            // Only their error messages are looked at: a document may speak of encryption.
+            if String(decoding: output.errors, as: UTF8.self).contains("ncrypted") {
+                throw .encrypted
+            }
             if output.status == 0 || output.isCut, !text.isEmpty {
                 let title = text.split(separator: "\n").lazy.map { $0.trimmingCharacters(in: .whitespaces) }.first { !$0.isEmpty }
                 var document = ExtractedDocument(title: title, body: text, kind: format.rawValue, encoding: "UTF-8")

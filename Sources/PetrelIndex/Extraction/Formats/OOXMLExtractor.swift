@@ -51,7 +51,7 @@ public struct OOXMLExtractor: DocumentExtractor {
             return try LegacyOfficeExtractor(legacy).extract(input)
         }
         let package = try ZipPackage(input.bytes) { path in
-            path.hasSuffix(".xml") || path.hasSuffix(".rels")
+            (path.hasSuffix(".xml") || path.hasSuffix(".rels")) && !OOXMLExtractor.isLayoutPart(path)
         }
         let main = OOXMLPackage.relationships(of: "", in: package).first { OOXMLPackage.kind(of: $0) == "officeDocument" }?.target
         var sink = TextSink(budget: textBudget)
@@ -72,6 +72,16 @@ public struct OOXMLExtractor: DocumentExtractor {
             document.isTruncated = true
         }
         return document
+    }
+
+    /// Parts that hold no text of the document (themes, settings, fonts,
+    /// slide masters and layouts with their placeholder prompts, cell
+    /// styles): not expanded.
+    static func isLayoutPart(_ path: String) -> Bool {
+        let folders = ["/theme/", "/slideLayouts/", "/slideMasters/", "/notesMasters/", "/handoutMasters/", "/printerSettings/", "/customXml/"]
+        let files = ["/settings.xml", "/fontTable.xml", "/webSettings.xml", "/numbering.xml", "/presProps.xml", "/viewProps.xml",
+                     "/tableStyles.xml", "/calcChain.xml", "docProps/app.xml", "docProps/custom.xml", "xl/styles.xml"]
+        return folders.contains { path.contains($0) || path.hasPrefix($0.dropFirst()) } || files.contains { path.hasSuffix($0) }
     }
 
     /// The title and metadata of `docProps/core.xml`.

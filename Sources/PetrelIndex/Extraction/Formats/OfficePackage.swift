@@ -86,7 +86,24 @@ struct ZipPackage {
     static func isEncryptedOOXML(_ bytes: [UInt8]) -> Bool {
         guard bytes.starts(with: compoundFileSignature) else { return false }
         let name = Array("EncryptedPackage".utf16.flatMap { [UInt8($0 & 0xFF), UInt8($0 >> 8)] })
-        return bytes.firstRange(of: name) != nil
+        return find(name, in: bytes)
+    }
+
+    /// Whether `needle` occurs in `haystack`: a plain loop (the standard
+    /// library's generic `firstRange(of:)` took 60 ms on a 470 KB file).
+    static func find(_ needle: [UInt8], in haystack: [UInt8]) -> Bool {
+        guard let first = needle.first, haystack.count >= needle.count else { return false }
+        var index = 0
+        let last = haystack.count - needle.count
+        while index <= last {
+            if haystack[index] == first {
+                var offset = 1
+                while offset < needle.count, haystack[index + offset] == needle[offset] { offset += 1 }
+                if offset == needle.count { return true }
+            }
+            index += 1
+        }
+        return false
     }
 
     /// The members of `bytes` for which `wanted` is true (others are not

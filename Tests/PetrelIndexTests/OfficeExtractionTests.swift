@@ -331,3 +331,25 @@ struct ToolRunnerTests {
         #expect(reading.status == 0 && reading.bytes.isEmpty && !reading.timedOut)
     }
 }
+
+@Suite("Office documents in an index")
+struct OfficeIndexTests {
+    @Test func officeFilesAreSearchableAndEncryptedOnesSkipped() throws {
+        let tree = try Tree()
+        for name in ["license.docx", "license.doc", "sheet.ods", "slides.pptx", "gzip-ja.odt", "license.epub", "encrypted.docx"] {
+            try tree.write(name, bytes: OfficeFixtures.input(name).bytes)
+        }
+        let index = try DocumentIndex(path: tree.directory.path("i.sqlite"))
+        let report = try index.update(roots: [tree.root])
+        #expect(report.added == 6)
+        #expect(report.skipped.map(\.reason) == [.encrypted])
+        #expect(try index.search("trademarks", root: tree.root) == ["license.doc", "license.docx", "license.epub", "sheet.ods"])
+        #expect(try index.search("mozilla", root: tree.root) == ["sheet.ods"])
+        #expect(try index.search("practical", root: tree.root) == ["slides.pptx"])
+        #expect(try index.search("伸長", root: tree.root) == ["gzip-ja.odt"])
+        let titles = try index.contents(relativeTo: tree.root).map { [$0[0], $0[1], $0[3]] }
+        #expect(titles.contains(["sheet.ods", "Common licenses", "ods"]))
+        #expect(titles.contains(["license.docx", "Apache License, Version 2.0", "docx"]))
+        try index.expectSound()
+    }
+}

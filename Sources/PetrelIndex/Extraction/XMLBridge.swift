@@ -88,14 +88,24 @@ final class XMLStreamReader {
     /// namespace (`r:id`), false only one without (`id`), nil either.
     func attribute(_ localName: String, namespaced: Bool? = nil) -> String? {
         let filter: Int32 = namespaced.map { $0 ? 1 : 0 } ?? -1
-        var buffer = [CChar](repeating: 0, count: 256)
-        let length = petrel_xml_attribute(reader, localName, filter, &buffer, Int32(buffer.count))
-        guard length >= 0 else { return nil }
-        if Int(length) >= buffer.count {
-            buffer = [CChar](repeating: 0, count: Int(length) + 1)
-            _ = petrel_xml_attribute(reader, localName, filter, &buffer, Int32(buffer.count))
+        enum Lookup { case absent, found(String), longer(Int) }
+        // Most values (a style name, a cell type, a relationship id) fit
+        // in a buffer on the stack.
+        let lookup = withUnsafeTemporaryAllocation(of: CChar.self, capacity: 128) { buffer -> Lookup in
+            guard let base = buffer.baseAddress else { return .absent }
+            let length = Int(petrel_xml_attribute(reader, localName, filter, base, Int32(buffer.count)))
+            if length < 0 { return .absent }
+            if length >= buffer.count { return .longer(length) }
+            return .found(String(decoding: UnsafeRawBufferPointer(start: base, count: length), as: UTF8.self))
         }
-        return String(decoding: buffer.prefix(Int(length)).map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        switch lookup {
+        case .absent: return nil
+        case .found(let value): return value
+        case .longer(let length):
+            var buffer = [CChar](repeating: 0, count: length + 1)
+            _ = petrel_xml_attribute(reader, localName, filter, &buffer, Int32(buffer.count))
+            return String(decoding: buffer.prefix(length).map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        }
     }
 
     /// Why the document is malformed, with its line, once ``next()`` returned ``Event/failed``.

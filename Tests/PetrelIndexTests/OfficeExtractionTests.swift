@@ -133,6 +133,15 @@ struct OfficeExtractionTests {
         OfficeFixtures.expectNoMarkup(document)
     }
 
+    /// Page headers (tar's name line) come after the body, once.
+    @Test(arguments: ["gzip-ja-header.docx", "gzip-ja-header.odt"])
+    func pageHeaders(_ name: String) throws {
+        let document = try OfficeFixtures.extract(name)
+        #expect(OfficeFixtures.inOrder(document.body, ["ファイルの圧縮、伸長を行う", "tar - アーカイブユーティリティ"]))
+        #expect(document.body.components(separatedBy: "アーカイブユーティリティ").count == 2)
+        OfficeFixtures.expectNoMarkup(document)
+    }
+
     @Test func officeFormatsAreRegisteredNotBinary() {
         let registry = ExtractorRegistry.standard
         for ext in ["doc", "docx", "docm", "dotx", "xls", "xlsx", "xlsm", "ppt", "pptx", "ppsx", "odt", "ods", "odp", "odg", "ott", "fodt", "fods", "fodp", "epub", "rtf"] {

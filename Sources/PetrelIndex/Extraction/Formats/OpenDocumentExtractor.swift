@@ -7,7 +7,8 @@ import Foundation
 /// The text is `content.xml`'s body in reading order: paragraphs and
 /// headings one a line, tables cell by cell (a spreadsheet's sheets each
 /// under its name, a row's cells joined by tabs), frames and text boxes,
-/// footnotes, comments, slides with their speaker notes. Metadata comes
+/// footnotes, comments, slides with their speaker notes, then a text's page
+/// headers and footers (`styles.xml`; where they stand in a flat file). Metadata comes
 /// from `meta.xml` (or the flat file's `office:meta`); the title is
 /// otherwise the first heading. A package whose manifest lists encryption
 /// throws ``ExtractionError/encrypted``.
@@ -32,12 +33,15 @@ public struct OpenDocumentExtractor: DocumentExtractor {
         var reading = ODFReading(isSpreadsheet: kind == "ods")
         if input.bytes.starts(with: [0x50, 0x4B]) {
             let package = try ZipPackage(input.bytes) { path in
-                path == "content.xml" || path == "meta.xml" || path == "META-INF/manifest.xml"
+                path == "content.xml" || path == "meta.xml" || path == "styles.xml" || path == "META-INF/manifest.xml"
             }
             if let manifest = package["META-INF/manifest.xml"], ODFReading.listsEncryption(manifest) { throw .encrypted }
             guard let content = package["content.xml"] else { throw .unreadable("not an OpenDocument file (no content.xml)") }
             if let meta = package["meta.xml"] { reading.read("meta.xml", meta, into: &sink) }
             reading.read("content.xml", content, into: &sink)
+            // A text's page headers and footers are in the master pages'
+            // styles (a spreadsheet's hold only fields: the sheet's name, "Page 1").
+            if kind == "odt", let styles = package["styles.xml"], !sink.isFull { reading.read("styles.xml", styles, into: &sink) }
         } else {
             let head = input.bytes.prefix(4096)
             guard head.firstRange(of: Array("office:document".utf8)) != nil || head.firstRange(of: Array("opendocument".utf8)) != nil else {
@@ -80,12 +84,18 @@ private struct ODFReading {
     /// Elements whose text is not the document's: footnote numbers, deleted
     /// text kept for change tracking, generated tables of contents.
     private static let skipped: Set<String> = ["note-citation", "tracked-changes", "table-of-content", "alphabetical-index", "illustration-index", "bibliography"]
+    /// The page header and footer elements of a master page.
+    private static let pageMargins: Set<String> = ["header", "footer", "header-left", "footer-left", "header-first", "footer-first"]
+    /// Fields of page headers and footers, whose text is the page's, not the document's.
+    private static let marginFields: Set<String> = ["page-number", "page-count", "sheet-name", "date", "time", "file-name", "page-continuation"]
     private static let fieldFrames: Set<String> = ["page-number", "date-time", "header", "footer"]
     private static let metaFields: Set<String> = ["title", "subject", "description", "keyword", "initial-creator", "creator", "creation-date", "date"]
 
     mutating func read(_ name: String, _ bytes: [UInt8], into sink: inout TextSink) {
         guard let reader = XMLStreamReader(bytes) else { return }
         var inBody = false
+        var inMasterStyles = false
+        var marginDepth: Int?
         var inMeta = false
         var metaField: String?
         var metaText: [UInt8] = []
@@ -102,6 +112,14 @@ private struct ODFReading {
                 let local = reader.localName
                 let empty = reader.isEmptyElement
                 if local == "body", !empty { inBody = true; continue }
+                if local == "master-styles", !empty { inMasterStyles = true; continue }
+                if inMasterStyles, !inBody, !empty, ODFReading.pageMargins.contains(local) {
+                    // A page header or footer is read as body text.
+                    inBody = true
+                    marginDepth = reader.depth
+                    sink.endLine()
+                    continue
+                }
                 if local == "meta", !empty, reader.depth <= 1 { inMeta = true; continue }
                 if inMeta {
                     if metaField == nil, !empty, ODFReading.metaFields.contains(local) {
@@ -111,7 +129,7 @@ private struct ODFReading {
                     continue
                 }
                 guard inBody else { continue }
-                if ODFReading.skipped.contains(local) {
+                if ODFReading.skipped.contains(local) || (marginDepth != nil && ODFReading.marginFields.contains(local)) {
                     if !empty { skipDepth = reader.depth }
                     continue
                 }
@@ -165,6 +183,13 @@ private struct ODFReading {
                 }
                 let local = reader.localName
                 if local == "body" { inBody = false; continue }
+                if local == "master-styles" { inMasterStyles = false; continue }
+                if let depth = marginDepth, depth == reader.depth {
+                    inBody = false
+                    marginDepth = nil
+                    sink.endLine()
+                    continue
+                }
                 if inMeta {
                     if local == "meta", reader.depth <= 1 {
                         inMeta = false

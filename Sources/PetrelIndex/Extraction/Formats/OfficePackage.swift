@@ -112,7 +112,7 @@ struct ZipPackage {
         guard bytes.starts(with: [0x50, 0x4B]) else { throw .unreadable("not a zip package (no PK signature)") }
         let members: [ArchiveReader.Member]
         do {
-            members = try ArchiveReader.members(of: bytes, limits: limits, wanted: wanted)
+            members = try ArchiveReader.members(of: bytes, limits: limits, zipOnly: true, wanted: wanted)
         } catch {
             switch error {
             case .encrypted: throw .encrypted

@@ -78,11 +78,15 @@ public struct OOXMLExtractor: DocumentExtractor {
     /// slide masters and layouts with their placeholder prompts, cell
     /// styles): not expanded.
     static func isLayoutPart(_ path: String) -> Bool {
-        let folders = ["/theme/", "/slideLayouts/", "/slideMasters/", "/notesMasters/", "/handoutMasters/", "/printerSettings/", "/customXml/"]
-        let files = ["/settings.xml", "/fontTable.xml", "/webSettings.xml", "/numbering.xml", "/presProps.xml", "/viewProps.xml",
-                     "/tableStyles.xml", "/calcChain.xml", "docProps/app.xml", "docProps/custom.xml", "xl/styles.xml"]
-        return folders.contains { path.contains($0) || path.hasPrefix($0.dropFirst()) } || files.contains { path.hasSuffix($0) }
+        if layoutPaths.contains(path) { return true }
+        let components = path.split(separator: "/")
+        if let name = components.last, layoutFiles.contains(name) { return true }
+        return components.dropLast().contains { layoutFolders.contains($0) }
     }
+
+    private static let layoutFolders: Set<Substring> = ["theme", "slideLayouts", "slideMasters", "notesMasters", "handoutMasters", "printerSettings", "customXml"]
+    private static let layoutFiles: Set<Substring> = ["settings.xml", "fontTable.xml", "webSettings.xml", "numbering.xml", "presProps.xml", "viewProps.xml", "tableStyles.xml", "calcChain.xml"]
+    private static let layoutPaths: Set<String> = ["docProps/app.xml", "docProps/custom.xml", "xl/styles.xml"]
 
     /// The title and metadata of `docProps/core.xml`.
     static func coreProperties(_ bytes: [UInt8]) -> (title: String?, metadata: DocumentMetadata) {

@@ -161,7 +161,7 @@ enum OOXMLPackage {
     /// package's root) as a package path, with `.` and `..` resolved and
     /// percent escapes decoded.
     static func resolve(_ target: String, from directory: String) -> String {
-        let decoded = target.removingPercentEncoding ?? target
+        let decoded = target.utf8.contains(UInt8(ascii: "%")) ? target.removingPercentEncoding ?? target : target
         var components: [Substring] = decoded.hasPrefix("/") || directory.isEmpty ? [] : directory.split(separator: "/")
         for component in decoded.split(separator: "/") {
             switch component {

@@ -41,7 +41,11 @@ public struct OpenDocumentExtractor: DocumentExtractor {
             reading.read("content.xml", content, into: &sink)
             // A text's page headers and footers are in the master pages'
             // styles (a spreadsheet's hold only fields: the sheet's name, "Page 1").
-            if kind == "odt", let styles = package["styles.xml"], !sink.isFull { reading.read("styles.xml", styles, into: &sink) }
+            // Most texts have none: styles.xml is parsed only when it names one.
+            if kind == "odt", let styles = package["styles.xml"], !sink.isFull,
+               ZipPackage.find(Array("<style:header".utf8), in: styles) || ZipPackage.find(Array("<style:footer".utf8), in: styles) {
+                reading.read("styles.xml", styles, into: &sink)
+            }
         } else {
             let head = input.bytes.prefix(4096)
             guard head.firstRange(of: Array("office:document".utf8)) != nil || head.firstRange(of: Array("opendocument".utf8)) != nil else {

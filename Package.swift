@@ -110,11 +110,26 @@ let package = Package(
             name: "CPetrelMail",
             linkerSettings: [.linkedLibrary("gmime-3.0"), .linkedLibrary("gobject-2.0"), .linkedLibrary("glib-2.0")]
         ),
+        // libxml2 (libxml2-dev), seen only by CPetrelXML: its headers
+        // include the system ICU's, which no Swift module that sees
+        // Foundation can import.
+        .systemLibrary(
+            name: "CPetrelLibXML2",
+            pkgConfig: "libxml-2.0",
+            providers: [.apt(["libxml2-dev"])]
+        ),
+        // libxml2's streaming reader behind a C header with no libxml2
+        // type: the XML of OOXML, ODF and EPUB documents, with no network,
+        // DTD loading or entity expansion.
+        .target(
+            name: "CPetrelXML",
+            dependencies: ["CPetrelLibXML2"]
+        ),
         // Folder trees into one FTS5 index: walking, ignore rules, text
         // extraction, incremental updates.
         .target(
             name: "PetrelIndex",
-            dependencies: ["Petrel", "PetrelICU", "PetrelText", "CPetrelZlib", "CPetrelArchive", "CPetrelMail"],
+            dependencies: ["Petrel", "PetrelICU", "PetrelText", "CPetrelZlib", "CPetrelArchive", "CPetrelMail", "CPetrelXML"],
             swiftSettings: commonSwiftSettings
         ),
         // The extension's entry point, and every SQLite routine it calls
@@ -172,8 +187,9 @@ let package = Package(
         .testTarget(
             name: "PetrelIndexTests",
             dependencies: ["PetrelIndex", "PetrelTestSupport", .product(name: "PropertyBased", package: "swift-property-based")],
-            // Expected outputs of petrel-search, and scripts that make test
-            // files, read through #filePath.
+            // Expected outputs of petrel-search, the office documents of
+            // OfficeExtractionTests and scripts that make test files, read
+            // through #filePath.
             exclude: ["Golden", "Fixtures"],
             swiftSettings: commonSwiftSettings
         ),

@@ -2,7 +2,10 @@
 # and that its tests and demo use, when they are missing: SQLite and ICU
 # headers, zlib, Snowball's stemmers (libstemmer-dev), pkg-config, and
 # poppler-utils (pdftotext: PDF documents in corpora/ are indexed, and the
-# golden files list them); time (/usr/bin/time: the hostile-input tests
+# golden files list them); libarchive-dev and libxml2-dev (zip members
+# and the XML of OOXML, OpenDocument and EPUB documents), antiword and
+# catdoc (antiword, catdoc, xls2csv and catppt: legacy doc, xls and ppt
+# files, which the office extraction tests read); time (/usr/bin/time: the hostile-input tests
 # bound peak memory), util-linux (setpriv: they run read-only cases as an
 # unprivileged user), bsdutils (script: a pseudo-terminal for the
 # progress line) and gzip (compressed documents made by the tests);
@@ -15,7 +18,7 @@
 ensure_system_packages() {
     local missing=()
     local package
-    for package in libsqlite3-dev libicu-dev zlib1g-dev libstemmer-dev pkg-config poppler-utils time util-linux bsdutils gzip sqlite3 python3 libarchive-dev libgmime-3.0-dev zip p7zip-full zstd "$@"; do
+    for package in libsqlite3-dev libicu-dev zlib1g-dev libstemmer-dev libarchive-dev libxml2-dev libgmime-3.0-dev pkg-config poppler-utils antiword catdoc zip p7zip-full zstd time util-linux bsdutils gzip sqlite3 python3 "$@"; do
         dpkg -s "$package" >/dev/null 2>&1 || missing+=("$package")
     done
     [ ${#missing[@]} -eq 0 ] && return 0

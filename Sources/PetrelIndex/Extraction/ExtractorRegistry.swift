@@ -150,19 +150,40 @@ public struct ExtractorRegistry: Sendable {
     ]
     /// Formats skipped without reading: images, audio, video, archives
     /// libarchive does not read as documents (rar; jar, apk and deb hold
-    /// code and packages), compiled code, fonts, databases, office binaries.
+    /// code and packages), compiled code, fonts, databases.
     public static let defaultBinaryExtensions: Set<String> = [
         "png", "jpg", "jpeg", "gif", "bmp", "ico", "icns", "webp", "tif", "tiff", "heic", "psd", "xcf", "mp3", "mp4", "m4a",
         "m4v", "ogg", "oga", "ogv", "opus", "wav", "flac", "aac", "avi", "mov", "mkv", "webm", "wmv", "jar", "war",
         "bz2", "xz", "lz", "lzma", "zst", "rar", "cab", "so", "o", "a", "lib", "dylib", "dll",
         "exe", "class", "pyc", "pyo", "wasm", "woff", "woff2", "ttf", "otf", "eot", "sqlite", "sqlite3", "db", "bin", "dat",
-        "iso", "img", "dmg", "deb", "rpm", "apk", "doc", "xls", "ppt", "docx", "xlsx", "pptx", "odt", "ods", "odp", "mo",
-        "gmo", "pack", "idx", "npy", "npz", "pkl", "parquet", "DS_Store",
+        "iso", "img", "dmg", "deb", "rpm", "apk", "mo", "gmo", "pack", "idx", "npy", "npz", "pkl", "parquet", "DS_Store",
+    ]
+
+    /// Office Open XML extensions, by family.
+    public static let ooxmlExtensions: [OOXMLExtractor.Family: [String]] = [
+        .wordprocessing: ["docx", "docm", "dotx", "dotm"],
+        .spreadsheet: ["xlsx", "xlsm", "xltx", "xltm"],
+        .presentation: ["pptx", "pptm", "ppsx", "ppsm", "potx", "potm"],
+    ]
+    /// OpenDocument extensions (zipped, templates and flat XML), by kind.
+    public static let openDocumentExtensions: [String: [String]] = [
+        "odt": ["odt", "ott", "fodt"],
+        "ods": ["ods", "ots", "fods"],
+        "odp": ["odp", "otp", "fodp"],
+        "odg": ["odg", "otg", "fodg"],
+    ]
+    /// Legacy binary Office extensions, by format.
+    public static let legacyOfficeExtensions: [LegacyOfficeExtractor.Format: [String]] = [
+        .doc: ["doc", "dot"],
+        .xls: ["xls", "xlt"],
+        .ppt: ["ppt", "pps", "pot"],
     ]
 
     /// Every format PetrelIndex reads: text, Markdown, HTML, PDF (with
-    /// pdftotext), source code and light markup; archives (zip, tar, 7z)
-    /// and mail (eml, mbox, Maildir files) as containers of documents.
+    /// pdftotext), source code and light markup, office documents (OOXML,
+    /// OpenDocument, RTF; doc, xls and ppt with antiword and catdoc) and
+    /// EPUB; archives (zip, tar, 7z) and mail (eml, mbox, Maildir files) as
+    /// containers of documents.
     public static let standard: ExtractorRegistry = {
         var registry = ExtractorRegistry()
         registry.binaryExtensions = defaultBinaryExtensions
@@ -174,6 +195,17 @@ public struct ExtractorRegistry: Sendable {
         registry.register(HTMLExtractor(), forExtensions: ["html", "htm", "xhtml", "shtml"])
         registry.register(PDFExtractor(), forExtensions: ["pdf"])
         registry.register(ManPageExtractor(), forExtensions: ["man", "1", "2", "3", "4", "5", "6", "7", "8", "9"])
+        for (family, extensions) in ooxmlExtensions {
+            registry.register(OOXMLExtractor(family), forExtensions: extensions)
+        }
+        for (kind, extensions) in openDocumentExtensions {
+            registry.register(OpenDocumentExtractor(kind: kind), forExtensions: extensions)
+        }
+        for (format, extensions) in legacyOfficeExtensions {
+            registry.register(LegacyOfficeExtractor(format), forExtensions: extensions)
+        }
+        registry.register(EPUBExtractor(), forExtensions: ["epub"])
+        registry.register(RTFExtractor(), forExtensions: ["rtf"])
         registry.register(container: ArchiveExtractor(), forExtensions: ArchiveExtractor.extensions)
         registry.register(container: MailExtractor(), forExtensions: ["eml"])
         registry.register(container: MboxExtractor(), forExtensions: ["mbox", "mbx"])

@@ -152,63 +152,48 @@ public struct HTMLExtractor: DocumentExtractor {
     }
 }
 
-/// PDF through poppler's `pdftotext`, when it is installed.
+/// PDF through poppler's `pdftotext`, when it is installed: run without a
+/// shell, its output bounded, killed at its time limit.
 public struct PDFExtractor: DocumentExtractor {
     public var needsWholeFile: Bool { true }
 
-    /// Where `pdftotext` is, or nil when it is not on the PATH.
-    public static let pdftotext: String? = {
-        let directories = (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin").split(separator: ":")
-        for directory in directories {
-            let candidate = directory + "/pdftotext"
-            if POSIX.isExecutable(FilePath(String(candidate))) { return String(candidate) }
-        }
-        return nil
-    }()
+    /// How long `pdftotext` may run, in seconds, before it is killed.
+    public var timeLimit: Double
+    /// Where `pdftotext` is looked for (colon-separated folders); nil: the PATH.
+    public var searchPath: String?
 
-    /// A PDF extractor; it needs `pdftotext` (Debian's `poppler-utils`).
-    public init() {}
+    /// Where `pdftotext` is, or nil when it is not on the PATH.
+    public static let pdftotext: String? = ToolRunner.locate("pdftotext")
+
+    /// A PDF extractor; it needs `pdftotext` (Debian's `poppler-utils`),
+    /// found on `searchPath` (nil: the PATH) and killed after `timeLimit`
+    /// seconds (30).
+    public init(timeLimit: Double = 30, searchPath: String? = nil) {
+        self.timeLimit = timeLimit
+        self.searchPath = searchPath
+    }
 
     public func extract(_ input: ExtractionInput) throws(ExtractionError) -> ExtractedDocument {
         guard input.bytes.starts(with: Array("%PDF".utf8)) else { throw .unreadable("not a PDF file (no %PDF header)") }
-        guard let tool = PDFExtractor.pdftotext else {
+        guard let tool = searchPath == nil ? PDFExtractor.pdftotext : ToolRunner.locate("pdftotext", searchPath: searchPath) else {
             throw .missingTool("pdftotext", install: "apt-get install poppler-utils")
         }
         // A compressed PDF (`manual.pdf.gz`) reaches here expanded: the
         // tool reads those bytes from a temporary file, not the file on disk.
-        var source = input.path
-        var temporary: URL?
-        defer { if let temporary { try? FileManager.default.removeItem(at: temporary) } }
-        if !input.path.lowercased().hasSuffix(".pdf") {
-            let url = FileManager.default.temporaryDirectory.appendingPathComponent("petrel-\(UUID().uuidString).pdf")
-            do {
-                try Data(input.bytes).write(to: url)
-            } catch {
-                throw .unreadable("cannot write a temporary copy for pdftotext: \(error.localizedDescription)")
-            }
-            temporary = url
-            source = url.path
+        let (source, temporary) = try LegacyOfficeExtractor.file(for: input, suffix: ".pdf")
+        defer { if let temporary { try? FileManager.default.removeItem(atPath: temporary) } }
+        let output = try ToolRunner.run(tool, arguments: ["-q", "-enc", "UTF-8", "--", source, "-"], timeLimit: timeLimit, outputLimit: 256 << 20)
+        if output.timedOut {
+            throw .unreadable("pdftotext did not finish within \(LegacyOfficeExtractor.seconds(timeLimit)) and was stopped")
         }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: tool)
-        process.arguments = ["-q", "-enc", "UTF-8", "--", source, "-"]
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
-        process.standardInput = FileHandle.nullDevice
-        do {
-            try process.run()
-        } catch {
-            throw .unreadable("cannot run pdftotext: \(error)")
+        guard output.status == 0 else {
+            throw .unreadable("pdftotext failed" + (output.status.map { " (exit \($0))" } ?? ""))
         }
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else {
-            throw .unreadable("pdftotext failed (exit \(process.terminationStatus))")
-        }
-        let text = String(decoding: data, as: UTF8.self).replacingOccurrences(of: "\u{0C}", with: "\n")
+        let text = String(decoding: output.bytes, as: UTF8.self).replacingOccurrences(of: "\u{0C}", with: "\n")
         let title = text.split(separator: "\n").lazy.map { $0.trimmingCharacters(in: .whitespaces) }.first { !$0.isEmpty }
-        return ExtractedDocument(title: title, body: text, kind: "pdf", encoding: "UTF-8")
+        var document = ExtractedDocument(title: title, body: text, kind: "pdf", encoding: "UTF-8")
+        document.isTruncated = output.isCut
+        return document
     }
 }
 

@@ -130,9 +130,10 @@ extension DocumentIndex {
     /// The version of what the extractors read from files. It goes up when
     /// an extractor changes the text or title it gives for some file (2:
     /// man pages with long preambles are read as roff; 3: manual pages and
-    /// marked-up texts with Windows line ends are read line by line), so
+    /// marked-up texts with Windows line ends are read line by line; 4:
+    /// office documents, e-books and RTF are read, no longer skipped), so
     /// that indexes made before read their files again.
-    static let extractionVersion = 3
+    static let extractionVersion = 4
 
     /// On an index whose documents were extracted by older extractors,
     /// marks every document and skip record as changed (a time and hash no

@@ -35,6 +35,14 @@ let package = Package(
         .library(name: "PetrelText", targets: ["PetrelText"]),
         .library(name: "PetrelICU", targets: ["PetrelICU"]),
         .library(name: "PetrelIndex", targets: ["PetrelIndex"]),
+        // `import GRDBSQLite` for code written for GRDB, which reaches
+        // SQLite's C API through that module on Linux. Opt-in, and never a
+        // dependency of Petrel: a target that also depends on GRDB (whose
+        // own GRDBSQLite module it then sees) must not use it, as clang
+        // refuses two module maps that define one module name. The target
+        // has a name of its own because SwiftPM refuses two targets of one
+        // name in a package graph, even when a product leaves one out.
+        .library(name: "GRDBSQLite", targets: ["PetrelGRDBSQLite"]),
         // libpetrel.so: Petrel's tokenizers and functions as a loadable
         // SQLite extension, for the sqlite3 shell, Python and other hosts.
         .library(name: "petrel", type: .dynamic, targets: ["PetrelExtension"]),
@@ -56,6 +64,13 @@ let package = Package(
         // variadic sqlite3_db_config).
         .systemLibrary(
             name: "CPetrelSQLite",
+            pkgConfig: "sqlite3",
+            providers: [.apt(["libsqlite3-dev"])]
+        ),
+        // The same system SQLite as the module GRDBSQLite (its module map
+        // names it so), for the `GRDBSQLite` product alone.
+        .systemLibrary(
+            name: "PetrelGRDBSQLite",
             pkgConfig: "sqlite3",
             providers: [.apt(["libsqlite3-dev"])]
         ),
@@ -176,7 +191,7 @@ let package = Package(
         ),
         .testTarget(
             name: "PetrelTests",
-            dependencies: ["Petrel", "PetrelTestSupport"],
+            dependencies: ["Petrel", "PetrelTestSupport", "PetrelGRDBSQLite"],
             swiftSettings: commonSwiftSettings
         ),
         .testTarget(

@@ -46,10 +46,14 @@ public struct DumpStream: TextOutputStream {
     }
 }
 
-/// Standard output, for dumps without a stream.
+/// Standard output, for dumps without a stream: through `print`, whose
+/// buffer the program's own `print` calls share, so that a dump comes out
+/// where it was asked for among them when standard output is a file or a
+/// pipe (a write to the file descriptor would pass the text still in the
+/// buffer).
 private struct StandardOutput: TextOutputStream {
     func write(_ string: String) {
-        FileHandle.standardOutput.write(Data(string.utf8))
+        print(string, terminator: "")
     }
 }
 

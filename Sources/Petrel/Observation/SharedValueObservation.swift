@@ -33,13 +33,21 @@ public final class SharedValueObservation<Element: Sendable>: @unchecked Sendabl
     private let extent: SharedValueObservationExtent
     private let startObservation: @Sendable (@escaping @Sendable (any Error) -> Void, @escaping @Sendable (Element) -> Void) -> AnyDatabaseCancellable
 
-    private typealias Subscriber = (onError: @Sendable (any Error) -> Void, onChange: @Sendable (Element) -> Void)
+    private struct Subscriber {
+        let onError: @Sendable (any Error) -> Void
+        let onChange: @Sendable (Element) -> Void
+        /// True from a late subscription until the last value is replayed
+        /// to it, or a fresher value reaches it first: the replay is then
+        /// skipped, so that it never brings back an older value.
+        var awaitsReplay: Bool
+    }
     private var subscribers: [Int: Subscriber] = [:]
     private var nextID = 0
     private var lastValue: Element?
     private var cancellable: AnyDatabaseCancellable?
-    /// Changes when the database observation ends, so that a start that
-    /// failed at once does not keep a dead cancellable.
+    /// Changes when the database observation ends (stopped or failed), so
+    /// that the values, the errors and the start of an observation that
+    /// ended are ignored.
     private var generation = 0
     private var isStarting = false
 
@@ -63,35 +71,58 @@ public final class SharedValueObservation<Element: Sendable>: @unchecked Sendabl
         onError: @escaping @Sendable (any Error) -> Void,
         onChange: @escaping @Sendable (Element) -> Void
     ) -> AnyDatabaseCancellable {
-        let (id, needsStart, replay, startGeneration) = lock.withLock { () -> (Int, Bool, Element?, Int) in
+        let (id, replays) = lock.withLock { () -> (Int, Bool) in
             let id = nextID
             nextID += 1
-            subscribers[id] = (onError, onChange)
-            let needsStart = cancellable == nil && !isStarting
-            if needsStart { isStarting = true }
-            return (id, needsStart, lastValue, self.generation)
+            subscribers[id] = Subscriber(onError: onError, onChange: onChange, awaitsReplay: lastValue != nil)
+            return (id, lastValue != nil)
         }
-        if needsStart {
-            let started = startObservation(
-                { [weak self] error in self?.broadcast(.failure(error)) },
-                { [weak self] value in self?.broadcast(.success(value)) })
-            let keep = lock.withLock { () -> Bool in
-                isStarting = false
-                guard generation == startGeneration, cancellable == nil else { return false }
-                cancellable = started
-                return true
-            }
-            if !keep, lock.withLock({ generation != startGeneration }) { started.cancel() }
-        } else if let replay {
+        startObservationIfNeeded()
+        if replays {
+            // The value is read when it is delivered, on the scheduler
+            // that delivers the fresh ones: a value that came meanwhile is
+            // the one to give, and it was given already.
             let deliver: @Sendable () -> Void = { [weak self] in
-                guard let self, let subscriber = lock.withLock({ self.subscribers[id] }) else { return }
-                subscriber.onChange(replay)
+                guard let self else { return }
+                let replay = lock.withLock { () -> (Subscriber, Element)? in
+                    guard let subscriber = subscribers[id], subscriber.awaitsReplay, let value = lastValue else { return nil }
+                    subscribers[id]?.awaitsReplay = false
+                    return (subscriber, value)
+                }
+                if let replay { replay.0.onChange(replay.1) }
             }
             if scheduler.immediateInitialValue() { deliver() } else { scheduler.schedule(deliver) }
         }
         // A subscription keeps the shared observation alive: releasing the
         // shared observation while subscribed does not stop the values.
         return AnyDatabaseCancellable { self.unsubscribe(id) }
+    }
+
+    /// Starts the database observation when there is none and someone
+    /// subscribed. A start that the end of its generation made useless
+    /// (every subscriber gone, or the observation failed, while it was
+    /// starting) is cancelled, and the subscribers who came meanwhile get
+    /// a start of their own: they waited for the one in progress.
+    private func startObservationIfNeeded() {
+        while true {
+            let startGeneration = lock.withLock { () -> Int? in
+                guard cancellable == nil, !isStarting, !subscribers.isEmpty else { return nil }
+                isStarting = true
+                return generation
+            }
+            guard let startGeneration else { return }
+            let started = startObservation(
+                { [weak self] error in self?.broadcast(.failure(error), generation: startGeneration) },
+                { [weak self] value in self?.broadcast(.success(value), generation: startGeneration) })
+            let kept = lock.withLock { () -> Bool in
+                isStarting = false
+                guard generation == startGeneration, cancellable == nil else { return false }
+                cancellable = started
+                return true
+            }
+            if kept { return }
+            started.cancel()
+        }
     }
 
     /// The values as an asynchronous sequence, as a subscriber.
@@ -101,12 +132,15 @@ public final class SharedValueObservation<Element: Sendable>: @unchecked Sendabl
         }
     }
 
-    private func broadcast(_ result: Result<Element, any Error>) {
+    private func broadcast(_ result: Result<Element, any Error>, generation valueGeneration: Int) {
         let targets = lock.withLock { () -> [Subscriber] in
+            guard valueGeneration == generation else { return [] }
             let targets = Array(subscribers.values)
             switch result {
             case .success(let value):
                 lastValue = value
+                // The fresh value supersedes any replay still to come.
+                for id in subscribers.keys { subscribers[id]?.awaitsReplay = false }
             case .failure:
                 // The observation is over: the next subscriber starts anew.
                 lastValue = nil

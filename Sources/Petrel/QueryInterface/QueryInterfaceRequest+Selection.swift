@@ -40,9 +40,28 @@ extension QueryInterfaceRequest {
     /// compare equal come in a stable order (useful in tests). Views and
     /// common table expressions, which have no primary key, are ordered by
     /// every selected column.
+    ///
+    /// The associations the request includes so far are ordered the same
+    /// way, prefetched ones (`including(all:)`) too, at any depth:
+    ///
+    /// ```swift
+    /// // SELECT * FROM "team" ORDER BY "id"
+    /// // SELECT *, "teamId" AS "grdb_teamId" FROM "player"
+    /// // WHERE "teamId" IN (1, 2) ORDER BY "id"
+    /// let teams = try Team.including(all: Team.players).withStableOrder().fetchAll(db)
+    /// ```
     public func withStableOrder() -> Self {
         var request = self
         request.hasStableOrder = true
+        // Joined associations are also made stable when the SQL is built
+        // (`JoinPlan`); a prefetch runs a request of its own, which only
+        // knows what its association's request says.
+        for index in request.prefetches.indices {
+            request.prefetches[index].request = request.prefetches[index].request.withStableOrder()
+        }
+        for index in request.joins.indices {
+            request.joins[index].core.request = request.joins[index].core.request.withStableOrder()
+        }
         return request
     }
 }

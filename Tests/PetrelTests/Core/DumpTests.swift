@@ -185,4 +185,26 @@ struct DumpTests {
         let database = try makeDatabase(.memory)
         #expect(throws: DatabaseError.self) { try dump(database) { try $0.dumpTables(["nope"], to: $1) } }
     }
+
+    /// GRDB documents that a dump without a stream prints to standard
+    /// output: it must come out after what the program printed before it,
+    /// in a child process whose standard output is a pipe. The child's
+    /// prints end without a new line, so that they stay in the buffer
+    /// whether it is flushed at each line (as the test runner sets it) or
+    /// when full (a program's default for a pipe or a file).
+    @Test func aDumpToStandardOutputKeepsItsPlaceAmongPrints() async throws {
+        let result = try await #require(processExitsWith: .success, observing: [\.standardOutputContent]) {
+            let dbQueue = try DatabaseQueue()
+            try dbQueue.write { db in
+                try db.execute(sql: "CREATE TABLE player (id INTEGER PRIMARY KEY, name TEXT); INSERT INTO player VALUES (1, 'Arthur'), (2, 'Barbara')")
+            }
+            print("header:", terminator: "")
+            try dbQueue.read { db in try db.dumpRequest(Table("player").order(Column("id"))) }
+            print("middle:", terminator: "")
+            try dbQueue.dumpSQL("SELECT name FROM player WHERE id = 2")
+            print("footer")
+        }
+        let output = String(decoding: result.standardOutputContent, as: UTF8.self)
+        #expect(output == "header:1|Arthur\n2|Barbara\nmiddle:Barbara\nfooter\n")
+    }
 }

@@ -142,6 +142,8 @@ struct WatchTests {
         #expect(await Self.eventually { !watch.all.isEmpty })
         try tree.write("b.txt", "booby")
         #expect(try await Self.eventually { try Self.paths(index, "booby", relativeTo: tree) == ["b.txt"] })
+        // Its round is reported after its commit, which the search saw.
+        #expect(await Self.eventually { watch.all.count >= 2 })
         // Writing the index made events in the folder; none is a round.
         let rounds = watch.all.count
         try await Task.sleep(for: .milliseconds(2500))

@@ -7,7 +7,18 @@ import Foundation
 public struct MetadataFilter: Sendable, Equatable {
     /// A field of ``DocumentMetadata`` that can be searched.
     public enum Field: String, Sendable, CaseIterable {
-        case author, subject, keywords, from, to, cc
+        /// The authors or creators (``DocumentMetadata/authors``).
+        case author
+        /// The subject or description (``DocumentMetadata/subject``).
+        case subject
+        /// The keywords (``DocumentMetadata/keywords``).
+        case keywords
+        /// A mail's senders (``DocumentMetadata/from``).
+        case from
+        /// A mail's recipients (``DocumentMetadata/to``).
+        case to
+        /// A mail's copied recipients (``DocumentMetadata/cc``).
+        case cc
 
         /// The field's key in the stored JSON.
         var jsonKey: String {

@@ -59,8 +59,11 @@ extension DocumentIndex {
     /// reached, they are walked again every ``WatchOptions/rescanInterval``
     /// and the report says so. Searches work while it runs.
     ///
-    /// - parameter roots: folders to add and watch; nil watches every
+    /// - parameter paths: folders to add and watch; nil watches every
     ///   folder the index keeps.
+    /// - parameter options: timings, the watch limit and the updates' options.
+    /// - parameter isCancelled: polled several times a second; the watch
+    ///   ends, after the update under way, when it returns true.
     /// - parameter onReport: called on the watching thread after each
     ///   update; an error it throws ends the watch.
     public func watch(roots paths: [String]? = nil, options: WatchOptions = WatchOptions(),

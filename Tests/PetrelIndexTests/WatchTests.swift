@@ -165,7 +165,7 @@ struct WatchTests {
         #expect(first.note?.contains("more than 2 folders to follow") == true)
         try tree.write("docs/c/d.txt", "dipper")
         #expect(try await Self.eventually { try Self.paths(index, "dipper", relativeTo: tree) == ["docs/c/d.txt"] })
-        #expect(watch.all.contains { $0.trigger == .rescan })
+        #expect(await Self.eventually { watch.all.contains { $0.trigger == .rescan } })
         // The note is said once.
         #expect(watch.all.dropFirst().allSatisfy { $0.note == nil })
     }

@@ -144,6 +144,66 @@ struct XLSReaderTests {
         #expect(XLSReader.rkValue(123 << 2 | 3) == 1.23)
     }
 
+    /// A compound file whose FAT has more sectors than the header's 109
+    /// slots: the last is found through a DIFAT sector, and it alone maps
+    /// the Workbook stream, placed past sector 13,952.
+    @Test func fatSectorsListedInAnExtraDIFATSector() throws {
+        let globals = BIFF.bof(0x0600, 0x0005) + BIFF.record(0x0085, BIFF.le32(0) + [0, 0] + [5, 0] + Array("DIFAT".utf8)) + BIFF.eof
+        let sheet = BIFF.bof(0x0600, 0x0010) + BIFF.record(0x0204, BIFF.cell(0, 0) + BIFF.le16(7) + [0] + Array("reached".utf8))
+            + BIFF.record(0x00EF, [UInt8](repeating: 0, count: 4100)) + BIFF.eof
+        let stream = globals + sheet
+        let streamSectors = (stream.count + 511) / 512
+        let first = 14000
+        var file = [UInt8](repeating: 0, count: 512 * (1 + first + streamSectors))
+        func sector(_ index: Int) -> Int { (index + 1) * 512 }
+        // Header: version 3, 512-byte sectors, 110 FAT sectors (0...109),
+        // the directory in sector 111, one DIFAT sector (110), no mini FAT.
+        file.replaceSubrange(0..<8, with: [0xD0, 0xCF, 0x11, 0xE0, 0xA1, 0xB1, 0x1A, 0xE1])
+        file.replaceSubrange(0x18..<0x20, with: BIFF.le16(0x3E) + BIFF.le16(3) + BIFF.le16(0xFFFE) + BIFF.le16(9))
+        file.replaceSubrange(0x20..<0x22, with: BIFF.le16(6))
+        BIFF.put32(&file, 0x2C, 110)
+        BIFF.put32(&file, 0x30, 111)
+        BIFF.put32(&file, 0x38, 4096)
+        BIFF.put32(&file, 0x3C, 0xFFFF_FFFE)
+        BIFF.put32(&file, 0x44, 110)
+        BIFF.put32(&file, 0x48, 1)
+        for index in 0..<109 { BIFF.put32(&file, 0x4C + 4 * index, UInt32(index)) }
+        BIFF.put32(&file, sector(110), 109)
+        for index in 1..<127 { BIFF.put32(&file, sector(110) + 4 * index, 0xFFFF_FFFF) }
+        BIFF.put32(&file, sector(110) + 508, 0xFFFF_FFFE)
+        // The FAT: every entry free, then the special sectors and the stream's chain.
+        for index in 0..<110 * 128 { BIFF.put32(&file, sector(index / 128) + 4 * (index % 128), 0xFFFF_FFFF) }
+        func link(_ index: Int, _ next: UInt32) { BIFF.put32(&file, sector(index / 128) + 4 * (index % 128), next) }
+        for index in 0..<110 { link(index, 0xFFFF_FFFD) }
+        link(110, 0xFFFF_FFFC)
+        link(111, 0xFFFF_FFFE)
+        for index in 0..<streamSectors { link(first + index, index == streamSectors - 1 ? 0xFFFF_FFFE : UInt32(first + index + 1)) }
+        // The directory: the root, then the Workbook stream as its child.
+        func entry(_ index: Int, _ name: String, type: UInt8, child: UInt32, start: UInt32, size: UInt32) {
+            let base = sector(111) + 128 * index
+            let name = BIFF.utf16(name) + [0, 0]
+            file.replaceSubrange(base..<base + name.count, with: name)
+            file.replaceSubrange(base + 0x40..<base + 0x42, with: BIFF.le16(UInt16(name.count)))
+            file[base + 0x42] = type
+            BIFF.put32(&file, base + 0x44, 0xFFFF_FFFF)
+            BIFF.put32(&file, base + 0x48, 0xFFFF_FFFF)
+            BIFF.put32(&file, base + 0x4C, child)
+            BIFF.put32(&file, base + 0x74, start)
+            BIFF.put32(&file, base + 0x78, size)
+        }
+        entry(0, "Root Entry", type: 5, child: 1, start: 0xFFFF_FFFE, size: 0)
+        entry(1, "Workbook", type: 2, child: 0xFFFF_FFFF, start: UInt32(first), size: UInt32(stream.count))
+        for index in 2..<4 { BIFF.put32(&file, sector(111) + 128 * index + 0x44, 0xFFFF_FFFF) }
+        file.replaceSubrange(sector(first)..<sector(first) + stream.count, with: stream)
+
+        let workbook = try XLSReader.read(file, budget: 1 << 20)
+        #expect(workbook.body == "DIFAT\nreached")
+        // The same file without its DIFAT sector cannot map the stream.
+        var cut = file
+        BIFF.put32(&cut, 0x44, 0xFFFF_FFFE)
+        #expect(throws: ExtractionError.self) { try XLSReader.read(cut, budget: 1 << 20) }
+    }
+
     // MARK: Hostile input
 
     @Test func truncatedFilesThrowOrReadWhatIsThere() throws {

@@ -1,4 +1,5 @@
 import Foundation
+import PetrelTestSupport
 import Testing
 @testable import PetrelIndex
 
@@ -202,6 +203,27 @@ struct XLSReaderTests {
         var cut = file
         BIFF.put32(&cut, 0x44, 0xFFFF_FFFE)
         #expect(throws: ExtractionError.self) { try XLSReader.read(cut, budget: 1 << 20) }
+    }
+
+    @Test func xlsNeedsNoHelperAndFallsBackToXls2csv() throws {
+        let empty = try TemporaryDirectory()
+        // Read in process: no helper on the path.
+        let document = try LegacyOfficeExtractor(.xls, searchPath: empty.url.path).extract(OfficeFixtures.input("sheet.xls"))
+        #expect(document.body.hasPrefix("Licenses\nLicense\tFirst line\tBytes"))
+        // What the reader cannot read, with no xls2csv, keeps the reader's reason.
+        var damaged = try OfficeFixtures.input("sheet.xls")
+        BIFF.put32(&damaged.bytes, 0x2C, 0x7FFF_FFFF)
+        #expect(throws: ExtractionError.unreadable("OLE compound file: 2147483647 FAT sectors declared in a file of 13 sectors")) {
+            try LegacyOfficeExtractor(.xls, searchPath: empty.url.path).extract(damaged)
+        }
+        // With xls2csv (here a stand-in), its text is taken.
+        let helpers = try TemporaryDirectory()
+        let tool = helpers.url.appendingPathComponent("xls2csv").path
+        try Data("#!/bin/sh\necho 'read by the helper'\n".utf8).write(to: URL(fileURLWithPath: tool))
+        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: tool)
+        let fallback = try LegacyOfficeExtractor(.xls, searchPath: helpers.url.path)
+            .extract(ExtractionInput(bytes: damaged.bytes, name: "damaged.xls", path: ""))
+        #expect(fallback.body == "read by the helper")
     }
 
     // MARK: Hostile input

@@ -135,6 +135,15 @@ struct XLSReaderTests {
         }
     }
 
+    @Test func utf16BecomesUTF8WithSurrogatePairsJoined() {
+        var builder = UTF8Builder()
+        for unit in "é東🐦".utf16 { builder.append(unit) }
+        builder.append(0xDC00)  // a low surrogate alone
+        builder.append(0xD83D)  // a high surrogate at the end
+        builder.finish()
+        #expect(String(decoding: builder.bytes, as: UTF8.self) == "é東🐦\u{FFFD}\u{FFFD}")
+    }
+
     @Test func numbersAsAPersonReadsThem() {
         #expect(XLSReader.text(of: 11358) == "11358")
         #expect(XLSReader.text(of: -0.0) == "0")

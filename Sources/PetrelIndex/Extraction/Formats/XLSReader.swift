@@ -246,9 +246,14 @@ enum XLSReader {
 
     /// A cell's text on one line: control characters (line ends, tabs)
     /// as spaces, trimmed.
-    private static func clean(_ text: String) -> String {
-        let scalars = text.unicodeScalars.map { $0.value < 0x20 || $0.value == 0x7F ? " " : Character($0) }
-        return String(scalars).trimmingCharacters(in: .whitespaces)
+    private static func clean(_ text: String) -> ArraySlice<UInt8> {
+        var bytes = Array(text.utf8)
+        for index in bytes.indices where bytes[index] < 0x20 || bytes[index] == 0x7F { bytes[index] = 0x20 }
+        var start = 0
+        var end = bytes.count
+        while start < end, bytes[start] == 0x20 { start += 1 }
+        while end > start, bytes[end - 1] == 0x20 { end -= 1 }
+        return bytes[start..<end]
     }
 
     private static func u16(_ bytes: ArraySlice<UInt8>, _ offset: Int) -> UInt16? {
@@ -321,14 +326,14 @@ struct ContinuedBytes {
         if rich, flags & 0x04 != 0 { extended = Int(u32() ?? 0) }
         var wide = flags & 0x01 != 0
         var remaining = Int(count)
-        var units: [UInt16] = []
-        units.reserveCapacity(min(remaining, data.count - min(position, data.count)))
+        var text = UTF8Builder()
+        text.bytes.reserveCapacity(min(3 * remaining, 3 * (data.count - min(position, data.count))))
         while remaining > 0, position < data.count {
             let end = segmentEnd()
             let width = wide ? 2 : 1
             let available = min(remaining, (end - position) / width)
             for _ in 0..<available {
-                units.append(wide ? UInt16(data[position]) | UInt16(data[position + 1]) << 8 : UInt16(data[position]))
+                text.append(wide ? UInt16(data[position]) | UInt16(data[position + 1]) << 8 : UInt16(data[position]))
                 position += width
             }
             remaining -= available
@@ -340,7 +345,8 @@ struct ContinuedBytes {
         }
         // Runs are 4 bytes each; both are read plainly across boundaries.
         position = min(data.count, position + 4 * runs + extended)
-        return String(decoding: units, as: UTF16.self)
+        text.finish()
+        return String(decoding: text.bytes, as: UTF8.self)
     }
 
     /// A BIFF5 string: its length in bytes (`lengthBytes` bytes), then
@@ -371,5 +377,59 @@ struct ContinuedBytes {
         }
         if bytes.allSatisfy({ $0 < 0x80 }) { return String(decoding: bytes, as: UTF8.self) }
         return ICUCharset.decode(Array(bytes), charset: charset) ?? String(bytes.map { Character(Unicode.Scalar($0)) })
+    }
+}
+
+/// UTF-16 code units turned into UTF-8 as they come; an unpaired
+/// surrogate becomes U+FFFD.
+struct UTF8Builder {
+    var bytes: [UInt8] = []
+    private var high: UInt32?
+
+    mutating func append(_ unit: UInt16) {
+        let value = UInt32(unit)
+        switch value {
+        case 0xD800...0xDBFF:
+            if high != nil { scalar(0xFFFD) }
+            high = value
+        case 0xDC00...0xDFFF:
+            if let first = high {
+                scalar(0x10000 + (first - 0xD800) << 10 + (value - 0xDC00))
+                high = nil
+            } else {
+                scalar(0xFFFD)
+            }
+        default:
+            if high != nil {
+                scalar(0xFFFD)
+                high = nil
+            }
+            scalar(value)
+        }
+    }
+
+    /// Ends the text: a high surrogate left alone becomes U+FFFD.
+    mutating func finish() {
+        if high != nil { scalar(0xFFFD) }
+        high = nil
+    }
+
+    private mutating func scalar(_ value: UInt32) {
+        switch value {
+        case ..<0x80:
+            bytes.append(UInt8(value))
+        case ..<0x800:
+            bytes.append(UInt8(0xC0 | value >> 6))
+            bytes.append(UInt8(0x80 | value & 0x3F))
+        case ..<0x10000:
+            bytes.append(UInt8(0xE0 | value >> 12))
+            bytes.append(UInt8(0x80 | value >> 6 & 0x3F))
+            bytes.append(UInt8(0x80 | value & 0x3F))
+        default:
+            bytes.append(UInt8(0xF0 | value >> 18))
+            bytes.append(UInt8(0x80 | value >> 12 & 0x3F))
+            bytes.append(UInt8(0x80 | value >> 6 & 0x3F))
+            bytes.append(UInt8(0x80 | value & 0x3F))
+        }
     }
 }

@@ -128,6 +128,11 @@ struct XLSReaderTests {
         #expect(workbook.body == "表\n東京\t42")
     }
 
+    @Test func aWordFileHasNoWorkbook() throws {
+        let bytes = try OfficeFixtures.input("license.doc").bytes
+        #expect(throws: ExtractionError.unreadable("no Workbook stream: not an Excel 97–2003 workbook")) { try XLSReader.read(bytes, budget: 1 << 20) }
+    }
+
     @Test func olderExcelIsUnreadableWithAReason() throws {
         let biff4 = BIFF.record(0x0409, BIFF.le16(0) + BIFF.le16(0x10)) + BIFF.eof
         #expect(throws: ExtractionError.unreadable("the Workbook stream does not start with a BIFF5 or BIFF8 BOF record (Excel 2–4, or damaged)")) {
@@ -309,8 +314,19 @@ struct XLSReaderTests {
             }
             if let workbook = try? XLSReader.read(bytes, budget: 1 << 20), !workbook.body.isEmpty { read += 1 }
         }
+        // The Workbook stream itself, past the container's checks.
+        let workbook = try #require(try CompoundFile(originals[0]).stream(named: "Workbook"))
+        var streamsRead = 0
+        for _ in 0..<3000 {
+            var bytes = workbook
+            for _ in 0..<Int.random(in: 1...12, using: &generator) {
+                bytes[Int.random(in: 0..<bytes.count, using: &generator)] = UInt8.random(in: 0...255, using: &generator)
+            }
+            if let workbook = try? XLSReader.read(stream: bytes, budget: 1 << 20), !workbook.body.isEmpty { streamsRead += 1 }
+        }
         #expect(clock.now - started < .seconds(60))
         // Most mutations land in cells or padding: those files still read.
         #expect(read > 1000)
+        #expect(streamsRead > 1000)
     }
 }

@@ -16,10 +16,14 @@ struct CompoundFile {
         var name: String
         /// 1: storage, 2: stream, 5: the root storage.
         var type: UInt8
+        /// The siblings before and after it in its storage's tree, and
+        /// (a storage's) the root of its children's tree: entry numbers.
         var left: UInt32
         var right: UInt32
         var child: UInt32
+        /// The stream's first sector (in the mini stream when it is short).
         var start: UInt32
+        /// The stream's length in bytes.
         var size: UInt64
     }
 

@@ -2,12 +2,13 @@ import Foundation
 
 /// The legacy binary Office formats (Word, Excel and PowerPoint 97–2003).
 /// xls is read in process by ``XLSReader`` (sheet names, CJK strings
-/// intact), with `xls2csv` as a fallback for what it cannot read; doc and
-/// ppt by Debian's helpers, as Recoll and Xapian's omindex do: `antiword`
-/// (else `catdoc`) for doc, `catppt` for ppt (from the catdoc package). Each runs without a shell, stdin closed,
-/// its output bounded by the text budget, killed with its children at the
-/// time limit. A missing helper throws ``ExtractionError/missingTool(_:install:)``;
-/// a file the helpers call encrypted throws ``ExtractionError/encrypted``.
+/// intact), with `xls2csv` only as a fallback for what it cannot read;
+/// doc and ppt by Debian's helpers, as Recoll and Xapian's omindex do:
+/// `antiword` (else `catdoc`) for doc, `catppt` for ppt (from the catdoc
+/// package). Each helper runs without a shell, stdin closed, its output
+/// bounded by the text budget, killed with its children at the time
+/// limit. A missing helper throws ``ExtractionError/missingTool(_:install:)``;
+/// a file the reader or the helpers call encrypted throws ``ExtractionError/encrypted``.
 /// A file that is really RTF, or OOXML under an old name, is read as such.
 public struct LegacyOfficeExtractor: DocumentExtractor {
     /// The three binary formats.

@@ -4,8 +4,8 @@
 # poppler-utils (pdftotext: PDF documents in corpora/ are indexed, and the
 # golden files list them); libarchive-dev and libxml2-dev (zip members
 # and the XML of OOXML, OpenDocument and EPUB documents), antiword and
-# catdoc (antiword, catdoc, xls2csv and catppt: legacy doc, xls and ppt
-# files, which the office extraction tests read); time (/usr/bin/time: the hostile-input tests
+# catdoc (antiword, catdoc and catppt for legacy doc and ppt files, xls2csv
+# as the fallback for xls; the office extraction tests run them); time (/usr/bin/time: the hostile-input tests
 # bound peak memory), util-linux (setpriv: they run read-only cases as an
 # unprivileged user), bsdutils (script: a pseudo-terminal for the
 # progress line) and gzip (compressed documents made by the tests);

@@ -1,12 +1,14 @@
 import Foundation
 
-/// The legacy binary Office formats (Word, Excel and PowerPoint 97–2003),
-/// read by Debian's helpers, as Recoll and Xapian's omindex do: `antiword`
-/// (else `catdoc`) for doc, `xls2csv` for xls, `catppt` for ppt (the last
-/// three from the catdoc package). Each runs without a shell, stdin closed,
-/// its output bounded by the text budget, killed with its children at the
-/// time limit. A missing helper throws ``ExtractionError/missingTool(_:install:)``;
-/// a file the helpers call encrypted throws ``ExtractionError/encrypted``.
+/// The legacy binary Office formats (Word, Excel and PowerPoint 97–2003).
+/// xls is read in process by ``XLSReader`` (sheet names, CJK strings
+/// intact), with `xls2csv` only as a fallback for what it cannot read;
+/// doc and ppt by Debian's helpers, as Recoll and Xapian's omindex do:
+/// `antiword` (else `catdoc`) for doc, `catppt` for ppt (from the catdoc
+/// package). Each helper runs without a shell, stdin closed, its output
+/// bounded by the text budget, killed with its children at the time
+/// limit. A missing helper throws ``ExtractionError/missingTool(_:install:)``;
+/// a file the reader or the helpers call encrypted throws ``ExtractionError/encrypted``.
 /// A file that is really RTF, or OOXML under an old name, is read as such.
 public struct LegacyOfficeExtractor: DocumentExtractor {
     /// The three binary formats.
@@ -65,8 +67,21 @@ public struct LegacyOfficeExtractor: DocumentExtractor {
             throw .unreadable("not a \(format.rawValue) file (no OLE compound file signature)")
         }
         if ZipPackage.isEncryptedOOXML(input.bytes) { throw .encrypted }
+        var native: ExtractionError?
+        if format == .xls {
+            do {
+                return try LegacyOfficeExtractor.workbook(input.bytes, budget: textBudget)
+            } catch .unreadable(let reason) {
+                // xls2csv, when installed, may still read what the native
+                // reader cannot (Excel 2–4 files, damaged ones).
+                native = .unreadable(reason)
+            }
+        }
         let found = helpers.compactMap { helper in ToolRunner.locate(helper.tool, searchPath: searchPath).map { (path: $0, helper: helper) } }
-        guard !found.isEmpty else { throw .missingTool(helpers[0].tool, install: LegacyOfficeExtractor.installHint) }
+        guard !found.isEmpty else {
+            if let native { throw native }
+            throw .missingTool(helpers[0].tool, install: LegacyOfficeExtractor.installHint)
+        }
 
         let (source, temporary) = try LegacyOfficeExtractor.file(for: input, suffix: "." + format.rawValue)
         defer { if let temporary { try? FileManager.default.removeItem(atPath: temporary) } }
@@ -103,7 +118,19 @@ public struct LegacyOfficeExtractor: DocumentExtractor {
                 return document
             }
         }
-        throw .unreadable(failure)
+        throw native ?? .unreadable(failure)
+    }
+
+    /// A workbook read in process by ``XLSReader``: its sheets' text, its
+    /// summary information's title, authors, subject and keywords.
+    static func workbook(_ bytes: [UInt8], budget: Int) throws(ExtractionError) -> ExtractedDocument {
+        let workbook = try XLSReader.read(bytes, budget: budget)
+        var document = ExtractedDocument(title: workbook.summary.title, body: workbook.body, kind: "xls", encoding: "UTF-16LE")
+        document.isTruncated = workbook.isTruncated
+        document.metadata.authors = workbook.summary.author.map { [$0] } ?? []
+        document.metadata.subject = workbook.summary.subject
+        document.metadata.keywords = PropertyParts.keywords(workbook.summary.keywords.map { [$0] } ?? [])
+        return document
     }
 
     /// The text of a PowerPoint 97 file's text atoms (TextCharsAtom,

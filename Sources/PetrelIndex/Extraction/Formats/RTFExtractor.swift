@@ -335,17 +335,7 @@ private struct RTFReader {
 
     /// ICU's name for a Windows or Mac code page.
     func charsetName(_ codePage: Int) -> String {
-        switch codePage {
-        case 874, 1250...1258: return "windows-\(codePage)"
-        case 932: return "windows-31j"
-        case 936: return "GBK"
-        case 949: return "windows-949"
-        case 950: return "Big5"
-        case 10000: return "macintosh"
-        case 437, 850, 852, 855, 857, 860, 861, 862, 863, 864, 865, 866, 869: return "ibm-\(codePage)"
-        case 65001: return "UTF-8"
-        default: return "windows-1252"
-        }
+        WindowsCodePage.charset(codePage)
     }
 
     /// The code page of an RTF font charset (`\fcharsetN`); nil for the default.

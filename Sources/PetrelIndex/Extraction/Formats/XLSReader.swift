@@ -362,19 +362,7 @@ struct ContinuedBytes {
     /// Bytes in a Windows or Mac code page (the workbook's CODEPAGE),
     /// decoded by ICU; Latin-1 when it cannot.
     static func decode(_ bytes: ArraySlice<UInt8>, codePage: UInt16) -> String {
-        let charset: String
-        switch codePage {
-        case 874, 1250...1258: charset = "windows-\(codePage)"
-        case 932: charset = "windows-31j"
-        case 936: charset = "GBK"
-        case 949: charset = "windows-949"
-        case 950: charset = "Big5"
-        case 1200: charset = "UTF-16LE"
-        case 10000, 0x8000: charset = "macintosh"
-        case 437, 850, 852, 855, 857, 860, 861, 862, 863, 864, 865, 866, 869: charset = "ibm-\(codePage)"
-        case 65001: charset = "UTF-8"
-        default: charset = "windows-1252"
-        }
+        let charset = WindowsCodePage.charset(Int(codePage))
         if bytes.allSatisfy({ $0 < 0x80 }) { return String(decoding: bytes, as: UTF8.self) }
         return ICUCharset.decode(Array(bytes), charset: charset) ?? String(bytes.map { Character(Unicode.Scalar($0)) })
     }

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import PetrelTestSupport
 @testable import PetrelIndex
 
 /// The mail and archive files of these tests, made once per test run by
@@ -381,14 +382,14 @@ struct ArchiveTests {
 
 @Suite("Hostile archives")
 struct HostileArchiveTests {
-    @Test(.enabled(if: MailFixtures.has("zip"), "needs Debian's zip"))
+    @Test(.requires(MailFixtures.has("zip"), "needs Debian's zip"))
     func encryptedMembersAreSkipped() throws {
         let file = try MailFixtures.extract("archives/locked.zip")
         #expect(file.innerPaths == ["notes/plan.md"])
         #expect(file.skipped == ["readme.txt: encrypted"])
     }
 
-    @Test(.enabled(if: MailFixtures.has("7z"), "needs 7z (p7zip-full)"))
+    @Test(.requires(MailFixtures.has("7z"), "needs 7z (p7zip-full)"))
     func encryptedSevenZip() throws {
         #expect(throws: ExtractionError.encrypted) { try MailFixtures.extract("archives/hidden.7z") }
         let file = try MailFixtures.extract("archives/locked.7z")

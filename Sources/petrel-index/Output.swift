@@ -73,7 +73,7 @@ struct Output {
     func statistics(_ stats: IndexStatistics) throws {
         if json { return try printJSON(stats) }
         try print("index:      \(stats.path)")
-        try print("tokenizer:  \(stats.tokenizer.rawValue)  (schema \(stats.schemaVersion))")
+        try print("tokenizer:  \(stats.tokenizer.rawValue)  (schema \(stats.schemaVersion)\(stats.lastUpdatedBy.map { ", last updated by Petrel \($0)" } ?? ""))")
         try print("folders:    \(stats.rootCount)")
         try print("documents:  \(stats.documentCount)  (\(ByteSize.format(stats.indexedBytes)) of files)")
         try print("index size: \(ByteSize.format(stats.fileSize))")

@@ -30,7 +30,9 @@ struct CommandTests {
 
         result = try run(executable, ["--index", index, "--stats"])
         #expect(result.stdout.contains("documents:  2"))
-        #expect(result.stdout.contains("tokenizer:  icu"))
+        #expect(result.stdout.contains("tokenizer:  icu  (schema \(DocumentIndex.schemaVersion), last updated by Petrel \(PetrelRelease.version))"), "\(result.stdout)")
+        let statistics = try DocumentIndex(readingAt: index).statistics()
+        #expect(statistics.lastUpdatedBy == PetrelRelease.version)
 
         result = try run(executable, ["--index", index, "--check"])
         #expect(result.status == 0)

@@ -427,7 +427,8 @@ public final class DocumentIndex: Sendable {
                 total + (DocumentIndex.fileSize(path + suffix) ?? 0)
             }
             let schemaVersion = try IndexSetting.value(db, "schema_version").flatMap { Int($0) } ?? 0
-            return IndexStatistics(path: path, tokenizer: tokenizer, schemaVersion: schemaVersion, rootCount: roots,
+            return IndexStatistics(path: path, tokenizer: tokenizer, schemaVersion: schemaVersion,
+                                   lastUpdatedBy: try IndexSetting.value(db, "petrel_version"), rootCount: roots,
                                    documentCount: documents, indexedBytes: bytes, fileSize: fileSize, kinds: kinds, languages: languages)
         }
     }

@@ -146,6 +146,9 @@ public struct IndexStatistics: Sendable, Equatable, Codable {
     /// The version of the index's tables (``DocumentIndex/schemaVersion``
     /// for an index this library made or migrated).
     public var schemaVersion: Int
+    /// The version of Petrel (``PetrelRelease/version``) that last updated
+    /// the index; nil for an index no update has recorded one in.
+    public var lastUpdatedBy: String?
     /// How many folders the index keeps.
     public var rootCount: Int
     /// How many documents it holds.

@@ -31,7 +31,7 @@ extension DocumentIndex {
             report.cancelled = true
             return report
         }
-        if !options.dryRun { try markDocumentsOfOlderExtractors() }
+        if !options.dryRun { try recordVersionAndMarkOlderExtractions() }
         var targets: [IndexedRoot]
         if let paths {
             var requested: [IndexedRoot] = []
@@ -135,12 +135,19 @@ extension DocumentIndex {
     /// that indexes made before read their files again.
     static let extractionVersion = 4
 
-    /// On an index whose documents were extracted by older extractors,
+    /// Records the version of Petrel that updates the index
+    /// (``IndexStatistics/lastUpdatedBy``), and, on an index whose
+    /// documents were extracted by older extractors,
     /// marks every document and skip record as changed (a time and hash no
     /// file has), so that this update and any later one reads the files
     /// again. Crash-safe: what is not re-read yet stays marked.
-    private func markDocumentsOfOlderExtractors() throws {
+    private func recordVersionAndMarkOlderExtractions() throws {
         try dbQueue.write { db in
+            // The version of Petrel that updates the index, for --stats
+            // and for whoever meets the index later.
+            if try IndexSetting.value(db, "petrel_version") != PetrelRelease.version {
+                try IndexSetting(key: "petrel_version", value: PetrelRelease.version).save(db)
+            }
             let stored = try IndexSetting.value(db, "extraction_version").flatMap { Int($0) } ?? 1
             guard stored < Self.extractionVersion else { return }
             typealias Columns = DocumentRecord.Columns

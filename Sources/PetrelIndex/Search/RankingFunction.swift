@@ -873,10 +873,11 @@ extension RankingModel {
                                  absentNameWeight: parameters.count > 8 ? parameters[8] : 0)
         // A phrase's term is its position among the query's terms: a whole
         // number from 0, bounded so that a call from another program cannot
-        // ask for arrays of any size.
+        // ask for arrays of any size; -1 is a phrase that is not scored,
+        // as every excluded word of a search is (`storm -albatross`).
         let phraseTerms = try numbers(3).map { number in
-            guard number == number.rounded(), (0..<Double(Self.maximumTermCount)).contains(number) else {
-                throw DatabaseError(resultCode: .SQLITE_ERROR, message: "petrel_rank: a phrase's term must be a whole number from 0 to \(Self.maximumTermCount - 1)")
+            guard number == number.rounded(), (-1..<Double(Self.maximumTermCount)).contains(number) else {
+                throw DatabaseError(resultCode: .SQLITE_ERROR, message: "petrel_rank: a phrase's term must be a whole number from -1 (not scored) to \(Self.maximumTermCount - 1)")
             }
             return Int(number)
         }

@@ -871,15 +871,15 @@ extension RankingModel {
                                  topCount: parameters.count > 6 ? Int(max(0, min(parameters[6], 1e9))) : 0,
                                  nameWeight: parameters.count > 7 ? parameters[7] : 0,
                                  absentNameWeight: parameters.count > 8 ? parameters[8] : 0)
-        // A phrase's term is its position among the query's terms (a whole
-        // number; a negative one counts for no term, as an excluded
-        // phrase's), bounded so that a call from another program cannot ask
-        // for arrays of any size.
+        // A phrase's term is its position among the query's terms: a whole
+        // number from 0, bounded so that a call from another program cannot
+        // ask for arrays of any size; -1 is a phrase that is not scored,
+        // as every excluded word of a search is (`storm -albatross`).
         let phraseTerms = try numbers(3).map { number in
-            guard number == number.rounded(), number < Double(Self.maximumTermCount) else {
-                throw DatabaseError(resultCode: .SQLITE_ERROR, message: "petrel_rank: a phrase's term must be a whole number below \(Self.maximumTermCount)")
+            guard number == number.rounded(), (-1..<Double(Self.maximumTermCount)).contains(number) else {
+                throw DatabaseError(resultCode: .SQLITE_ERROR, message: "petrel_rank: a phrase's term must be a whole number from -1 (not scored) to \(Self.maximumTermCount - 1)")
             }
-            return Int(max(-1, number))
+            return Int(number)
         }
         let phraseWeights = try numbers(4)
         guard phraseTerms.count == phraseWeights.count else {

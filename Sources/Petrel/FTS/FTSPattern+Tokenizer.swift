@@ -34,6 +34,6 @@ extension FTS5Pattern {
         let utf8 = Array(string.utf8)
         return try tokenizer.tokens(in: string, for: .query)
             .filter { !$0.isColocated && $0.byteRange.upperBound <= utf8.count }
-            .map { "\"" + String(decoding: utf8[$0.byteRange], as: UTF8.self).replacingOccurrences(of: "\"", with: "\"\"") + "\"" }
+            .map { String(decoding: utf8[$0.byteRange], as: UTF8.self).quotedForFullText }
     }
 }

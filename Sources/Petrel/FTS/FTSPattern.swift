@@ -164,3 +164,21 @@ extension Database {
         try FTS5Pattern(rawPattern: rawPattern, allowedColumns: columns(in: table).map(\.name))
     }
 }
+
+extension String {
+    /// The string as a full-text string literal: in double quotes, each
+    /// double quote inside doubled. Quotes are found scalar by scalar: a
+    /// quote followed by a combining mark (`"` then U+0B42) is one
+    /// `Character` that a replacement of `"` characters misses, and the
+    /// pattern was then malformed.
+    package var quotedForFullText: String {
+        var scalars = String.UnicodeScalarView()
+        scalars.append("\"")
+        for scalar in unicodeScalars {
+            scalars.append(scalar)
+            if scalar == "\"" { scalars.append(scalar) }
+        }
+        scalars.append("\"")
+        return String(scalars)
+    }
+}

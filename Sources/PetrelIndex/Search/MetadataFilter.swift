@@ -68,7 +68,7 @@ public struct MetadataFilter: Sendable, Equatable {
                 let trimmed = value.trimmingCharacters(in: .whitespaces)
                 if !trimmed.isEmpty {
                     filters.append(MetadataFilter(field, trimmed))
-                    rest += trimmed.contains(where: \.isWhitespace) || query[afterColon] == "\"" ? "\"\(trimmed.replacingOccurrences(of: "\"", with: ""))\"" : trimmed
+                    rest += trimmed.contains(where: \.isWhitespace) || query[afterColon] == "\"" ? String(String.UnicodeScalarView(trimmed.unicodeScalars.filter { $0 != "\"" })).quotedForFullText : trimmed
                     index = end
                     continue
                 }

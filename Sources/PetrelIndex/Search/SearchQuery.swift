@@ -70,7 +70,7 @@ public struct SearchQuery: Sendable, Equatable, CustomStringConvertible {
     public var ftsExpression: String { SearchQuery.expression(root) }
 
     static func quote(_ word: String) -> String {
-        "\"" + word.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+        word.quotedForFullText
     }
 
     static func expression(_ node: Node) -> String {

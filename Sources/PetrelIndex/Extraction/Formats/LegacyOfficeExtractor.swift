@@ -1,7 +1,7 @@
 import Foundation
 
 /// The legacy binary Office formats (Word, Excel and PowerPoint 97–2003).
-/// xls is read in process by ``XLSReader`` (sheet names, CJK strings
+/// xls is read in process by `XLSReader` (sheet names, CJK strings
 /// intact), with `xls2csv` only as a fallback for what it cannot read;
 /// doc and ppt by Debian's helpers, as Recoll and Xapian's omindex do:
 /// `antiword` (else `catdoc`) for doc, `catppt` for ppt (from the catdoc
@@ -121,7 +121,7 @@ public struct LegacyOfficeExtractor: DocumentExtractor {
         throw native ?? .unreadable(failure)
     }
 
-    /// A workbook read in process by ``XLSReader``: its sheets' text, its
+    /// A workbook read in process by `XLSReader`: its sheets' text, its
     /// summary information's title, authors, subject and keywords.
     static func workbook(_ bytes: [UInt8], budget: Int) throws(ExtractionError) -> ExtractedDocument {
         let workbook = try XLSReader.read(bytes, budget: budget)

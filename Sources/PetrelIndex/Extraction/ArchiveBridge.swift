@@ -136,17 +136,9 @@ enum ArchiveReader {
     /// bytes decoded leniently (old zip files store code page 437 names).
     private static func pathname(_ entry: OpaquePointer) -> String {
         if let utf8 = archive_entry_pathname_utf8(entry) { return normalized(String(cString: utf8)) }
-        if let raw = archive_entry_pathname(entry) {
-            let bytes = Array(UnsafeBufferPointer(start: UnsafeRawPointer(raw).assumingMemoryBound(to: UInt8.self), count: strlenOf(raw)))
-            return normalized(String(decoding: bytes, as: UTF8.self))
-        }
+        // String(cString:) repairs bytes that are not UTF-8, as decoding does.
+        if let raw = archive_entry_pathname(entry) { return normalized(String(cString: raw)) }
         return ""
-    }
-
-    private static func strlenOf(_ pointer: UnsafePointer<CChar>) -> Int {
-        var count = 0
-        while pointer[count] != 0 { count += 1 }
-        return count
     }
 
     /// `./a/b` → `a/b`; a leading slash dropped.

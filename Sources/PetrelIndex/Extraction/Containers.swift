@@ -45,6 +45,12 @@ public struct DocumentLocation: Sendable, Hashable, Comparable, CustomStringConv
         }
     }
 
+    /// The bytes a document inside a file is stored under: the file's
+    /// path, the separator and the inner path.
+    static func storedSuffix(_ innerPath: String) -> [UInt8] {
+        Array((separator + innerPath).utf8)
+    }
+
     public static func < (lhs: DocumentLocation, rhs: DocumentLocation) -> Bool {
         if lhs.path != rhs.path { return lhs.path < rhs.path }
         return (lhs.innerPath ?? "") < (rhs.innerPath ?? "")
@@ -198,5 +204,22 @@ public struct ExtractedFile: Sendable {
     public init(documents: [ExtractedDocument], skippedParts: [(innerPath: String, reason: String)] = []) {
         self.documents = documents
         self.skippedParts = skippedParts
+    }
+}
+
+extension ExtractedDocument {
+    /// The text the full-text index holds: the metadata's lines
+    /// (``DocumentMetadata/searchableText``) ahead of the body, or the body
+    /// alone when there is no metadata.
+    var indexedBody: String {
+        metadata.isEmpty ? body : metadata.searchableText + body
+    }
+}
+
+extension FilePath {
+    /// The path a document inside this file is stored under
+    /// (`mail.mbox!/3`).
+    func appendingInnerPath(_ innerPath: String) -> FilePath {
+        FilePath(bytes: bytes + DocumentLocation.storedSuffix(innerPath))
     }
 }

@@ -722,7 +722,7 @@ private struct SearchRun {
         // and its inner path: the hit names the file.
         var pathBytes = document.path.bytes
         if let innerPath = document.innerPath {
-            let suffix = Array((DocumentLocation.separator + innerPath).utf8)
+            let suffix = DocumentLocation.storedSuffix(innerPath)
             if pathBytes.count > suffix.count, pathBytes.suffix(suffix.count).elementsEqual(suffix) { pathBytes.removeLast(suffix.count) }
         }
         let path = pathBytes.count == document.path.bytes.count ? document.path : FilePath(bytes: pathBytes)

@@ -136,8 +136,10 @@ struct IndexWriter {
         try db.commit()
     }
 
-    private func ftsPath(_ file: FilePath) -> String {
-        FilePath.display(file.relative(to: relativeBase))
+    /// The path as the full text holds it: relative to the root's parent,
+    /// followed by `!/` and the inner path for a document inside a file.
+    private func ftsPath(_ file: FilePath, innerPath: String? = nil) -> String {
+        DocumentLocation(path: FilePath.display(file.relative(to: relativeBase)), innerPath: innerPath).description
     }
 
     /// Stores a document's row and its text (a new row, or the row it
@@ -155,8 +157,8 @@ struct IndexWriter {
         } else {
             try record.insert(db)
         }
-        let body = document.metadata.isEmpty ? document.body : document.metadata.searchableText + document.body
-        try insertText(record.id, path: ftsPath(file.path), title: document.title, body: body, tokens: document.metadata.isEmpty ? tokens : nil)
+        try insertText(record.id, path: ftsPath(file.path), title: document.title, body: document.indexedBody,
+                       tokens: document.metadata.isEmpty ? tokens : nil)
         guard let id = record.id else { throw IndexError(.damaged, "a document row was written without an id") }
         return id
     }
@@ -167,15 +169,13 @@ struct IndexWriter {
     /// the inner document is then left out.
     private mutating func storeInner(_ document: ExtractedDocument, of file: WalkedFile, containerID: Int64, hash: Int64, language: String?) throws {
         guard let innerPath = document.innerPath else { return }
-        let suffix = Array((DocumentLocation.separator + innerPath).utf8)
         var record = DocumentRecord(
-            id: nil, rootID: rootID, path: FilePath(bytes: file.path.bytes + suffix), size: Int64(document.body.utf8.count),
+            id: nil, rootID: rootID, path: file.path.appendingInnerPath(innerPath), size: Int64(document.body.utf8.count),
             modificationTime: file.status.modificationTime, hash: hash, kind: document.kind, language: language, encoding: document.encoding,
             title: document.title, indexedAt: now, containerID: containerID, innerPath: innerPath, metadata: document.metadata.json)
         try record.insert(db, onConflict: .ignore)
         guard record.id != nil, db.changesCount > 0 else { return }
-        let body = document.metadata.isEmpty ? document.body : document.metadata.searchableText + document.body
-        try insertText(record.id, path: ftsPath(file.path) + DocumentLocation.separator + innerPath, title: document.title, body: body)
+        try insertText(record.id, path: ftsPath(file.path, innerPath: innerPath), title: document.title, body: document.indexedBody)
     }
 
     /// Gives a document a new path: its title and body come from the index
@@ -198,11 +198,11 @@ struct IndexWriter {
             let innerID: Int64 = row[0]
             let innerPath: String = row[1] ?? ""
             try DocumentRecord.filter(key: innerID).updateAll(db, [
-                Columns.path.set(to: FilePath(bytes: file.path.bytes + Array((DocumentLocation.separator + innerPath).utf8))),
+                Columns.path.set(to: file.path.appendingInnerPath(innerPath)),
                 Columns.rootID.set(to: rootID), Columns.modificationTime.set(to: file.status.modificationTime),
             ])
             try deleteText(innerID)
-            try insertText(innerID, path: ftsPath(file.path) + DocumentLocation.separator + innerPath, title: row[2], body: row[3] ?? "")
+            try insertText(innerID, path: ftsPath(file.path, innerPath: innerPath), title: row[2], body: row[3] ?? "")
         }
     }
 

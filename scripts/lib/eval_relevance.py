@@ -24,6 +24,8 @@ parser.add_argument("--report", default="", help="write each query's outcome (JS
 parser.add_argument("--keep-work", default="", help="keep each set's documents and indexes in DIR/SET (for petrel-search --explain by hand)")
 args = parser.parse_args()
 root = os.path.join(args.eval_dir, "root")
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from eval_help_sets import help_documents  # noqa: E402
 
 # ---------------------------------------------------------------- documents
 
@@ -104,6 +106,11 @@ SETS = [
     ("de", "German man pages", "de", lambda: man_documents("de")),
     ("fr", "French man pages", "fr", lambda: man_documents("fr")),
     ("ru", "Russian man pages", "ru", lambda: man_documents("ru")),
+] + [
+    ("help-" + code, "%s help pages (LibreOffice)" % name, language, (lambda code: lambda: help_documents(root, code))(code))
+    for code, name, language in [("en", "English", "en"), ("ja", "Japanese", "ja"), ("zh-hans", "Chinese (simplified)", "zh"),
+                                 ("zh-hant", "Chinese (traditional)", "zh"), ("ko", "Korean", "ko"), ("de", "German", "de"),
+                                 ("fr", "French", "fr"), ("ru", "Russian", "ru"), ("es", "Spanish", "es")]
 ]
 
 
@@ -181,7 +188,8 @@ def peer_tokens(text, language, stemmer):
     return tokens
 
 
-SNOWBALL = {"en": "english", "de": "german", "fr": "french", "ru": "russian"}
+SNOWBALL = {"en": "english", "de": "german", "fr": "french", "ru": "russian", "es": "spanish"}
+BIGRAM_LANGUAGES = ("ja", "zh", "ko")
 
 
 def bm25s_ranks(language):
@@ -210,7 +218,7 @@ def tantivy_ranks(language):
     def run(docs, queries, work):
         import tantivy
         builder = tantivy.SchemaBuilder()
-        cjk = language in ("ja", "zh")
+        cjk = language in BIGRAM_LANGUAGES
         tokenizer = "bigram" if cjk else ("stem" if language in SNOWBALL else "default")
         builder.add_text_field("body", stored=False, tokenizer_name=tokenizer)
         builder.add_integer_field("id", stored=True, indexed=True)
@@ -254,7 +262,7 @@ def xapian_ranks(language):
         generator = xapian.TermGenerator()
         stem = xapian.Stem(SNOWBALL[language]) if language in SNOWBALL else xapian.Stem("none")
         generator.set_stemmer(stem)
-        flags = xapian.TermGenerator.FLAG_CJK_NGRAM if language in ("ja", "zh") else 0
+        flags = xapian.TermGenerator.FLAG_CJK_NGRAM if language in BIGRAM_LANGUAGES else 0
         generator.set_flags(flags)
         for n, d in enumerate(docs):
             document = xapian.Document()
@@ -295,9 +303,9 @@ def systems_for(language):
         ("fts5-or", "FTS5 unicode61, OR", fts5_ranks("unicode61 remove_diacritics 2", words)),
         ("fts5-porter", "FTS5 porter, OR", fts5_ranks("porter unicode61 remove_diacritics 2", words)),
         ("fts5-trigram", "FTS5 trigram, OR of trigrams", fts5_ranks("trigram", trigrams)),
-        ("bm25s", "bm25s + PyStemmer" + (" (bigrams)" if language in ("ja", "zh") else ""), bm25s_ranks(language)),
-        ("tantivy", "tantivy " + ("bigrams" if language in ("ja", "zh") else "en_stem" if language == "en" else "stemmer"), tantivy_ranks(language)),
-        ("xapian", "Xapian BM25" + (" CJK n-grams" if language in ("ja", "zh") else ", stemming"), xapian_ranks(language)),
+        ("bm25s", "bm25s + PyStemmer" + (" (bigrams)" if language in BIGRAM_LANGUAGES else ""), bm25s_ranks(language)),
+        ("tantivy", "tantivy " + ("bigrams" if language in BIGRAM_LANGUAGES else "en_stem" if language == "en" else "stemmer"), tantivy_ranks(language)),
+        ("xapian", "Xapian BM25" + (" CJK n-grams" if language in BIGRAM_LANGUAGES else ", stemming"), xapian_ranks(language)),
     ]
 
 

@@ -52,17 +52,24 @@ def help_documents(root, language):
 
     The sentence is empty for a page that is indexed but not queried."""
     folder = os.path.join(root, "usr/share/libreoffice/help", HELP_FOLDERS[language], "text")
-    docs = []
+    pages = []
     for path in sorted(glob.glob(os.path.join(folder, "**", "*.html"), recursive=True)):
         source = open(path, encoding="utf-8", errors="replace").read()
-        heading = _HEADING.search(source)
-        if not heading:
-            continue
+        if _HEADING.search(source):
+            pages.append((path, source))
+    # The help repeats some paragraphs on several pages: a sentence that
+    # another page also has does not name one page, and is not queried.
+    paragraph_pages = {}
+    for number, (_, source) in enumerate(pages):
+        for paragraph in _PARAGRAPH.finditer(source):
+            paragraph_pages.setdefault(plain(paragraph.group(1)), set()).add(number)
+    docs = []
+    for number, (path, source) in enumerate(pages):
         sentence, body = "", source
-        paragraph = _PARAGRAPH.search(source, heading.end())
+        paragraph = _PARAGRAPH.search(source, _HEADING.search(source).end())
         if paragraph:
             text = plain(paragraph.group(1))
-            if len(text) >= 12 and is_translated(text, language):
+            if len(text) >= 12 and is_translated(text, language) and paragraph_pages.get(text) == {number}:
                 sentence = text
                 body = source[: paragraph.start()] + source[paragraph.end():]
         name = os.path.relpath(path, folder)

@@ -22,6 +22,7 @@ parser.add_argument("--ranking", default="", help="petrel-search --ranking param
 parser.add_argument("--max-queries", type=int, default=0)
 parser.add_argument("--report", default="", help="write each query's outcome (JSON lines) to this file, for error analysis")
 parser.add_argument("--keep-work", default="", help="keep each set's documents and indexes in DIR/SET (for petrel-search --explain by hand)")
+parser.add_argument("--reuse-work", action="store_true", help="with --keep-work: search the index kept there by an earlier run instead of indexing again (ranking experiments)")
 args = parser.parse_args()
 root = os.path.join(args.eval_dir, "root")
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
@@ -125,12 +126,13 @@ def is_heldout(name):
 
 def ranks_petrel(docs, queries, work):
     folder = os.path.join(work, "petrel-docs")
-    for n, (_, file_name, source, _, _) in enumerate(docs):
-        os.makedirs(os.path.join(folder, "%05d" % n))
-        with open(os.path.join(folder, "%05d" % n, file_name), "w", encoding="utf-8") as f:
-            f.write(source)
     index = os.path.join(work, "petrel.sqlite")
-    subprocess.run([os.path.join(args.bin_dir, "petrel-index"), "--index", index, "--quiet", "--progress", "never", folder], check=True)
+    if not (args.reuse_work and os.path.exists(index)):
+        for n, (_, file_name, source, _, _) in enumerate(docs):
+            os.makedirs(os.path.join(folder, "%05d" % n))
+            with open(os.path.join(folder, "%05d" % n, file_name), "w", encoding="utf-8") as f:
+                f.write(source)
+        subprocess.run([os.path.join(args.bin_dir, "petrel-index"), "--index", index, "--quiet", "--progress", "never", folder], check=True)
     results = []
     extra = ["--ranking", args.ranking] if args.ranking else []
     for q in queries:
@@ -342,8 +344,9 @@ for key, label, language, load in SETS:
             queries_by_split["heldout" if is_heldout(d[0]) else "dev"].append(n)
     if args.keep_work:
         work = os.path.join(os.path.abspath(args.keep_work), key)
-        shutil.rmtree(work, ignore_errors=True)
-        os.makedirs(work)
+        if not args.reuse_work:
+            shutil.rmtree(work, ignore_errors=True)
+        os.makedirs(work, exist_ok=True)
     else:
         work = tempfile.mkdtemp(prefix="petrel-eval-")
     try:

@@ -22,6 +22,7 @@ parser.add_argument("--ranking", default="", help="petrel-search --ranking param
 parser.add_argument("--max-queries", type=int, default=0)
 parser.add_argument("--report", default="", help="write each query's outcome (JSON lines) to this file, for error analysis")
 parser.add_argument("--keep-work", default="", help="keep each set's documents and indexes in DIR/SET (for petrel-search --explain by hand)")
+parser.add_argument("--petrel-args", default="", help="more petrel-search options, space-separated (experiments: --weights title=2)")
 parser.add_argument("--reuse-work", action="store_true", help="with --keep-work: search the index kept there by an earlier run instead of indexing again (ranking experiments)")
 args = parser.parse_args()
 root = os.path.join(args.eval_dir, "root")
@@ -134,7 +135,7 @@ def ranks_petrel(docs, queries, work):
                 f.write(source)
         subprocess.run([os.path.join(args.bin_dir, "petrel-index"), "--index", index, "--quiet", "--progress", "never", folder], check=True)
     results = []
-    extra = ["--ranking", args.ranking] if args.ranking else []
+    extra = (["--ranking", args.ranking] if args.ranking else []) + args.petrel_args.split()
     for q in queries:
         out = subprocess.run([os.path.join(args.bin_dir, "petrel-search"), "--index", index, "--json", "-n", "10"] + extra + ["--", docs[q][4]],
                              capture_output=True, text=True)

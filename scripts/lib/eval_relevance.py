@@ -6,11 +6,16 @@ the summary is removed from what is indexed. Every set is split by a hash of
 the document's name into a development half (for tuning) and a held-out half
 (reported, never tuned on).
 
-usage: eval_relevance.py EVAL_DIR BIN_DIR [--sets a,b] [--systems a,b]
-                         [--split dev|heldout|both] [--ranking PARAMS] [--max-queries N]
-                         [--report FILE] [--keep-work DIR]
+Beside the man-page sets, sets of several kinds (manual sections queried by their headings, FAQ
+questions, READMEs; see eval_kinds.py) in nine languages, each subsampled deterministically to at most
+--sample queries per half.
+
+usage: eval_relevance.py EVAL_DIR BIN_DIR [--sets a,b] [--kinds man,docs,faq,readme] [--systems a,b]
+                         [--split dev|heldout|both] [--ranking PARAMS] [--max-queries N] [--sample N]
+                         [--report FILE] [--keep-work DIR] [--markdown] [--list]
 """
-import argparse, glob, gzip, hashlib, json, math, os, re, shutil, sqlite3, subprocess, sys, tempfile, unicodedata
+import argparse, glob, gzip, hashlib, json, math, os, re, shutil, sqlite3, subprocess, sys, tempfile, time, unicodedata
+import eval_kinds
 
 parser = argparse.ArgumentParser()
 parser.add_argument("eval_dir")
@@ -19,7 +24,11 @@ parser.add_argument("--sets", default="")
 parser.add_argument("--systems", default="")
 parser.add_argument("--split", default="both", choices=["dev", "heldout", "both"])
 parser.add_argument("--ranking", default="", help="petrel-search --ranking parameters (experiments)")
+parser.add_argument("--kinds", default="", help="only sets of these kinds: man, docs, faq, readme")
 parser.add_argument("--max-queries", type=int, default=0)
+parser.add_argument("--sample", type=int, default=200, help="at most this many queries per half of a set of several kinds (a hash of the name picks them)")
+parser.add_argument("--markdown", action="store_true", help="also print nDCG@10 as one table, sets by systems, with each set's runtime")
+parser.add_argument("--list", action="store_true", help="list the sets (documents and queries per half) and stop")
 parser.add_argument("--report", default="", help="write each query's outcome (JSON lines) to this file, for error analysis")
 parser.add_argument("--keep-work", default="", help="keep each set's documents and indexes in DIR/SET (for petrel-search --explain by hand)")
 args = parser.parse_args()
@@ -96,15 +105,15 @@ def english_documents():
 
 
 SETS = [
-    ("en-man", "English man pages", "en", lambda: man_documents("")),
-    ("en-doc", "English perl and git docs", "en", english_documents),
-    ("ja", "Japanese man pages", "ja", lambda: man_documents("ja")),
-    ("zh-hans", "Chinese (simplified) man pages", "zh", lambda: man_documents("zh_CN")),
-    ("zh-hant", "Chinese (traditional) man pages", "zh", lambda: man_documents("zh_TW")),
-    ("de", "German man pages", "de", lambda: man_documents("de")),
-    ("fr", "French man pages", "fr", lambda: man_documents("fr")),
-    ("ru", "Russian man pages", "ru", lambda: man_documents("ru")),
-]
+    ("en-man", "English man pages", "en", "man", lambda: man_documents("")),
+    ("en-doc", "English perl and git docs", "en", "man", english_documents),
+    ("ja", "Japanese man pages", "ja", "man", lambda: man_documents("ja")),
+    ("zh-hans", "Chinese (simplified) man pages", "zh", "man", lambda: man_documents("zh_CN")),
+    ("zh-hant", "Chinese (traditional) man pages", "zh", "man", lambda: man_documents("zh_TW")),
+    ("de", "German man pages", "de", "man", lambda: man_documents("de")),
+    ("fr", "French man pages", "fr", "man", lambda: man_documents("fr")),
+    ("ru", "Russian man pages", "ru", "man", lambda: man_documents("ru")),
+] + eval_kinds.kind_sets(root)
 
 
 def is_heldout(name):
@@ -119,7 +128,7 @@ def is_heldout(name):
 def ranks_petrel(docs, queries, work):
     folder = os.path.join(work, "petrel-docs")
     for n, (_, file_name, source, _, _) in enumerate(docs):
-        os.makedirs(os.path.join(folder, "%05d" % n))
+        os.makedirs(os.path.dirname(os.path.join(folder, "%05d" % n, file_name)))
         with open(os.path.join(folder, "%05d" % n, file_name), "w", encoding="utf-8") as f:
             f.write(source)
     index = os.path.join(work, "petrel.sqlite")
@@ -166,7 +175,7 @@ def trigrams(text):
     return sorted({chars[i:i + 3] for i in range(len(chars) - 2) if " " not in chars[i:i + 3]})
 
 
-CJK = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uac00-\ud7a3]")
+CJK = re.compile(r"[\u1100-\u11ff\u3040-\u30ff\u3130-\u318f\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uac00-\ud7a3]")
 
 
 def peer_tokens(text, language, stemmer):
@@ -181,7 +190,8 @@ def peer_tokens(text, language, stemmer):
     return tokens
 
 
-SNOWBALL = {"en": "english", "de": "german", "fr": "french", "ru": "russian"}
+SNOWBALL = {"en": "english", "de": "german", "fr": "french", "ru": "russian", "es": "spanish"}
+BIGRAMS = ("ja", "zh", "ko")  # languages the peers index as character bigrams
 
 
 def bm25s_ranks(language):
@@ -210,7 +220,7 @@ def tantivy_ranks(language):
     def run(docs, queries, work):
         import tantivy
         builder = tantivy.SchemaBuilder()
-        cjk = language in ("ja", "zh")
+        cjk = language in BIGRAMS
         tokenizer = "bigram" if cjk else ("stem" if language in SNOWBALL else "default")
         builder.add_text_field("body", stored=False, tokenizer_name=tokenizer)
         builder.add_integer_field("id", stored=True, indexed=True)
@@ -254,7 +264,7 @@ def xapian_ranks(language):
         generator = xapian.TermGenerator()
         stem = xapian.Stem(SNOWBALL[language]) if language in SNOWBALL else xapian.Stem("none")
         generator.set_stemmer(stem)
-        flags = xapian.TermGenerator.FLAG_CJK_NGRAM if language in ("ja", "zh") else 0
+        flags = xapian.TermGenerator.FLAG_CJK_NGRAM if language in BIGRAMS else 0
         generator.set_flags(flags)
         for n, d in enumerate(docs):
             document = xapian.Document()
@@ -295,9 +305,9 @@ def systems_for(language):
         ("fts5-or", "FTS5 unicode61, OR", fts5_ranks("unicode61 remove_diacritics 2", words)),
         ("fts5-porter", "FTS5 porter, OR", fts5_ranks("porter unicode61 remove_diacritics 2", words)),
         ("fts5-trigram", "FTS5 trigram, OR of trigrams", fts5_ranks("trigram", trigrams)),
-        ("bm25s", "bm25s + PyStemmer" + (" (bigrams)" if language in ("ja", "zh") else ""), bm25s_ranks(language)),
-        ("tantivy", "tantivy " + ("bigrams" if language in ("ja", "zh") else "en_stem" if language == "en" else "stemmer"), tantivy_ranks(language)),
-        ("xapian", "Xapian BM25" + (" CJK n-grams" if language in ("ja", "zh") else ", stemming"), xapian_ranks(language)),
+        ("bm25s", "bm25s + PyStemmer" + (" (bigrams)" if language in BIGRAMS else ""), bm25s_ranks(language)),
+        ("tantivy", "tantivy " + ("bigrams" if language in BIGRAMS else "en_stem" if language == "en" else "stemmer"), tantivy_ranks(language)),
+        ("xapian", "Xapian BM25" + (" CJK n-grams" if language in BIGRAMS else ", stemming"), xapian_ranks(language)),
     ]
 
 
@@ -315,14 +325,31 @@ def metrics(targets, results):
 
 
 wanted_sets = set(filter(None, args.sets.split(",")))
+wanted_kinds = set(filter(None, args.kinds.split(",")))
 wanted_systems = set(filter(None, args.systems.split(",")))
+unknown = wanted_sets - {key for key, _, _, _, _ in SETS}
+if unknown:
+    sys.exit("unknown set(s): %s (sets: %s)" % (", ".join(sorted(unknown)), ", ".join(key for key, _, _, _, _ in SETS)))
 splits = ["dev", "heldout"] if args.split == "both" else [args.split]
-print("| set | half | queries | system | nDCG@10 | MRR@10 | R@10 | no result |")
-print("|---|---|---|---|---|---|---|---|")
-summary = []
-for key, label, language, load in SETS:
-    if wanted_sets and key not in wanted_sets:
+
+
+def sample(name):
+    """The order in which a set of several kinds keeps its queries: a hash of the name, unrelated to the split's."""
+    return hashlib.sha1(name.encode()).hexdigest()
+
+
+if args.list:
+    print("| set | kind | language | documents | dev queries | held-out queries |")
+    print("|---|---|---|---|---|---|")
+else:
+    print("| set | half | queries | system | nDCG@10 | MRR@10 | R@10 | no result |")
+    print("|---|---|---|---|---|---|---|---|")
+summary = []  # (set key, label, split, queries, system key, nDCG@10)
+runtimes = {}
+for key, label, language, kind, load in SETS:
+    if (wanted_sets and key not in wanted_sets) or (wanted_kinds and kind not in wanted_kinds):
         continue
+    started = time.monotonic()
     docs = load()
     # Known items need distinct summaries.
     counts = {}
@@ -332,6 +359,15 @@ for key, label, language, load in SETS:
     for n, d in enumerate(docs):
         if counts[d[4]] == 1 and d[4]:
             queries_by_split["heldout" if is_heldout(d[0]) else "dev"].append(n)
+    if kind != "man":
+        for split in queries_by_split:
+            kept = sorted(queries_by_split[split], key=lambda n: sample(docs[n][0]))[: args.sample]
+            queries_by_split[split] = sorted(kept)
+    for split in queries_by_split:
+        queries_by_split[split] = queries_by_split[split][: args.max_queries or None]
+    if args.list:
+        print("| %s | %s | %s | %d | %d | %d |" % (key, kind, language, len(docs), len(queries_by_split["dev"]), len(queries_by_split["heldout"])))
+        continue
     if args.keep_work:
         work = os.path.join(os.path.abspath(args.keep_work), key)
         shutil.rmtree(work, ignore_errors=True)
@@ -342,7 +378,7 @@ for key, label, language, load in SETS:
         for system_key, system_label, run in systems_for(language):
             if wanted_systems and system_key not in wanted_systems:
                 continue
-            queries = [q for s in splits for q in queries_by_split[s][: args.max_queries or None]]
+            queries = [q for s in splits for q in queries_by_split[s]]
             try:
                 results = dict(zip(queries, run(docs, queries, work)))
             except Exception as error:  # a peer that fails is reported, not fatal
@@ -351,18 +387,38 @@ for key, label, language, load in SETS:
             if args.report:
                 with open(args.report, "a", encoding="utf-8") as report:
                     for split in splits:
-                        for q in queries_by_split[split][: args.max_queries or None]:
+                        for q in queries_by_split[split]:
                             ranked = results[q]
                             report.write(json.dumps({"set": key, "split": split, "system": system_key, "query": docs[q][4], "target": docs[q][0],
                                                      "rank": ranked.index(q) + 1 if q in ranked else None,
                                                      "top": [docs[r][0] for r in ranked[:3]]}, ensure_ascii=False) + "\n")
             for split in splits:
-                qs = queries_by_split[split][: args.max_queries or None]
+                qs = queries_by_split[split]
                 if not qs:
                     continue
                 ndcg, mrr, recall, zero = metrics(qs, [results[q] for q in qs])
                 print("| %s | %s | %d | %s | %.3f | %.3f | %.3f | %.1f%% |" % (label, split, len(qs), system_label, ndcg, mrr, recall, zero * 100))
+                summary.append((key, label, split, len(qs), system_key, ndcg))
                 sys.stdout.flush()
     finally:
         if not args.keep_work:
             shutil.rmtree(work)
+    runtimes[key] = time.monotonic() - started
+    print("%s: %d documents, %.0f s" % (key, len(docs), runtimes[key]), file=sys.stderr)
+
+if args.markdown and summary:
+    systems = [s for s, _, _ in systems_for("en") if any(row[4] == s for row in summary)]
+    print()
+    print("| set | half | queries | " + " | ".join(systems) + " | Petrel − best peer | seconds |")
+    print("|---|---|---|" + "---|" * len(systems) + "---|---|")
+    for key in runtimes:
+        for split in splits:
+            rows = {row[4]: row for row in summary if row[0] == key and row[2] == split}
+            if not rows:
+                continue
+            best = max(row[5] for row in rows.values())
+            cells = [("**%.3f**" if rows[s][5] == best else "%.3f") % rows[s][5] if s in rows else "" for s in systems]
+            peers = [row[5] for s, row in rows.items() if s != "petrel"]
+            margin = "%+.3f" % (rows["petrel"][5] - max(peers)) if "petrel" in rows and peers else ""
+            queries = next(iter(rows.values()))[3]
+            print("| %s | %s | %d | %s | %s | %.0f |" % (key, split, queries, " | ".join(cells), margin, runtimes[key]))

@@ -280,31 +280,56 @@ def faq_set(root, language):
     return docs
 
 
+BOILERPLATE = re.compile(r"\b(version|copyright|licen[cs]e|LPPL|GPL|released?|maintained|maintainer|e-?mail|https?:|www\.|ctan|"
+                         r"\d{4}[-/]\d\d)|^(this|the)\s+(is|directory|file|files|archive|bundle|readme|package\s+is\s+version)\b|"
+                         r"^(readme|author|date)\b|@", re.I)
+
+
+def readme_query(lines):
+    """The first sentence of prose among a README's first 40 lines (no heading, rule, boilerplate), and where it is."""
+    for i, line in enumerate(lines[:40]):
+        stripped = line.strip()
+        following = lines[i + 1] if i + 1 < len(lines) else ""
+        if (not stripped or stripped.startswith(("#", "[", "<", "%", "!", "|", "*", "-", "=", "`", ">")) or re.match(r"^[=\-~*#_ ]+$", following)
+                or BOILERPLATE.search(stripped) or len(stripped.split()) < 4 or stripped.upper() == stripped):
+            continue
+        sentence = re.split(r"(?<=[.!?:;])\s", stripped)[0].rstrip(".:;")
+        words = sentence.split()
+        if len(words) >= 4 and not re.search(r"[\u0400-\u04ff\u3040-\u30ff\u4e00-\u9fff\uac00-\ud7a3]", sentence):
+            return i, " ".join(words[:16])
+    return None
+
+
+README_PACKAGES = ("texlive-latex-recommended-doc", "texlive-science-doc", "texlive-humanities-doc", "texlive-metapost-doc",
+                   "texlive-lang-german", "texlive-lang-cyrillic")
+
+
 def readme_set(root):
-    """READMEs of TeX packages (texlive-latex-recommended-doc): the first description line under the package's
-    own heading (or first line) is the query; the heading and the rest stay."""
+    """READMEs of TeX packages (TeX Live's documentation in Debian): the first sentence of prose (the description
+    under the package's heading, as a rule) is the query and is taken out; the heading and the rest stay. Only
+    READMEs in Latin script (almost all are English)."""
     docs = []
     for path in sorted(glob.glob(os.path.join(root, "usr/share/doc/texlive-doc/**/README*"), recursive=True)):
+        if not os.path.isfile(path) or "TEXLIVE" in os.path.basename(path):
+            continue
         opener = gzip.open if path.endswith(".gz") else open
         try:
             with opener(path, "rt", encoding="utf-8", errors="replace") as f:
                 text = f.read()
         except (OSError, EOFError):
             continue
-        lines = text.splitlines()
-        # The first line of prose: not a heading, rule, badge, blank or boilerplate line, among the first 15 lines.
-        for i, line in enumerate(lines[:15]):
-            stripped = line.strip().strip("#*=-_ ").strip()
-            if (len(stripped.split()) >= 4 and not line.lstrip().startswith(("#", "[!", "<", "%", "Copyright", "Version", "Author", "Released", "This is version"))
-                    and not re.match(r"^[=\-~*#_ ]+$", lines[i + 1] if i + 1 < len(lines) else "")):
-                query = stripped
-                break
-        else:
+        if re.search(r"[\u0400-\u04ff\u3040-\u30ff\u4e00-\u9fff\uac00-\ud7a3]{3}", text) or len(text) < 300:
             continue
-        rest = "\n".join(lines[:i] + lines[i + 1:])
-        package = os.path.basename(os.path.dirname(path))
-        form = "md" if path.endswith(".md") or path.endswith(".md.gz") else "txt"
-        docs.append((package, "README." + form, rest, rest, query))
+        lines = text.splitlines()
+        found = readme_query(lines)
+        if not found:
+            continue
+        i, query = found
+        rest = "\n".join(lines[:i] + [lines[i].replace(query, "", 1)] + lines[i + 1:])
+        package = os.path.relpath(os.path.dirname(path), os.path.join(root, "usr/share/doc/texlive-doc")).replace("/", "-")
+        name = os.path.basename(path).replace(".gz", "")
+        form = "md" if name.endswith(".md") else "txt"
+        docs.append((package, "%s/%s" % (os.path.basename(os.path.dirname(path)), name if "." in name else name + ".txt"), rest, rest, query))
     return docs
 
 

@@ -11,7 +11,7 @@ The query is removed from the document. Each document is written as an HTML, Mar
 file (chosen by a hash of its name), the way people keep such text; the peers get its plain text.
 A document is the tuple the driver uses: (name, file name, file content, plain text, query).
 """
-import glob, gzip, hashlib, html, os, re
+import functools, glob, gzip, hashlib, html, os, re
 from html.parser import HTMLParser
 
 # ---------------------------------------------------------------- reading HTML
@@ -82,13 +82,14 @@ class Blocks(HTMLParser):
             self.buffer.append(data)
 
 
+@functools.lru_cache(maxsize=None)
 def html_blocks(path):
     parser = Blocks()
     with open(path, encoding="utf-8", errors="replace") as f:
         parser.feed(f.read())
     parser.close()
     parser.flush()
-    return parser.blocks
+    return tuple(parser.blocks)
 
 
 NUMBER = re.compile(r"^\s*(?:"
@@ -174,6 +175,7 @@ def manual_documents(root, files, prefix, english_headings=frozenset()):
     return docs
 
 
+@functools.lru_cache(maxsize=None)
 def headings_of(files):
     return {heading_query(h) for path in files for _, h, _ in sections(html_blocks(path))}
 
@@ -230,7 +232,7 @@ def docs_set(root, language):
                                 (install, install_guide_files, "install"), (handbook, handbook_files, "handbook")):
         if not code:
             continue
-        english = frozenset() if language == "en" else headings_of(files(root, LANGUAGES["en"][("reference", "maint-guide", "install", "handbook").index(prefix)]))
+        english = frozenset() if language == "en" else headings_of(tuple(files(root, LANGUAGES["en"][("reference", "maint-guide", "install", "handbook").index(prefix)])))
         docs += manual_documents(root, files(root, code), prefix, english)
     if language == "en":
         docs += manual_documents(root, python_files(root, "library"), "python-library")
@@ -273,7 +275,7 @@ def perlfaq_documents(root):
 def faq_set(root, language):
     code = LANGUAGES[language][4]
     files = [f for f in debian_faq_files(root, code) if not re.search(r"/(index|faqinfo)\.", f)]
-    docs = manual_documents(root, files, "debian-faq", frozenset() if language == "en" else headings_of(debian_faq_files(root, "en")))
+    docs = manual_documents(root, files, "debian-faq", frozenset() if language == "en" else headings_of(tuple(debian_faq_files(root, "en"))))
     if language == "en":
         docs += perlfaq_documents(root)
         docs += manual_documents(root, python_files(root, "faq"), "python-faq")
@@ -327,9 +329,11 @@ def readme_set(root):
         i, query = found
         rest = "\n".join(lines[:i] + [lines[i].replace(query, "", 1)] + lines[i + 1:])
         package = os.path.relpath(os.path.dirname(path), os.path.join(root, "usr/share/doc/texlive-doc")).replace("/", "-")
+        # README, README.txt and README.md as they are; README.doc, README.1st and the like are text too.
         name = os.path.basename(path).replace(".gz", "")
-        form = "md" if name.endswith(".md") else "txt"
-        docs.append((package, "%s/%s" % (os.path.basename(os.path.dirname(path)), name if "." in name else name + ".txt"), rest, rest, query))
+        if not name.endswith((".md", ".txt")):
+            name += ".txt"
+        docs.append((package, "%s/%s" % (os.path.basename(os.path.dirname(path)), name), rest, rest, query))
     return docs
 
 

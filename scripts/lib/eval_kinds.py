@@ -165,13 +165,15 @@ def long_enough(blocks, minimum=160):
 def manual_documents(root, files, prefix, english_headings=frozenset()):
     """Sections of HTML manuals, each queried by its heading (sections repeating an English heading untranslated are left out)."""
     docs = []
-    for path in files:
-        base = re.sub(r"\.html?$", "", os.path.basename(path))
+    # Named by the page's place in its manual, not by its file name: the Handbook's and Python's file names are
+    # the section's words (sect.remote-login.html), which would give the query away to every system.
+    # Translations share the names, so a section falls in the same half in every language.
+    for number, path in enumerate(files):
         for n, (_, heading, blocks) in enumerate(sections(html_blocks(path))):
             query = heading_query(heading)
             if len(query) < 3 or query in english_headings or not long_enough(blocks):
                 continue
-            docs.append(document("%s-%s-%d" % (prefix, base, n), blocks, query))
+            docs.append(document("%s-%03d-%d" % (prefix, number, n), blocks, query))
     return docs
 
 

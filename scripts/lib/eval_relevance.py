@@ -12,9 +12,9 @@ questions, READMEs; see eval_kinds.py) in nine languages, each subsampled determ
 
 usage: eval_relevance.py EVAL_DIR BIN_DIR [--sets a,b] [--kinds man,docs,faq,readme] [--systems a,b]
                          [--split dev|heldout|both] [--ranking PARAMS] [--max-queries N] [--sample N]
-                         [--report FILE] [--keep-work DIR] [--markdown] [--list]
+                         [--report FILE] [--keep-work DIR] [--markdown] [--list] [--jobs N]
 """
-import argparse, glob, gzip, hashlib, json, math, os, re, shutil, sqlite3, subprocess, sys, tempfile, time, unicodedata
+import argparse, concurrent.futures, glob, gzip, hashlib, json, math, os, re, shutil, sqlite3, subprocess, sys, tempfile, time, unicodedata
 import eval_kinds
 
 parser = argparse.ArgumentParser()
@@ -28,6 +28,7 @@ parser.add_argument("--kinds", default="", help="only sets of these kinds: man, 
 parser.add_argument("--max-queries", type=int, default=0)
 parser.add_argument("--sample", type=int, default=200, help="at most this many queries per half of a set of several kinds (a hash of the name picks them)")
 parser.add_argument("--markdown", action="store_true", help="also print nDCG@10 as one table, sets by systems, with each set's runtime")
+parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1, help="petrel-search processes at a time")
 parser.add_argument("--list", action="store_true", help="list the sets (documents and queries per half) and stop")
 parser.add_argument("--report", default="", help="write each query's outcome (JSON lines) to this file, for error analysis")
 parser.add_argument("--keep-work", default="", help="keep each set's documents and indexes in DIR/SET (for petrel-search --explain by hand)")
@@ -133,9 +134,9 @@ def ranks_petrel(docs, queries, work):
             f.write(source)
     index = os.path.join(work, "petrel.sqlite")
     subprocess.run([os.path.join(args.bin_dir, "petrel-index"), "--index", index, "--quiet", "--progress", "never", folder], check=True)
-    results = []
     extra = ["--ranking", args.ranking] if args.ranking else []
-    for q in queries:
+
+    def search(q):
         out = subprocess.run([os.path.join(args.bin_dir, "petrel-search"), "--index", index, "--json", "-n", "10"] + extra + ["--", docs[q][4]],
                              capture_output=True, text=True)
         ids = []
@@ -144,7 +145,12 @@ def ranks_petrel(docs, queries, work):
                 match = re.search(r"/(\d{5})/", json.loads(line)["path"])
                 if match:
                     ids.append(int(match.group(1)))
-        results.append(ids)
+        return ids
+
+    # One process per query, --jobs at a time (the index is only read); the first alone, in case opening it writes.
+    results = [search(q) for q in queries[:1]]
+    with concurrent.futures.ThreadPoolExecutor(max_workers=max(1, args.jobs)) as pool:
+        results += list(pool.map(search, queries[1:]))
     return results
 
 

@@ -385,11 +385,13 @@ for key, label, language, kind, load in SETS:
             if wanted_systems and system_key not in wanted_systems:
                 continue
             queries = [q for s in splits for q in queries_by_split[s]]
+            system_started = time.monotonic()
             try:
                 results = dict(zip(queries, run(docs, queries, work)))
             except Exception as error:  # a peer that fails is reported, not fatal
                 print("| %s | | | %s | failed: %s | | | |" % (label, system_label, str(error)[:60]))
                 continue
+            print("  %s %s: %.0f s" % (key, system_key, time.monotonic() - system_started), file=sys.stderr)
             if args.report:
                 with open(args.report, "a", encoding="utf-8") as report:
                     for split in splits:

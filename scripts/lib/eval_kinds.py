@@ -354,3 +354,32 @@ def kind_sets(root):
                         lambda language=language: faq_set(root, language)))
     out.append(("en-readme", "English READMEs", "en", "readme", lambda: readme_set(root)))
     return out
+
+
+def self_check():
+    """What the sets rely on, checked on small inputs: `python3 scripts/lib/eval_kinds.py`."""
+    cases = {"2.1.3. Package configuration": "Package configuration", "第2章 Debian パッケージ管理": "Debian パッケージ管理",
+             "第 2 章 Debian 软件包管理": "Debian 软件包管理", "8장. 데비안 패키지 관리 도구": "데비안 패키지 관리 도구",
+             "Appendix A. Appendix": "Appendix", "A.1. The Debian maze": "The Debian maze", "Kapitel 2. Paketverwaltung": "Paketverwaltung",
+             "os.path — Common pathname manipulations¶": "os.path — Common pathname manipulations", "Remote Login": "Remote Login",
+             "4.2 Partitioning": "Partitioning"}
+    for heading, query in cases.items():
+        assert heading_query(heading) == query, (heading, heading_query(heading))
+    parser = Blocks()
+    parser.feed('<html><head><title>T</title></head><body><div class="toc"><a href="#x">1. Skip me</a></div>'
+                '<h2 class="title"><a id="x"/>1. First</h2><p>One &amp; <b>two</b></p><ul><li>three</li></ul>'
+                '<pre>a\n  b</pre><h3>1.1. Second<a class="headerlink">¶</a></h3><p>four</p></body></html>')
+    parser.close()
+    parser.flush()
+    found = sections(parser.blocks)
+    assert [(level, heading_query(h)) for level, h, _ in found] == [(2, "First"), (3, "Second")], found
+    assert found[0][2] == [("p", "One & two"), ("li", "three"), ("pre", "a\n  b")], found[0][2]
+    assert render(found[0][2], "md") == "One & two\n\n- three\n\n```\na\n  b\n```\n"
+    assert "<li>three</li>" in render(found[0][2], "html") and "One &amp; two" in render(found[0][2], "html")
+    assert readme_query(["foo", "===", "", "Copyright 2020 A. Author", "Draws boxes and arrows around words. More text."]) == (4, "Draws boxes and arrows around words")
+    assert pod_to_text("Use C<< $x->y >> or L<perlfunc|perlfunc/open> E<gt> B<bold>") == "Use $x->y or perlfunc > bold"
+    print("eval_kinds: ok")
+
+
+if __name__ == "__main__":
+    self_check()

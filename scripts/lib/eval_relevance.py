@@ -15,6 +15,7 @@ usage: eval_relevance.py EVAL_DIR BIN_DIR [--sets a,b] [--kinds man,docs,faq,rea
                          [--report FILE] [--keep-work DIR] [--markdown] [--list] [--jobs N]
 """
 import argparse, concurrent.futures, glob, gzip, hashlib, json, math, os, re, shutil, sqlite3, subprocess, sys, tempfile, time, unicodedata
+sys.dont_write_bytecode = True  # no __pycache__ beside the scripts
 import eval_kinds
 
 parser = argparse.ArgumentParser()

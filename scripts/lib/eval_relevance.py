@@ -6,11 +6,18 @@ the summary is removed from what is indexed. Every set is split by a hash of
 the document's name into a development half (for tuning) and a held-out half
 (reported, never tuned on).
 
-usage: eval_relevance.py EVAL_DIR BIN_DIR [--sets a,b] [--systems a,b]
-                         [--split dev|heldout|both] [--ranking PARAMS] [--max-queries N]
-                         [--report FILE] [--keep-work DIR]
+Beside the man-page sets, sets of several kinds (manual sections queried by their headings, FAQ
+questions, READMEs; see eval_kinds.py) in nine languages, each subsampled deterministically to at most
+--sample queries per half.
+
+usage: eval_relevance.py EVAL_DIR BIN_DIR [--sets a,b] [--kinds man,docs,faq,readme,help] [--systems a,b]
+                         [--split dev|heldout|both] [--ranking PARAMS] [--max-queries N] [--sample N]
+                         [--report FILE] [--keep-work DIR] [--markdown] [--list] [--jobs N]
 """
-import argparse, glob, gzip, hashlib, json, math, os, re, shutil, sqlite3, subprocess, sys, tempfile, unicodedata
+import argparse, concurrent.futures, glob, gzip, hashlib, json, math, os, re, shutil, sqlite3, subprocess, sys, tempfile, time, unicodedata
+sys.dont_write_bytecode = True  # no __pycache__ beside the scripts
+import eval_kinds
+from eval_help_sets import help_documents
 
 parser = argparse.ArgumentParser()
 parser.add_argument("eval_dir")
@@ -19,15 +26,18 @@ parser.add_argument("--sets", default="")
 parser.add_argument("--systems", default="")
 parser.add_argument("--split", default="both", choices=["dev", "heldout", "both"])
 parser.add_argument("--ranking", default="", help="petrel-search --ranking parameters (experiments)")
+parser.add_argument("--kinds", default="", help="only sets of these kinds: man, docs, faq, readme, help")
 parser.add_argument("--max-queries", type=int, default=0)
+parser.add_argument("--sample", type=int, default=200, help="at most this many queries per half of a set of several kinds (a hash of the name picks them)")
+parser.add_argument("--markdown", action="store_true", help="also print nDCG@10 as one table, sets by systems, with each set's runtime")
+parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1, help="petrel-search processes at a time")
+parser.add_argument("--list", action="store_true", help="list the sets (documents and queries per half) and stop")
 parser.add_argument("--report", default="", help="write each query's outcome (JSON lines) to this file, for error analysis")
 parser.add_argument("--keep-work", default="", help="keep each set's documents and indexes in DIR/SET (for petrel-search --explain by hand)")
 parser.add_argument("--petrel-args", default="", help="more petrel-search options, space-separated (experiments: --weights title=2)")
 parser.add_argument("--reuse-work", action="store_true", help="with --keep-work: search the index kept there by an earlier run instead of indexing again (ranking experiments)")
 args = parser.parse_args()
 root = os.path.join(args.eval_dir, "root")
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from eval_help_sets import help_documents  # noqa: E402
 
 # ---------------------------------------------------------------- documents
 
@@ -100,16 +110,16 @@ def english_documents():
 
 
 SETS = [
-    ("en-man", "English man pages", "en", lambda: man_documents("")),
-    ("en-doc", "English perl and git docs", "en", english_documents),
-    ("ja", "Japanese man pages", "ja", lambda: man_documents("ja")),
-    ("zh-hans", "Chinese (simplified) man pages", "zh", lambda: man_documents("zh_CN")),
-    ("zh-hant", "Chinese (traditional) man pages", "zh", lambda: man_documents("zh_TW")),
-    ("de", "German man pages", "de", lambda: man_documents("de")),
-    ("fr", "French man pages", "fr", lambda: man_documents("fr")),
-    ("ru", "Russian man pages", "ru", lambda: man_documents("ru")),
-] + [
-    ("help-" + code, "%s help pages (LibreOffice)" % name, language, (lambda code: lambda: help_documents(root, code))(code))
+    ("en-man", "English man pages", "en", "man", lambda: man_documents("")),
+    ("en-doc", "English perl and git docs", "en", "man", english_documents),
+    ("ja", "Japanese man pages", "ja", "man", lambda: man_documents("ja")),
+    ("zh-hans", "Chinese (simplified) man pages", "zh", "man", lambda: man_documents("zh_CN")),
+    ("zh-hant", "Chinese (traditional) man pages", "zh", "man", lambda: man_documents("zh_TW")),
+    ("de", "German man pages", "de", "man", lambda: man_documents("de")),
+    ("fr", "French man pages", "fr", "man", lambda: man_documents("fr")),
+    ("ru", "Russian man pages", "ru", "man", lambda: man_documents("ru")),
+] + eval_kinds.kind_sets(root) + [
+    ("help-" + code, "%s help pages (LibreOffice)" % name, language, "help", (lambda code: lambda: help_documents(root, code))(code))
     for code, name, language in [("en", "English", "en"), ("ja", "Japanese", "ja"), ("zh-hans", "Chinese (simplified)", "zh"),
                                  ("zh-hant", "Chinese (traditional)", "zh"), ("ko", "Korean", "ko"), ("de", "German", "de"),
                                  ("fr", "French", "fr"), ("ru", "Russian", "ru"), ("es", "Spanish", "es")]
@@ -130,13 +140,13 @@ def ranks_petrel(docs, queries, work):
     index = os.path.join(work, "petrel.sqlite")
     if not (args.reuse_work and os.path.exists(index)):
         for n, (_, file_name, source, _, _) in enumerate(docs):
-            os.makedirs(os.path.join(folder, "%05d" % n))
+            os.makedirs(os.path.dirname(os.path.join(folder, "%05d" % n, file_name)))
             with open(os.path.join(folder, "%05d" % n, file_name), "w", encoding="utf-8") as f:
                 f.write(source)
         subprocess.run([os.path.join(args.bin_dir, "petrel-index"), "--index", index, "--quiet", "--progress", "never", folder], check=True)
-    results = []
     extra = (["--ranking", args.ranking] if args.ranking else []) + args.petrel_args.split()
-    for q in queries:
+
+    def search(q):
         out = subprocess.run([os.path.join(args.bin_dir, "petrel-search"), "--index", index, "--json", "-n", "10"] + extra + ["--", docs[q][4]],
                              capture_output=True, text=True)
         ids = []
@@ -145,7 +155,12 @@ def ranks_petrel(docs, queries, work):
                 match = re.search(r"/(\d{5})/", json.loads(line)["path"])
                 if match:
                     ids.append(int(match.group(1)))
-        results.append(ids)
+        return ids
+
+    # One process per query, --jobs at a time (the index is only read); the first alone, in case opening it writes.
+    results = [search(q) for q in queries[:1]]
+    with concurrent.futures.ThreadPoolExecutor(max_workers=max(1, args.jobs)) as pool:
+        results += list(pool.map(search, queries[1:]))
     return results
 
 
@@ -176,7 +191,7 @@ def trigrams(text):
     return sorted({chars[i:i + 3] for i in range(len(chars) - 2) if " " not in chars[i:i + 3]})
 
 
-CJK = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uac00-\ud7a3]")
+CJK = re.compile(r"[\u1100-\u11ff\u3040-\u30ff\u3130-\u318f\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uac00-\ud7a3]")
 
 
 def peer_tokens(text, language, stemmer):
@@ -192,7 +207,7 @@ def peer_tokens(text, language, stemmer):
 
 
 SNOWBALL = {"en": "english", "de": "german", "fr": "french", "ru": "russian", "es": "spanish"}
-BIGRAM_LANGUAGES = ("ja", "zh", "ko")
+BIGRAMS = ("ja", "zh", "ko")  # languages the peers index as character bigrams
 
 
 def bm25s_ranks(language):
@@ -221,7 +236,7 @@ def tantivy_ranks(language):
     def run(docs, queries, work):
         import tantivy
         builder = tantivy.SchemaBuilder()
-        cjk = language in BIGRAM_LANGUAGES
+        cjk = language in BIGRAMS
         tokenizer = "bigram" if cjk else ("stem" if language in SNOWBALL else "default")
         builder.add_text_field("body", stored=False, tokenizer_name=tokenizer)
         builder.add_integer_field("id", stored=True, indexed=True)
@@ -265,7 +280,7 @@ def xapian_ranks(language):
         generator = xapian.TermGenerator()
         stem = xapian.Stem(SNOWBALL[language]) if language in SNOWBALL else xapian.Stem("none")
         generator.set_stemmer(stem)
-        flags = xapian.TermGenerator.FLAG_CJK_NGRAM if language in BIGRAM_LANGUAGES else 0
+        flags = xapian.TermGenerator.FLAG_CJK_NGRAM if language in BIGRAMS else 0
         generator.set_flags(flags)
         for n, d in enumerate(docs):
             document = xapian.Document()
@@ -306,9 +321,9 @@ def systems_for(language):
         ("fts5-or", "FTS5 unicode61, OR", fts5_ranks("unicode61 remove_diacritics 2", words)),
         ("fts5-porter", "FTS5 porter, OR", fts5_ranks("porter unicode61 remove_diacritics 2", words)),
         ("fts5-trigram", "FTS5 trigram, OR of trigrams", fts5_ranks("trigram", trigrams)),
-        ("bm25s", "bm25s + PyStemmer" + (" (bigrams)" if language in BIGRAM_LANGUAGES else ""), bm25s_ranks(language)),
-        ("tantivy", "tantivy " + ("bigrams" if language in BIGRAM_LANGUAGES else "en_stem" if language == "en" else "stemmer"), tantivy_ranks(language)),
-        ("xapian", "Xapian BM25" + (" CJK n-grams" if language in BIGRAM_LANGUAGES else ", stemming"), xapian_ranks(language)),
+        ("bm25s", "bm25s + PyStemmer" + (" (bigrams)" if language in BIGRAMS else ""), bm25s_ranks(language)),
+        ("tantivy", "tantivy " + ("bigrams" if language in BIGRAMS else "en_stem" if language == "en" else "stemmer"), tantivy_ranks(language)),
+        ("xapian", "Xapian BM25" + (" CJK n-grams" if language in BIGRAMS else ", stemming"), xapian_ranks(language)),
     ]
 
 
@@ -326,14 +341,31 @@ def metrics(targets, results):
 
 
 wanted_sets = set(filter(None, args.sets.split(",")))
+wanted_kinds = set(filter(None, args.kinds.split(",")))
 wanted_systems = set(filter(None, args.systems.split(",")))
+unknown = wanted_sets - {key for key, _, _, _, _ in SETS}
+if unknown:
+    sys.exit("unknown set(s): %s (sets: %s)" % (", ".join(sorted(unknown)), ", ".join(key for key, _, _, _, _ in SETS)))
 splits = ["dev", "heldout"] if args.split == "both" else [args.split]
-print("| set | half | queries | system | nDCG@10 | MRR@10 | R@10 | no result |")
-print("|---|---|---|---|---|---|---|---|")
-summary = []
-for key, label, language, load in SETS:
-    if wanted_sets and key not in wanted_sets:
+
+
+def sample(name):
+    """The order in which a set of several kinds keeps its queries: a hash of the name, unrelated to the split's."""
+    return hashlib.sha1(name.encode()).hexdigest()
+
+
+if args.list:
+    print("| set | kind | language | documents | dev queries | held-out queries |")
+    print("|---|---|---|---|---|---|")
+else:
+    print("| set | half | queries | system | nDCG@10 | MRR@10 | R@10 | no result |")
+    print("|---|---|---|---|---|---|---|---|")
+summary = []  # (set key, label, split, queries, system key, nDCG@10)
+runtimes = {}
+for key, label, language, kind, load in SETS:
+    if (wanted_sets and key not in wanted_sets) or (wanted_kinds and kind not in wanted_kinds):
         continue
+    started = time.monotonic()
     docs = load()
     # Known items need distinct summaries.
     counts = {}
@@ -343,6 +375,15 @@ for key, label, language, load in SETS:
     for n, d in enumerate(docs):
         if counts[d[4]] == 1 and d[4]:
             queries_by_split["heldout" if is_heldout(d[0]) else "dev"].append(n)
+    if kind != "man":
+        for split in queries_by_split:
+            kept = sorted(queries_by_split[split], key=lambda n: sample(docs[n][0]))[: args.sample]
+            queries_by_split[split] = sorted(kept)
+    for split in queries_by_split:
+        queries_by_split[split] = queries_by_split[split][: args.max_queries or None]
+    if args.list:
+        print("| %s | %s | %s | %d | %d | %d |" % (key, kind, language, len(docs), len(queries_by_split["dev"]), len(queries_by_split["heldout"])))
+        continue
     if args.keep_work:
         work = os.path.join(os.path.abspath(args.keep_work), key)
         if not args.reuse_work:
@@ -354,27 +395,49 @@ for key, label, language, load in SETS:
         for system_key, system_label, run in systems_for(language):
             if wanted_systems and system_key not in wanted_systems:
                 continue
-            queries = [q for s in splits for q in queries_by_split[s][: args.max_queries or None]]
+            queries = [q for s in splits for q in queries_by_split[s]]
+            system_started = time.monotonic()
             try:
                 results = dict(zip(queries, run(docs, queries, work)))
             except Exception as error:  # a peer that fails is reported, not fatal
                 print("| %s | | | %s | failed: %s | | | |" % (label, system_label, str(error)[:60]))
                 continue
+            print("  %s %s: %.0f s" % (key, system_key, time.monotonic() - system_started), file=sys.stderr)
             if args.report:
                 with open(args.report, "a", encoding="utf-8") as report:
                     for split in splits:
-                        for q in queries_by_split[split][: args.max_queries or None]:
+                        for q in queries_by_split[split]:
                             ranked = results[q]
                             report.write(json.dumps({"set": key, "split": split, "system": system_key, "query": docs[q][4], "target": docs[q][0],
                                                      "rank": ranked.index(q) + 1 if q in ranked else None,
                                                      "top": [docs[r][0] for r in ranked[:3]]}, ensure_ascii=False) + "\n")
             for split in splits:
-                qs = queries_by_split[split][: args.max_queries or None]
+                qs = queries_by_split[split]
                 if not qs:
                     continue
                 ndcg, mrr, recall, zero = metrics(qs, [results[q] for q in qs])
                 print("| %s | %s | %d | %s | %.3f | %.3f | %.3f | %.1f%% |" % (label, split, len(qs), system_label, ndcg, mrr, recall, zero * 100))
+                summary.append((key, label, split, len(qs), system_key, ndcg))
                 sys.stdout.flush()
     finally:
         if not args.keep_work:
             shutil.rmtree(work)
+    runtimes[key] = time.monotonic() - started
+    print("%s: %d documents, %.0f s" % (key, len(docs), runtimes[key]), file=sys.stderr)
+
+if args.markdown and summary:
+    systems = [s for s, _, _ in systems_for("en") if any(row[4] == s for row in summary)]
+    print()
+    print("| set | half | queries | " + " | ".join(systems) + " | Petrel − best peer | seconds |")
+    print("|---|---|---|" + "---|" * len(systems) + "---|---|")
+    for key in runtimes:
+        for split in splits:
+            rows = {row[4]: row for row in summary if row[0] == key and row[2] == split}
+            if not rows:
+                continue
+            best = max(row[5] for row in rows.values())
+            cells = [("**%.3f**" if rows[s][5] == best else "%.3f") % rows[s][5] if s in rows else "" for s in systems]
+            peers = [row[5] for s, row in rows.items() if s != "petrel"]
+            margin = "%+.3f" % (rows["petrel"][5] - max(peers)) if "petrel" in rows and peers else ""
+            queries = next(iter(rows.values()))[3]
+            print("| %s | %s | %d | %s | %s | %.0f |" % (key, split, queries, " | ".join(cells), margin, runtimes[key]))

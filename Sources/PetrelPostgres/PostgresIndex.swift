@@ -1,0 +1,109 @@
+import Foundation
+import PetrelIndex
+import PostgresNIO
+
+/// A PetrelIndex index stored in PostgreSQL: the same walk, extraction,
+/// analysis (Petrel's ICU tokens), query language and ranking model as
+/// ``DocumentIndex`` on SQLite; only where the index is stored differs.
+///
+/// ```swift
+/// let index = try await PostgresIndex(location: PostgresLocation("postgres://petrel@localhost/petrel"))
+/// try await index.update(roots: ["/srv/docs"])
+/// let results = try await index.search("lighthouse keeper")
+/// ```
+///
+/// Each update of a folder holds an advisory lock on it for its session,
+/// so two indexers of one folder take turns and indexers of different
+/// folders run together; a killed indexer's lock goes with its
+/// connection, and what it had not committed is redone by the next run.
+/// Each call opens a connection of its own.
+public final class PostgresIndex: Sendable {
+    /// Where the index is.
+    public let location: PostgresLocation
+
+    /// Opens the index at `location`, creating its tables when missing.
+    /// A server that cannot be reached, or refuses, throws
+    /// ``IndexError/Code/cannotOpen`` with the server's reason.
+    public init(location: PostgresLocation) async throws {
+        self.location = location
+        try await withConnection(doing: "cannot open the index in") { connection in
+            try await PostgresSchema.create(connection)
+        }
+    }
+
+    /// Opens the index at a connection string (see ``PostgresLocation``).
+    public convenience init(_ connectionString: String) async throws {
+        try await self.init(location: PostgresLocation(connectionString))
+    }
+
+    /// Runs `body` on a new connection, closed after; postgres-nio's errors
+    /// become ``IndexError``s that say what was being done.
+    func withConnection<T: Sendable>(doing: String, _ body: (PostgresConnection) async throws -> T) async throws -> T {
+        let connection: PostgresConnection
+        do {
+            connection = try await PostgresSession.connect(location)
+        } catch {
+            throw PostgresSession.failure(error, location, doing: doing)
+        }
+        do {
+            let result = try await body(connection)
+            try? await connection.close()
+            return result
+        } catch {
+            try? await connection.close()
+            throw PostgresSession.failure(error, location, doing: doing)
+        }
+    }
+
+    /// Brings the index up to date with `roots` (folders), each under its
+    /// advisory lock, in batched transactions.
+    @discardableResult
+    public func update(roots: [String], options: UpdateOptions = UpdateOptions()) async throws -> IndexReport {
+        var report = IndexReport()
+        for root in roots {
+            let folder = try StoreUpdate.folder(root)
+            let one = try await withConnection(doing: "cannot update the index in") { connection in
+                try await PostgresWriter.update(folder: folder, options: options, connection: connection)
+            }
+            report.roots += one.roots
+            report.filesSeen += one.filesSeen
+            report.added += one.added
+            report.updated += one.updated
+            report.deleted += one.deleted
+            report.unchanged += one.unchanged
+            report.renamed += one.renamed
+            report.skipped += one.skipped
+            report.failed += one.failed
+            report.truncated += one.truncated
+            report.bytesRead += one.bytesRead
+            report.duration += one.duration
+        }
+        return report
+    }
+
+    /// Searches with a query parsed from user text, as
+    /// ``DocumentIndex/search(_:options:)`` does.
+    public func search(_ text: String, options: SearchOptions = SearchOptions()) async throws -> SearchResults {
+        try await search(SearchQuery(text), options: options)
+    }
+
+    /// Searches in three passes: the index's statistics, the candidates
+    /// with only the positions of the query's tokens, the page; ranked in
+    /// Swift by the model SQLite's searches use.
+    public func search(_ query: SearchQuery, options: SearchOptions = SearchOptions()) async throws -> SearchResults {
+        try await withConnection(doing: "cannot search the index in") { connection in
+            try await PostgresSearch.run(query, options: options, connection: connection)
+        }
+    }
+
+    /// How many documents the index holds.
+    public func documentCount() async throws -> Int {
+        try await withConnection(doing: "cannot read the index in") { connection in
+            var count = 0
+            for try await value in try await connection.query("SELECT count(*) FROM documents", logger: PostgresSession.logger).decode(Int.self) {
+                count = value
+            }
+            return count
+        }
+    }
+}

@@ -1,0 +1,117 @@
+import Foundation
+import PetrelIndex
+import PetrelPostgres
+import PetrelTestSupport
+import Testing
+
+/// PetrelIndex on PostgreSQL against real PostgreSQL 15 servers, each test
+/// with its own (``PostgresServer``).
+@Suite(.serialized, .requires(PostgresServer.isInstalled, "PostgreSQL 15 (postgresql-15) is installed"))
+struct PostgresStoreTests {
+    /// A small tree in several languages and scripts.
+    static func makeTree(in directory: TemporaryDirectory) throws -> String {
+        let root = directory.path("tree")
+        let files: [String: String] = [
+            "lighthouse.md": "# Lighthouse keeper\n\nThe lighthouse keeper lights the lamp every evening, and the lantern turns all night over the rocks.\n",
+            "harbour.txt": "The harbour master keeps a log of ships. A keeper of records, not of lights. The lamp of the harbour is small.\n",
+            "encoding.md": "# Character encoding\n\nEncoding text as UTF-8: the encoder writes bytes; encoded text is decoded by a decoder. Encodings differ.\n",
+            "deutsch.txt": "Herr Müller und Frau Großmann gehen über die Straße zum Leuchtturm. Der Leuchtturmwärter zündet die Lampe an.\n",
+            "chinese.txt": "有条件的执行脚本可以在服务器上运行。执行脚本之前需要检查条件。灯塔的看守人每天晚上点灯。\n",
+            "japanese.txt": "タブに変換する機能があります。ファイルの中のスペースをタブに変換します。灯台守は毎晩ランプを灯します。\n",
+            "notes/keeper.txt": "Notes about the keeper: keeping lights, keepers and kept lamps. The lighthouse is old.\n",
+            "notes/rocks.md": "# Rocks\n\nRocks near the lighthouse. Ships avoid the rocks at night when the lantern turns.\n",
+        ]
+        for (name, text) in files {
+            let path = root + "/" + name
+            try FileManager.default.createDirectory(atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+            try text.write(toFile: path, atomically: true, encoding: .utf8)
+        }
+        return root
+    }
+
+    static let queries = [
+        "lighthouse keeper", "lamp", "encoding", "encod*", "Mueller", "Großmann strasse", "有条件的执行脚本", "执行", "タブに変換",
+        "\"lighthouse keeper\"", "keeper -lamp", "title:lighthouse", "lantern rocks night", "keeper OR harbour", "灯台守",
+    ]
+
+    @Test("Same top-10 paths and scores (to 1e-9) as the SQLite index of the same tree")
+    func parityWithSQLite() async throws {
+        let server = try PostgresServer()
+        defer { server.stop() }
+        let directory = try TemporaryDirectory()
+        let root = try Self.makeTree(in: directory)
+        let sqlite = try DocumentIndex(path: directory.path("index.sqlite"))
+        let sqliteReport = try await sqlite.update(roots: [root])
+        let postgres = try await PostgresIndex(server.url)
+        let report = try await postgres.update(roots: [root])
+        #expect(report.added == sqliteReport.added)
+        #expect(report.added == 8)
+        #expect(try await postgres.documentCount() == 8)
+        var compared = 0
+        var largestDifference = 0.0
+        for query in Self.queries {
+            let expected = try sqlite.search(query).hits
+            let found = try await postgres.search(query).hits
+            #expect(found.map(\.path) == expected.map(\.path), "\(query)")
+            for (hit, reference) in zip(found, expected) {
+                #expect(abs(hit.score - reference.score) <= 1e-9, "\(query): \(hit.path) \(hit.score) vs \(reference.score)")
+                largestDifference = max(largestDifference, abs(hit.score - reference.score))
+                #expect(hit.matchesAllWords == reference.matchesAllWords, "\(query): \(hit.path)")
+                compared += 1
+            }
+            #expect(!expected.isEmpty, "\(query) finds something")
+        }
+        #expect(compared >= 20)
+        print("PARITY compared \(compared) hits of \(Self.queries.count) queries, largest difference \(largestDifference)")
+        // A second update changes nothing; a changed file is indexed again,
+        // and its old row is gone from the statistics too.
+        let again = try await postgres.update(roots: [root])
+        #expect(again.unchanged == 8 && again.added == 0 && again.updated == 0)
+        try "The lamp room is empty now.\n".write(toFile: root + "/harbour.txt", atomically: true, encoding: .utf8)
+        try FileManager.default.removeItem(atPath: root + "/notes/rocks.md")
+        let changed = try await postgres.update(roots: [root])
+        #expect(changed.updated == 1 && changed.deleted == 1)
+        try await sqlite.update(roots: [root])
+        for query in ["lamp", "rocks", "harbour master", "lighthouse keeper"] {
+            let expected = try sqlite.search(query).hits
+            let found = try await postgres.search(query).hits
+            #expect(found.map(\.path) == expected.map(\.path), "\(query)")
+            for (hit, reference) in zip(found, expected) {
+                #expect(abs(hit.score - reference.score) <= 1e-9, "\(query): \(hit.path)")
+            }
+        }
+    }
+
+    @Test("A connection string that is not one, and a server that is not there: clear errors")
+    func badConnections() async throws {
+        #expect(throws: IndexError.self) { try PostgresLocation("mysql://petrel@localhost/petrel") }
+        #expect(throws: IndexError.self) { try PostgresLocation("postgres://localhost") }
+        do {
+            _ = try await PostgresIndex("postgres://petrel@127.0.0.1:1/postgres")
+            Issue.record("connected to port 1")
+        } catch let error as IndexError {
+            #expect(error.code == .cannotOpen)
+            #expect(error.message.contains("cannot open the index in PostgreSQL at postgres://petrel@127.0.0.1:1/postgres"), "\(error.message)")
+        }
+    }
+
+    @Test("A server stopped after indexing: searches and updates fail with the reason")
+    func serverGone() async throws {
+        let server = try PostgresServer()
+        defer { server.stop() }
+        let directory = try TemporaryDirectory()
+        let root = try Self.makeTree(in: directory)
+        let index = try await PostgresIndex(server.url)
+        try await index.update(roots: [root])
+        #expect(try await index.search("lamp").hits.count >= 2)
+        try server.halt()
+        do {
+            _ = try await index.search("lamp")
+            Issue.record("searched a stopped server")
+        } catch let error as IndexError {
+            #expect(error.code == .cannotOpen)
+            #expect(error.message.hasPrefix("cannot search the index in PostgreSQL at postgres://petrel@127.0.0.1:\(server.port)/postgres"), "\(error.message)")
+        }
+        await #expect(throws: IndexError.self) { try await index.update(roots: [root]) }
+    }
+}

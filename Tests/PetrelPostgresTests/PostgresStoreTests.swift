@@ -62,7 +62,7 @@ struct PostgresStoreTests {
             #expect(!expected.isEmpty, "\(query) finds something")
         }
         #expect(compared >= 20)
-        print("PARITY compared \(compared) hits of \(Self.queries.count) queries, largest difference \(largestDifference)")
+        #expect(largestDifference <= 1e-9)
         // A second update changes nothing; a changed file is indexed again,
         // and its old row is gone from the statistics too.
         let again = try await postgres.update(roots: [root])
@@ -80,6 +80,27 @@ struct PostgresStoreTests {
                 #expect(abs(hit.score - reference.score) <= 1e-9, "\(query): \(hit.path)")
             }
         }
+    }
+
+    @Test("Two indexers of two folders at once: every document in, statistics equal to a recount")
+    func concurrentIndexers() async throws {
+        let server = try PostgresServer()
+        defer { server.stop() }
+        let first = try TemporaryDirectory()
+        let second = try TemporaryDirectory()
+        let roots = [try Self.makeTree(in: first), try Self.makeTree(in: second)]
+        let index = try await PostgresIndex(server.url)
+        async let one = index.update(roots: [roots[0]])
+        async let two = index.update(roots: [roots[1]])
+        let reports = try await [one, two]
+        #expect(reports.map(\.added) == [8, 8])
+        #expect(try await index.documentCount() == 16)
+        let (kept, counted) = try await index.statisticsAndRecount()
+        #expect(kept == counted)
+        #expect(kept[0] == 16)
+        // Both folders' documents rank on the statistics of both.
+        let hits = try await index.search("lighthouse keeper", options: { var options = SearchOptions(); options.limit = 20; return options }()).hits
+        #expect(Set(hits.map { $0.path.hasPrefix(roots[0]) }) == [true, false])
     }
 
     @Test("A connection string that is not one, and a server that is not there: clear errors")

@@ -8,22 +8,28 @@ import PostgresNIO
 /// `?host=/path/to/socket-folder` for a Unix socket (as libpq reads it).
 /// No TLS yet: loopback, a socket, or a network the operator trusts.
 public struct PostgresLocation: Sendable, Equatable, CustomStringConvertible {
+    /// The server's host name or address (`localhost` when not given).
     public var host: String
+    /// The server's port (5432 when not given); with a socket folder, the
+    /// number in the socket's name.
     public var port: Int
     /// The folder of the server's Unix socket, instead of `host` and `port`.
     public var socketFolder: String?
+    /// The role to connect as.
     public var user: String
+    /// Its password, when the server asks for one.
     public var password: String?
+    /// The database that holds the index's tables.
     public var database: String
 
     /// Reads a connection string; a string that is not one throws
     /// ``IndexError/Code/invalidParameter`` saying what is wrong.
     public init(_ text: String) throws {
         guard text.hasPrefix("postgres://") || text.hasPrefix("postgresql://") else {
-            throw IndexError(.invalidParameter, "'\(text)' is not a PostgreSQL connection string (postgres://user@host:port/database)")
+            throw IndexError(.invalidParameter, "'\(Self.redacted(text))' is not a PostgreSQL connection string (postgres://user@host:port/database)")
         }
         guard let components = URLComponents(string: text) else {
-            throw IndexError(.invalidParameter, "'\(text)' is not a valid connection string")
+            throw IndexError(.invalidParameter, "'\(Self.redacted(text))' is not a valid connection string")
         }
         let database = components.path.hasPrefix("/") ? String(components.path.dropFirst()) : components.path
         guard let user = components.user, !user.isEmpty, !database.isEmpty, !database.contains("/") else {

@@ -82,6 +82,51 @@ struct PostgresStoreTests {
         }
     }
 
+    /// Compares the hits of `queries` on both stores; returns how many hits
+    /// were compared and the largest difference of scores.
+    static func compare(_ sqlite: DocumentIndex, _ postgres: PostgresIndex, _ queries: [String]) async throws -> (hits: Int, difference: Double) {
+        var compared = 0
+        var largest = 0.0
+        for query in queries {
+            let expected = try sqlite.search(query).hits
+            let found = try await postgres.search(query).hits
+            #expect(found.map(\.path) == expected.map(\.path), "\(query)")
+            #expect(found.map(\.innerPath) == expected.map(\.innerPath), "\(query)")
+            for (hit, reference) in zip(found, expected) {
+                #expect(abs(hit.score - reference.score) <= 1e-9, "\(query): \(hit.path) \(hit.score) vs \(reference.score)")
+                largest = max(largest, abs(hit.score - reference.score))
+                compared += 1
+            }
+        }
+        return (compared, largest)
+    }
+
+    @Test("The repository's corpora (nine languages, PDF, gzip, office files, an EPUB, a mailbox): same hits and scores as SQLite")
+    func parityOnCorpora() async throws {
+        let server = try PostgresServer()
+        defer { server.stop() }
+        let directory = try TemporaryDirectory()
+        let corpora = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("corpora")
+        let root = directory.path("corpora")
+        try FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: true)
+        for name in ["tiny", "documents"] {
+            try FileManager.default.copyItem(atPath: corpora.appendingPathComponent(name).path, toPath: root + "/" + name)
+        }
+        let sqlite = try DocumentIndex(path: directory.path("index.sqlite"))
+        let expected = try await sqlite.update(roots: [root])
+        let postgres = try await PostgresIndex(server.url)
+        let report = try await postgres.update(roots: [root])
+        #expect(report.added == expected.added && report.skipped.count == expected.skipped.count && report.failed.count == expected.failed.count)
+        let (hits, difference) = try await Self.compare(sqlite, postgres, [
+            "storm petrel", "petrel", "lighthouse", "lantern", "Sturmschwalbe", "ウミツバメ", "海燕", "海鸟", "바다제비", "Качурка",
+            "морская птица", "طائر العاصفة", "นกนางแอ่นทะเล", "colonies", "tally", "annual report", "sightings", "sqlite notes",
+            "license", "\"storm petrel\"", "petrel -storm", "title:petrel", "nest*", "islands at night",
+        ])
+        #expect(hits >= 40)
+        #expect(difference <= 1e-9)
+    }
+
     @Test("Two indexers of two folders at once: every document in, statistics equal to a recount")
     func concurrentIndexers() async throws {
         let server = try PostgresServer()

@@ -188,13 +188,13 @@ let package = Package(
         ),
         .executableTarget(
             name: "petrel-index",
-            dependencies: ["PetrelIndex", "PetrelCommandSupport", .product(name: "ArgumentParser", package: "swift-argument-parser")],
+            dependencies: ["PetrelIndex", "PetrelPostgres", "PetrelCommandSupport", .product(name: "ArgumentParser", package: "swift-argument-parser")],
             swiftSettings: commonSwiftSettings + staticSwiftRuntimeModules,
             linkerSettings: staticSwiftRuntime
         ),
         .executableTarget(
             name: "petrel-search",
-            dependencies: ["PetrelIndex", "PetrelCommandSupport", .product(name: "ArgumentParser", package: "swift-argument-parser")],
+            dependencies: ["PetrelIndex", "PetrelPostgres", "PetrelCommandSupport", .product(name: "ArgumentParser", package: "swift-argument-parser")],
             swiftSettings: commonSwiftSettings + staticSwiftRuntimeModules,
             linkerSettings: staticSwiftRuntime
         ),

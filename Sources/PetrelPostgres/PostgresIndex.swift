@@ -21,14 +21,23 @@ public final class PostgresIndex: Sendable {
     /// Where the index is.
     public let location: PostgresLocation
 
-    /// Opens the index at `location`, creating its tables when missing.
-    /// A server that cannot be reached, or refuses, throws
-    /// ``IndexError/Code/cannotOpen`` with the server's reason.
-    public init(location: PostgresLocation) async throws {
+    /// Opens the index at `location`, creating its tables when missing
+    /// (`create`; when false, a database without them throws
+    /// ``IndexError/Code/noIndex``). A server that cannot be reached, or
+    /// refuses, throws ``IndexError/Code/cannotOpen`` with the server's
+    /// reason.
+    public init(location: PostgresLocation, create: Bool = true) async throws {
         self.location = location
-        try await withConnection(doing: "cannot open the index in") { connection in
-            try await PostgresSchema.create(connection)
+        let exists = try await withConnection(doing: "cannot open the index in") { connection in
+            if create { try await PostgresSchema.create(connection) }
+            var found = false
+            for try await _ in try await connection.query("SELECT 1 FROM pg_tables WHERE tablename = 'petrel_meta'", logger: PostgresSession.logger)
+                .decode(Int.self) {
+                found = true
+            }
+            return found
         }
+        guard exists else { throw IndexError(.noIndex, "no Petrel index in \(location)") }
     }
 
     /// Opens the index at a connection string (see ``PostgresLocation``).

@@ -148,6 +148,56 @@ struct PostgresStoreTests {
         #expect(Set(hits.map { $0.path.hasPrefix(roots[0]) }) == [true, false])
     }
 
+    /// A tool built next to the tests (as PetrelIndexTests finds them).
+    static func tool(_ name: String) -> String? {
+        var folder = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+        for _ in 0..<3 {
+            let candidate = folder.appendingPathComponent(name).path
+            if FileManager.default.isExecutableFile(atPath: candidate) { return candidate }
+            folder = folder.deletingLastPathComponent()
+        }
+        return nil
+    }
+
+    /// Runs a tool; its status, standard output and standard error.
+    static func run(_ tool: String, _ arguments: [String], environment: [String: String] = [:]) throws -> (status: Int32, stdout: String, stderr: String) {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: tool)
+        process.arguments = arguments
+        process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+        let (output, errors) = (Pipe(), Pipe())
+        process.standardOutput = output
+        process.standardError = errors
+        try process.run()
+        let stdout = output.fileHandleForReading.readDataToEndOfFile()
+        let stderr = errors.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return (process.terminationStatus, String(decoding: stdout, as: UTF8.self), String(decoding: stderr, as: UTF8.self))
+    }
+
+    @Test("petrel-index and petrel-search with --database and $PETREL_DATABASE; a bad string or a stopped server exits 2")
+    func tools() async throws {
+        let indexer = try #require(Self.tool("petrel-index"), "petrel-index is built next to the tests")
+        let searcher = try #require(Self.tool("petrel-search"), "petrel-search is built next to the tests")
+        let server = try PostgresServer()
+        defer { server.stop() }
+        let directory = try TemporaryDirectory()
+        let root = try Self.makeTree(in: directory)
+        let indexed = try Self.run(indexer, ["--database", server.url, root])
+        #expect(indexed.status == 0, "\(indexed.stderr)")
+        #expect(indexed.stdout.contains("8 added"), "\(indexed.stdout)")
+        let found = try Self.run(searcher, ["--files-only", "lighthouse", "keeper"], environment: ["PETREL_DATABASE": server.url])
+        #expect(found.status == 0, "\(found.stderr)")
+        #expect(found.stdout.split(separator: "\n").first.map(String.init) == root + "/lighthouse.md")
+        let badString = try Self.run(searcher, ["--database", "mysql://ann:secret@localhost/petrel", "lamp"])
+        #expect(badString.status == 2)
+        #expect(badString.stderr.contains("is not a PostgreSQL connection string") && !badString.stderr.contains("secret"), "\(badString.stderr)")
+        try server.halt()
+        let gone = try Self.run(searcher, ["--database", server.url, "lamp"])
+        #expect(gone.status == 2)
+        #expect(gone.stderr.contains("cannot open the index in PostgreSQL at postgres://petrel@127.0.0.1:\(server.port)/postgres"), "\(gone.stderr)")
+    }
+
     @Test("A connection string that is not one, and a server that is not there: clear errors")
     func badConnections() async throws {
         #expect(throws: IndexError.self) { try PostgresLocation("mysql://petrel@localhost/petrel") }

@@ -123,6 +123,19 @@ public final class PostgresIndex: Sendable {
         }
     }
 
+    /// How many folders an update holds the lock of now.
+    package func lockedFolderCount() async throws -> Int {
+        try await withConnection(doing: "cannot read the index in") { connection in
+            var count = 0
+            for try await value in try await connection.query(
+                "SELECT count(*)::bigint FROM pg_locks WHERE locktype = 'advisory' AND classid = \(Int64(PostgresSchema.lockSpace)) AND objid <> 0 AND granted",
+                logger: PostgresSession.logger).decode(Int.self) {
+                count = value
+            }
+            return count
+        }
+    }
+
     /// How many documents the index holds.
     public func documentCount() async throws -> Int {
         try await withConnection(doing: "cannot read the index in") { connection in

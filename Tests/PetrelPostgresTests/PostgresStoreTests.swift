@@ -198,6 +198,50 @@ struct PostgresStoreTests {
         #expect(gone.stderr.contains("cannot open the index in PostgreSQL at postgres://petrel@127.0.0.1:\(server.port)/postgres"), "\(gone.stderr)")
     }
 
+    @Test("An indexer killed (SIGKILL) mid-update leaves the index consistent; the next run converges")
+    func killedIndexer() async throws {
+        let indexer = try #require(Self.tool("petrel-index"), "petrel-index is built next to the tests")
+        let server = try PostgresServer()
+        defer { server.stop() }
+        let directory = try TemporaryDirectory()
+        let root = directory.path("many")
+        try FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: true)
+        let count = 1500
+        for number in 0..<count {
+            try "Note \(number): the keeper logs ship \(number % 97) near rock \(number % 13) at lantern time.\n"
+                .write(toFile: root + "/note-\(number).txt", atomically: false, encoding: .utf8)
+        }
+        let index = try await PostgresIndex(server.url)
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: indexer)
+        process.arguments = ["--database", server.url, root]
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        // Kill it shortly after it claims the folder: in the middle of its
+        // one transaction (1,500 documents are one batch).
+        let deadline = Date().addingTimeInterval(60)
+        while process.isRunning, Date() < deadline {
+            if try await index.lockedFolderCount() > 0 { break }
+            try await Task.sleep(nanoseconds: 10_000_000)
+        }
+        try await Task.sleep(nanoseconds: 150_000_000)
+        kill(process.processIdentifier, SIGKILL)
+        process.waitUntilExit()
+        // Whatever was committed is consistent: statistics equal a recount.
+        let (keptAfterKill, countedAfterKill) = try await index.statisticsAndRecount()
+        #expect(keptAfterKill == countedAfterKill)
+        // The folder's lock went with the killed session: the next run
+        // takes it, and converges.
+        let report = try await index.update(roots: [root])
+        #expect(report.added + report.unchanged == count)
+        #expect(report.added > 0, "the indexer was killed after it had finished")
+        #expect(try await index.documentCount() == count)
+        let (kept, counted) = try await index.statisticsAndRecount()
+        #expect(kept == counted)
+        #expect(try await index.search("lantern keeper").hits.count == 10)
+    }
+
     @Test("A connection string that is not one, and a server that is not there: clear errors")
     func badConnections() async throws {
         #expect(throws: IndexError.self) { try PostgresLocation("mysql://petrel@localhost/petrel") }

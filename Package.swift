@@ -35,6 +35,10 @@ let package = Package(
         .library(name: "PetrelText", targets: ["PetrelText"]),
         .library(name: "PetrelICU", targets: ["PetrelICU"]),
         .library(name: "PetrelIndex", targets: ["PetrelIndex"]),
+        // PetrelIndex on PostgreSQL through postgres-nio: a product of its
+        // own, so that an app embedding PetrelIndex on SQLite never builds
+        // SwiftNIO.
+        .library(name: "PetrelPostgres", targets: ["PetrelPostgres"]),
         // `import GRDBSQLite` for code written for GRDB, which reaches
         // SQLite's C API through that module on Linux. Opt-in, and never a
         // dependency of Petrel: a target that also depends on GRDB (whose
@@ -57,6 +61,11 @@ let package = Package(
         // Property-based tests of the parsers and value conversions; used by
         // the test targets only.
         .package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.0"),
+        // The PostgreSQL store (PetrelPostgres) only.
+        .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
+        // Its logger type, given a handler that prints nothing (libraries
+        // never print).
+        .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
     ],
     targets: [
         // The system SQLite (libsqlite3-dev), plus a few inline helpers for
@@ -147,6 +156,13 @@ let package = Package(
             dependencies: ["Petrel", "PetrelICU", "PetrelText", "CPetrelZlib", "CPetrelArchive", "CPetrelMail", "CPetrelXML"],
             swiftSettings: commonSwiftSettings
         ),
+        // PetrelIndex's store on PostgreSQL: the same analysis and ranking,
+        // the tokens kept as tsvector literals.
+        .target(
+            name: "PetrelPostgres",
+            dependencies: ["PetrelIndex", .product(name: "PostgresNIO", package: "postgres-nio"), .product(name: "Logging", package: "swift-log")],
+            swiftSettings: commonSwiftSettings
+        ),
         // The extension's entry point, and every SQLite routine it calls
         // routed through the host's routine table (sqlite3ext.h), so that
         // it works with whichever copy of SQLite the host runs.
@@ -172,13 +188,13 @@ let package = Package(
         ),
         .executableTarget(
             name: "petrel-index",
-            dependencies: ["PetrelIndex", "PetrelCommandSupport", .product(name: "ArgumentParser", package: "swift-argument-parser")],
+            dependencies: ["PetrelIndex", "PetrelPostgres", "PetrelCommandSupport", .product(name: "ArgumentParser", package: "swift-argument-parser")],
             swiftSettings: commonSwiftSettings + staticSwiftRuntimeModules,
             linkerSettings: staticSwiftRuntime
         ),
         .executableTarget(
             name: "petrel-search",
-            dependencies: ["PetrelIndex", "PetrelCommandSupport", .product(name: "ArgumentParser", package: "swift-argument-parser")],
+            dependencies: ["PetrelIndex", "PetrelPostgres", "PetrelCommandSupport", .product(name: "ArgumentParser", package: "swift-argument-parser")],
             swiftSettings: commonSwiftSettings + staticSwiftRuntimeModules,
             linkerSettings: staticSwiftRuntime
         ),
@@ -206,6 +222,13 @@ let package = Package(
             // OfficeExtractionTests and scripts that make test files, read
             // through #filePath.
             exclude: ["Golden", "Fixtures"],
+            swiftSettings: commonSwiftSettings
+        ),
+        // PetrelPostgres against real PostgreSQL 15 servers the tests start
+        // themselves (initdb and pg_ctl as an unprivileged user).
+        .testTarget(
+            name: "PetrelPostgresTests",
+            dependencies: ["PetrelPostgres", "PetrelIndex", "PetrelTestSupport"],
             swiftSettings: commonSwiftSettings
         ),
         .testTarget(

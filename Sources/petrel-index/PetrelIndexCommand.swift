@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import PetrelCommandSupport
 import PetrelIndex
+import PetrelPostgres
 
 @main
 struct PetrelIndexCommand: ParsableCommand {
@@ -58,6 +59,9 @@ struct PetrelIndexCommand: ParsableCommand {
 
     @Option(name: .long, help: ArgumentHelp("The index file.", valueName: "file"))
     var index: String?
+
+    @Option(name: .long, help: ArgumentHelp("An index on PostgreSQL (postgres://user@host:port/database; default: $PETREL_DATABASE when --index is not given).", valueName: "url"))
+    var database: String?
 
     @Option(name: .long, help: ArgumentHelp("Forget a folder and its documents (repeatable).", valueName: "folder"))
     var remove: [String] = []
@@ -169,6 +173,8 @@ struct PetrelIndexCommand: ParsableCommand {
     }
 
     private func execute(_ output: Output) throws {
+        let environment = ProcessInfo.processInfo.environment["PETREL_DATABASE"].flatMap { $0.isEmpty ? nil : $0 }
+        if let url = database ?? (index == nil ? environment : nil) { return try updatePostgres(url, output: output) }
         let path = indexPath
         if check || list || stats {
             guard DocumentIndex.exists(at: path) else { throw IndexError(.noIndex, "no index at \(path)") }
@@ -288,6 +294,22 @@ extension PetrelIndexCommand {
             }
         }
         // Interrupting a watch is how it ends: not a failure.
+    }
+}
+
+extension PetrelIndexCommand {
+    /// An update of an index on PostgreSQL: the folders given, each under
+    /// its advisory lock. The other modes are SQLite's only for now.
+    private func updatePostgres(_ url: String, output: Output) throws {
+        guard !(check || list || stats || rebuild || dryRun || watch || !remove.isEmpty || givesWalkOptions) else {
+            throw CommandFailure("--check, --list, --stats, --rebuild, --dry-run, --watch, --remove and walk options work on SQLite indexes only for now")
+        }
+        guard !folders.isEmpty else { throw CommandFailure("name the folders to index in \(url.components(separatedBy: "@").last ?? url) (petrel-index --database URL FOLDER)") }
+        let location = try PostgresLocation(url)
+        let folders = folders
+        let report = try AsyncBridge.wait { try await PostgresIndex(location: location).update(roots: folders) }
+        try output.report(report, index: location.description)
+        if report.hasFailures { throw CommandExit(.partial) }
     }
 }
 

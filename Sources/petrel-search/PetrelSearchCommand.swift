@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import PetrelCommandSupport
 import PetrelIndex
+import PetrelPostgres
 
 @main
 struct PetrelSearchCommand: ParsableCommand {
@@ -26,7 +27,9 @@ struct PetrelSearchCommand: ParsableCommand {
             and --files-only lists each file once.
 
             The index is --index, else $PETREL_INDEX, else $XDG_DATA_HOME/petrel/index.sqlite \
-            (~/.local/share/petrel/index.sqlite), as petrel-index finds it.
+            (~/.local/share/petrel/index.sqlite), as petrel-index finds it. An index on PostgreSQL \
+            is --database postgres://user@host:port/database, else $PETREL_DATABASE when --index \
+            is not given (no filters by path, kind, date, folder or metadata there yet).
 
             Examples:
               petrel-search storm petrel                 ranked hits with snippets
@@ -54,6 +57,9 @@ struct PetrelSearchCommand: ParsableCommand {
 
     @Option(name: .long, help: ArgumentHelp("The index file.", valueName: "file"))
     var index: String?
+
+    @Option(name: .long, help: ArgumentHelp("An index on PostgreSQL (postgres://user@host:port/database).", valueName: "url"))
+    var database: String?
 
     @Option(name: [.customShort("n"), .long], help: "The most hits to show (default: 10; every hit with --files-only).")
     var limit: Int?
@@ -133,8 +139,10 @@ struct PetrelSearchCommand: ParsableCommand {
             color: color == .always || (color == .auto && Terminal.stdoutIsTerminal && ProcessInfo.processInfo.environment["NO_COLOR"].map(\.isEmpty) ?? true),
             width: Terminal.width(),
             escapesControlCharacters: !(filesOnly && (nulSeparated || !Terminal.stdoutIsTerminal)))
+        let environment = ProcessInfo.processInfo.environment["PETREL_DATABASE"].flatMap { $0.isEmpty ? nil : $0 }
+        let databaseURL = database ?? (index == nil ? environment : nil)
         do {
-            let documentIndex = try DocumentIndex(readingAt: indexPath)
+            let documentIndex = try databaseURL == nil ? DocumentIndex(readingAt: indexPath) : nil
             let text = query.joined(separator: " ")
             // author:, from:, to:, cc:, subject: and keywords: are filters.
             let (queryText, metadataFilters) = MetadataFilter.split(text)
@@ -156,7 +164,7 @@ struct PetrelSearchCommand: ParsableCommand {
             options.offset = offset
             options.pathGlob = path
             options.kinds = kind.map { $0.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces).lowercased() } } ?? []
-            if !options.kinds.isEmpty {
+            if !options.kinds.isEmpty, let documentIndex {
                 let present = try documentIndex.kinds()
                 for absent in options.kinds where !present.contains(absent) {
                     output.diagnostic("no document of kind '\(TerminalText.escaped(absent))' in this index (its kinds: \(present.sorted().joined(separator: ", ")))")
@@ -176,7 +184,13 @@ struct PetrelSearchCommand: ParsableCommand {
                 options.titleWeight = parsedWeights.title
                 options.bodyWeight = parsedWeights.body
             }
-            let results = try documentIndex.search(parsed, options: options)
+            let results: SearchResults
+            if let documentIndex {
+                results = try documentIndex.search(parsed, options: options)
+            } else {
+                let (url, query, searchOptions) = (databaseURL ?? "", parsed, options)
+                results = try AsyncBridge.wait { try await PostgresIndex(location: PostgresLocation(url), create: false).search(query, options: searchOptions) }
+            }
             if count {
                 try StandardStreams.writeOutput("\(results.fullMatchCount ?? 0)\n")
                 if (results.fullMatchCount ?? 0) == 0 { throw CommandExit(.partial) }

@@ -205,16 +205,13 @@ private struct SearchRun {
     let options: SearchOptions
     /// Extra forms of query tokens (fuzzy search), weaker than the token.
     let alternatives: [String: [String]]
-    private let fts5Tokenizer: (any FTS5Tokenizer)?
-    /// The ICU tokenizer in Swift (ICU indexes only): query tokens and snippets.
-    let icuTokenizer: ICUWordTokenizer?
     let model: RankingModel
-    /// Stems of query words as prefixes, on ICU indexes (which keep words
-    /// as written).
-    let stemming: QueryStemming?
     /// The counts of documents by phrase known from earlier searches of the
     /// index, valid in this search's transaction.
     let frequencies: DocumentFrequencies.Session
+    /// The query's words as the documents were analysed (no SQL there):
+    /// every store analyses queries with it.
+    let analyzer: QueryAnalyzer
 
     init(db: Database, index: DocumentIndex, query: SearchQuery, options: SearchOptions, alternatives: [String: [String]] = [:]) throws {
         self.db = db
@@ -223,29 +220,60 @@ private struct SearchRun {
         self.options = options
         self.alternatives = alternatives
         frequencies = try index.documentFrequencies.session(db)
-        icuTokenizer = index.icuTokenizer
-        if icuTokenizer == nil {
-            fts5Tokenizer = try db.makeTokenizer(index.tokenizer.descriptor)
-        } else {
-            fts5Tokenizer = nil
-        }
         self.model = RankingModel(options)
         let frequencies = frequencies
-        stemming = index.tokenizer == .icu
-            ? QueryStemming(queryText: query.text, sampleLanguages: {
-                try frequencies.languageSample { try QueryStemming.sampleLanguages(db) }
-            })
-            : nil
+        analyzer = QueryAnalyzer(
+            tokenizer: index.tokenizer, icuTokenizer: index.icuTokenizer,
+            fts5Tokenizer: index.icuTokenizer == nil ? try db.makeTokenizer(index.tokenizer.descriptor) : nil,
+            queryText: query.text, options: options, alternatives: alternatives,
+            sampleLanguages: { try frequencies.languageSample { try QueryStemming.sampleLanguages(db) } })
+    }
+
+    private func analyze(_ word: String) throws -> [AnalyzedQuery.AnalyzedToken] { try analyzer.analyze(word) }
+    private func snippetMaker(for root: SearchQuery.Node) throws -> SnippetMaker? { try analyzer.snippetMaker(for: root) }
+    static func isUnspacedScript(_ scalar: Unicode.Scalar) -> Bool { QueryAnalyzer.isUnspacedScript(scalar) }
+}
+
+/// A query's words analysed as the index's documents were: its tokens, CJK
+/// bigrams, stems as prefixes, suggestions searched too, and the tokens its
+/// snippets mark. It reads no table (the languages of a sample of the
+/// documents come through a closure), so every store analyses queries with
+/// it and they search the same terms.
+package struct QueryAnalyzer {
+    /// The index's tokenizer.
+    let tokenizer: IndexTokenizer
+    let options: SearchOptions
+    /// Extra forms of query tokens (fuzzy search), weaker than the token.
+    let alternatives: [String: [String]]
+    private let fts5Tokenizer: (any FTS5Tokenizer)?
+    /// The ICU tokenizer in Swift (ICU indexes only): query tokens and snippets.
+    let icuTokenizer: ICUWordTokenizer?
+    /// Stems of query words as prefixes, on ICU indexes (which keep words
+    /// as written).
+    let stemming: QueryStemming?
+
+    /// The analyzer of a query on an index made with `tokenizer`;
+    /// `fts5Tokenizer` is SQLite's tokenizer of the index when it is not
+    /// one in Swift, `sampleLanguages` reads the languages of a sample of
+    /// the documents (for stems), once, when a word needs them.
+    init(tokenizer: IndexTokenizer, icuTokenizer: ICUWordTokenizer?, fts5Tokenizer: (any FTS5Tokenizer)?, queryText: String,
+         options: SearchOptions, alternatives: [String: [String]], sampleLanguages: @escaping () throws -> [String?]) {
+        self.tokenizer = tokenizer
+        self.icuTokenizer = icuTokenizer
+        self.fts5Tokenizer = fts5Tokenizer
+        self.options = options
+        self.alternatives = alternatives
+        stemming = tokenizer == .icu ? QueryStemming(queryText: queryText, sampleLanguages: sampleLanguages) : nil
     }
 
     /// The tokens FTS5 would match for a query word.
-    private func queryTokens(_ text: String) throws -> [String] {
+    func queryTokens(_ text: String) throws -> [String] {
         if let icuTokenizer { return try icuTokenizer.tokens(in: text, for: .query).filter { !$0.isColocated }.map(\.text) }
         return try fts5Tokenizer?.tokenize(query: text).map(\.token) ?? []
     }
 
     /// A query word as the index's terms (see ``AnalyzedQuery``).
-    private func analyze(_ word: String) throws -> [AnalyzedQuery.AnalyzedToken] {
+    func analyze(_ word: String) throws -> [AnalyzedQuery.AnalyzedToken] {
         var tokens: [AnalyzedQuery.AnalyzedToken]
         if let icuTokenizer {
             let utf8 = Array(word.utf8)
@@ -260,7 +288,7 @@ private struct SearchRun {
             for number in AnalyzedQuery.dottedNumbers(in: word) where !tokens.contains(where: { $0.token == number }) {
                 if try icuTokenizer.tokenTexts(in: number, for: .query) == [number] { tokens.append(.init(token: number, phrase: number)) }
             }
-        } else if index.tokenizer == .trigram {
+        } else if tokenizer == .trigram {
             // Trigrams are substrings: a word is searched whole.
             tokens = try queryTokens(word).isEmpty ? [] : [.init(token: word, phrase: word)]
         } else {
@@ -328,7 +356,7 @@ private struct SearchRun {
     }
 
     /// Query tokens for Swift-made snippets: every positive leaf's tokens.
-    private func snippetMaker(for root: SearchQuery.Node) throws -> SnippetMaker? {
+    func snippetMaker(for root: SearchQuery.Node) throws -> SnippetMaker? {
         guard let icuTokenizer else { return nil }
         var exact = Set<String>()
         var prefixes: [String] = []
@@ -356,6 +384,9 @@ private struct SearchRun {
         return SnippetMaker(tokenizer: icuTokenizer, exact: exact, prefixes: prefixes)
     }
 
+}
+
+extension SearchRun {
     /// The documents the options keep (path glob, kinds, dates, folder),
     /// as one condition on `documents`; nil keeps them all.
     private func filter() throws -> SQLExpression? {
@@ -708,8 +739,17 @@ private struct SearchRun {
 
     /// A hit from a document and its snippet.
     private func makeHit(_ document: DocumentRecord, _ candidate: Candidate, snippet: String, ranges: [Range<Int>], terms: [AnalyzedQuery.Term]) -> SearchHit {
+        SearchHit(document, score: candidate.score, explanation: candidate.explanation, snippet: snippet, ranges: ranges, terms: terms, options: options)
+    }
+}
+
+extension SearchHit {
+    /// A hit from a document, its score and its snippet, whatever store
+    /// found it.
+    init(_ document: DocumentRecord, score: Double, explanation scoreParts: RankingExplanation?, snippet: String, ranges: [Range<Int>],
+         terms: [AnalyzedQuery.Term], options: SearchOptions) {
         var explanation: [String: Double]?
-        if options.explain, let parts = candidate.explanation {
+        if options.explain, let parts = scoreParts {
             var values: [String: Double] = ["coverage": parts.coverage, "proximity": parts.proximity]
             for (term, item) in terms.enumerated() where term < parts.termScores.count && parts.termScores[term] > 0 {
                 values["term " + item.label] = parts.termScores[term]
@@ -717,7 +757,7 @@ private struct SearchRun {
             explanation = values
         }
         let termCount = terms.count
-        let matched = candidate.explanation?.matchedTerms ?? termCount
+        let matched = scoreParts?.matchedTerms ?? termCount
         // A document inside a file is stored under the file's path, `!/`
         // and its inner path: the hit names the file.
         var pathBytes = document.path.bytes
@@ -726,9 +766,9 @@ private struct SearchRun {
             if pathBytes.count > suffix.count, pathBytes.suffix(suffix.count).elementsEqual(suffix) { pathBytes.removeLast(suffix.count) }
         }
         let path = pathBytes.count == document.path.bytes.count ? document.path : FilePath(bytes: pathBytes)
-        return SearchHit(
-            path: path.string, pathBytes: path.bytes, title: document.title, score: candidate.score,
-            snippet: Self.oneLine(snippet), matchRanges: ranges,
+        self.init(
+            path: path.string, pathBytes: path.bytes, title: document.title, score: score,
+            snippet: SearchRun.oneLine(snippet), matchRanges: ranges,
             modificationTime: IndexTime.date(nanoseconds: document.modificationTime), size: document.size,
             kind: document.kind, language: document.language, matchesAllWords: matched >= termCount,
             matchedTerms: matched < termCount ? matched : nil, explanation: explanation,

@@ -295,8 +295,10 @@ final class RankingCollector: @unchecked Sendable {
 }
 
 /// What is computed once per query: the model, the terms, the table's
-/// statistics.
-private final class RankingContext {
+/// statistics. It reads the index through ``RankingStatistics`` and each
+/// row through ``RankingRow``: FTS5's match on SQLite, the query terms'
+/// positions fetched from another store (see `Store/RankingInputs.swift`).
+final class RankingContext {
     let model: RankingModel
     let terms: RankingModel.Terms
     let averageLength: [Double]
@@ -333,7 +335,7 @@ private final class RankingContext {
     /// Where the rows kept are recorded (a search's statement).
     private let collector: RankingCollector?
 
-    init(model: RankingModel, terms: RankingModel.Terms, match: FTS5Match) throws {
+    init(model: RankingModel, terms: RankingModel.Terms, match: some RankingStatistics) throws {
         self.model = model
         self.terms = terms
         var phrasesOfTerm = [[(phrase: Int, weight: Double)]](repeating: [], count: terms.termCount)
@@ -402,7 +404,7 @@ private final class RankingContext {
 
     /// The most the current row can score, from the terms it holds, and
     /// those terms (a bit each).
-    private func upperBound(_ match: FTS5Match) throws -> (bound: Double, present: UInt64) {
+    private func upperBound(_ match: some RankingRow) throws -> (bound: Double, present: UInt64) {
         var present: UInt64 = 0
         for phrase in 0..<min(terms.phraseTerms.count, match.phraseCount) {
             let term = terms.phraseTerms[phrase]
@@ -526,7 +528,7 @@ private final class RankingContext {
     /// (they need the title's length first), the sizes come first; a row
     /// that cannot reach `lowestKept` even with name hits does not read its
     /// title.
-    private func computeScore(_ match: FTS5Match, lowestKept: Double? = nil, held: (present: UInt64, bound: Double)? = nil) throws -> ScoreParts {
+    private func computeScore(_ match: some RankingRow, lowestKept: Double? = nil, held: (present: UInt64, bound: Double)? = nil) throws -> ScoreParts {
         var scratch = self.scratch
         self.scratch = Scratch()
         defer { self.scratch = scratch }
@@ -719,7 +721,7 @@ private final class RankingContext {
     /// names can add (every such term named) reaches `needed`. A search reads it from
     /// `documents` (``RankingCollector/title``); other statements from
     /// FTS5, which reads the whole row for it.
-    private func nameGain(_ names: NameMatch, _ match: FTS5Match, _ scratch: inout Scratch, columns: Int, needed: Double?) throws -> Double {
+    private func nameGain(_ names: NameMatch, _ match: some RankingRow, _ scratch: inout Scratch, columns: Int, needed: Double?) throws -> Double {
         let title = columns - 2
         guard Self.mayBeAName(scratch.lengths[title]) else { return 0 }
         guard !(0..<terms.termCount).contains(where: { scratch.frequencies[$0 * columns + title] > 0 }) else { return 0 }
@@ -753,7 +755,7 @@ private final class RankingContext {
 
     /// The current row's score (`petrel_rank`), or, for a row that cannot
     /// be among the `topCount` best, an upper bound of it below them.
-    func rankScore(_ match: FTS5Match) throws -> Double {
+    func rankScore(_ match: some RankingRow) throws -> Double {
         let lowestKept = lowestKeptScore
         var bounded: (present: UInt64, bound: Double)?
         if isBoundable, let lowestKept {
@@ -790,7 +792,7 @@ private final class RankingContext {
     }
 
     /// The current row's score taken apart (`petrel_explain`).
-    func score(_ match: FTS5Match) throws -> RankingExplanation {
+    func score(_ match: some RankingRow) throws -> RankingExplanation {
         explanation(try computeScore(match))
     }
 

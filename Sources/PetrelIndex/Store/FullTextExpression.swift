@@ -1,0 +1,240 @@
+/// An FTS5 expression of the kind Petrel's searches write (quoted phrases,
+/// `*` prefixes, `column :` filters, `AND`, `OR`, `NOT`, parentheses), read
+/// as a tree whose phrases are numbered as FTS5 numbers them, left to right.
+/// A store that is not FTS5 matches and ranks documents with it, from the
+/// positions of the query's tokens, exactly as FTS5 does.
+///
+/// `NEAR` groups are refused for now: FTS5 reports only the instances of a
+/// group's phrases that lie near each other, which is not written yet.
+package struct FullTextExpression: Sendable {
+    /// One phrase: at each position, the tokens that match there (a token
+    /// and its colocated forms); the last position as a prefix when
+    /// `isPrefix`; `column` limits it to one column.
+    package struct Phrase: Sendable, Equatable {
+        package var positions: [[String]]
+        package var isPrefix: Bool
+        package var column: Int?
+
+        /// Every occurrence of the phrase in a row's columns (each token's
+        /// offsets), in increasing column and offset.
+        func instances(phrase: Int, in columns: [[String: [Int]]]) -> [FTS5PhraseInstance] {
+            guard !positions.isEmpty else { return [] }
+            var result: [FTS5PhraseInstance] = []
+            for (index, column) in columns.enumerated() where self.column == nil || self.column == index {
+                let last = positions.count - 1
+                func offsets(at position: Int) -> Set<Int> {
+                    var found = Set<Int>()
+                    if position == last && isPrefix {
+                        for (token, tokenOffsets) in column where positions[position].contains(where: { token.hasPrefix($0) }) {
+                            found.formUnion(tokenOffsets)
+                        }
+                    } else {
+                        for token in positions[position] { found.formUnion(column[token] ?? []) }
+                    }
+                    return found
+                }
+                var starts = offsets(at: 0)
+                if positions.count > 1 {
+                    for position in 1...last where !starts.isEmpty {
+                        let next = offsets(at: position)
+                        starts = starts.filter { next.contains($0 + position) }
+                    }
+                }
+                for offset in starts.sorted() { result.append(FTS5PhraseInstance(phrase: phrase, column: index, offset: offset)) }
+            }
+            return result
+        }
+    }
+
+    /// A node of the expression.
+    package indirect enum Node: Sendable {
+        case phrase(Int)
+        case and([Node])
+        case or([Node])
+        /// The first without the second.
+        case not(Node, Node)
+        /// Nothing to match (an empty expression).
+        case nothing
+    }
+
+    package private(set) var phrases: [Phrase] = []
+    package private(set) var root: Node = .nothing
+
+    /// The empty expression.
+    package init() {}
+
+    /// The columns of the full text, by the names expressions filter them with.
+    static let columnNames = ["path", "title", "body"]
+
+    /// Reads `text`, tokenizing each phrase as FTS5 tokenizes a query.
+    package init(_ text: String, tokenizer: some TextTokenizer) throws {
+        var parser = Parser(text: Array(text.unicodeScalars))
+        var phrases: [Phrase] = []
+        root = try parser.expression { phraseText, isPrefix, column in
+            var positions: [[String]] = []
+            for token in try tokenizer.tokens(in: phraseText, for: .query) {
+                if token.isColocated, !positions.isEmpty {
+                    positions[positions.count - 1].append(token.text)
+                } else {
+                    positions.append([token.text])
+                }
+            }
+            phrases.append(Phrase(positions: positions, isPrefix: isPrefix, column: column))
+            return phrases.count - 1
+        }
+        self.phrases = phrases
+    }
+
+    /// Whether a row matches the expression.
+    package func matches(_ row: PositionsRow) -> Bool {
+        func evaluate(_ node: Node) -> Bool {
+            switch node {
+            case .phrase(let phrase): return !row.instances(of: phrase).isEmpty
+            case .and(let members): return members.allSatisfy(evaluate)
+            case .or(let members): return members.contains(where: evaluate)
+            case .not(let kept, let excluded): return evaluate(kept) && !evaluate(excluded)
+            case .nothing: return false
+            }
+        }
+        return evaluate(root)
+    }
+
+    /// The tokens a candidate must be fetched with: every token of every
+    /// phrase, and the prefixes.
+    package var tokens: (exact: [String], prefixes: [String]) {
+        var exact = Set<String>()
+        var prefixes = Set<String>()
+        for phrase in phrases {
+            for (index, position) in phrase.positions.enumerated() {
+                if phrase.isPrefix && index == phrase.positions.count - 1 { prefixes.formUnion(position) } else { exact.formUnion(position) }
+            }
+        }
+        return (exact.sorted(), prefixes.sorted())
+    }
+
+    /// A recursive-descent reader of the expression: OR below AND below
+    /// NOT, as FTS5 binds them.
+    private struct Parser {
+        let text: [Unicode.Scalar]
+        var index = 0
+        typealias MakePhrase = (String, Bool, Int?) throws -> Int
+
+        mutating func skipSpaces() {
+            while index < text.count, text[index].properties.isWhitespace { index += 1 }
+        }
+
+        mutating func word() -> String? {
+            skipSpaces()
+            var end = index
+            while end < text.count, text[end].properties.isAlphabetic || ("0"..."9").contains(text[end]) || text[end] == "_" { end += 1 }
+            guard end > index else { return nil }
+            defer { index = end }
+            return String(String.UnicodeScalarView(text[index..<end]))
+        }
+
+        mutating func peekKeyword(_ keyword: String) -> Bool {
+            let start = index
+            defer { index = start }
+            guard let word = word(), word == keyword else { return false }
+            return true
+        }
+
+        mutating func take(_ scalar: Unicode.Scalar) -> Bool {
+            skipSpaces()
+            guard index < text.count, text[index] == scalar else { return false }
+            index += 1
+            return true
+        }
+
+        func failure(_ what: String) -> IndexError {
+            IndexError(.invalidParameter, "cannot read the full-text expression at \(index): \(what)")
+        }
+
+        mutating func expression(_ make: MakePhrase) throws -> Node {
+            let node = try or(make, column: nil)
+            skipSpaces()
+            guard index == text.count else { throw failure("unexpected text") }
+            return node
+        }
+
+        mutating func or(_ make: MakePhrase, column: Int?) throws -> Node {
+            var members = [try and(make, column: column)]
+            while peekKeyword("OR") {
+                _ = word()
+                members.append(try and(make, column: column))
+            }
+            return members.count == 1 ? members[0] : .or(members)
+        }
+
+        mutating func and(_ make: MakePhrase, column: Int?) throws -> Node {
+            var members = [try not(make, column: column)]
+            while true {
+                if peekKeyword("AND") {
+                    _ = word()
+                } else {
+                    // A phrase or a group right after another: an implicit AND.
+                    skipSpaces()
+                    guard index < text.count, text[index] == "\"" || text[index] == "(" else { break }
+                }
+                members.append(try not(make, column: column))
+            }
+            return members.count == 1 ? members[0] : .and(members)
+        }
+
+        mutating func not(_ make: MakePhrase, column: Int?) throws -> Node {
+            var node = try primary(make, column: column)
+            while peekKeyword("NOT") {
+                _ = word()
+                node = .not(node, try primary(make, column: column))
+            }
+            return node
+        }
+
+        mutating func primary(_ make: MakePhrase, column: Int?) throws -> Node {
+            if take("(") {
+                let node = try or(make, column: column)
+                guard take(")") else { throw failure("missing )") }
+                return node
+            }
+            skipSpaces()
+            if index < text.count, text[index] == "\"" { return .phrase(try phrase(make, column: column)) }
+            let start = index
+            guard let name = word() else { throw failure("expected a phrase") }
+            if name == "NEAR" { throw IndexError(.invalidParameter, "NEAR groups are not searched on this store yet") }
+            if take(":"), let filter = Self.column(name) {
+                return try primary(make, column: filter)
+            }
+            // A bare word is a phrase of its own.
+            index = start
+            _ = word()
+            let prefix = take("*")
+            return .phrase(try make(name, prefix, column))
+        }
+
+        static func column(_ name: String) -> Int? {
+            FullTextExpression.columnNames.firstIndex(of: name)
+        }
+
+        /// A quoted string (`""` inside is a quote), and `*` after it.
+        mutating func phrase(_ make: MakePhrase, column: Int?) throws -> Int {
+            guard take("\"") else { throw failure("expected a quote") }
+            var scalars = String.UnicodeScalarView()
+            while true {
+                guard index < text.count else { throw failure("unterminated string") }
+                let scalar = text[index]
+                index += 1
+                if scalar == "\"" {
+                    if index < text.count, text[index] == "\"" {
+                        scalars.append("\"")
+                        index += 1
+                        continue
+                    }
+                    break
+                }
+                scalars.append(scalar)
+            }
+            let prefix = take("*")
+            return try make(String(scalars), prefix, column)
+        }
+    }
+}

@@ -1,0 +1,212 @@
+import Foundation
+
+/// A search for a store that ranks in Swift (PostgreSQL): the query
+/// analysed as on SQLite (``QueryAnalyzer``, ``AnalyzedQuery``), the same
+/// FTS5 expression read as a tree of phrases (``FullTextExpression``), and
+/// the same ranking model (``RankingContext``) over the query terms'
+/// positions the store fetched (``PositionsRow``). The store runs three
+/// passes: its statistics, the candidates with only the query's tokens, the
+/// page; everything between them is here.
+package struct PreparedSearch {
+    package let query: SearchQuery
+    package let options: SearchOptions
+    /// The expression as SQLite's search runs it.
+    package let expressionText: String
+    /// The expression read as phrases.
+    package let expression: FullTextExpression
+    let analyzed: AnalyzedQuery
+    let terms: RankingModel.Terms
+    let model: RankingModel
+    let notes: [String]
+    let snippetMaker: SnippetMaker?
+
+    /// Prepares `query` for an index made with `tokenizer` (one of the ICU
+    /// tokenizers); `sampleLanguages` gives the languages of a sample of the
+    /// index's documents (stems are searched for their languages).
+    package init(query: SearchQuery, options: SearchOptions, tokenizer: IndexTokenizer,
+                 sampleLanguages: @escaping () throws -> [String?]) throws {
+        guard tokenizer == .icu || tokenizer == .icuEnglish, let icu = try? ICUWordTokenizer(arguments: tokenizer.descriptor.arguments) else {
+            throw IndexError(.invalidParameter, "this store searches indexes made with the ICU tokenizers only")
+        }
+        var unsupported: [String] = []
+        if options.pathGlob != nil { unsupported.append("a path glob") }
+        if !options.kinds.isEmpty { unsupported.append("kinds") }
+        if options.modifiedSince != nil || options.modifiedBefore != nil { unsupported.append("dates") }
+        if options.root != nil { unsupported.append("a folder") }
+        if !options.metadata.isEmpty { unsupported.append("metadata fields") }
+        guard unsupported.isEmpty else {
+            throw IndexError(.invalidParameter, "this store does not filter by \(unsupported.joined(separator: ", ")) yet")
+        }
+        self.query = query
+        self.options = options
+        let analyzer = QueryAnalyzer(tokenizer: tokenizer, icuTokenizer: icu, fts5Tokenizer: nil, queryText: query.text, options: options,
+                                     alternatives: [:], sampleLanguages: sampleLanguages)
+        analyzed = try AnalyzedQuery(query, analyze: analyzer.analyze)
+        let strict = !options.relax
+        expressionText = strict ? analyzed.strictExpression : analyzed.expression
+        terms = strict ? analyzed.strictRankingTerms : analyzed.rankingTerms
+        model = RankingModel(options)
+        notes = query.repairs + analyzed.notes
+        snippetMaker = try analyzer.snippetMaker(for: query.root)
+        expression = analyzed.isEmpty ? FullTextExpression() : try FullTextExpression(expressionText, tokenizer: icu)
+    }
+
+    /// Whether the analysis left nothing to search.
+    package var isEmpty: Bool { analyzed.isEmpty }
+
+    /// Ranks the candidate rows: those the expression matches, scored with
+    /// the index's statistics (`documents`, tokens per column in all) and
+    /// the phrases' document frequencies counted on `rows`, which must be
+    /// every document that holds a token of the query (unfiltered). Returns
+    /// the page (offset and limit applied), best first.
+    package func rank(_ rows: [PositionsRow], documents: Int64, columnTotals: [Int64]) throws -> [(row: PositionsRow, explanation: RankingExplanationValue)] {
+        let statistics = StoreStatistics(documents: documents, columnTotals: columnTotals, expression: expression, rows: rows)
+        var model = model
+        // Every match is scored in full: the bounds that spare SQLite's
+        // ranking function rows give the same scores to the rows kept.
+        model.topCount = 0
+        let context = try RankingContext(model: model, terms: terms, match: statistics)
+        var scored: [(row: PositionsRow, explanation: RankingExplanationValue)] = []
+        for row in rows where expression.matches(row) {
+            scored.append((row, RankingExplanationValue(try context.score(row))))
+        }
+        scored.sort { ($0.explanation.score, $1.row.rowID) > ($1.explanation.score, $0.row.rowID) }
+        let start = min(scored.count, max(0, options.offset))
+        let end = min(scored.count, options.pageEnd)
+        return Array(scored[start..<end])
+    }
+
+    /// The results of the search, from the page's documents (each with the
+    /// start of its body), in the order of `ranked`.
+    package func results(_ ranked: [(row: PositionsRow, explanation: RankingExplanationValue)], documents: [Int64: StoreHitDocument]) -> SearchResults {
+        var hits: [SearchHit] = []
+        for (row, explanation) in ranked {
+            guard let document = documents[row.rowID] else { continue }
+            let record = DocumentRecord(
+                id: row.rowID, rootID: 0, path: FilePath(bytes: document.path), size: document.size, modificationTime: document.modificationTime,
+                hash: 0, kind: document.kind, language: document.language, encoding: nil, title: document.title, indexedAt: 0,
+                innerPath: document.innerPath, metadata: document.metadata)
+            // The snippet from the body's start; a body whose start has no
+            // match shows its first words.
+            let found = snippetMaker?.snippet(of: document.bodyStart, tokens: options.snippetTokens, isWhole: document.isWholeBody)
+            let snippet: (text: String, ranges: [Range<Int>]) = found ?? (text: String(document.bodyStart.prefix(160)), ranges: [])
+            hits.append(SearchHit(record, score: explanation.score, explanation: explanation.value, snippet: snippet.text, ranges: snippet.ranges,
+                                  terms: analyzed.terms, options: options))
+        }
+        hits.sort { ($0.score, $1.path) > ($1.score, $0.path) }
+        var notes = notes
+        let partial = hits.contains { !$0.matchesAllWords }
+        if partial { notes.append("some documents match only some of the \(analyzed.terms.count) terms: they rank by how much of the query they match") }
+        return SearchResults(query: query, expression: expressionText, hits: hits, fullMatchCount: nil, relaxed: partial, suggestions: [:], notes: notes)
+    }
+
+    /// The results of a query with nothing to search.
+    package var emptyResults: SearchResults {
+        SearchResults(query: query, expression: "", hits: [], fullMatchCount: 0, relaxed: false, suggestions: [:],
+                      notes: notes + ["no word of the query is searchable"])
+    }
+}
+
+/// A row's score taken apart, as the store passes it back.
+package struct RankingExplanationValue: Sendable {
+    let value: RankingExplanation
+    /// The score (higher is better).
+    package var score: Double { value.score }
+    init(_ value: RankingExplanation) { self.value = value }
+}
+
+/// What a store reads of a hit's document for the page.
+package struct StoreHitDocument: Sendable {
+    package var path: [UInt8]
+    package var innerPath: String?
+    package var title: String?
+    package var size: Int64
+    package var modificationTime: Int64
+    package var kind: String
+    package var language: String?
+    package var metadata: String?
+    /// The body's start (its first ``PreparedSearch/snippetBytes`` bytes).
+    package var bodyStart: String
+    /// Whether `bodyStart` is the whole body.
+    package var isWholeBody: Bool
+
+    package init(path: [UInt8], innerPath: String?, title: String?, size: Int64, modificationTime: Int64, kind: String, language: String?,
+                 metadata: String?, bodyStart: String, isWholeBody: Bool) {
+        (self.path, self.innerPath, self.title, self.size, self.modificationTime) = (path, innerPath, title, size, modificationTime)
+        (self.kind, self.language, self.metadata, self.bodyStart, self.isWholeBody) = (kind, language, metadata, bodyStart, isWholeBody)
+    }
+}
+
+extension PreparedSearch {
+    /// How much of a hit's body a store reads for its snippet.
+    package static let snippetBytes = 1 << 15
+}
+
+/// A candidate document as a store fetched it: its columns' lengths, its
+/// title, and the offsets of the query's tokens in each column (and of no
+/// other token). It answers the ranking model as FTS5's match does.
+package final class PositionsRow: RankingRow, @unchecked Sendable {
+    // @unchecked Sendable: `instances` is a cache filled on first use by the
+    // one thread that ranks the rows of a search; rows are not shared
+    // between threads while they are ranked.
+    package let rowID: Int64
+    let lengths: [Int]
+    let title: String
+    /// Per column: each query token the column holds, and its offsets.
+    let columns: [[String: [Int]]]
+    private let expression: FullTextExpression
+    private var instances: [Int: [FTS5PhraseInstance]] = [:]
+
+    /// A row of `columns` (path, title, body), each token's offsets from 0.
+    package init(rowID: Int64, lengths: [Int], title: String, columns: [[String: [Int]]], expression: FullTextExpression) {
+        self.rowID = rowID
+        self.lengths = lengths
+        self.title = title
+        self.columns = columns
+        self.expression = expression
+    }
+
+    package var columnCount: Int { lengths.count }
+    package var phraseCount: Int { expression.phrases.count }
+    package func tokenCount(column: Int?) throws -> Int {
+        guard let column else { return lengths.reduce(0, +) }
+        return column < lengths.count ? lengths[column] : 0
+    }
+    package func contains(phrase: Int) throws -> Bool { !instances(of: phrase).isEmpty }
+    package func forEachInstance(ofPhrase phrase: Int, _ body: (FTS5PhraseInstance) throws -> Void) throws {
+        for instance in instances(of: phrase) { try body(instance) }
+    }
+    package func text(column: Int) throws -> String { column == 1 ? title : "" }
+
+    /// Where a phrase occurs, in increasing column and offset.
+    func instances(of phrase: Int) -> [FTS5PhraseInstance] {
+        if let known = instances[phrase] { return known }
+        let found = expression.phrases[phrase].instances(phrase: phrase, in: columns)
+        instances[phrase] = found
+        return found
+    }
+}
+
+/// The statistics of a store for one search: the document count and the
+/// tokens per column from the store's own tables, the phrases' document
+/// frequencies counted on the candidates.
+struct StoreStatistics: RankingStatistics {
+    let documents: Int64
+    let columnTotals: [Int64]
+    let frequencies: [Int]
+
+    init(documents: Int64, columnTotals: [Int64], expression: FullTextExpression, rows: [PositionsRow]) {
+        self.documents = documents
+        self.columnTotals = columnTotals
+        frequencies = expression.phrases.indices.map { phrase in rows.reduce(0) { $0 + ($1.instances(of: phrase).isEmpty ? 0 : 1) } }
+    }
+
+    var columnCount: Int { columnTotals.count }
+    var phraseCount: Int { frequencies.count }
+    func rowCount() throws -> Int64 { documents }
+    func totalTokenCount(column: Int?) throws -> Int64 {
+        guard let column else { return columnTotals.reduce(0, +) }
+        return column < columnTotals.count ? columnTotals[column] : 0
+    }
+    func rowCount(containingPhrase phrase: Int) throws -> Int { phrase < frequencies.count ? frequencies[phrase] : 0 }
+}

@@ -1,0 +1,98 @@
+import Foundation
+import Logging
+import PetrelIndex
+import PostgresNIO
+
+/// Where a PostgreSQL index is: a connection string
+/// `postgres://user[:password]@host[:port]/database`, or with
+/// `?host=/path/to/socket-folder` for a Unix socket (as libpq reads it).
+/// No TLS yet: loopback, a socket, or a network the operator trusts.
+public struct PostgresLocation: Sendable, Equatable, CustomStringConvertible {
+    /// The server's host name or address (`localhost` when not given).
+    public var host: String
+    /// The server's port (5432 when not given); with a socket folder, the
+    /// number in the socket's name.
+    public var port: Int
+    /// The folder of the server's Unix socket, instead of `host` and `port`.
+    public var socketFolder: String?
+    /// The role to connect as.
+    public var user: String
+    /// Its password, when the server asks for one.
+    public var password: String?
+    /// The database that holds the index's tables.
+    public var database: String
+
+    /// Reads a connection string; a string that is not one throws
+    /// ``IndexError/Code/invalidParameter`` saying what is wrong.
+    public init(_ text: String) throws {
+        guard text.hasPrefix("postgres://") || text.hasPrefix("postgresql://") else {
+            throw IndexError(.invalidParameter, "'\(Self.redacted(text))' is not a PostgreSQL connection string (postgres://user@host:port/database)")
+        }
+        guard let components = URLComponents(string: text) else {
+            throw IndexError(.invalidParameter, "'\(Self.redacted(text))' is not a valid connection string")
+        }
+        let database = components.path.hasPrefix("/") ? String(components.path.dropFirst()) : components.path
+        guard let user = components.user, !user.isEmpty, !database.isEmpty, !database.contains("/") else {
+            throw IndexError(.invalidParameter, "the connection string '\(Self.redacted(text))' needs a user and a database (postgres://user@host:port/database)")
+        }
+        self.user = user.removingPercentEncoding ?? user
+        password = components.password.map { $0.removingPercentEncoding ?? $0 }
+        self.database = database.removingPercentEncoding ?? database
+        host = components.host.flatMap { $0.isEmpty ? nil : $0 } ?? "localhost"
+        port = components.port ?? 5432
+        socketFolder = components.queryItems?.first { $0.name == "host" }?.value.flatMap { $0.hasPrefix("/") ? $0 : nil }
+        guard (1...65535).contains(port) else { throw IndexError(.invalidParameter, "port \(port) is out of range") }
+    }
+
+    /// The location without its password, for messages.
+    public var description: String {
+        let server = socketFolder.map { "socket in \($0)" } ?? "\(host):\(port)"
+        return "postgres://\(user)@\(server)/\(database)"
+    }
+
+    /// A connection string with its password replaced by `***`.
+    static func redacted(_ text: String) -> String {
+        guard var components = URLComponents(string: text), components.password != nil else { return text }
+        components.password = "***"
+        return components.string ?? text
+    }
+
+    var configuration: PostgresConnection.Configuration {
+        var configuration = socketFolder.map {
+            PostgresConnection.Configuration(unixSocketPath: $0 + "/.s.PGSQL.\(port)", username: user, password: password, database: database)
+        } ?? PostgresConnection.Configuration(host: host, port: port, username: user, password: password, database: database, tls: .disable)
+        configuration.options.connectTimeout = .seconds(10)
+        return configuration
+    }
+}
+
+/// Connections to one server, and what a failure of one means to a user.
+enum PostgresSession {
+    /// A logger that prints nothing: a library never prints.
+    static let logger = Logger(label: "petrel.postgres") { _ in SwiftLogNoOpLogHandler() }
+
+    /// A new connection to `location`.
+    static func connect(_ location: PostgresLocation) async throws -> PostgresConnection {
+        try await PostgresConnection.connect(configuration: location.configuration, id: 1, logger: logger)
+    }
+
+    /// An error of postgres-nio as an ``IndexError``: the server's own
+    /// message when it sent one, else what happened to the connection.
+    static func failure(_ error: any Error, _ location: PostgresLocation, doing: String) -> IndexError {
+        if let error = error as? IndexError { return error }
+        guard let error = error as? PSQLError else {
+            return IndexError(.cannotOpen, "\(doing) PostgreSQL at \(location): \(error)")
+        }
+        if let message = error.serverInfo?[.message] {
+            let state = error.serverInfo?[.sqlState].map { " (SQLSTATE \($0))" } ?? ""
+            return IndexError(.cannotOpen, "\(doing) PostgreSQL at \(location): \(message)\(state)")
+        }
+        let detail: String
+        switch error.code {
+        case .connectionError: detail = error.underlying.map { "\($0)" } ?? "the connection failed"
+        case .serverClosedConnection, .uncleanShutdown: detail = "the server closed the connection (stopped, restarted or unreachable)"
+        default: detail = "\(error.code)" + (error.underlying.map { ": \($0)" } ?? "")
+        }
+        return IndexError(.cannotOpen, "\(doing) PostgreSQL at \(location): \(detail)")
+    }
+}

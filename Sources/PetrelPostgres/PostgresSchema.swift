@@ -1,0 +1,88 @@
+import PostgresNIO
+
+/// The tables of an index on PostgreSQL, created when missing.
+///
+/// - `roots`: the folders indexed (path as bytes, exactly as the file
+///   system names it).
+/// - `documents`: one row per document, as SQLite's `documents`, plus the
+///   three columns' tokens as `tsvector`s (Petrel's tokens, exactly) and
+///   their lengths in tokens, and the writer whose statistics counted it.
+///   GIN indexes on the three vectors find candidates.
+/// - `document_text`: the bodies, for snippets, stored uncompressed out of
+///   line so that reading a body's start reads only its first chunks.
+/// - `corpus_stats`: documents and tokens per column, one row per writer (a
+///   folder's updates), so that indexers of different folders never update
+///   the same row; a search sums the rows.
+enum PostgresSchema {
+    static let version = "1"
+
+    static let statements = [
+        "CREATE TABLE IF NOT EXISTS petrel_meta (key text PRIMARY KEY, value text NOT NULL)",
+        "CREATE TABLE IF NOT EXISTS roots (id bigserial PRIMARY KEY, path bytea NOT NULL UNIQUE, display text NOT NULL, last_run_at timestamptz)",
+        """
+        CREATE TABLE IF NOT EXISTS documents (
+            id bigserial PRIMARY KEY,
+            root_id bigint NOT NULL REFERENCES roots ON DELETE CASCADE,
+            container_id bigint REFERENCES documents ON DELETE CASCADE,
+            path bytea NOT NULL UNIQUE,
+            inner_path text,
+            size bigint NOT NULL,
+            mtime bigint NOT NULL,
+            hash bigint NOT NULL,
+            kind text NOT NULL,
+            language text,
+            encoding text,
+            title text,
+            metadata text,
+            path_len integer NOT NULL,
+            title_len integer NOT NULL,
+            body_len integer NOT NULL,
+            path_tsv tsvector NOT NULL,
+            title_tsv tsvector NOT NULL,
+            body_tsv tsvector NOT NULL,
+            complete boolean NOT NULL,
+            writer text NOT NULL,
+            indexed_at timestamptz NOT NULL DEFAULT now()
+        )
+        """,
+        "CREATE INDEX IF NOT EXISTS documents_root ON documents (root_id)",
+        "CREATE INDEX IF NOT EXISTS documents_container ON documents (container_id)",
+        "CREATE INDEX IF NOT EXISTS documents_path_tsv ON documents USING gin (path_tsv)",
+        "CREATE INDEX IF NOT EXISTS documents_title_tsv ON documents USING gin (title_tsv)",
+        "CREATE INDEX IF NOT EXISTS documents_body_tsv ON documents USING gin (body_tsv)",
+        "CREATE TABLE IF NOT EXISTS document_text (id bigint PRIMARY KEY REFERENCES documents ON DELETE CASCADE, body text NOT NULL)",
+        "ALTER TABLE document_text ALTER COLUMN body SET STORAGE EXTERNAL",
+        """
+        CREATE TABLE IF NOT EXISTS corpus_stats (
+            writer text PRIMARY KEY,
+            docs bigint NOT NULL,
+            path_tokens bigint NOT NULL,
+            title_tokens bigint NOT NULL,
+            body_tokens bigint NOT NULL
+        )
+        """,
+    ]
+
+    /// Creates what is missing, once per database at a time (an advisory
+    /// lock: two processes creating the tables together would collide).
+    static func create(_ connection: PostgresConnection) async throws {
+        try await connection.query("SELECT pg_advisory_lock(\(lockSpace), 0)", logger: PostgresSession.logger)
+        do {
+            for statement in statements {
+                try await connection.query(PostgresQuery(unsafeSQL: statement), logger: PostgresSession.logger)
+            }
+            try await connection.query("""
+                INSERT INTO petrel_meta (key, value) VALUES ('schema_version', \(version)), ('tokenizer', 'icu')
+                ON CONFLICT (key) DO NOTHING
+                """, logger: PostgresSession.logger)
+        } catch {
+            _ = try? await connection.query("SELECT pg_advisory_unlock(\(lockSpace), 0)", logger: PostgresSession.logger)
+            throw error
+        }
+        try await connection.query("SELECT pg_advisory_unlock(\(lockSpace), 0)", logger: PostgresSession.logger)
+    }
+
+    /// The first key of Petrel's advisory locks ('PETR'); the second is 0
+    /// for the schema, a folder's id for its updates.
+    static let lockSpace: Int32 = 0x5045_5452
+}

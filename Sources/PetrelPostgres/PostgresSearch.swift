@@ -1,0 +1,115 @@
+import Foundation
+import PetrelIndex
+import PostgresNIO
+
+/// One search on PostgreSQL, in one read-only REPEATABLE READ transaction
+/// (one snapshot for its three passes):
+///
+/// 1. the index's statistics: documents and tokens per column, summed over
+///    the writers' rows of `corpus_stats`, and the languages of a sample of
+///    the documents (stems, as on SQLite);
+/// 2. the candidates: every document with a token of the query (GIN), each
+///    with its columns' lengths and the positions of the query's tokens
+///    only (`unnest` of its vectors, filtered on the server). The
+///    expression is matched and the phrases' document frequencies counted
+///    on them in Swift, exactly; the shared ranking model scores them;
+/// 3. the page: the hits' rows and the start of their bodies, for
+///    snippets.
+enum PostgresSearch {
+    static func run(_ query: SearchQuery, options: SearchOptions, connection: PostgresConnection) async throws -> SearchResults {
+        let logger = PostgresSession.logger
+        try await connection.query("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY", logger: logger)
+        do {
+            let results = try await passes(query, options: options, connection: connection)
+            try await connection.query("COMMIT", logger: logger)
+            return results
+        } catch {
+            _ = try? await connection.query("ROLLBACK", logger: logger)
+            throw error
+        }
+    }
+
+    private static func passes(_ query: SearchQuery, options: SearchOptions, connection: PostgresConnection) async throws -> SearchResults {
+        let logger = PostgresSession.logger
+        // Pass 1: statistics.
+        var documents: Int64 = 0
+        var totals: [Int64] = [0, 0, 0]
+        for try await (count, path, title, body) in try await connection.query("""
+            SELECT coalesce(sum(docs), 0)::bigint, coalesce(sum(path_tokens), 0)::bigint,
+                   coalesce(sum(title_tokens), 0)::bigint, coalesce(sum(body_tokens), 0)::bigint FROM corpus_stats
+            """, logger: logger).decode((Int64, Int64, Int64, Int64).self) {
+            documents = count
+            totals = [path, title, body]
+        }
+        // The same sample of languages as SQLite's searches read.
+        var languages: [String?] = []
+        let sampleSize = 64
+        for try await language in try await connection.query("""
+            WITH RECURSIVE bounds(low, high) AS (SELECT (SELECT min(id) FROM documents), (SELECT max(id) FROM documents)),
+            steps(n) AS (SELECT 0 UNION ALL SELECT n + 1 FROM steps WHERE n + 1 < \(sampleSize))
+            SELECT (SELECT language FROM documents WHERE id >= low + (high - low) * n / \(sampleSize) ORDER BY id LIMIT 1)
+            FROM steps, bounds WHERE low IS NOT NULL
+            """, logger: logger).decode(String?.self) {
+            languages.append(language)
+        }
+        let prepared = try PreparedSearch(query: query, options: options, tokenizer: .icu, sampleLanguages: { languages })
+        guard !prepared.isEmpty else { return prepared.emptyResults }
+
+        // Pass 2: candidates, with the positions of the query's tokens.
+        let (exact, prefixes) = prepared.expression.tokens
+        var rows: [PositionsRow] = []
+        if !exact.isEmpty || !prefixes.isEmpty {
+            let any = TextSearchLiterals.anyOf(exact: exact, prefixes: prefixes)
+            let patterns = prefixes.map(TextSearchLiterals.likePattern)
+            func hits(_ column: String) -> String {
+                "ARRAY(SELECT u.lexeme || chr(1) || array_to_string(u.positions, ',') FROM unnest(d.\(column)) u WHERE u.lexeme = ANY($1) OR u.lexeme LIKE ANY($2))"
+            }
+            var statement = PostgresQuery(unsafeSQL: """
+                SELECT d.id, d.path_len, d.title_len, d.body_len, coalesce(d.title, ''), \(hits("path_tsv")), \(hits("title_tsv")), \(hits("body_tsv"))
+                FROM documents d
+                WHERE d.path_tsv @@ $3::tsquery OR d.title_tsv @@ $3::tsquery OR d.body_tsv @@ $3::tsquery
+                """)
+            statement.binds.append(exact)
+            statement.binds.append(patterns)
+            statement.binds.append(any)
+            let result = try await connection.query(statement, logger: logger)
+            for try await (id, pathLength, titleLength, bodyLength, title, path, titleHits, body) in result.decode(
+                (Int64, Int, Int, Int, String, [String], [String], [String]).self) {
+                rows.append(PositionsRow(rowID: id, lengths: [pathLength, titleLength, bodyLength], title: title,
+                                         columns: [offsets(path), offsets(titleHits), offsets(body)], expression: prepared.expression))
+            }
+        }
+        let ranked = try prepared.rank(rows, documents: documents, columnTotals: totals)
+
+        // Pass 3: the page.
+        var page: [Int64: StoreHitDocument] = [:]
+        if !ranked.isEmpty {
+            let ids = ranked.map(\.row.rowID)
+            let limit = Int32(PreparedSearch.snippetBytes)
+            let result = try await connection.query("""
+                SELECT d.id, d.path, d.inner_path, d.title, d.size, d.mtime, d.kind, d.language, d.metadata,
+                       substr(t.body, 1, \(limit)), length(t.body) <= \(limit)
+                FROM documents d JOIN document_text t ON t.id = d.id WHERE d.id = ANY(\(ids))
+                """, logger: logger)
+            for try await (id, path, innerPath, title, size, mtime, kind, language, metadata, body, whole) in result.decode(
+                (Int64, ByteBuffer, String?, String?, Int64, Int64, String, String?, String?, String, Bool).self) {
+                page[id] = StoreHitDocument(path: Array(path.readableBytesView), innerPath: innerPath, title: title, size: size,
+                                            modificationTime: mtime, kind: kind, language: language, metadata: metadata,
+                                            bodyStart: body, isWholeBody: whole)
+            }
+        }
+        return prepared.results(ranked, documents: page)
+    }
+
+    /// `lexeme \u{1} positions` entries as each token's offsets (from 0).
+    static func offsets(_ entries: [String]) -> [String: [Int]] {
+        var result: [String: [Int]] = [:]
+        for entry in entries {
+            guard let separator = entry.unicodeScalars.lastIndex(of: "\u{1}") else { continue }
+            let token = String(entry.unicodeScalars[..<separator])
+            let positions = entry.unicodeScalars[entry.unicodeScalars.index(after: separator)...]
+            result[token] = String(positions).split(separator: ",").compactMap { Int($0).map { $0 - 1 } }
+        }
+        return result
+    }
+}

@@ -1,0 +1,77 @@
+import Foundation
+
+/// A PostgreSQL 15 server of a test's own: a new cluster in a temporary
+/// folder (initdb), started on a free loopback port with its socket in that
+/// folder (pg_ctl), stopped and removed by ``stop()``. initdb refuses root,
+/// so as root (CI) the server runs as the `postgres` user of Debian's
+/// package, through `runuser`; the package's own cluster is never used.
+final class PostgresServer: @unchecked Sendable {
+    // @unchecked Sendable: every property is set in `init` and only read
+    // after; `stop()` runs commands and removes the folder.
+    static let binaries = "/usr/lib/postgresql/15/bin"
+    static var isInstalled: Bool { FileManager.default.isExecutableFile(atPath: binaries + "/initdb") }
+
+    let folder: String
+    let port: Int
+    static let isRoot = getuid() == 0
+
+    /// The connection string of the server's `postgres` database as the
+    /// superuser `petrel` (trust authentication on loopback).
+    var url: String { "postgres://petrel@127.0.0.1:\(port)/postgres" }
+
+    init() throws {
+        folder = NSTemporaryDirectory() + "petrel-pg-\(UUID().uuidString.prefix(8))"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        if Self.isRoot { try Self.run("/bin/chown", ["postgres:postgres", folder]) }
+        try Self.asServer(Self.binaries + "/initdb", ["-D", folder + "/data", "-U", "petrel", "-A", "trust", "--no-sync", "-E", "UTF8", "--locale=C.UTF-8"])
+        var port = 0
+        for attempt in 0..<20 {
+            let candidate = 20_000 + Int.random(in: 0..<20_000) + attempt
+            do {
+                try Self.asServer(Self.binaries + "/pg_ctl", ["-D", folder + "/data", "-l", folder + "/log", "-w", "-t", "60", "start", "-o",
+                                                    "-p \(candidate) -k \(folder) -c listen_addresses=127.0.0.1 -c fsync=off -c shared_buffers=32MB"])
+                port = candidate
+                break
+            } catch {
+                continue
+            }
+        }
+        guard port != 0 else { throw Failure("no PostgreSQL server could start: see \(folder)/log") }
+        self.port = port
+    }
+
+    /// Stops the server at once (as a crash would) or cleanly.
+    func halt(immediately: Bool = true) throws {
+        try Self.asServer(Self.binaries + "/pg_ctl", ["-D", folder + "/data", "-w", "-m", immediately ? "immediate" : "fast", "stop"])
+    }
+
+    /// Stops the server if it runs, and removes its folder.
+    func stop() {
+        try? halt()
+        try? FileManager.default.removeItem(atPath: folder)
+    }
+
+    struct Failure: Error, CustomStringConvertible {
+        var description: String
+        init(_ description: String) { self.description = description }
+    }
+
+    /// Runs a PostgreSQL program as the server's user.
+    private static func asServer(_ program: String, _ arguments: [String]) throws {
+        if isRoot {
+            try Self.run("/usr/sbin/runuser", ["-u", "postgres", "--", program] + arguments)
+        } else {
+            try Self.run(program, arguments)
+        }
+    }
+
+    private static func run(_ program: String, _ arguments: [String]) throws {
+        let errorsPath = NSTemporaryDirectory() + "petrel-pg-errors-\(UUID().uuidString)"
+        defer { try? FileManager.default.removeItem(atPath: errorsPath) }
+        let status = ServerProcessBridge.run(program, arguments, errorsPath: errorsPath)
+        guard status == 0 else {
+            let message = (try? String(contentsOfFile: errorsPath, encoding: .utf8)) ?? ""
+            throw Failure("\(program) \(arguments.joined(separator: " ")) failed (\(status)): \(message)")
+        }
+    }
+}

@@ -1,0 +1,277 @@
+import Foundation
+import PetrelIndex
+import PetrelPostgres
+import PetrelTestSupport
+import Testing
+
+/// PetrelIndex on PostgreSQL against real PostgreSQL 15 servers, each test
+/// with its own (``PostgresServer``).
+@Suite(.serialized, .requires(PostgresServer.isInstalled, "PostgreSQL 15 (postgresql-15) is installed"))
+struct PostgresStoreTests {
+    /// A small tree in several languages and scripts.
+    static func makeTree(in directory: TemporaryDirectory) throws -> String {
+        let root = directory.path("tree")
+        let files: [String: String] = [
+            "lighthouse.md": "# Lighthouse keeper\n\nThe lighthouse keeper lights the lamp every evening, and the lantern turns all night over the rocks.\n",
+            "harbour.txt": "The harbour master keeps a log of ships. A keeper of records, not of lights. The lamp of the harbour is small.\n",
+            "encoding.md": "# Character encoding\n\nEncoding text as UTF-8: the encoder writes bytes; encoded text is decoded by a decoder. Encodings differ.\n",
+            "deutsch.txt": "Herr Müller und Frau Großmann gehen über die Straße zum Leuchtturm. Der Leuchtturmwärter zündet die Lampe an.\n",
+            "chinese.txt": "有条件的执行脚本可以在服务器上运行。执行脚本之前需要检查条件。灯塔的看守人每天晚上点灯。\n",
+            "japanese.txt": "タブに変換する機能があります。ファイルの中のスペースをタブに変換します。灯台守は毎晩ランプを灯します。\n",
+            "notes/keeper.txt": "Notes about the keeper: keeping lights, keepers and kept lamps. The lighthouse is old.\n",
+            "notes/rocks.md": "# Rocks\n\nRocks near the lighthouse. Ships avoid the rocks at night when the lantern turns.\n",
+        ]
+        for (name, text) in files {
+            let path = root + "/" + name
+            try FileManager.default.createDirectory(atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+            try text.write(toFile: path, atomically: true, encoding: .utf8)
+        }
+        return root
+    }
+
+    static let queries = [
+        "lighthouse keeper", "lamp", "encoding", "encod*", "Mueller", "Großmann strasse", "有条件的执行脚本", "执行", "タブに変換",
+        "\"lighthouse keeper\"", "keeper -lamp", "title:lighthouse", "lantern rocks night", "keeper OR harbour", "灯台守",
+    ]
+
+    @Test("Same top-10 paths and scores (to 1e-9) as the SQLite index of the same tree")
+    func parityWithSQLite() async throws {
+        let server = try PostgresServer()
+        defer { server.stop() }
+        let directory = try TemporaryDirectory()
+        let root = try Self.makeTree(in: directory)
+        let sqlite = try DocumentIndex(path: directory.path("index.sqlite"))
+        let sqliteReport = try await sqlite.update(roots: [root])
+        let postgres = try await PostgresIndex(server.url)
+        let report = try await postgres.update(roots: [root])
+        #expect(report.added == sqliteReport.added)
+        #expect(report.added == 8)
+        #expect(try await postgres.documentCount() == 8)
+        var compared = 0
+        var largestDifference = 0.0
+        for query in Self.queries {
+            let expected = try sqlite.search(query).hits
+            let found = try await postgres.search(query).hits
+            #expect(found.map(\.path) == expected.map(\.path), "\(query)")
+            for (hit, reference) in zip(found, expected) {
+                #expect(abs(hit.score - reference.score) <= 1e-9, "\(query): \(hit.path) \(hit.score) vs \(reference.score)")
+                largestDifference = max(largestDifference, abs(hit.score - reference.score))
+                #expect(hit.matchesAllWords == reference.matchesAllWords, "\(query): \(hit.path)")
+                compared += 1
+            }
+            #expect(!expected.isEmpty, "\(query) finds something")
+        }
+        #expect(compared >= 20)
+        #expect(largestDifference <= 1e-9)
+        // A second update changes nothing; a changed file is indexed again,
+        // and its old row is gone from the statistics too.
+        let again = try await postgres.update(roots: [root])
+        #expect(again.unchanged == 8 && again.added == 0 && again.updated == 0)
+        try "The lamp room is empty now.\n".write(toFile: root + "/harbour.txt", atomically: true, encoding: .utf8)
+        try FileManager.default.removeItem(atPath: root + "/notes/rocks.md")
+        let changed = try await postgres.update(roots: [root])
+        #expect(changed.updated == 1 && changed.deleted == 1)
+        try await sqlite.update(roots: [root])
+        for query in ["lamp", "rocks", "harbour master", "lighthouse keeper"] {
+            let expected = try sqlite.search(query).hits
+            let found = try await postgres.search(query).hits
+            #expect(found.map(\.path) == expected.map(\.path), "\(query)")
+            for (hit, reference) in zip(found, expected) {
+                #expect(abs(hit.score - reference.score) <= 1e-9, "\(query): \(hit.path)")
+            }
+        }
+    }
+
+    /// Compares the hits of `queries` on both stores; returns how many hits
+    /// were compared and the largest difference of scores.
+    static func compare(_ sqlite: DocumentIndex, _ postgres: PostgresIndex, _ queries: [String]) async throws -> (hits: Int, difference: Double) {
+        var compared = 0
+        var largest = 0.0
+        for query in queries {
+            let expected = try sqlite.search(query).hits
+            let found = try await postgres.search(query).hits
+            #expect(found.map(\.path) == expected.map(\.path), "\(query)")
+            #expect(found.map(\.innerPath) == expected.map(\.innerPath), "\(query)")
+            for (hit, reference) in zip(found, expected) {
+                #expect(abs(hit.score - reference.score) <= 1e-9, "\(query): \(hit.path) \(hit.score) vs \(reference.score)")
+                largest = max(largest, abs(hit.score - reference.score))
+                compared += 1
+            }
+        }
+        return (compared, largest)
+    }
+
+    @Test("The repository's corpora (nine languages, PDF, gzip, office files, an EPUB, a mailbox): same hits and scores as SQLite")
+    func parityOnCorpora() async throws {
+        let server = try PostgresServer()
+        defer { server.stop() }
+        let directory = try TemporaryDirectory()
+        let corpora = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("corpora")
+        let root = directory.path("corpora")
+        try FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: true)
+        for name in ["tiny", "documents"] {
+            try FileManager.default.copyItem(atPath: corpora.appendingPathComponent(name).path, toPath: root + "/" + name)
+        }
+        let sqlite = try DocumentIndex(path: directory.path("index.sqlite"))
+        let expected = try await sqlite.update(roots: [root])
+        let postgres = try await PostgresIndex(server.url)
+        let report = try await postgres.update(roots: [root])
+        #expect(report.added == expected.added && report.skipped.count == expected.skipped.count && report.failed.count == expected.failed.count)
+        let (hits, difference) = try await Self.compare(sqlite, postgres, [
+            "storm petrel", "petrel", "lighthouse", "lantern", "Sturmschwalbe", "ウミツバメ", "海燕", "海鸟", "바다제비", "Качурка",
+            "морская птица", "طائر العاصفة", "นกนางแอ่นทะเล", "colonies", "tally", "annual report", "sightings", "sqlite notes",
+            "license", "\"storm petrel\"", "petrel -storm", "title:petrel", "nest*", "islands at night",
+        ])
+        #expect(hits >= 40)
+        #expect(difference <= 1e-9)
+    }
+
+    @Test("Two indexers of two folders at once: every document in, statistics equal to a recount")
+    func concurrentIndexers() async throws {
+        let server = try PostgresServer()
+        defer { server.stop() }
+        let first = try TemporaryDirectory()
+        let second = try TemporaryDirectory()
+        let roots = [try Self.makeTree(in: first), try Self.makeTree(in: second)]
+        let index = try await PostgresIndex(server.url)
+        async let one = index.update(roots: [roots[0]])
+        async let two = index.update(roots: [roots[1]])
+        let reports = try await [one, two]
+        #expect(reports.map(\.added) == [8, 8])
+        #expect(try await index.documentCount() == 16)
+        let (kept, counted) = try await index.statisticsAndRecount()
+        #expect(kept == counted)
+        #expect(kept[0] == 16)
+        // Both folders' documents rank on the statistics of both.
+        let hits = try await index.search("lighthouse keeper", options: { var options = SearchOptions(); options.limit = 20; return options }()).hits
+        #expect(Set(hits.map { $0.path.hasPrefix(roots[0]) }) == [true, false])
+    }
+
+    /// A tool built next to the tests (as PetrelIndexTests finds them).
+    static func tool(_ name: String) -> String? {
+        var folder = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+        for _ in 0..<3 {
+            let candidate = folder.appendingPathComponent(name).path
+            if FileManager.default.isExecutableFile(atPath: candidate) { return candidate }
+            folder = folder.deletingLastPathComponent()
+        }
+        return nil
+    }
+
+    /// Runs a tool; its status, standard output and standard error.
+    static func run(_ tool: String, _ arguments: [String], environment: [String: String] = [:]) throws -> (status: Int32, stdout: String, stderr: String) {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: tool)
+        process.arguments = arguments
+        process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+        let (output, errors) = (Pipe(), Pipe())
+        process.standardOutput = output
+        process.standardError = errors
+        try process.run()
+        let stdout = output.fileHandleForReading.readDataToEndOfFile()
+        let stderr = errors.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return (process.terminationStatus, String(decoding: stdout, as: UTF8.self), String(decoding: stderr, as: UTF8.self))
+    }
+
+    @Test("petrel-index and petrel-search with --database and $PETREL_DATABASE; a bad string or a stopped server exits 2")
+    func tools() async throws {
+        let indexer = try #require(Self.tool("petrel-index"), "petrel-index is built next to the tests")
+        let searcher = try #require(Self.tool("petrel-search"), "petrel-search is built next to the tests")
+        let server = try PostgresServer()
+        defer { server.stop() }
+        let directory = try TemporaryDirectory()
+        let root = try Self.makeTree(in: directory)
+        let indexed = try Self.run(indexer, ["--database", server.url, root])
+        #expect(indexed.status == 0, "\(indexed.stderr)")
+        #expect(indexed.stdout.contains("8 added"), "\(indexed.stdout)")
+        let found = try Self.run(searcher, ["--files-only", "lighthouse", "keeper"], environment: ["PETREL_DATABASE": server.url])
+        #expect(found.status == 0, "\(found.stderr)")
+        #expect(found.stdout.split(separator: "\n").first.map(String.init) == root + "/lighthouse.md")
+        let badString = try Self.run(searcher, ["--database", "mysql://ann:secret@localhost/petrel", "lamp"])
+        #expect(badString.status == 2)
+        #expect(badString.stderr.contains("is not a PostgreSQL connection string") && !badString.stderr.contains("secret"), "\(badString.stderr)")
+        try server.halt()
+        let gone = try Self.run(searcher, ["--database", server.url, "lamp"])
+        #expect(gone.status == 2)
+        #expect(gone.stderr.contains("cannot open the index in PostgreSQL at postgres://petrel@127.0.0.1:\(server.port)/postgres"), "\(gone.stderr)")
+    }
+
+    @Test("An indexer killed (SIGKILL) mid-update leaves the index consistent; the next run converges")
+    func killedIndexer() async throws {
+        let indexer = try #require(Self.tool("petrel-index"), "petrel-index is built next to the tests")
+        let server = try PostgresServer()
+        defer { server.stop() }
+        let directory = try TemporaryDirectory()
+        let root = directory.path("many")
+        try FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: true)
+        let count = 1500
+        for number in 0..<count {
+            try "Note \(number): the keeper logs ship \(number % 97) near rock \(number % 13) at lantern time.\n"
+                .write(toFile: root + "/note-\(number).txt", atomically: false, encoding: .utf8)
+        }
+        let index = try await PostgresIndex(server.url)
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: indexer)
+        process.arguments = ["--database", server.url, root]
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        // Kill it shortly after it claims the folder: in the middle of its
+        // one transaction (1,500 documents are one batch).
+        let deadline = Date().addingTimeInterval(60)
+        while process.isRunning, Date() < deadline {
+            if try await index.lockedFolderCount() > 0 { break }
+            try await Task.sleep(nanoseconds: 10_000_000)
+        }
+        try await Task.sleep(nanoseconds: 150_000_000)
+        kill(process.processIdentifier, SIGKILL)
+        process.waitUntilExit()
+        // Whatever was committed is consistent: statistics equal a recount.
+        let (keptAfterKill, countedAfterKill) = try await index.statisticsAndRecount()
+        #expect(keptAfterKill == countedAfterKill)
+        // The folder's lock went with the killed session: the next run
+        // takes it, and converges.
+        let report = try await index.update(roots: [root])
+        #expect(report.added + report.unchanged == count)
+        #expect(report.added > 0, "the indexer was killed after it had finished")
+        #expect(try await index.documentCount() == count)
+        let (kept, counted) = try await index.statisticsAndRecount()
+        #expect(kept == counted)
+        #expect(try await index.search("lantern keeper").hits.count == 10)
+    }
+
+    @Test("A connection string that is not one, and a server that is not there: clear errors")
+    func badConnections() async throws {
+        #expect(throws: IndexError.self) { try PostgresLocation("mysql://petrel@localhost/petrel") }
+        #expect(throws: IndexError.self) { try PostgresLocation("postgres://localhost") }
+        do {
+            _ = try await PostgresIndex("postgres://petrel@127.0.0.1:1/postgres")
+            Issue.record("connected to port 1")
+        } catch let error as IndexError {
+            #expect(error.code == .cannotOpen)
+            #expect(error.message.contains("cannot open the index in PostgreSQL at postgres://petrel@127.0.0.1:1/postgres"), "\(error.message)")
+        }
+    }
+
+    @Test("A server stopped after indexing: searches and updates fail with the reason")
+    func serverGone() async throws {
+        let server = try PostgresServer()
+        defer { server.stop() }
+        let directory = try TemporaryDirectory()
+        let root = try Self.makeTree(in: directory)
+        let index = try await PostgresIndex(server.url)
+        try await index.update(roots: [root])
+        #expect(try await index.search("lamp").hits.count >= 2)
+        try server.halt()
+        do {
+            _ = try await index.search("lamp")
+            Issue.record("searched a stopped server")
+        } catch let error as IndexError {
+            #expect(error.code == .cannotOpen)
+            #expect(error.message.hasPrefix("cannot search the index in PostgreSQL at postgres://petrel@127.0.0.1:\(server.port)/postgres"), "\(error.message)")
+        }
+        await #expect(throws: IndexError.self) { try await index.update(roots: [root]) }
+    }
+}

@@ -254,6 +254,7 @@ private struct SearchRun {
                 // same token (with its colocated forms, e.g. ue for ü).
                 var analyzed = AnalyzedQuery.AnalyzedToken(token: token.text, phrase: String(decoding: utf8[token.byteRange], as: UTF8.self))
                 analyzed.alternatives = try cjkBigrams(of: token.text, tokenizer: icuTokenizer).map { .init(phrase: $0, weight: 0.5) }
+                if let stem = try koreanStem(of: token.text, tokenizer: icuTokenizer) { analyzed.alternatives.append(stem) }
                 if let stem = try stemPrefix(of: token.text, original: analyzed.phrase) { analyzed.alternatives.append(stem) }
                 return analyzed
             }
@@ -306,6 +307,15 @@ private struct SearchRun {
             if !result.contains(text), try tokenizer.tokenTexts(in: text, for: .query) == [text] { result.append(text) }
         }
         return result
+    }
+
+    /// A Korean word without its particle or ending (`카메라로` → `카메라`),
+    /// weaker than the word: documents index the leading syllables of
+    /// their Korean words (colocated), so the stem finds `카메라를` too.
+    private func koreanStem(of token: String, tokenizer: ICUWordTokenizer) throws -> AnalyzedQuery.Alternative? {
+        guard options.ranking.stemWeight > 0, let stem = KoreanSuffixes.stem(of: token),
+              try tokenizer.tokenTexts(in: stem, for: .query) == [stem] else { return nil }
+        return .init(phrase: stem, weight: options.ranking.stemWeight)
     }
 
     static func isHan(_ scalar: Unicode.Scalar) -> Bool {

@@ -158,6 +158,17 @@ extension DocumentIndex {
     /// suggestions are searched too.
     public func search(_ query: SearchQuery, options: SearchOptions = SearchOptions()) throws -> SearchResults {
         var results = try dbQueue.read { db in try SearchRun(db: db, index: self, query: query, options: options).run() }
+        // A quoted phrase that no document has leaves a relaxed search with
+        // nothing; its words are then searched as plain words (a sentence
+        // pasted with its quotes, `new "drill-down" sheet`).
+        if results.hits.isEmpty, options.relax, let loosened = query.withPhrasesAsWords {
+            var retried = try dbQueue.read { db in try SearchRun(db: db, index: self, query: loosened.query, options: options).run() }
+            if !retried.hits.isEmpty {
+                retried.notes.insert(contentsOf: loosened.phrases.map { "no document has the phrase \"\($0)\": its words are searched instead" }, at: 0)
+                retried.query = query
+                results = retried
+            }
+        }
         // Suggestions for the first few missing words only, read from the
         // vocabulary under their initials, a bounded number of initials in
         // all: a query of any length answers in bounded time.

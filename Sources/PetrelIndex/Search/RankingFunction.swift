@@ -95,6 +95,12 @@ struct RankingModel: Sendable, Equatable {
         /// documents (``DocumentFrequencies``); empty when unknown (the
         /// terms of an SQL call).
         var phraseKeys: [String] = []
+        /// For each term, how many times the query typed its word; the
+        /// term's IDF is multiplied by it (empty: once each).
+        var typedCounts: [Double] = []
+
+        /// Whether some word was typed more than once.
+        var hasRepeatedWords: Bool { typedCounts.contains { $0 != 1 } }
     }
 
     /// The arguments of `petrel_rank` (or `petrel_explain`) after the
@@ -114,8 +120,11 @@ struct RankingModel: Sendable, Equatable {
             terms.phraseTerms.map(String.init).joined(separator: " "),
             terms.phraseWeights.map(Self.number).joined(separator: " "),
         ]
-        if nameWeight > 0, terms.words.contains(where: { !$0.isEmpty }) {
+        if (nameWeight > 0 && terms.words.contains(where: { !$0.isEmpty })) || terms.hasRepeatedWords {
             texts.append(terms.words.map { NameMatch.isWord($0) ? $0 : "-" }.joined(separator: " "))
+        }
+        if terms.hasRepeatedWords {
+            texts.append(terms.typedCounts.map(Self.number).joined(separator: " "))
         }
         return Arguments(texts: texts)
     }
@@ -368,8 +377,9 @@ private final class RankingContext {
             fallback[term] = max(fallback[term], try rowCount(containingPhrase: phrase))
         }
         documentFrequency = frequency.indices.map { frequency[$0] > 0 ? frequency[$0] : fallback[$0] }
-        idf = documentFrequency.map { df in
-            log(1 + (Double(rows) - Double(df) + 0.5) / (Double(df) + 0.5))
+        idf = documentFrequency.enumerated().map { term, df in
+            let typed = term < terms.typedCounts.count ? terms.typedCounts[term] : 1
+            return typed * log(1 + (Double(rows) - Double(df) + 0.5) / (Double(df) + 0.5))
         }
         // Words no document has cannot be matched: they do not lower the
         // coordination of every document.
@@ -888,6 +898,14 @@ extension RankingModel {
         var terms = Terms(phraseTerms: phraseTerms, phraseWeights: phraseWeights, termCount: (phraseTerms.max() ?? -1) + 1)
         if arguments.count > 5, let words = String.fromDatabaseValue(arguments[5]) {
             terms.words = words.split(separator: " ").map { NameMatch.isWord(String($0)) ? String($0) : "" }
+        }
+        // How many times each term was typed: a multiplier of its IDF,
+        // bounded as the terms are.
+        if arguments.count > 6 {
+            terms.typedCounts = try numbers(6)
+            guard terms.typedCounts.allSatisfy({ $0 >= 1 && $0 <= Double(Self.maximumTermCount) }) else {
+                throw DatabaseError(resultCode: .SQLITE_ERROR, message: "petrel_rank: a term is typed from 1 to \(Self.maximumTermCount) times")
+            }
         }
         return (model, terms)
     }

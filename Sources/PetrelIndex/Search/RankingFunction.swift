@@ -48,6 +48,13 @@ import Foundation
 ///   0.583 → 0.632, French 0.699 → 0.733; traditional Chinese unchanged at
 ///   0.757); weights 1 to 3 and leads of 50 to 200 tokens did about as well.
 ///
+/// - **Query term frequency**: a word the query types n times has n times
+///   its IDF (BM25's query-term weight, linear): a sentence pasted as a
+///   query says what it is about by the words it repeats. On the
+///   development halves of the help-page sets, nDCG@10 rose by 0.015-0.025
+///   in every language (Japanese 0.499 → 0.523, English 0.549 → 0.564);
+///   short queries, which repeat nothing, are unchanged.
+///
 /// Alternatives of a term at one position count once, with the largest
 /// weight, so an exact form (weight 1) beats a weaker variant of it.
 ///

@@ -195,6 +195,63 @@ struct SearchTests {
         }
     }
 
+    /// Korean words carry their particles and endings: a query word finds
+    /// a document whose word has another one (`카메라로` finds `카메라를`), and
+    /// the document with the word exactly as typed ranks first.
+    @Test func koreanWordsMatchWhateverTheirParticle() throws {
+        let (_, index) = try RankingTests.makeIndex([
+            "object.txt": "웹카메라를 연결하십시오. 사진을 찍습니다.",
+            "exact.txt": "웹카메라로 사진을 찍습니다.",
+            "verb.txt": "밝기를 설정하는 방법",
+            "other.txt": "프린터 드라이버 문서",
+        ])
+        #expect(names(try index.search("웹카메라로")) == ["exact.txt", "object.txt"])
+        #expect(names(try index.search("웹카메라에서")).sorted() == ["exact.txt", "object.txt"])
+        #expect(names(try index.search("밝기 설정하려면")) == ["verb.txt"])
+        #expect(names(try index.search("문서에")) == ["other.txt"])
+        var noStems = SearchOptions()
+        noStems.ranking.stemWeight = 0
+        #expect(names(try index.search("웹카메라에서", options: noStems)).isEmpty)
+        try index.expectSound()
+    }
+
+    /// A word typed twice weighs twice (BM25's query term frequency): in a
+    /// sentence, what it repeats is what it is about.
+    @Test func aWordTypedAgainWeighsMore() throws {
+        let (_, index) = try RankingTests.makeIndex([
+            "a.txt": "storm alpha",
+            "b.txt": "storm gamma",
+        ])
+        // Equal scores come in path order.
+        #expect(names(try index.search("alpha gamma")) == ["a.txt", "b.txt"])
+        #expect(names(try index.search("alpha gamma gamma")) == ["b.txt", "a.txt"])
+        #expect(names(try index.search("alpha gamma Alpha")) == ["a.txt", "b.txt"])
+        let analyzed = try index.analyze(SearchQuery("alpha gamma GAMMA"))
+        #expect(analyzed.terms.count == 2)
+        #expect(analyzed.typedCounts == [1, 2])
+    }
+
+    /// A pasted sentence keeps its quotes: when no document has the quoted
+    /// phrase, its words are searched as plain words, and the notes say so.
+    @Test func aPhraseThatNoDocumentHasIsSearchedAsWords() throws {
+        let (_, index) = try RankingTests.makeIndex([
+            "sheet.txt": "Inserts a new sheet with details: drill into the data, then down to its rows.",
+            "other.txt": "Printer settings.",
+        ])
+        let results = try index.search(#"inserts a new "drill-down" sheet"#)
+        #expect(names(results) == ["sheet.txt"])
+        #expect(results.notes.contains { $0.contains(#"no document has the phrase "drill-down""#) }, "\(results.notes)")
+        #expect(results.query.text == #"inserts a new "drill-down" sheet"#)
+        // A phrase that some document has stays a phrase.
+        #expect(names(try index.search(#""new sheet""#)) == ["sheet.txt"])
+        #expect(try index.search(#""sheet new""#).hits.isEmpty == false)
+        var strict = SearchOptions()
+        strict.relax = false
+        #expect(try index.search(#"inserts "drill-down""#, options: strict).hits.isEmpty)
+        // An excluded phrase is not loosened.
+        #expect(try index.search(#"printer -"settings""#).hits.isEmpty)
+    }
+
     @Test func relaxationFollowsFullMatches() throws {
         let (_, index) = try Self.makeIndex()
         let results = try index.search("petrel lighthouse albatross")

@@ -158,6 +158,17 @@ extension DocumentIndex {
     /// suggestions are searched too.
     public func search(_ query: SearchQuery, options: SearchOptions = SearchOptions()) throws -> SearchResults {
         var results = try dbQueue.read { db in try SearchRun(db: db, index: self, query: query, options: options).run() }
+        // A quoted phrase that no document has leaves a relaxed search with
+        // nothing; its words are then searched as plain words (a sentence
+        // pasted with its quotes, `new "drill-down" sheet`).
+        if results.hits.isEmpty, options.relax, let loosened = query.withPhrasesAsWords {
+            var retried = try dbQueue.read { db in try SearchRun(db: db, index: self, query: loosened.query, options: options).run() }
+            if !retried.hits.isEmpty {
+                retried.notes.insert(contentsOf: loosened.phrases.map { "no document has the phrase \"\($0)\": its words are searched instead" }, at: 0)
+                retried.query = query
+                results = retried
+            }
+        }
         // Suggestions for the first few missing words only, read from the
         // vocabulary under their initials, a bounded number of initials in
         // all: a query of any length answers in bounded time.
@@ -282,6 +293,7 @@ package struct QueryAnalyzer {
                 // same token (with its colocated forms, e.g. ue for ü).
                 var analyzed = AnalyzedQuery.AnalyzedToken(token: token.text, phrase: String(decoding: utf8[token.byteRange], as: UTF8.self))
                 analyzed.alternatives = try cjkBigrams(of: token.text, tokenizer: icuTokenizer).map { .init(phrase: $0, weight: 0.5) }
+                if let stem = try koreanStem(of: token.text, tokenizer: icuTokenizer) { analyzed.alternatives.append(stem) }
                 if let stem = try stemPrefix(of: token.text, original: analyzed.phrase) { analyzed.alternatives.append(stem) }
                 return analyzed
             }
@@ -334,6 +346,15 @@ package struct QueryAnalyzer {
             if !result.contains(text), try tokenizer.tokenTexts(in: text, for: .query) == [text] { result.append(text) }
         }
         return result
+    }
+
+    /// A Korean word without its particle or ending (`카메라로` → `카메라`),
+    /// weaker than the word: documents index the leading syllables of
+    /// their Korean words (colocated), so the stem finds `카메라를` too.
+    private func koreanStem(of token: String, tokenizer: ICUWordTokenizer) throws -> AnalyzedQuery.Alternative? {
+        guard options.ranking.stemWeight > 0, let stem = KoreanSuffixes.stem(of: token),
+              try tokenizer.tokenTexts(in: stem, for: .query) == [stem] else { return nil }
+        return .init(phrase: stem, weight: options.ranking.stemWeight)
     }
 
     static func isHan(_ scalar: Unicode.Scalar) -> Bool {

@@ -63,6 +63,8 @@ struct AnalyzedQuery: Sendable {
     var strictRankingTerms: RankingModel.Terms
     /// What the analysis did that a user may want to know.
     var notes: [String]
+    /// How many times each term's word was typed (1 for most).
+    var typedCounts: [Double] = []
 
     private var clauses: [Clause] = []
     private var excluded: [SearchQuery.Node] = []
@@ -95,7 +97,8 @@ struct AnalyzedQuery: Sendable {
         var clauses: [Clause] = []
         var terms: [Term] = []
         var notes: [String] = []
-        var seen = Set<String>()
+        var seen: [String: Int] = [:]
+        var typed: [Double] = []
         var truncated = false
 
         func addTerm(_ term: Term) -> Int? {
@@ -104,6 +107,7 @@ struct AnalyzedQuery: Sendable {
                 return nil
             }
             terms.append(term)
+            typed.append(1)
             return terms.count - 1
         }
 
@@ -117,9 +121,16 @@ struct AnalyzedQuery: Sendable {
                 if tokens.count > 1 { notes.append("'\(word)' is searched as \(tokens.map(\.token).joined(separator: " "))") }
                 for token in tokens {
                     let key = "\(field?.rawValue ?? ""):\(prefix ? "*" : "")\(token.token)"
-                    guard seen.insert(key).inserted else { continue }
+                    if let term = seen[key] {
+                        // A word typed again weighs more (BM25's query
+                        // term frequency): in a sentence, the words it
+                        // repeats are what it is about.
+                        typed[term] += 1
+                        continue
+                    }
                     let label = (field.map { "\($0.rawValue):" } ?? "") + token.token + (prefix ? "*" : "")
                     guard let term = addTerm(Term(label: label, isRequired: false)) else { break }
+                    seen[key] = term
                     clauses.append(.soft(term: term, field: field, prefix: prefix, token: token))
                 }
             default:
@@ -134,6 +145,7 @@ struct AnalyzedQuery: Sendable {
         self.notes = notes
         self.clauses = clauses
         self.excluded = excluded
+        self.typedCounts = typed
 
         var builder = ExpressionBuilder()
         expression = builder.build(clauses: clauses, excluded: excluded, strict: false)
@@ -143,6 +155,8 @@ struct AnalyzedQuery: Sendable {
         strictRankingTerms = strictBuilder.terms(count: terms.count)
         rankingTerms.words = termWords
         strictRankingTerms.words = termWords
+        rankingTerms.typedCounts = typed
+        strictRankingTerms.typedCounts = typed
     }
 
     /// Each term's word, for names made of the query's words: the token of
@@ -190,6 +204,7 @@ struct AnalyzedQuery: Sendable {
         for node in excluded { result = "(" + result + ") NOT (" + builder.node(node, term: -1) + ")" }
         var rankingTerms = builder.terms(count: terms.count)
         rankingTerms.words = termWords
+        rankingTerms.typedCounts = typedCounts
         return (result, rankingTerms)
     }
 

@@ -48,6 +48,13 @@ import Foundation
 ///   0.583 → 0.632, French 0.699 → 0.733; traditional Chinese unchanged at
 ///   0.757); weights 1 to 3 and leads of 50 to 200 tokens did about as well.
 ///
+/// - **Query term frequency**: a word the query types n times has n times
+///   its IDF (BM25's query-term weight, linear): a sentence pasted as a
+///   query says what it is about by the words it repeats. On the
+///   development halves of the help-page sets, nDCG@10 rose by 0.015-0.025
+///   in every language (Japanese 0.499 → 0.523, English 0.549 → 0.564);
+///   short queries, which repeat nothing, are unchanged.
+///
 /// Alternatives of a term at one position count once, with the largest
 /// weight, so an exact form (weight 1) beats a weaker variant of it.
 ///
@@ -95,6 +102,12 @@ struct RankingModel: Sendable, Equatable {
         /// documents (``DocumentFrequencies``); empty when unknown (the
         /// terms of an SQL call).
         var phraseKeys: [String] = []
+        /// For each term, how many times the query typed its word; the
+        /// term's IDF is multiplied by it (empty: once each).
+        var typedCounts: [Double] = []
+
+        /// Whether some word was typed more than once.
+        var hasRepeatedWords: Bool { typedCounts.contains { $0 != 1 } }
     }
 
     /// The arguments of `petrel_rank` (or `petrel_explain`) after the
@@ -114,8 +127,11 @@ struct RankingModel: Sendable, Equatable {
             terms.phraseTerms.map(String.init).joined(separator: " "),
             terms.phraseWeights.map(Self.number).joined(separator: " "),
         ]
-        if nameWeight > 0, terms.words.contains(where: { !$0.isEmpty }) {
+        if (nameWeight > 0 && terms.words.contains(where: { !$0.isEmpty })) || terms.hasRepeatedWords {
             texts.append(terms.words.map { NameMatch.isWord($0) ? $0 : "-" }.joined(separator: " "))
+        }
+        if terms.hasRepeatedWords {
+            texts.append(terms.typedCounts.map(Self.number).joined(separator: " "))
         }
         return Arguments(texts: texts)
     }
@@ -370,8 +386,9 @@ final class RankingContext {
             fallback[term] = max(fallback[term], try rowCount(containingPhrase: phrase))
         }
         documentFrequency = frequency.indices.map { frequency[$0] > 0 ? frequency[$0] : fallback[$0] }
-        idf = documentFrequency.map { df in
-            log(1 + (Double(rows) - Double(df) + 0.5) / (Double(df) + 0.5))
+        idf = documentFrequency.enumerated().map { term, df in
+            let typed = term < terms.typedCounts.count ? terms.typedCounts[term] : 1
+            return typed * log(1 + (Double(rows) - Double(df) + 0.5) / (Double(df) + 0.5))
         }
         // Words no document has cannot be matched: they do not lower the
         // coordination of every document.
@@ -890,6 +907,14 @@ extension RankingModel {
         var terms = Terms(phraseTerms: phraseTerms, phraseWeights: phraseWeights, termCount: (phraseTerms.max() ?? -1) + 1)
         if arguments.count > 5, let words = String.fromDatabaseValue(arguments[5]) {
             terms.words = words.split(separator: " ").map { NameMatch.isWord(String($0)) ? String($0) : "" }
+        }
+        // How many times each term was typed: a multiplier of its IDF,
+        // bounded as the terms are.
+        if arguments.count > 6 {
+            terms.typedCounts = try numbers(6)
+            guard terms.typedCounts.allSatisfy({ $0 >= 1 && $0 <= Double(Self.maximumTermCount) }) else {
+                throw DatabaseError(resultCode: .SQLITE_ERROR, message: "petrel_rank: a term is typed from 1 to \(Self.maximumTermCount) times")
+            }
         }
         return (model, terms)
     }

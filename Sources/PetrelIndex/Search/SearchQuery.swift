@@ -65,6 +65,30 @@ public struct SearchQuery: Sendable, Equatable, CustomStringConvertible {
         repairs = []
     }
 
+    /// The query with its quoted phrases as plain words, and those phrases;
+    /// nil when no positive member is a phrase. Only phrases that stand as
+    /// members of the query are loosened, not those inside `OR` groups or
+    /// exclusions.
+    var withPhrasesAsWords: (query: SearchQuery, phrases: [String])? {
+        var phrases: [String] = []
+        func loosen(_ node: Node) -> [Node] {
+            guard case .phrase(let phrase, let field) = node else { return [node] }
+            phrases.append(phrase)
+            return phrase.split(whereSeparator: \.isWhitespace).map { .word(String($0), prefix: false, field: field) }
+        }
+        let root: Node
+        switch self.root {
+        case .all(let members, let excluding):
+            root = .all(members.flatMap(loosen), excluding: excluding)
+        case .phrase:
+            root = .all(loosen(self.root), excluding: [])
+        default:
+            return nil
+        }
+        guard !phrases.isEmpty else { return nil }
+        return (SearchQuery(text: text, root: root), phrases)
+    }
+
     /// The FTS5 MATCH expression: every word quoted (FTS5 string), so the
     /// table's tokenizer splits it as it split the documents.
     public var ftsExpression: String { SearchQuery.expression(root) }

@@ -14,15 +14,13 @@
 # tar and 7z members) and libgmime-3.0-dev (mail: MIME, encoded headers);
 # zip (password-protected zip files), p7zip-full (7z archives, encrypted
 # too) and zstd (tar.zst), which the mail and archive tests make their
-# files with. postgresql-15: the PetrelPostgres tests start servers of
-# their own (initdb and pg_ctl from /usr/lib/postgresql/15/bin, as the
-# package's postgres user, in temporary folders, on free loopback ports);
-# the cluster the package creates and may start on port 5432 is never
-# used, so whether it runs does not matter.
+# files with. Packages only the
+# tests use are named by scripts/test and scripts/test-tsan (test_packages),
+# so that installing the tools installs no server.
 ensure_system_packages() {
     local missing=()
     local package
-    for package in libsqlite3-dev libicu-dev zlib1g-dev libstemmer-dev libarchive-dev libxml2-dev libgmime-3.0-dev pkg-config poppler-utils antiword catdoc zip p7zip-full zstd time util-linux bsdutils gzip sqlite3 python3 postgresql-15 "$@"; do
+    for package in libsqlite3-dev libicu-dev zlib1g-dev libstemmer-dev libarchive-dev libxml2-dev libgmime-3.0-dev pkg-config poppler-utils antiword catdoc zip p7zip-full zstd time util-linux bsdutils gzip sqlite3 python3 "$@"; do
         dpkg -s "$package" >/dev/null 2>&1 || missing+=("$package")
     done
     [ ${#missing[@]} -eq 0 ] && return 0
@@ -38,3 +36,10 @@ ensure_system_packages() {
     $sudo apt-get "${wait[@]}" update -qq
     DEBIAN_FRONTEND=noninteractive $sudo apt-get "${wait[@]}" install -y -qq "${missing[@]}"
 }
+
+# What the tests alone use: postgresql-15, because the PetrelPostgres tests
+# start servers of their own (initdb and pg_ctl from
+# /usr/lib/postgresql/15/bin, as the package's postgres user, in temporary
+# folders, on free loopback ports; the cluster the package creates and may
+# start on port 5432 is never used, so whether it runs does not matter).
+test_packages=(postgresql-15)

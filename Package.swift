@@ -48,6 +48,7 @@ let package = Package(
         .library(name: "petrel", type: .dynamic, targets: ["PetrelExtension"]),
         .executable(name: "petrel-index", targets: ["petrel-index"]),
         .executable(name: "petrel-search", targets: ["petrel-search"]),
+        .executable(name: "petrel-serve", targets: ["petrel-serve"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -57,6 +58,16 @@ let package = Package(
         // Property-based tests of the parsers and value conversions; used by
         // the test targets only.
         .package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.0"),
+        // The HTTP server of petrel-serve (PetrelServe) alone; no trait, so
+        // that swift-configuration is not built for a server that reads no
+        // configuration files.
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1", traits: []),
+        // NIOCore's Channel, for the port the server was given (port 0).
+        .package(url: "https://github.com/apple/swift-nio", from: "2.101.0"),
+        // HTTPField names for the headers petrel-serve sets.
+        .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
+        // The server's logger (quieter than Hummingbird's default).
+        .package(url: "https://github.com/apple/swift-log", from: "1.14.0"),
     ],
     targets: [
         // The system SQLite (libsqlite3-dev), plus a few inline helpers for
@@ -182,6 +193,24 @@ let package = Package(
             swiftSettings: commonSwiftSettings + staticSwiftRuntimeModules,
             linkerSettings: staticSwiftRuntime
         ),
+        // The search page and JSON API of petrel-serve, on Hummingbird: a
+        // library so that tests start the server in process. petrel-search
+        // and petrel-index never link it.
+        .target(
+            name: "PetrelServe",
+            dependencies: ["PetrelIndex", "PetrelCommandSupport", .product(name: "Hummingbird", package: "hummingbird"),
+                           .product(name: "NIOCore", package: "swift-nio"), .product(name: "HTTPTypes", package: "swift-http-types"),
+                           .product(name: "Logging", package: "swift-log")],
+            exclude: ["openapi.yaml"],
+            swiftSettings: commonSwiftSettings
+        ),
+        // A server starts once: it links the shared Swift runtime (no
+        // static settings), unlike the two tools started per search.
+        .executableTarget(
+            name: "petrel-serve",
+            dependencies: ["PetrelServe", "PetrelIndex", "PetrelCommandSupport", .product(name: "ArgumentParser", package: "swift-argument-parser")],
+            swiftSettings: commonSwiftSettings
+        ),
         // Helpers shared by the test targets.
         .target(
             name: "PetrelTestSupport",
@@ -212,6 +241,13 @@ let package = Package(
             name: "PetrelCommandSupportTests",
             dependencies: ["PetrelCommandSupport", "PetrelIndex", "PetrelTestSupport", .product(name: "ArgumentParser", package: "swift-argument-parser"),
                            .product(name: "PropertyBased", package: "swift-property-based")],
+            swiftSettings: commonSwiftSettings
+        ),
+        .testTarget(
+            name: "PetrelServeTests",
+            dependencies: ["PetrelServe", "PetrelIndex", "PetrelCommandSupport", "PetrelTestSupport"],
+            // The Selenium script of the browser tests, run by python3.
+            exclude: ["Browser"],
             swiftSettings: commonSwiftSettings
         ),
         .testTarget(

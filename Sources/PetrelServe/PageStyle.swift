@@ -8,6 +8,7 @@ extension PageAssets {
   :root { --fg: #e6e8ec; --muted: #a2a9b6; --bg: #15181d; --panel: #1d2128; --line: #353b46; --accent: #8ab4f8; --mark: #6b5a12; --error: #f2b8b5; }
 }
 * { box-sizing: border-box; }
+[hidden] { display: none !important; }
 body { margin: 0; color: var(--fg); background: var(--bg); line-height: 1.45; }
 .skip { position: absolute; left: -999px; }
 .skip:focus { left: 1rem; top: 1rem; background: var(--panel); padding: .5rem; z-index: 2; }

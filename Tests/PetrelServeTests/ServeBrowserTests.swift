@@ -27,6 +27,8 @@ struct ServeBrowserTests {
     func browser() async throws {
         let server = try await TestServer.start(try ServeFixture(), readers: 2)
         defer { server.stop() }
+        // Screenshots of an earlier run (a failure's among them) go first.
+        try? FileManager.default.removeItem(atPath: Self.artifacts)
         let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Browser/browser_test.py").path
         let (status, output) = try await Self.run("/usr/bin/python3", [script, server.base + "/", Self.artifacts])
         print("petrel-serve browser test (screenshots in \(Self.artifacts)):\n\(output)")

@@ -14,11 +14,13 @@
 # tar and 7z members) and libgmime-3.0-dev (mail: MIME, encoded headers);
 # zip (password-protected zip files), p7zip-full (7z archives, encrypted
 # too) and zstd (tar.zst), which the mail and archive tests make their
-# files with.
+# files with; chromium, chromium-driver and python3-selenium (Debian's
+# headless browser, its WebDriver and Selenium: the browser tests of
+# petrel-serve's page) and wrk (scripts/bench-serve's load).
 ensure_system_packages() {
     local missing=()
     local package
-    for package in libsqlite3-dev libicu-dev zlib1g-dev libstemmer-dev libarchive-dev libxml2-dev libgmime-3.0-dev pkg-config poppler-utils antiword catdoc zip p7zip-full zstd time util-linux bsdutils gzip sqlite3 python3 "$@"; do
+    for package in libsqlite3-dev libicu-dev zlib1g-dev libstemmer-dev libarchive-dev libxml2-dev libgmime-3.0-dev pkg-config poppler-utils antiword catdoc zip p7zip-full zstd time util-linux bsdutils gzip sqlite3 python3 chromium chromium-driver python3-selenium wrk "$@"; do
         dpkg -s "$package" >/dev/null 2>&1 || missing+=("$package")
     done
     [ ${#missing[@]} -eq 0 ] && return 0

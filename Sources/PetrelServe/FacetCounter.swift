@@ -110,8 +110,28 @@ struct FacetCounter {
             kinds: top(byKind),
             folders: top(Dictionary(byRoot.compactMap { id, count in rootPaths[id].map { ($0, count) } }, uniquingKeysWith: +)),
             languages: top(byLanguage),
-            months: byMonth.map { Count(value: $0.key, count: $0.value) }.sorted { $0.value < $1.value },
+            months: Self.months(byMonth),
             authors: top(byAuthor), from: top(bySender), counted: counted.count, capped: capped)
+    }
+}
+
+extension FacetCounter {
+    /// The counts by month, oldest first, with the months between that have
+    /// no document as zeros (up to 50 years: a histogram, not a list).
+    static func months(_ counts: [String: Int]) -> [SearchService.FacetsResponse.Count] {
+        func number(_ month: String) -> Int? {
+            let parts = month.split(separator: "-")
+            guard parts.count == 2, let year = Int(parts[0]), let month = Int(parts[1]) else { return nil }
+            return year * 12 + month - 1
+        }
+        let numbers = counts.keys.compactMap(number)
+        guard let first = numbers.min(), let last = numbers.max(), last - first < 600 else {
+            return counts.map { .init(value: $0.key, count: $0.value) }.sorted { $0.value < $1.value }
+        }
+        return (first...last).map { value in
+            let key = String(format: "%04d-%02d", value / 12, value % 12 + 1)
+            return .init(value: key, count: counts[key] ?? 0)
+        }
     }
 }
 

@@ -257,7 +257,8 @@ extension PageAssets {
       facets.months.forEach((month) => {
         const bar = el("button");
         bar.type = "button";
-        bar.style.height = Math.max(6, Math.round(100 * month.count / most)) + "%";
+        bar.style.height = month.count ? Math.max(6, Math.round(100 * month.count / most)) + "%" : "0";
+        bar.disabled = month.count === 0;
         bar.setAttribute("aria-label", month.value + ": " + month.count + " documents");
         bar.title = month.value + ": " + month.count;
         bar.setAttribute("aria-pressed", state.month === month.value ? "true" : "false");

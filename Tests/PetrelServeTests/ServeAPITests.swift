@@ -1,7 +1,7 @@
 import Foundation
 import PetrelCommandSupport
 import PetrelIndex
-import PetrelServe
+@testable import PetrelServe
 import Testing
 
 @Suite("petrel-serve API")
@@ -114,6 +114,7 @@ struct ServeAPITests {
         #expect(all.months.reduce(0) { $0 + $1.count } == all.counted)
         #expect(!all.capped)
         #expect(all.from.map(\.value) == ["Cara Writer <cara@example.org>"])
+        #expect(FacetCounter.months(["2023-11": 2, "2024-02": 1]).map { "\($0.value)=\($0.count)" } == ["2023-11=2", "2023-12=0", "2024-01=0", "2024-02=1"])
         // The kind facet keeps its counts with a kind chosen; the others narrow.
         let narrowed = try await server.api("/api/facets", ["q": "petrel", "kind": "md"]).decode(SearchService.FacetsResponse.self)
         #expect(narrowed.kinds == all.kinds)

@@ -254,9 +254,11 @@ struct ServeAPITests {
         #expect(try await server.api("/api/suggest", ["prefix": "p"]).status == 400)
     }
 
-    @Test("concurrent searchers share the pool's connections")
+    @Test("concurrent searchers share the pool's connections, and nothing is written")
     func concurrentSearches() async throws {
-        let server = try await TestServer.start(try ServeFixture(), readers: 2)
+        let fixture = try ServeFixture()
+        let before = try Data(contentsOf: URL(fileURLWithPath: fixture.indexPath))
+        let server = try await TestServer.start(fixture, readers: 2)
         defer { server.stop() }
         let statuses = try await withThrowingTaskGroup(of: Int.self) { group in
             for number in 0..<24 {
@@ -270,6 +272,12 @@ struct ServeAPITests {
             return try await group.reduce(into: [Int]()) { $0.append($1) }
         }
         #expect(statuses == Array(repeating: 200, count: 24))
+        // Serving writes nothing: suggestions and facets too leave the file as it was.
+        _ = try await server.api("/api/suggest", ["prefix": "pe"])
+        _ = try await server.api("/api/facets", ["q": "petrel"])
+        _ = try await server.api("/api/document", ["path": fixture.root + "/notes/storm.md", "q": "petrel"])
+        #expect(try Data(contentsOf: URL(fileURLWithPath: fixture.indexPath)) == before)
+        #expect((try? FileManager.default.attributesOfItem(atPath: fixture.indexPath + "-wal")[.size] as? Int) ?? 0 == 0)
     }
 
     @Test("a read that outlives the timeout is interrupted and reported as a timeout")

@@ -7,14 +7,14 @@ let commonSwiftSettings: [SwiftSetting] = [
     .enableUpcomingFeature("ExistentialAny"),
 ]
 
-// On Linux the command-line tools carry the Swift runtime and
+// On Linux the two command-line tools carry the Swift runtime and
 // Foundation inside them: every search from the shell is a new process,
 // and loading and relocating the shared Swift libraries took 5-6 ms of a
 // 21 ms `petrel-search` (docs/performance/search.md). The executable's own
 // module is compiled against the static libraries too, so that it links
 // every archive they need (ICU data, CoreFoundation); lld, because gold
 // warns about an archive member of the static Foundation that none of
-// this code calls. Unsafe flags make only these executable products
+// this code calls. Unsafe flags make only these two executable products
 // unusable as dependencies; the libraries are not concerned. Installed
 // tools then need only the Debian libraries (SQLite, ICU, Snowball, zlib).
 // PETREL_SHARED_SWIFT_RUNTIME=1 links them to the shared libraries instead:
@@ -204,14 +204,13 @@ let package = Package(
             exclude: ["openapi.yaml"],
             swiftSettings: commonSwiftSettings
         ),
-        // Linked as the two tools are (the Swift runtime and Foundation
-        // inside it), so that an installed petrel-serve needs only the
-        // Debian libraries too.
+        // A server starts once: it links the shared Swift runtime. (The
+        // static settings of the two tools leave ICU symbols of the static
+        // Foundation that Hummingbird's modules pull in unresolved.)
         .executableTarget(
             name: "petrel-serve",
             dependencies: ["PetrelServe", "PetrelIndex", "PetrelCommandSupport", .product(name: "ArgumentParser", package: "swift-argument-parser")],
-            swiftSettings: commonSwiftSettings + staticSwiftRuntimeModules,
-            linkerSettings: staticSwiftRuntime
+            swiftSettings: commonSwiftSettings
         ),
         // Helpers shared by the test targets.
         .target(

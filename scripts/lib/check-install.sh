@@ -15,7 +15,7 @@ check_install() {
     # The tools carry the Swift runtime (Package.swift): a new process of
     # petrel-search does not load and relocate the shared Swift libraries.
     local tool
-    for tool in petrel-index petrel-search petrel-serve; do
+    for tool in petrel-index petrel-search; do
         if ldd "$prefix/bin/$tool" | grep -q 'libswiftCore\|libFoundation'; then
             fail "the installed $tool loads the shared Swift runtime"
         fi

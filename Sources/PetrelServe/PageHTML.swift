@@ -50,6 +50,7 @@ extension PageAssets {
   <main id="main">
     <p id="status" role="status" aria-live="polite"></p>
     <p id="did-you-mean" class="did-you-mean" hidden></p>
+    <details id="notes" class="notes" hidden><summary>How the query was read</summary><ul id="notes-list"></ul></details>
     <ol id="results" class="results" tabindex="-1" aria-label="Results"></ol>
     <nav id="pager" class="pager" aria-label="Pages" hidden>
       <button type="button" id="prev">Previous page</button>

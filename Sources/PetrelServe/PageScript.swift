@@ -177,6 +177,10 @@ extension PageAssets {
     } else {
       mean.hidden = true;
     }
+    const notes = $("notes-list");
+    notes.textContent = "";
+    (response.notes || []).forEach((note) => notes.appendChild(el("li", null, note)));
+    $("notes").hidden = !(response.notes || []).length;
     const pager = $("pager");
     pager.hidden = !(response.offset > 0 || response.more);
     $("prev").disabled = response.offset === 0;
@@ -487,6 +491,9 @@ extension PageAssets {
       else if (event.key === "[" && !$("prev").disabled && !$("pager").hidden) { $("prev").click(); }
     });
     loadState();
+    // The index may change under the page (petrel-index --watch): its
+    // state is read again every half minute.
+    setInterval(loadState, 30000);
     if (state.q) run(); else $("q").focus();
   });
 })();

@@ -62,6 +62,8 @@ mark { background: var(--mark); color: inherit; border-radius: 2px; }
 mark.current { outline: 2px solid var(--accent); }
 .pager { display: flex; gap: .75rem; align-items: center; justify-content: center; margin: 1rem 0; }
 .did-you-mean button { margin-left: .3rem; }
+.notes { font-size: .85rem; color: var(--muted); margin-bottom: .6rem; }
+.notes ul { margin: .2rem 0; padding-left: 1.2rem; }
 .preview { position: sticky; top: .5rem; background: var(--panel); border: 1px solid var(--line); border-radius: 8px; padding: .7rem; max-height: calc(100vh - 1rem); display: flex; flex-direction: column; }
 .preview-head { display: flex; justify-content: space-between; gap: .5rem; align-items: start; }
 .preview-tools { display: flex; flex-wrap: wrap; gap: .5rem; align-items: center; font-size: .85rem; margin: .2rem 0 .5rem; }

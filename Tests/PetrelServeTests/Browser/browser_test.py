@@ -170,7 +170,12 @@ try:
     check(driver.find_element(By.ID, "q").get_attribute("aria-invalid") == "true", "the box is not marked invalid")
     check(not hits(), "hits remain under a query error")
     shot("error")
-    print("ok: a query error shows where it is: " + message)
+    search("storm (petrel")
+    wait_status(lambda text: text.startswith("Hits 1"), "a repaired query finds nothing")
+    check(driver.find_element(By.ID, "notes").is_displayed(), "the repair of the query is not shown")
+    driver.find_element(By.CSS_SELECTOR, "#notes summary").click()
+    check("not closed" in driver.find_element(By.ID, "notes-list").text, "the notes do not say what was repaired")
+    print("ok: a query error shows where it is (" + message + "), a repaired query says what was repaired")
 
     step = "narrow"
     driver.set_window_size(420, 900)

@@ -52,6 +52,7 @@ let package = Package(
         .library(name: "petrel", type: .dynamic, targets: ["PetrelExtension"]),
         .executable(name: "petrel-index", targets: ["petrel-index"]),
         .executable(name: "petrel-search", targets: ["petrel-search"]),
+        .executable(name: "petrel-serve", targets: ["petrel-serve"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -63,9 +64,17 @@ let package = Package(
         .package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.0"),
         // The PostgreSQL store (PetrelPostgres) only.
         .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
-        // Its logger type, given a handler that prints nothing (libraries
-        // never print).
-        .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
+        // The HTTP server of petrel-serve (PetrelServe) alone; no trait, so
+        // that swift-configuration is not built for a server that reads no
+        // configuration files.
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1", traits: []),
+        // NIOCore's Channel, for the port the server was given (port 0).
+        .package(url: "https://github.com/apple/swift-nio", from: "2.101.0"),
+        // HTTPField names for the headers petrel-serve sets.
+        .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
+        // The loggers of the PostgreSQL store (a handler that prints
+        // nothing: libraries never print) and of the server.
+        .package(url: "https://github.com/apple/swift-log", from: "1.14.0"),
     ],
     targets: [
         // The system SQLite (libsqlite3-dev), plus a few inline helpers for
@@ -198,6 +207,25 @@ let package = Package(
             swiftSettings: commonSwiftSettings + staticSwiftRuntimeModules,
             linkerSettings: staticSwiftRuntime
         ),
+        // The search page and JSON API of petrel-serve, on Hummingbird: a
+        // library so that tests start the server in process. petrel-search
+        // and petrel-index never link it.
+        .target(
+            name: "PetrelServe",
+            dependencies: ["PetrelIndex", "PetrelCommandSupport", .product(name: "Hummingbird", package: "hummingbird"),
+                           .product(name: "NIOCore", package: "swift-nio"), .product(name: "HTTPTypes", package: "swift-http-types"),
+                           .product(name: "Logging", package: "swift-log")],
+            exclude: ["openapi.yaml"],
+            swiftSettings: commonSwiftSettings
+        ),
+        // A server starts once: it links the shared Swift runtime. (The
+        // static settings of the two tools leave ICU symbols of the static
+        // Foundation that Hummingbird's modules pull in unresolved.)
+        .executableTarget(
+            name: "petrel-serve",
+            dependencies: ["PetrelServe", "PetrelIndex", "PetrelCommandSupport", .product(name: "ArgumentParser", package: "swift-argument-parser")],
+            swiftSettings: commonSwiftSettings
+        ),
         // Helpers shared by the test targets.
         .target(
             name: "PetrelTestSupport",
@@ -235,6 +263,13 @@ let package = Package(
             name: "PetrelCommandSupportTests",
             dependencies: ["PetrelCommandSupport", "PetrelIndex", "PetrelTestSupport", .product(name: "ArgumentParser", package: "swift-argument-parser"),
                            .product(name: "PropertyBased", package: "swift-property-based")],
+            swiftSettings: commonSwiftSettings
+        ),
+        .testTarget(
+            name: "PetrelServeTests",
+            dependencies: ["PetrelServe", "PetrelIndex", "PetrelCommandSupport", "PetrelTestSupport"],
+            // The Selenium script of the browser tests, run by python3.
+            exclude: ["Browser"],
             swiftSettings: commonSwiftSettings
         ),
         .testTarget(

@@ -115,64 +115,12 @@ struct SearchOutput {
         try StandardStreams.writeOutput(bytes: out)
     }
 
-    private struct JSONHit: Encodable {
-        var path: String
-        /// For a path that is not UTF-8 (then `path` has `\xNN` escapes):
-        /// its bytes in base64, as the file system has them.
-        var path_bytes: String?
-        var title: String?
-        var score: Double
-        var snippet: String
-        var matches: [[Int]]
-        var mtime: String
-        var size: Int64
-        var kind: String
-        var language: String?
-        var all_words: Bool
-        var explanation: [String: Double]?
-        /// Where the document is inside the file (an mbox message, an
-        /// archive member, an attachment); absent for the file itself.
-        var inner_path: String?
-        var metadata: JSONMetadata?
-    }
-
-    private struct JSONMetadata: Encodable {
-        var authors: [String]?
-        var subject: String?
-        var keywords: [String]?
-        var created: String?
-        var modified: String?
-        var from: [String]?
-        var to: [String]?
-        var cc: [String]?
-
-        init?(_ metadata: DocumentMetadata?, dates: ISO8601DateFormatter) {
-            guard let metadata, !metadata.isEmpty else { return nil }
-            func list(_ values: [String]) -> [String]? { values.isEmpty ? nil : values }
-            authors = list(metadata.authors)
-            subject = metadata.subject
-            keywords = list(metadata.keywords)
-            created = metadata.created.map(dates.string(from:))
-            modified = metadata.modified.map(dates.string(from:))
-            from = list(metadata.from)
-            to = list(metadata.to)
-            cc = list(metadata.cc)
-        }
-    }
-
     func jsonLines(_ hits: [SearchHit]) throws {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        let encoder = SearchHitJSON.encoder()
         let dates = ISO8601DateFormatter()
         var out = ""
         for hit in hits {
-            let value = JSONHit(
-                path: hit.path, path_bytes: String(validating: hit.pathBytes, as: UTF8.self) == nil ? Data(hit.pathBytes).base64EncodedString() : nil,
-                title: hit.title, score: (hit.score * 10000).rounded() / 10000, snippet: hit.snippet,
-                matches: hit.matchRanges.map { [$0.lowerBound, $0.upperBound] }, mtime: dates.string(from: hit.modificationTime),
-                size: hit.size, kind: hit.kind, language: hit.language, all_words: hit.matchesAllWords, explanation: hit.explanation,
-                inner_path: hit.innerPath, metadata: JSONMetadata(hit.metadata, dates: dates))
-            if let data = try? encoder.encode(value) { out += String(decoding: data, as: UTF8.self) + "\n" }
+            if let data = try? encoder.encode(SearchHitJSON(hit, dates: dates)) { out += String(decoding: data, as: UTF8.self) + "\n" }
         }
         try StandardStreams.writeOutput(out)
     }

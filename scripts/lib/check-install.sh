@@ -11,6 +11,7 @@ check_install() {
     scripts/install --configuration debug --prefix "$prefix" >/dev/null
     "$prefix/bin/petrel-search" --help | grep -q -- '--explain' || fail "the installed petrel-search does not run"
     "$prefix/bin/petrel-index" --help | grep -q -- '--rebuild' || fail "the installed petrel-index does not run"
+    "$prefix/bin/petrel-serve" --help | grep -q -- '--listen' || fail "the installed petrel-serve does not run"
     # The tools carry the Swift runtime (Package.swift): a new process of
     # petrel-search does not load and relocate the shared Swift libraries.
     local tool

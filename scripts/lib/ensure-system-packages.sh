@@ -14,9 +14,9 @@
 # tar and 7z members) and libgmime-3.0-dev (mail: MIME, encoded headers);
 # zip (password-protected zip files), p7zip-full (7z archives, encrypted
 # too) and zstd (tar.zst), which the mail and archive tests make their
-# files with. Packages only the
-# tests use are named by scripts/test and scripts/test-tsan (test_packages),
-# so that installing the tools installs no server.
+# files with. Packages only the tests use are named by scripts/test and
+# scripts/test-tsan (test_packages, below), so that installing the tools
+# installs no server and no browser.
 ensure_system_packages() {
     local missing=()
     local package
@@ -41,5 +41,8 @@ ensure_system_packages() {
 # start servers of their own (initdb and pg_ctl from
 # /usr/lib/postgresql/15/bin, as the package's postgres user, in temporary
 # folders, on free loopback ports; the cluster the package creates and may
-# start on port 5432 is never used, so whether it runs does not matter).
-test_packages=(postgresql-15)
+# start on port 5432 is never used, so whether it runs does not matter);
+# chromium, chromium-driver and python3-selenium (Debian's headless
+# browser, its WebDriver and Selenium: the browser tests of petrel-serve's
+# page).
+test_packages=(postgresql-15 chromium chromium-driver python3-selenium)

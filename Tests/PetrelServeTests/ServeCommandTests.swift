@@ -1,0 +1,96 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import PetrelTestSupport
+import Testing
+
+/// The built `petrel-serve` next to the test bundle (`swift build` builds it).
+private func builtServe() -> String? {
+    var folder = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+    for _ in 0..<3 {
+        let candidate = folder.appendingPathComponent("petrel-serve").path
+        if FileManager.default.isExecutableFile(atPath: candidate) { return candidate }
+        folder = folder.deletingLastPathComponent()
+    }
+    if let bundle = Bundle.allBundles.first(where: { $0.bundlePath.hasSuffix(".xctest") }) {
+        let candidate = URL(fileURLWithPath: bundle.bundlePath).deletingLastPathComponent().appendingPathComponent("petrel-serve").path
+        if FileManager.default.isExecutableFile(atPath: candidate) { return candidate }
+    }
+    return nil
+}
+
+@Suite("petrel-serve command")
+struct ServeCommandTests {
+    /// Runs the command to its end: status and standard error.
+    static func run(_ arguments: [String]) async throws -> (Int32, String, String) {
+        let executable = try #require(builtServe(), "petrel-serve is not built next to the tests")
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: executable)
+        process.arguments = arguments
+        let output = Pipe(), error = Pipe()
+        process.standardOutput = output
+        process.standardError = error
+        return try await withCheckedThrowingContinuation { continuation in
+            DispatchQueue.global().async {
+                do {
+                    try process.run()
+                    let errorText = error.fileHandleForReading.readDataToEndOfFile()
+                    let outputText = output.fileHandleForReading.readDataToEndOfFile()
+                    process.waitUntilExit()
+                    continuation.resume(returning: (process.terminationStatus, String(decoding: outputText, as: UTF8.self), String(decoding: errorText, as: UTF8.self)))
+                } catch {
+                    continuation.resume(throwing: error)
+                }
+            }
+        }
+    }
+
+    @Test("--help exits 0 with examples; usage errors and a missing index exit 2, as the other tools")
+    func exitStatuses() async throws {
+        let (helpStatus, help, _) = try await Self.run(["--help"])
+        #expect(helpStatus == 0)
+        #expect(help.contains("Examples:"))
+        #expect(help.contains("--listen"))
+        let (openStatus, _, openError) = try await Self.run(["--listen", "0.0.0.0", "--port", "0"])
+        #expect(openStatus == 2)
+        #expect(openError.contains("--token"))
+        let (portStatus, _, _) = try await Self.run(["--port", "70000"])
+        #expect(portStatus == 2)
+        let directory = try TemporaryDirectory()
+        let (indexStatus, _, indexError) = try await Self.run(["--index", directory.path("none.sqlite"), "--port", "0"])
+        #expect(indexStatus == 2)
+        #expect(indexError.contains("no index at"))
+        #expect(indexError.contains("petrel-index FOLDER creates one"))
+    }
+
+    @Test("it says where it listens, answers, and stops on SIGTERM with status 0")
+    func serveAndStop() async throws {
+        let fixture = try ServeFixture()
+        let executable = try #require(builtServe(), "petrel-serve is not built next to the tests")
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: executable)
+        process.arguments = ["--index", fixture.indexPath, "--port", "0", "--readers", "2"]
+        let error = Pipe()
+        process.standardError = error
+        process.standardOutput = FileHandle.nullDevice
+        try process.run()
+        defer { if process.isRunning { process.terminate() } }
+        // The first line names the URL.
+        var line = Data()
+        while !line.contains(UInt8(ascii: "\n")) {
+            let chunk = error.fileHandleForReading.availableData
+            if chunk.isEmpty { break }
+            line.append(chunk)
+        }
+        let text = String(decoding: line, as: UTF8.self)
+        #expect(text.hasPrefix("petrel-serve: serving \(fixture.indexPath) at http://127.0.0.1:"))
+        let url = try #require(text.split(separator: " ").first { $0.hasPrefix("http://") }.map(String.init))
+        let (data, response) = try await URLSession.shared.data(from: try #require(URL(string: url + "api/state")))
+        #expect((response as? HTTPURLResponse)?.statusCode == 200)
+        #expect(String(decoding: data, as: UTF8.self).contains("\"documents\""))
+        process.terminate()
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0)
+    }
+}

@@ -1,0 +1,132 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import PetrelIndex
+import PetrelServe
+import PetrelTestSupport
+import Testing
+
+/// A small tree of documents indexed in a temporary folder: notes, a
+/// hostile HTML page and text file (markup, quotes, script), a mailbox
+/// with two messages, and a secret file beside the indexed folder that no
+/// request may read.
+final class ServeFixture: Sendable {
+    let directory: TemporaryDirectory
+    let root: String
+    let indexPath: String
+    let secretPath: String
+
+    /// Text that would run as script if it were ever taken as markup.
+    static let hostileText = #"<script>window.__petrelInjected = 1</script><img src=x onerror="window.__petrelInjected = 2"> "quoted" & 'single' lantern"#
+
+    init() throws {
+        directory = try TemporaryDirectory()
+        root = directory.path("docs")
+        indexPath = directory.path("index.sqlite")
+        secretPath = directory.path("secret.txt")
+        let files: [(String, String)] = [
+            ("notes/storm.md", "# Storm petrel\n\nThe storm petrel follows ships; a petrel of the open sea, seen near the lantern of the lighthouse.\n"),
+            ("notes/albatross.md", "# Albatross\n\nThe albatross glides for days. No small birds here.\n"),
+            ("notes/burrow.txt", "Petrels nest in a burrow on islands. The burrow keeps the egg warm.\n"),
+            ("web/hostile.html", "<html><head><title>\(Self.hostileText.replacingOccurrences(of: "<", with: "&lt;"))</title></head><body><p>\(Self.hostileText.replacingOccurrences(of: "<", with: "&lt;").replacingOccurrences(of: "&", with: "&amp;"))</p></body></html>"),
+            ("web/hostile.txt", "Hostile text: \(Self.hostileText)\nThe petrel here is only a word.\n"),
+            ("mail/lighthouse.mbox", """
+                From ann@example.org Mon Jan  8 10:00:00 2024
+                From: Ann Sender <ann@example.org>
+                To: Bob <bob@example.org>
+                Subject: Lantern budget
+                Date: Mon, 08 Jan 2024 10:00:00 +0000
+                Message-ID: <1@example.org>
+
+                The lantern of the lighthouse needs a new budget.
+
+                From cara@example.org Tue Jan  9 11:00:00 2024
+                From: Cara Writer <cara@example.org>
+                To: Bob <bob@example.org>
+                Subject: Petrel count
+                Date: Tue, 09 Jan 2024 11:00:00 +0000
+                Message-ID: <2@example.org>
+
+                We counted forty storm petrel nests.
+
+                """),
+        ]
+        for (relative, contents) in files {
+            let path = root + "/" + relative
+            try FileManager.default.createDirectory(atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+            try contents.write(toFile: path, atomically: true, encoding: .utf8)
+        }
+        try "the secret lantern petrel, outside the index\n".write(toFile: secretPath, atomically: true, encoding: .utf8)
+        let index = try DocumentIndex(path: indexPath)
+        _ = try index.addRoot(root)
+        try index.update()
+        try index.dbQueue.close()
+    }
+}
+
+/// A petrel-serve server on an ephemeral loopback port, in process.
+final class TestServer: Sendable {
+    let port: Int
+    let fixture: ServeFixture
+    private let task: Task<Void, any Error>
+
+    static func start(_ fixture: ServeFixture, token: String? = nil, readers: Int = 2, timeout: Duration = .seconds(10)) async throws -> TestServer {
+        var configuration = ServerConfiguration(indexPath: fixture.indexPath)
+        configuration.port = 0
+        configuration.token = token
+        configuration.readers = readers
+        configuration.timeout = timeout
+        configuration.quiet = true
+        let (ports, continuation) = AsyncStream.makeStream(of: Int.self)
+        let application = try PetrelServer.makeApplication(configuration) { port in continuation.yield(port) }
+        let task = Task { try await application.run() }
+        var iterator = ports.makeAsyncIterator()
+        guard let port = await iterator.next() else { throw CancellationError() }
+        return TestServer(port: port, fixture: fixture, task: task)
+    }
+
+    private init(port: Int, fixture: ServeFixture, task: Task<Void, any Error>) {
+        self.port = port
+        self.fixture = fixture
+        self.task = task
+    }
+
+    var base: String { "http://127.0.0.1:\(port)" }
+
+    struct Reply: Sendable {
+        var status: Int
+        var headers: [String: String]
+        var data: Data
+        var text: String { String(decoding: data, as: UTF8.self) }
+        func json() throws -> [String: Any] {
+            try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
+        }
+        func decode<T: Decodable>(_ type: T.Type) throws -> T { try JSONDecoder().decode(type, from: data) }
+        func header(_ name: String) -> String? {
+            headers.first { $0.key.lowercased() == name.lowercased() }?.value
+        }
+    }
+
+    /// GETs `pathAndQuery` (already percent-encoded).
+    func get(_ pathAndQuery: String, headers: [String: String] = [:]) async throws -> Reply {
+        var request = URLRequest(url: try #require(URL(string: base + pathAndQuery)))
+        for (name, value) in headers { request.setValue(value, forHTTPHeaderField: name) }
+        let (data, response) = try await URLSession.shared.data(for: request)
+        let http = try #require(response as? HTTPURLResponse)
+        var fields: [String: String] = [:]
+        for (key, value) in http.allHeaderFields { fields["\(key)"] = "\(value)" }
+        return Reply(status: http.statusCode, headers: fields, data: data)
+    }
+
+    /// GETs an API path with `parameters` encoded as a form would.
+    func api(_ path: String, _ parameters: [String: String] = [:], headers: [String: String] = [:]) async throws -> Reply {
+        var components = URLComponents()
+        components.queryItems = parameters.sorted { $0.key < $1.key }.map { URLQueryItem(name: $0.key, value: $0.value) }
+        // `+` is a space in a form: encode it, as browsers do.
+        let query = (components.percentEncodedQuery ?? "").replacingOccurrences(of: "+", with: "%2B")
+        return try await get(path + (query.isEmpty ? "" : "?" + query), headers: headers)
+    }
+
+    func stop() { task.cancel() }
+}

@@ -109,7 +109,7 @@ def parse_list(path):
                 current.swift = value
             elif key == "replace-line":
                 old, new = (part.strip() for part in value.split("=>", 1))
-                current.replace_lines[old] = new
+                current.replace_lines[old] = new.replace("\\n", "\n")
             elif key == "drop-line":
                 current.drop_lines.append(value)
             elif key == "shim":
@@ -179,17 +179,21 @@ def stage(sources, module, scratch, mirrors):
         shutil.rmtree(os.path.join(scratch, directory), ignore_errors=True)
     for source in sources:
         files = archive_files(source, mirrors)
-        groups = [(m, p, "Sources") for m, p in source.libraries] + [(m, p, "Tests") for m, p in source.tests]
-        groups += [(m, [f], "Sources") for m, f in source.executables]
-        for target, paths, folder in groups:
+        groups = [(m, p, "Sources", False) for m, p in source.libraries]
+        groups += [(m, p, "Tests", False) for m, p in source.tests]
+        groups += [(m, [f], "Sources", True) for m, f in source.executables]
+        for target, paths, folder, is_program in groups:
             chosen = select(files, paths)
             if not chosen:
                 raise SystemExit(f"[{source.name}] {target}: no .swift file under {paths} at {source.commit[:12]}")
             base = os.path.join(scratch, folder, target)
             for name, data in chosen.items():
-                destination = os.path.join(base, name if len(chosen) > 1 else
-                                           ("main.swift" if folder == "Sources" and (target, paths[0]) in
-                                            source.executables else os.path.basename(name)))
+                # A program's one file is its main.swift (top-level code, as in a playground page).
+                if is_program:
+                    relative = "main.swift"
+                else:
+                    relative = name if len(chosen) > 1 else os.path.basename(name)
+                destination = os.path.join(base, relative)
                 os.makedirs(os.path.dirname(destination), exist_ok=True)
                 with open(destination, "w", encoding="utf-8") as f:
                     f.write(transform(data.decode("utf-8"), source, module))

@@ -19,6 +19,7 @@ on GRDB pass on Petrel; 1 otherwise; 2 when a source's mirror is missing or the 
 """
 
 import argparse
+import json
 import os
 import re
 import shutil
@@ -318,7 +319,9 @@ def build(sources, module, scratch, owners, jobs, results):
 
 
 TEST_LINE = re.compile(r"^Test Case '(?:-\[)?([^' \]]+(?:[ .][^' \]]+)?)\]?' (passed|failed|skipped)", re.M)
-SWIFT_TESTING_LINE = re.compile(r"^\S+ Test (.+?) (passed|failed|skipped)\b", re.M)
+# "✔ Test name() passed after 0.1 seconds.", "✘ Test name() failed after ...", "➜ Test name() skipped."; not
+# "✘ Test name() recorded an issue at ...: Expectation failed: ...".
+SWIFT_TESTING_LINE = re.compile(r"^\S+ Test (.+?) (passed|failed|skipped)(?: after|\.)", re.M)
 
 
 XCTEST_FAILURE = re.compile(r"error: (\S+) : failed: (.*)$", re.M)
@@ -431,6 +434,15 @@ def main():
         sys.exit(2)
 
     results = {s.name: {m: {} for m in ("GRDB", "Petrel")} for s in sources}
+    # A module not run this time keeps the results of its last run (results.json in its scratch package),
+    # so that `--module Petrel` after a change to Petrel compares with GRDB's last run.
+    for module in ("GRDB", "Petrel"):
+        saved = os.path.join(scratch_root, f"corpus-{module}", "results.json")
+        if module not in modules and os.path.exists(saved):
+            with open(saved) as f:
+                previous = json.load(f)
+            for s in sources:
+                results[s.name][module] = previous.get(s.name, {})
     for module in modules:
         scratch = os.path.join(scratch_root, f"corpus-{module}")
         os.makedirs(os.path.join(scratch, "logs"), exist_ok=True)
@@ -443,6 +455,8 @@ def main():
         for s in built:
             say(f"{stamp()} {module}: tests of {s.name}")
             run_tests(s, module, os.path.join(scratch), results, test_timeout)
+        with open(os.path.join(scratch, "results.json"), "w") as f:
+            json.dump({s.name: results[s.name][module] for s in staged}, f, indent=1)
 
     # The table
     say()
@@ -463,10 +477,11 @@ def main():
         kept = [name for name in base if pt.get(name)]
         def yn(r):
             return "-" if "built" not in r else ("yes" if r["built"] else "NO")
-        ratio = f"{100 * len(kept) / len(base):.1f}%" if base and "Petrel" in modules else "-"
+        compared = "built" in p
+        ratio = f"{100 * len(kept) / len(base):.1f}%" if base and compared else "-"
         say(f"{s.name:<18} {yn(g):>11} {yn(p):>13} {len(gt):>10} {len(base):>11} "
-            f"{(len(kept) if 'Petrel' in modules else '-'):>11} {ratio:>7}")
-        if g.get("built") and "Petrel" in modules:
+            f"{(len(kept) if compared else '-'):>11} {ratio:>7}")
+        if g.get("built") and compared:
             total_base += len(base)
             total_kept += len(kept)
             if not p.get("built") or (base and len(kept) < GOAL * len(base)):
@@ -484,7 +499,7 @@ def main():
             for n in r.get("notes", []):
                 say(f"{s.name} on {module}: {n}")
         g, p = results[s.name]["GRDB"].get("tests", {}), results[s.name]["Petrel"].get("tests", {})
-        if "Petrel" in modules:
+        if "built" in results[s.name]["Petrel"]:
             for name in sorted(n for n, passed in g.items() if passed and not p.get(n)):
                 say(f"{s.name}: passes on GRDB, not on Petrel: {name}")
     for s in sources:

@@ -29,6 +29,8 @@ public final class DatabasePool: DatabaseWriter, @unchecked Sendable {
     private var busyReaders = 0
     private var barrier = false
     private var closed = false
+    /// Snapshots made so far, which number their labels (guarded by `condition`).
+    private var snapshotCount = 0
     /// Async accesses waiting for a reader: each suspended task, not a
     /// blocked thread (hundreds of concurrent reads would otherwise take
     /// every Dispatch worker thread, the readers' queues included).
@@ -45,7 +47,7 @@ public final class DatabasePool: DatabaseWriter, @unchecked Sendable {
         writerConfiguration.journalMode = .wal
         self.configuration = writerConfiguration
         self.path = path
-        writer = try DatabaseQueue(poolPath: path, label: (configuration.label ?? "Petrel.DatabasePool") + ".writer", configuration: writerConfiguration)
+        writer = try DatabaseQueue(poolPath: path, label: (configuration.label ?? "GRDB.DatabasePool") + ".writer", configuration: writerConfiguration)
         if !configuration.readonly {
             // A first read in WAL mode creates the WAL and shared-memory
             // files, so that read-only connections can open them.
@@ -94,7 +96,7 @@ public final class DatabasePool: DatabaseWriter, @unchecked Sendable {
             return reader
         }
         guard all.count < max(1, configuration.maximumReaderCount) else { return nil }
-        let label = (configuration.label ?? "Petrel.DatabasePool") + ".reader.\(all.count + 1)"
+        let label = (configuration.label ?? "GRDB.DatabasePool") + ".reader.\(all.count + 1)"
         let reader = try DatabaseQueue(poolPath: path, label: label, configuration: readerConfiguration)
         all.append(reader)
         busyReaders += 1
@@ -322,6 +324,16 @@ public final class DatabasePool: DatabaseWriter, @unchecked Sendable {
         } else {
             invalidateReadOnlyConnections()
         }
+    }
+
+    /// The label of the next snapshot: the pool's label (GRDB's default
+    /// when it has none) followed by `.snapshot.N`.
+    func nextSnapshotLabel() -> String {
+        condition.lock()
+        snapshotCount += 1
+        let number = snapshotCount
+        condition.unlock()
+        return (configuration.label ?? "GRDB.DatabasePool") + ".snapshot.\(number)"
     }
 
     /// Closes the writer, then the readers. When the writer cannot close

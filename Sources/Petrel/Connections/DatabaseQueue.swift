@@ -39,7 +39,7 @@ public final class DatabaseQueue: DatabaseWriter, @unchecked Sendable {
 
     /// Opens or creates the database file at `path`.
     public convenience init(path: String, configuration: Configuration = Configuration()) throws {
-        try self.init(openPath: path, label: configuration.label ?? "Petrel.DatabaseQueue", configuration: configuration, flags: 0)
+        try self.init(openPath: path, label: configuration.label ?? "GRDB.DatabaseQueue", configuration: configuration, flags: 0)
         if configuration.automaticMemoryManagement {
             memoryWarnings = MemoryWarnings.observe { [weak self] in self?.releaseMemory() }
         }
@@ -55,7 +55,7 @@ public final class DatabaseQueue: DatabaseWriter, @unchecked Sendable {
                 openPath: "file:\(encoded)?mode=memory&cache=shared", label: configuration.label ?? name,
                 configuration: configuration, flags: SQLITE_OPEN_URI)
         } else {
-            try self.init(openPath: ":memory:", label: configuration.label ?? "Petrel.DatabaseQueue", configuration: configuration, flags: 0)
+            try self.init(openPath: ":memory:", label: configuration.label ?? "GRDB.DatabaseQueue", configuration: configuration, flags: 0)
         }
     }
 

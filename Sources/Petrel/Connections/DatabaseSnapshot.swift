@@ -31,13 +31,13 @@ public final class DatabaseSnapshot: DatabaseSnapshotReader, @unchecked Sendable
     public var configuration: Configuration { connection.configuration }
     public var path: String { connection.path }
 
-    init(path: String, configuration: Configuration) throws {
+    init(path: String, label: String, configuration: Configuration) throws {
         var configuration = configuration
         configuration.readonly = true
         configuration.journalMode = .default
         // The read transaction stays open between accesses on purpose.
         configuration.allowsUnsafeTransactions = true
-        connection = try DatabaseQueue(poolPath: path, label: (configuration.label ?? "Petrel.DatabaseSnapshot"), configuration: configuration)
+        connection = try DatabaseQueue(poolPath: path, label: label, configuration: configuration)
         try connection.unsafeRead { db in
             try db.beginTransaction(.deferred)
             // A transaction takes its snapshot at its first read.
@@ -93,7 +93,10 @@ public final class DatabaseSnapshot: DatabaseSnapshotReader, @unchecked Sendable
 extension DatabasePool {
     /// A snapshot of the database as of the last commit (from inside a
     /// write outside of a transaction: as the writer leaves it now).
+    ///
+    /// Its label is the pool's followed by `.snapshot.N`, N counting the
+    /// pool's snapshots from 1 (`GRDB.DatabasePool.snapshot.1` by default).
     public func makeSnapshot() throws -> DatabaseSnapshot {
-        try DatabaseSnapshot(path: path, configuration: configuration)
+        try DatabaseSnapshot(path: path, label: nextSnapshotLabel(), configuration: configuration)
     }
 }

@@ -724,6 +724,9 @@ extension QueryInterfaceRequest: FetchRequest {
     /// True for an aggregate without GROUP BY, or a filter that pins a
     /// unique key (primary key, rowid, or a unique index) to one value.
     func returnsAtMostOneRow(_ db: Database) -> Bool {
+        // A joined table may bring several rows per row of this one, so any
+        // join keeps the limit, whatever the filter, as in GRDB.
+        guard joins.isEmpty else { return false }
         if groups.isEmpty && !groupsByPrimaryKey && selection.contains(where: \.isAggregate) { return true }
         var pinned: Set<String> = []
         for filter in filters {

@@ -552,3 +552,36 @@ struct DispatchConfigurationTests {
         #expect(try pool.read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM t") } == 0)
     }
 }
+
+/// GRDB documents the labels it gives connections that have none
+/// (`Configuration.label`): code moved from GRDB that logs or checks
+/// `db.description` sees the same names.
+@Suite("Default connection labels")
+struct DefaultConnectionLabelTests {
+    @Test func aQueueIsNamedAsInGRDB() throws {
+        let queue = try DatabaseQueue()
+        #expect(queue.configuration.label == nil)
+        #expect(queue.inDatabase { db in db.description } == "GRDB.DatabaseQueue")
+        var configuration = Configuration()
+        configuration.label = "Store"
+        #expect(try DatabaseQueue(configuration: configuration).inDatabase { db in db.description } == "Store")
+    }
+
+    @Test func aPoolNamesItsWriterReadersAndSnapshots() throws {
+        let directory = try TemporaryDirectory()
+        defer { withExtendedLifetime(directory) {} }
+        let pool = try DatabasePool(path: directory.path("labels.sqlite"))
+        #expect(pool.configuration.label == nil)
+        #expect(pool.writeWithoutTransaction { db in db.description } == "GRDB.DatabasePool.writer")
+        #expect(try pool.read { db in db.description } == "GRDB.DatabasePool.reader.1")
+        #expect(try pool.makeSnapshot().read { db in db.description } == "GRDB.DatabasePool.snapshot.1")
+        #expect(try pool.makeSnapshot().read { db in db.description } == "GRDB.DatabasePool.snapshot.2")
+
+        var configuration = Configuration()
+        configuration.label = "Store"
+        let labelled = try DatabasePool(path: directory.path("labelled.sqlite"), configuration: configuration)
+        #expect(labelled.writeWithoutTransaction { db in db.description } == "Store.writer")
+        #expect(try labelled.read { db in db.description } == "Store.reader.1")
+        #expect(try labelled.makeSnapshot().read { db in db.description } == "Store.snapshot.1")
+    }
+}

@@ -238,6 +238,55 @@ struct FetchOneLimitTests {
     }
 }
 
+@Suite("fetchOne limits with joins")
+struct FetchOneLimitJoinTests {
+    struct Author: Codable, FetchableRecord, PersistableRecord {
+        var id: Int64
+        var name: String
+    }
+    struct Book: Codable, FetchableRecord, PersistableRecord {
+        var id: Int64
+        var authorId: Int64
+        var title: String
+        static let author = belongsTo(Author.self)
+    }
+    struct BookInfo: Codable, FetchableRecord {
+        var book: Book
+        var author: Author
+    }
+
+    // A joined request may return several rows for one key of its own table,
+    // so fetchOne keeps its LIMIT 1 even when it filters on the primary key.
+    @Test(arguments: StorageKind.allCases)
+    func aJoinKeepsTheLimitOfFetchOne(kind: StorageKind) throws {
+        let database = try TestDatabase(kind)
+        try database.queue.write { db in
+            try db.execute(sql: """
+                CREATE TABLE author (id INTEGER PRIMARY KEY, name TEXT NOT NULL);
+                CREATE TABLE book (id INTEGER PRIMARY KEY, authorId INTEGER NOT NULL REFERENCES author(id), title TEXT NOT NULL);
+                INSERT INTO author VALUES (1, 'Ann');
+                INSERT INTO book VALUES (1, 1, 'Lantern'), (2, 1, 'Harbour');
+                """)
+        }
+        let recorder = SQLRecorder()
+        let info = try database.queue.read { db in
+            recorder.start(db)
+            let info = try BookInfo.fetchOne(db, Book.filter(key: 2).including(required: Book.author))
+            _ = try Book.filter(key: 2).joining(required: Book.author).fetchOne(db)
+            _ = try Book.filter(key: 2).fetchOne(db)
+            return info
+        }
+        #expect(info?.book.title == "Harbour")
+        #expect(info?.author.name == "Ann")
+        let selects = recorder.sql.filter { $0.hasPrefix("SELECT ") && $0.contains(#"FROM "book""#) }
+        #expect(selects == [
+            #"SELECT "book".*, "author".* FROM "book" JOIN "author" ON "author"."id" = "book"."authorId" WHERE "book"."id" = ? LIMIT 1"#,
+            #"SELECT "book".* FROM "book" JOIN "author" ON "author"."id" = "book"."authorId" WHERE "book"."id" = ? LIMIT 1"#,
+            #"SELECT * FROM "book" WHERE "id" = ?"#,
+        ])
+    }
+}
+
 @Suite("fetchOne limits follow schema changes")
 struct FetchOneLimitSchemaChangeTests {
     @Test func aNewUniqueIndexDropsTheLimitInTheSameAccess() throws {

@@ -110,12 +110,7 @@ struct DocumentLookup {
     func matches(of request: SearchRequest, in id: Int64) throws -> [Range<Int>] {
         var expressions: [String] = []
         for relax in [false, true] {
-            var options = request.options
-            options.limit = 0
-            options.offset = 0
-            options.relax = relax
-            options.countAll = false
-            options.fuzzy = false
+            var options = request.expressionOptions(relax: relax)
             // The document is known: no filter of the search applies.
             options.kinds = []
             options.root = nil

@@ -21,12 +21,7 @@ struct FacetCounter {
     }
 
     func run() throws -> SearchService.FacetsResponse? {
-        var options = request.options
-        options.limit = 0
-        options.offset = 0
-        options.relax = false
-        options.countAll = false
-        options.fuzzy = false
+        let options = request.expressionOptions(relax: false)
         // The search checks the options as a search would (an unknown
         // folder fails the same way) and gives the expression.
         let expression = try index.search(request.query, options: options).expression

@@ -91,3 +91,18 @@ public struct SearchRequest: Sendable, Equatable {
         return whole.distance(from: whole.startIndex, to: range.lowerBound)
     }
 }
+
+extension SearchRequest {
+    /// The request's options for a search run only for its expression (the
+    /// matches of one document, the facets' counts): no page, no count, no
+    /// fuzzy pass.
+    func expressionOptions(relax: Bool) -> SearchOptions {
+        var options = self.options
+        options.limit = 0
+        options.offset = 0
+        options.relax = relax
+        options.countAll = false
+        options.fuzzy = false
+        return options
+    }
+}

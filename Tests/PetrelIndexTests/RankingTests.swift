@@ -153,7 +153,7 @@ struct RankingTests {
         options.offset = 3
         options.explain = true
         let results = try index.search("the storm petrel", options: options)
-        #expect(results.sql.contains(" 10 4 0.5', "))
+        #expect(results.sql.contains(" 10 4 0.5 2', "))
         let unpruned = results.sql.replacingOccurrences(of: " 10 4 0.5', ", with: " 0 4 0.5', ")
         let paths = try index.dbQueue.read { db in try String.fetchAll(db, sql: unpruned) }
         #expect(paths == results.hits.map(\.path))
@@ -590,7 +590,7 @@ struct RankingTests {
         options.limit = 3
         let results = try index.search("get socket name", options: options)
         #expect(names(results).first == "getsockname.md")
-        #expect(results.sql.contains(" 3 4 0.5', "))
+        #expect(results.sql.contains(" 3 4 0.5 2', "))
         let unpruned = results.sql.replacingOccurrences(of: " 3 4 0.5', ", with: " 0 4 0.5', ")
         #expect(try index.dbQueue.read { db in try String.fetchAll(db, sql: unpruned) } == results.hits.map(\.path))
     }

@@ -627,7 +627,7 @@ extension SearchRun {
                                     explanation.documentFrequency[term], explanation.idf[term]))
             }
             notes.append(String(format: "score: (BM25F (k1 %.2g, weights path %.3g, title %.3g, body %.3g, the body's first %.0f tokens up to ×%.3g) + proximity) × coordination^%.3g",
-                                model.k1, options.pathWeight, options.titleWeight, options.bodyWeight, model.leadLength, 1 + model.leadWeight,
+                                terms.termCount <= RankingModel.shortQueryTerms ? model.shortQueryK1 : model.k1, options.pathWeight, options.titleWeight, options.bodyWeight, model.leadLength, 1 + model.leadWeight,
                                 model.coordinationPower))
         }
 

@@ -65,6 +65,8 @@ struct RankingModel: Sendable, Equatable {
     /// BM25 length normalisation per column (path, title, body).
     var columnB: [Double]
     var k1: Double
+    /// `k1` for queries of ``shortQueryTerms`` terms or fewer.
+    var shortQueryK1: Double
     var coordinationPower: Double
     var proximityWeight: Double
     var leadWeight: Double
@@ -110,6 +112,9 @@ struct RankingModel: Sendable, Equatable {
         var hasRepeatedWords: Bool { typedCounts.contains { $0 != 1 } }
     }
 
+    /// The most terms of a query that ranks with ``shortQueryK1``.
+    static let shortQueryTerms = 3
+
     /// The arguments of `petrel_rank` (or `petrel_explain`) after the
     /// table, for the terms of one search: lists of numbers, as text. A
     /// search formats them once and passes them to each statement.
@@ -123,7 +128,7 @@ struct RankingModel: Sendable, Equatable {
             columnWeights.map(Self.number).joined(separator: " "),
             columnB.map(Self.number).joined(separator: " "),
             ([k1, coordinationPower, proximityWeight, leadWeight, leadLength, proximityB].map(Self.number)
-                + [String(topCount), Self.number(nameWeight), Self.number(absentNameWeight)]).joined(separator: " "),
+                + [String(topCount), Self.number(nameWeight), Self.number(absentNameWeight), Self.number(shortQueryK1)]).joined(separator: " "),
             terms.phraseTerms.map(String.init).joined(separator: " "),
             terms.phraseWeights.map(Self.number).joined(separator: " "),
         ]
@@ -172,6 +177,12 @@ public struct RankingParameters: Sendable, Equatable {
     /// at 2, 0.545 at 3, 0.566 at 4; man pages 0.758, 0.764, 0.764), and at
     /// 6 the man pages fell back (0.763) while the help pages still rose.
     public var k1 = 4.0
+    /// `k1` for queries of three terms or fewer. Keywords saturate sooner:
+    /// with 4, a page that holds one of three words in its name, title and
+    /// body outranks one that holds two of them, which a few words typed
+    /// as keywords do not mean. Queries of more words (descriptions,
+    /// sentences) already favour pages with more of them by their sums.
+    public var shortQueryK1 = 2.0
     /// BM25 length normalisation of the path (0: none, 1: full).
     public var pathB = 0.3
     /// BM25 length normalisation of the title.
@@ -209,7 +220,7 @@ public struct RankingParameters: Sendable, Equatable {
     /// `scripts/eval-relevance`.
     public init() {}
 
-    /// Parameters from `name=value` pairs separated by commas: `k1`,
+    /// Parameters from `name=value` pairs separated by commas: `k1`, `short-k1`,
     /// `b` (all fields), `path-b`, `title-b`, `body-b`, `coordination`,
     /// `proximity`, `proximity-b`, `stem`, `lead`, `lead-length`, `name`,
     /// `absent-name`.
@@ -221,6 +232,7 @@ public struct RankingParameters: Sendable, Equatable {
             }
             switch parts[0] {
             case "k1": k1 = value
+            case "short-k1": shortQueryK1 = value
             case "b": (pathB, titleB, bodyB) = (value, value, value)
             case "path-b": pathB = value
             case "title-b": titleB = value
@@ -233,7 +245,7 @@ public struct RankingParameters: Sendable, Equatable {
             case "lead-length": leadLength = value
             case "name": nameWeight = value
             case "absent-name": absentNameWeight = value
-            default: throw IndexError(.invalidParameter, "unknown ranking parameter '\(parts[0])' (k1, b, path-b, title-b, body-b, coordination, proximity, proximity-b, stem, lead, lead-length, name, absent-name)")
+            default: throw IndexError(.invalidParameter, "unknown ranking parameter '\(parts[0])' (k1, short-k1, b, path-b, title-b, body-b, coordination, proximity, proximity-b, stem, lead, lead-length, name, absent-name)")
             }
             guard pathB <= 1, titleB <= 1, bodyB <= 1, proximityB <= 1 else { throw IndexError(.invalidParameter, "ranking parameter '\(pair)': b is between 0 and 1") }
         }
@@ -356,6 +368,10 @@ final class RankingContext {
     private let collector: RankingCollector?
 
     init(model: RankingModel, terms: RankingModel.Terms, match: some RankingStatistics) throws {
+        // A query of few terms saturates sooner (see
+        // RankingParameters.shortQueryK1).
+        var model = model
+        if terms.termCount <= RankingModel.shortQueryTerms { model.k1 = model.shortQueryK1 }
         self.model = model
         self.terms = terms
         var phrasesOfTerm = [[(phrase: Int, weight: Double)]](repeating: [], count: terms.termCount)
@@ -850,7 +866,7 @@ extension RankingModel {
         self.init(
             columnWeights: [options.pathWeight, options.titleWeight, options.bodyWeight],
             columnB: [options.ranking.pathB, options.ranking.titleB, options.ranking.bodyB],
-            k1: options.ranking.k1, coordinationPower: options.ranking.coordinationPower,
+            k1: options.ranking.k1, shortQueryK1: options.ranking.shortQueryK1, coordinationPower: options.ranking.coordinationPower,
             proximityWeight: options.ranking.proximityWeight,
             leadWeight: options.ranking.leadWeight, leadLength: options.ranking.leadLength,
             proximityB: options.ranking.proximityB, topCount: options.pageEnd,
@@ -884,11 +900,13 @@ extension RankingModel {
         let parameters = try numbers(2)
         // Five parameters: the calls of indexes' users before proximity-b;
         // six: before the number of rows kept; seven: before names; eight:
-        // before names of words a row does not hold.
-        guard columnB.count == columnWeights.count, (5...9).contains(parameters.count) else {
+        // before names of words a row does not hold; nine: before the k1
+        // of short queries (then k1 for every query).
+        guard columnB.count == columnWeights.count, (5...10).contains(parameters.count) else {
             throw DatabaseError(resultCode: .SQLITE_ERROR, message: "petrel_rank: malformed arguments")
         }
-        let model = RankingModel(columnWeights: columnWeights, columnB: columnB, k1: parameters[0], coordinationPower: parameters[1],
+        let model = RankingModel(columnWeights: columnWeights, columnB: columnB, k1: parameters[0],
+                                 shortQueryK1: parameters.count > 9 ? parameters[9] : parameters[0], coordinationPower: parameters[1],
                                  proximityWeight: parameters[2], leadWeight: parameters[3], leadLength: parameters[4],
                                  proximityB: parameters.count > 5 ? parameters[5] : 0,
                                  topCount: parameters.count > 6 ? Int(max(0, min(parameters[6], 1e9))) : 0,

@@ -297,7 +297,9 @@ struct ServeAPITests {
             #expect(apiError.code == "timeout")
             #expect(apiError.httpStatus == 503)
         }
-        #expect(ContinuousClock.now - started < .seconds(5))
+        // Interrupted, not run to its end (which never comes): the bound is
+        // wide, as a loaded machine under the thread sanitizer took 6.6 s.
+        #expect(ContinuousClock.now - started < .seconds(60))
         // The connection serves the next request.
         let count = try await pool.read { index in try index.statistics().documentCount }
         #expect(count > 0)

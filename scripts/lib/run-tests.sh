@@ -1,23 +1,68 @@
 # Sourced by scripts/test and scripts/test-tsan: runs `swift test` with a
 # watchdog. A run longer than PETREL_TEST_TIMEOUT seconds (default 1200; a
-# normal run takes one to two minutes) is stopped, and the tests that
-# started and never finished are named, so a hang fails CI with a
-# diagnosis instead of running into CI's own time limit.
+# normal run takes one to two minutes) is stopped, after the watchdog has
+# printed what it was doing: the tests that started and never finished
+# (oldest first), every thread's stack in the test process (gdb), and the
+# end of the log. A hang thus fails CI with a diagnosis instead of running
+# into CI's own time limit.
 run_tests_with_watchdog() {
     local limit="${PETREL_TEST_TIMEOUT:-1200}"
     local log
     log="$(mktemp)"
     local status=0
+    # The watchdog: checks each second whether the run is over.
+    (
+        for ((second = 0; second < limit; second++)); do
+            sleep 1
+            [ -e "$log.over" ] && exit 0
+        done
+        touch "$log.expired"
+        report_unfinished_tests "$log" "$limit" >&2
+        pkill -TERM -f 'PetrelPackageTests\.xctest' 2>/dev/null || true
+        sleep 30
+        pkill -KILL -f 'PetrelPackageTests\.xctest' 2>/dev/null || true
+    ) &
+    local watchdog=$!
     # Line-buffered output, so the log holds every event up to a hang.
-    timeout --kill-after=30 "$limit" stdbuf -oL -eL swift test "$@" 2>&1 | tee "$log" || status=$?
-    if [ "$status" -eq 124 ] || [ "$status" -eq 137 ]; then
-        echo "error: the tests did not finish within $limit s; started and never finished:" >&2
-        sed -n 's/^◇ Test \(.*\) started\.$/\1/p' "$log" | sort -u > "$log.started"
-        sed -n 's/^[✔✘] Test \(.*\) \(passed\|failed\) after .*$/\1/p' "$log" \
-            | sed 's/ with [0-9]* test cases\{0,1\}$//' | sort -u > "$log.finished"
-        comm -23 "$log.started" "$log.finished" | sed 's/^/  /' >&2
-        rm -f "$log.started" "$log.finished"
+    stdbuf -oL -eL swift test "$@" 2>&1 | tee "$log" || status=$?
+    touch "$log.over"
+    wait "$watchdog" 2>/dev/null || true
+    if [ -e "$log.expired" ]; then
+        echo "error: the tests did not finish within $limit s (see above)" >&2
+        status=124
     fi
-    rm -f "$log"
+    rm -f "$log" "$log.over" "$log.expired"
     return "$status"
+}
+
+# What a run that hangs was doing: the tests started and not finished,
+# in the order they started, the stacks of the test process's threads
+# (when gdb is installed), and the last lines of the log.
+report_unfinished_tests() {
+    local log="$1" limit="$2"
+    # The test events are UTF-8 whatever the locale: match them as such.
+    export LC_ALL=C.UTF-8
+    echo "error: the tests did not finish within $limit s; started and never finished, oldest first:"
+    awk '
+        /^◇ Test .* started\.$/ && !/^◇ Test run started/ {
+            name = $0; sub(/^◇ Test /, "", name); sub(/ started\.$/, "", name)
+            if (!(name in started)) { started[name] = NR; order[++count] = name }
+        }
+        /^(✔|✘) Test .* (passed|failed) after / {
+            name = $0; sub(/^(✔|✘) Test /, "", name); sub(/ (passed|failed) after .*$/, "", name)
+            sub(/ with [0-9]+ test cases?$/, "", name)
+            finished[name] = 1
+        }
+        END { for (i = 1; i <= count; i++) if (!(order[i] in finished)) print "  " order[i] }
+    ' "$log"
+    local pid
+    for pid in $(pgrep -f 'PetrelPackageTests\.xctest'); do
+        if command -v gdb >/dev/null 2>&1; then
+            echo "--- threads of the test process $pid:"
+            timeout 120 gdb -p "$pid" -batch -nx -ex "set print frame-arguments none" -ex "thread apply all bt 25" 2>/dev/null \
+                | grep -E '^(Thread|#)' | cut -c1-240 | head -600
+        fi
+    done
+    echo "--- the last lines of the log:"
+    tail -n 40 "$log"
 }

@@ -236,8 +236,7 @@ struct OfficeHostileTests {
     func fakeTool(_ name: String, _ script: String) throws -> TemporaryDirectory {
         let directory = try TemporaryDirectory()
         let path = directory.url.appendingPathComponent(name).path
-        try Data(("#!/bin/sh\n" + script + "\n").utf8).write(to: URL(fileURLWithPath: path))
-        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: path)
+        try writeScript(script, to: path)
         return directory
     }
 

@@ -233,8 +233,7 @@ struct XLSReaderTests {
         // With xls2csv (here a stand-in), its text is taken.
         let helpers = try TemporaryDirectory()
         let tool = helpers.url.appendingPathComponent("xls2csv").path
-        try Data("#!/bin/sh\necho 'read by the helper'\n".utf8).write(to: URL(fileURLWithPath: tool))
-        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: tool)
+        try writeScript("echo 'read by the helper'", to: tool)
         let fallback = try LegacyOfficeExtractor(.xls, searchPath: helpers.url.path)
             .extract(ExtractionInput(bytes: damaged.bytes, name: "damaged.xls", path: ""))
         #expect(fallback.body == "read by the helper")

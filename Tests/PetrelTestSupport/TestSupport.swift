@@ -122,3 +122,20 @@ extension Trait where Self == ConditionTrait {
         .enabled(comment) { available() || ProcessInfo.processInfo.environment["CI"] != nil }
     }
 }
+
+/// Writes an executable script (`#!/bin/sh` and `body`) at `path`.
+///
+/// The file is open (close-on-exec) only while it is written: a program
+/// another test starts meanwhile does not inherit it, since a copy of a
+/// descriptor open for writing, kept by a long-running process, would make
+/// every run of the script fail with "Text file busy".
+public func writeScript(_ body: String, to path: String) throws {
+    let descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o755)
+    guard descriptor >= 0 else { throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: path]) }
+    let bytes = Array(("#!/bin/sh\n" + body + "\n").utf8)
+    let written = bytes.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
+    close(descriptor)
+    guard written == bytes.count, chmod(path, 0o755) == 0 else {
+        throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: path])
+    }
+}

@@ -46,11 +46,16 @@ enum ToolRunner {
     /// program and every process of its group are killed. Throws when it
     /// cannot be started.
     static func run(_ executable: String, arguments: [String], timeLimit: Double, outputLimit: Int) throws(ExtractionError) -> Output {
+        // Every end is made close-on-exec at once: a program another thread
+        // starts later inherits none of them (holding a write end open, it
+        // would keep this reader waiting until it exits). The child's
+        // standard output and error are copies (dup2), which are not.
         var pipeEnds: [Int32] = [-1, -1]
         guard pipe(&pipeEnds) == 0 else { throw .unreadable("cannot run \(executable): no pipe (errno \(errno))") }
         let readEnd = pipeEnds[0]
         let writeEnd = pipeEnds[1]
         _ = fcntl(readEnd, F_SETFD, FD_CLOEXEC)
+        _ = fcntl(writeEnd, F_SETFD, FD_CLOEXEC)
         var errorEnds: [Int32] = [-1, -1]
         guard pipe(&errorEnds) == 0 else {
             close(readEnd)
@@ -60,6 +65,7 @@ enum ToolRunner {
         let errorRead = errorEnds[0]
         let errorWrite = errorEnds[1]
         _ = fcntl(errorRead, F_SETFD, FD_CLOEXEC)
+        _ = fcntl(errorWrite, F_SETFD, FD_CLOEXEC)
         _ = fcntl(errorRead, F_SETFL, fcntl(errorRead, F_GETFL) | O_NONBLOCK)
 
         var actions = posix_spawn_file_actions_t()
@@ -90,7 +96,17 @@ enum ToolRunner {
         defer { argv.forEach { free($0) } }
         var cArguments: [UnsafeMutablePointer<CChar>?] = argv + [nil]
         var pid = pid_t()
-        let spawned = posix_spawn(&pid, executable, &actions, &attributes, &cArguments, environ)
+        var spawned = posix_spawn(&pid, executable, &actions, &attributes, &cArguments, environ)
+        // "Text file busy": the program file is still open for writing,
+        // often only in a process another thread of this one is starting
+        // (it inherited the descriptor until its exec). Wait for it, up to
+        // two seconds.
+        var retries = 0
+        while spawned == ETXTBSY, retries < 40 {
+            retries += 1
+            usleep(50_000)
+            spawned = posix_spawn(&pid, executable, &actions, &attributes, &cArguments, environ)
+        }
         close(writeEnd)
         close(errorWrite)
         guard spawned == 0 else {

@@ -28,9 +28,16 @@ public final class RowCursor: DatabaseCursor {
     private let layout: RowLayout?
     /// Set when associated rows are prefetched: every row is read first.
     private var preloaded: IndexingIterator<[Row]>?
+    /// Adapted rows read the statement while it is on their row.
+    private let live: Bool
 
-    init(statement: Statement, arguments: StatementArguments?, adapter: (any RowAdapter)? = nil) throws {
+    /// - Parameter live: Adapted rows read the statement while it stays on
+    ///   their row (see `Row(adapting:layout:live:)`): for cursors handed
+    ///   to the application, whose rows are views as unadapted ones are.
+    init(statement: Statement, arguments: StatementArguments?, adapter: (any RowAdapter)? = nil, live: Bool = false) throws {
         self.statement = statement
+        // Prefetched rows are all read first: they keep copies only.
+        self.live = live && !(adapter is PrefetchingAdapter)
         row = Row(statement: statement)
         try statement.prepareForFetch(arguments: arguments)
         layout = try adapter.map { try $0._layout(columns: statement.columnNames) }
@@ -50,7 +57,7 @@ public final class RowCursor: DatabaseCursor {
         if preloaded != nil { return preloaded?.next() }
         if isDone { return nil }
         if try statement.step() {
-            if let layout { return Row(adapting: row.copy(), layout: layout) }
+            if let layout { return Row(adapting: row.copy(), layout: layout, live: live ? statement : nil) }
             return row
         }
         isDone = true
@@ -162,12 +169,12 @@ extension Row {
     public static func fetchCursor(
         _ db: Database, sql: String, arguments: StatementArguments = StatementArguments(), adapter: (any RowAdapter)? = nil
     ) throws -> RowCursor {
-        try RowCursor(statement: db.makeStatement(sql: sql), arguments: arguments, adapter: adapter)
+        try RowCursor(statement: db.makeStatement(sql: sql), arguments: arguments, adapter: adapter, live: true)
     }
 
     /// A cursor of the rows of a prepared statement.
     public static func fetchCursor(_ statement: Statement, arguments: StatementArguments? = nil, adapter: (any RowAdapter)? = nil) throws -> RowCursor {
-        try RowCursor(statement: statement, arguments: arguments, adapter: adapter)
+        try RowCursor(statement: statement, arguments: arguments, adapter: adapter, live: true)
     }
 
     /// All rows of a query.

@@ -1,3 +1,5 @@
+import CPetrelSQLite
+
 /// How a row adapter lays out over the columns of a statement: which
 /// columns the adapted row shows, under which names, and its scopes.
 ///
@@ -6,11 +8,14 @@
 public struct RowLayout: Sendable {
     /// The columns of the adapted row: index in the statement, name.
     let columns: [(index: Int, name: String)]
+    /// The statement's index of each column.
+    let sourceIndexes: [Int]
     /// Named sub-rows.
     let scopes: [String: RowLayout]
 
     init(columns: [(index: Int, name: String)], scopes: [String: RowLayout] = [:]) {
         self.columns = columns
+        self.sourceIndexes = columns.map(\.index)
         self.scopes = scopes
     }
 
@@ -200,17 +205,61 @@ extension Row {
     }
 
     /// The adapted copy of a row (usually a statement's current row).
-    convenience init(adapting base: Row, layout: RowLayout) {
-        self.init(adaptingValues: base.databaseValues, layout: layout, base: base)
+    ///
+    /// With `live`, the statement whose current row `base` copies: while
+    /// it stays on that row, the adapted row and its scopes read values
+    /// from it, as the statement's own row does (so a type that reads its
+    /// column itself, a `StatementColumnConvertible`, does here too).
+    convenience init(adapting base: Row, layout: RowLayout, live statement: Statement? = nil) {
+        self.init(adaptingValues: base.databaseValues, layout: layout, base: base,
+                  live: statement.map { ($0, $0.rowGeneration) })
     }
 
-    private convenience init(adaptingValues values: [DatabaseValue], layout: RowLayout, base: Row) {
+    private convenience init(
+        adaptingValues values: [DatabaseValue], layout: RowLayout, base: Row, live: (statement: Statement, generation: Int)?
+    ) {
         self.init(
             columnNames: layout.columns.map(\.name),
             values: layout.columns.map { $0.index < values.count ? values[$0.index] : .null },
-            scopes: layout.scopes.mapValues { Row(adaptingValues: values, layout: $0, base: base) },
+            scopes: layout.scopes.mapValues { Row(adaptingValues: values, layout: $0, base: base, live: live) },
             unadapted: base,
-            fetched: base.isFetched)
+            fetched: base.isFetched,
+            liveSource: live.map { LiveSource(statement: $0.statement, generation: $0.generation, columns: layout.sourceIndexes) })
+    }
+
+    /// The same row, scopes included, reading only its own values.
+    func withoutLiveSource() -> Row {
+        let row = Row(
+            columnNames: columnNames, values: databaseValues, scopes: scopeRows.mapValues { $0.withoutLiveSource() },
+            unadapted: unadaptedRow, fetched: isFetched, namesAreDistinct: storedNamesAreDistinct)
+        row.prefetchedRowsStorage = prefetchedRowsStorage
+        return row
+    }
+
+    /// Where the values of an adapted row still are: the statement, the
+    /// step it was on when the row was made, and the statement's index of
+    /// each column of the row.
+    @usableFromInline
+    struct LiveSource {
+        let statement: Statement
+        let generation: Int
+        let columns: [Int]
+
+        /// The value at the row's index read from the statement, or nil
+        /// when the statement has moved on (the row's copy is then read).
+        @usableFromInline
+        func value<Value: DatabaseValueConvertible & StatementColumnConvertible>(atIndex index: Int) -> Value? {
+            guard statement.rowGeneration == generation, index < columns.count else { return nil }
+            let sqliteStatement = statement.sqliteStatement
+            let column = CInt(columns[index])
+            guard sqlite3_stmt_busy(sqliteStatement) != 0, column < sqlite3_column_count(sqliteStatement) else { return nil }
+            if let value = Value.self is any ColumnDecodingHandlesNull.Type
+                ? Value(sqliteStatement: sqliteStatement, index: column)
+                : Value.fromStatement(sqliteStatement, atUncheckedIndex: column) {
+                return value
+            }
+            return nil
+        }
     }
 
     /// The named sub-rows of the row, defined by a ``ScopeAdapter``.

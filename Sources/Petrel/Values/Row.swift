@@ -35,6 +35,9 @@ public final class Row {
     let scopeRows: [String: Row]
     /// The row an adapter was applied to.
     let unadaptedRow: Row?
+    /// For a row a cursor adapted from a statement's current row: where
+    /// its values still are while the statement stays on that row.
+    @usableFromInline let liveSource: LiveSource?
     /// True for rows read from the database (and their copies), false for
     /// rows built in Swift.
     let isFetched: Bool
@@ -75,7 +78,7 @@ public final class Row {
 
     init(
         columnNames: [String], values: [DatabaseValue], scopes: [String: Row] = [:], unadapted: Row? = nil, fetched: Bool = false,
-        namesAreDistinct: Bool = false
+        namesAreDistinct: Bool = false, liveSource: LiveSource? = nil
     ) {
         precondition(columnNames.count == values.count)
         sqliteStatement = nil
@@ -87,6 +90,7 @@ public final class Row {
         scopeRows = scopes
         unadaptedRow = unadapted
         isFetched = fetched
+        self.liveSource = liveSource
     }
 
     /// A live view on the current row of a statement.
@@ -101,6 +105,7 @@ public final class Row {
         scopeRows = [:]
         unadaptedRow = nil
         isFetched = true
+        liveSource = nil
     }
 
     /// Stops keeping the decoding state of records (see `keepsDecodingState`).
@@ -112,7 +117,7 @@ public final class Row {
 
     /// A row that owns a copy of the current values.
     public func copy() -> Row {
-        guard let statement else { return self }
+        guard let statement else { return liveSource == nil ? self : withoutLiveSource() }
         // Reading the names first tells whether two differ by case only.
         let names = statement.columnNames
         return Row(columnNames: names, values: databaseValues, fetched: true, namesAreDistinct: !statement.namesDifferOnlyByCase)
@@ -218,6 +223,7 @@ public final class Row {
             }
             return Row.convert(DatabaseValue(sqliteStatement: sqliteStatement, index: column), to: Value.self, column: index)
         }
+        if let liveSource, let value: Value = liveSource.value(atIndex: index) { return value }
         return Row.convert(storedValues[index], to: Value.self, column: index)
     }
 

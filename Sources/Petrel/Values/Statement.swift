@@ -39,6 +39,9 @@ public final class Statement {
     private var _arguments = StatementArguments()
     /// Whether the statement may have been stepped since the last reset.
     @usableFromInline @exclusivity(unchecked) var needsReset = false
+    /// Changes at each step and reset: a row adapted from the current row
+    /// (``Row/LiveSource``) reads the statement only while it is unchanged.
+    @usableFromInline @exclusivity(unchecked) var rowGeneration = 0
 
     /// What the statement reads and writes, as SQLite's authorizer saw it
     /// compile.
@@ -268,6 +271,7 @@ public final class Statement {
         if needsReset {
             sqlite3_reset(sqliteStatement)
             needsReset = false
+            rowGeneration &+= 1
         }
     }
 
@@ -296,6 +300,7 @@ public final class Statement {
     func step() throws -> Bool {
         if !needsReset && hooks.areNeeded { try willExecute() }
         needsReset = true
+        rowGeneration &+= 1
         let code = sqlite3_step(sqliteStatement)
         if code == SQLITE_ROW { return true }
         if code == SQLITE_DONE {

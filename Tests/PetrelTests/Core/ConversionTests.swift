@@ -346,6 +346,41 @@ struct StatementColumnConversionTests {
             #expect(try SQLRequest<ConversionPath>(sql: sql).fetchAll(db).allSatisfy { $0.fast })
         }
     }
+
+    /// The rows of a cursor with an adapter, and their scopes, read from the
+    /// statement while it is on their row, as the cursor's plain rows do;
+    /// once the cursor moves on, or the row is copied, they read their copy.
+    @Test(arguments: StorageKind.allCases)
+    func adaptedCursorRowsReadTheStatementWhileItIsOnTheirRow(kind: StorageKind) throws {
+        let database = try TestDatabase(kind)
+        try database.queue.read { db in
+            let adapter = ScopeAdapter(["inner": ScopeAdapter(["last": SuffixRowAdapter(fromIndex: 1)]), "first": RangeRowAdapter(0..<1)])
+            let cursor = try Row.fetchCursor(db, sql: "SELECT 1 AS a, 2 AS b UNION ALL SELECT 3, NULL", adapter: adapter)
+            let first = try #require(try cursor.next())
+            let last = try #require(first.scopes["inner"]?.scopes["last"])
+            let path: ConversionPath = last["b"]
+            #expect(path == ConversionPath(value: 2, fast: true))
+            #expect((first.scopes["first"]?[0] as ConversionPath?) == ConversionPath(value: 1, fast: true))
+            #expect((last[0] as ConversionPath?)?.fast == true)
+            let copy = first.copy()
+            #expect((copy.scopes["inner"]?.scopes["last"]?["b"] as ConversionPath?) == ConversionPath(value: 2, fast: false))
+            #expect(copy.scopes["inner"]?.scopes["last"]?["b"] as Int? == 2)
+
+            let second = try #require(try cursor.next())
+            #expect((second.scopes["first"]?["a"] as ConversionPath?) == ConversionPath(value: 3, fast: true))
+            let secondLast = try #require(second.scopes["inner"]?.scopes["last"])
+            let missing: ConversionPath? = secondLast[0]
+            #expect(missing == nil)
+            // The first row is no longer the statement's: its own values.
+            #expect((last["b"] as ConversionPath?) == ConversionPath(value: 2, fast: false))
+            #expect(try cursor.next() == nil)
+            #expect((second.scopes["first"]?["a"] as ConversionPath?) == ConversionPath(value: 3, fast: false))
+
+            // Rows that are fetched whole are copies from the start.
+            let rows = try Row.fetchAll(db, sql: "SELECT 1 AS a", adapter: adapter)
+            #expect((rows[0].scopes["first"]?["a"] as ConversionPath?)?.fast == false)
+        }
+    }
 }
 
 /// Reads NULL as a value of its own, through `fromStatement`.

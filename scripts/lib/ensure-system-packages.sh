@@ -44,5 +44,6 @@ ensure_system_packages() {
 # start on port 5432 is never used, so whether it runs does not matter);
 # chromium, chromium-driver and python3-selenium (Debian's headless
 # browser, its WebDriver and Selenium: the browser tests of petrel-serve's
-# page).
-test_packages=(postgresql-15 chromium chromium-driver python3-selenium)
+# page); gdb (the test watchdog prints the stacks of a test process that
+# hangs, scripts/lib/run-tests.sh).
+test_packages=(postgresql-15 chromium chromium-driver python3-selenium gdb)

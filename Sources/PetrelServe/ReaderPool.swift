@@ -6,9 +6,13 @@ import PetrelIndex
 /// parallel. Each connection is a ``DocumentIndex`` opened with
 /// ``DocumentIndex/init(readingAt:)``: nothing is ever written.
 ///
-/// Work runs on Dispatch's threads, not on the cooperative pool, since a
-/// search is synchronous; a request that outlives `timeout` is interrupted
-/// (`sqlite3_interrupt`) and fails with SQLite's interrupt error.
+/// A search is synchronous: it runs on a queue of the pool's own, never on
+/// the cooperative pool nor on Dispatch's global queues, which share their
+/// few threads on Linux (as many as cores): reads that block them would
+/// leave no thread to the server's other work, nor to the watchdog that
+/// stops them. A request that outlives `timeout` is interrupted
+/// (`sqlite3_interrupt`) by a timer on another queue of its own, and fails
+/// with SQLite's interrupt error.
 public actor ReaderPool {
     /// The index file.
     public nonisolated let path: String
@@ -18,6 +22,11 @@ public actor ReaderPool {
     private var waiting: [CheckedContinuation<DocumentIndex, Never>] = []
     /// How many connections the pool holds.
     public nonisolated let size: Int
+    /// Where reads run: a queue made here gets threads as they are needed
+    /// (at most one per connection at a time).
+    private nonisolated let readQueue = DispatchQueue(label: "petrel.serve.reads", attributes: .concurrent)
+    /// Where the watchdogs fire.
+    private nonisolated let watchdogQueue = DispatchQueue(label: "petrel.serve.watchdogs")
 
     /// Opens `size` read-only connections to the index at `path`; throws
     /// the library's error when there is no usable index there.
@@ -42,19 +51,20 @@ public actor ReaderPool {
         }
     }
 
-    /// Runs `work` with a connection of the pool, on a Dispatch thread,
+    /// Runs `work` with a connection of the pool, on the pool's queue,
     /// interrupted after ``timeout``.
     public nonisolated func read<T: Sendable>(_ work: @escaping @Sendable (DocumentIndex) throws -> T) async throws -> T {
         let index = await checkOut()
         defer { Task { await self.checkIn(index) } }
         let watch = InterruptWatch(index: index)
-        let watchdog = Task { [timeout] in
-            try await Task.sleep(for: timeout)
-            watch.interruptIfRunning()
-        }
+        let watchdog = DispatchWorkItem { watch.interruptIfRunning() }
+        // A year at most: any longer limit is none (and never overflows).
+        let (seconds, attoseconds) = timeout.components
+        let nanoseconds = min(max(0, seconds), 366 * 86_400) * 1_000_000_000 + max(0, attoseconds) / 1_000_000_000
+        watchdogQueue.asyncAfter(deadline: .now() + .nanoseconds(Int(nanoseconds)), execute: watchdog)
         defer { watchdog.cancel() }
         return try await withCheckedThrowingContinuation { continuation in
-            DispatchQueue.global().async {
+            readQueue.async {
                 let result = Result { try work(index) }
                 watch.finish()
                 continuation.resume(with: result)

@@ -199,7 +199,7 @@ struct TwoWritersTests {
         let group = DispatchGroup()
         for tree in trees {
             group.enter()
-            DispatchQueue.global().async {
+            Thread.detachNewThread {
                 defer { group.leave() }
                 do {
                     let result = try run(executable, ["--index", index, "--quiet", "--progress", "never", tree.root + "/d0", tree.root])

@@ -119,12 +119,14 @@ func runCapturingBytes(_ executable: String, _ arguments: [String], environment:
     process.standardOutput = out
     process.standardError = err
     try process.run()
-    // Read both pipes concurrently with the process so neither fills up.
+    // Read both pipes concurrently with the process so neither fills up,
+    // on threads of their own: Dispatch's global queues share the
+    // cooperative pool's few threads on Linux, which blocked tests hold.
     let outData = LockedData(), errData = LockedData()
     let group = DispatchGroup()
     for (pipe, box) in [(out, outData), (err, errData)] {
         group.enter()
-        DispatchQueue.global().async {
+        Thread.detachNewThread {
             box.set(pipe.fileHandleForReading.readDataToEndOfFile())
             group.leave()
         }

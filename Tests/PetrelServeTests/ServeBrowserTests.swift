@@ -39,8 +39,8 @@ struct ServeBrowserTests {
         }
     }
 
-    /// Runs a process off the cooperative pool (the server in this process
-    /// needs its threads): exit status and output, stderr after stdout.
+    /// Runs a process on a thread of its own, off the cooperative pool and
+    /// Dispatch's global queues (the server in this process needs them): exit status and output, stderr after stdout.
     static func run(_ executable: String, _ arguments: [String]) async throws -> (Int32, String) {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: executable)
@@ -49,7 +49,7 @@ struct ServeBrowserTests {
         process.standardOutput = output
         process.standardError = output
         return try await withCheckedThrowingContinuation { continuation in
-            DispatchQueue.global().async {
+            Thread.detachNewThread {
                 do {
                     try process.run()
                     let data = output.fileHandleForReading.readDataToEndOfFile()

@@ -32,7 +32,7 @@ struct ServeCommandTests {
         process.standardOutput = output
         process.standardError = error
         return try await withCheckedThrowingContinuation { continuation in
-            DispatchQueue.global().async {
+            Thread.detachNewThread {
                 do {
                     try process.run()
                     let errorText = error.fileHandleForReading.readDataToEndOfFile()

@@ -86,7 +86,7 @@ struct DatabasePoolTests {
         let results = LockedResults()
         for side in 0..<2 {
             group.enter()
-            DispatchQueue.global().async {
+            Thread.detachNewThread {
                 defer { group.leave() }
                 let met = try? pool.read { db -> Bool in
                     _ = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM t")
@@ -118,7 +118,7 @@ struct DatabasePoolTests {
         let results = LockedResults()
         let group = DispatchGroup()
         group.enter()
-        DispatchQueue.global().async {
+        Thread.detachNewThread {
             defer { group.leave() }
             let counts = try? pool.read { db -> [Int] in
                 let before = readsFirst ? [try count(db)] : []
@@ -144,7 +144,7 @@ struct DatabasePoolTests {
         let release = DispatchSemaphore(value: 0)
         let group = DispatchGroup()
         group.enter()
-        DispatchQueue.global().async {
+        Thread.detachNewThread {
             defer { group.leave() }
             try? pool.write { db in
                 try db.execute(sql: "INSERT INTO t (value) VALUES (2)")
@@ -192,7 +192,7 @@ struct DatabasePoolTests {
         let order = LockedStrings()
         let group = DispatchGroup()
         group.enter()
-        DispatchQueue.global().async {
+        Thread.detachNewThread {
             defer { group.leave() }
             _ = try? pool.read { db in
                 _ = try count(db)
@@ -203,7 +203,7 @@ struct DatabasePoolTests {
         }
         #expect(reading.wait(timeout: .now() + 10) == .success)
         group.enter()
-        DispatchQueue.global().async {
+        Thread.detachNewThread {
             defer { group.leave() }
             try? pool.barrierWriteWithoutTransaction { db in
                 order.append("barrier")

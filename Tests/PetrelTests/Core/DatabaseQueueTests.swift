@@ -113,7 +113,7 @@ struct DatabaseQueueTests {
         let locked = DispatchSemaphore(value: 0)
         let release = DispatchSemaphore(value: 0)
         let holderDone = DispatchSemaphore(value: 0)
-        DispatchQueue.global().async {
+        Thread.detachNewThread {
             try? holder.write { db in
                 try db.execute(sql: "INSERT INTO t VALUES ('holder')")
                 locked.signal()
@@ -170,7 +170,7 @@ struct DatabaseQueueTests {
         let dbQueue = try DatabaseQueue()
         let running = DispatchSemaphore(value: 0)
         let finished = Counter()
-        DispatchQueue.global().async {
+        Thread.detachNewThread {
             running.wait()
             // An interrupt before the statement starts is a no-op, so
             // interrupt every 50 ms until the read ends: a loaded machine

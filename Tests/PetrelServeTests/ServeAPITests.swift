@@ -305,6 +305,39 @@ struct ServeAPITests {
         #expect(count > 0)
     }
 
+    /// The timeout does not need a thread of the cooperative pool (nor of
+    /// Dispatch's global queues, which share its threads on Linux): with
+    /// every one of them blocked for 6 s, an endless read is still stopped
+    /// at its limit. Before, its watchdog waited for a free thread.
+    @Test("a read is interrupted at its limit while every thread of the cooperative pool is blocked")
+    func timeoutWithoutFreeThreads() async throws {
+        let fixture = try ServeFixture()
+        let pool = try ReaderPool(path: fixture.indexPath, size: 1, timeout: .milliseconds(300))
+        let startedReading = Stamp(), interrupted = Stamp()
+        let read = Task {
+            try await pool.read { index in
+                startedReading.set()
+                do {
+                    return try index.dbQueue.read { db in
+                        try Int.fetchOne(db, sql: "WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c) SELECT count(*) FROM c")
+                    }
+                } catch {
+                    interrupted.set()
+                    throw error
+                }
+            }
+        }
+        while startedReading.value == nil { try await Task.sleep(for: .milliseconds(10)) }
+        let blockersStarted = ContinuousClock.now
+        let blockers = (0..<ProcessInfo.processInfo.activeProcessorCount).map { _ in
+            Task.detached { blockThread(seconds: 6) }
+        }
+        _ = try? await read.value
+        for blocker in blockers { await blocker.value }
+        let stopped = try #require(interrupted.value, "the endless read was not interrupted")
+        #expect(stopped - blockersStarted < .seconds(4), "interrupted \(stopped - blockersStarted) after the pool was blocked")
+    }
+
     @Test("no index: the library's error, as the CLI reports it")
     func noIndex() throws {
         let configuration = ServerConfiguration(indexPath: "/nonexistent/index.sqlite")
@@ -327,4 +360,19 @@ struct ServeAPITests {
             #expect(source.contains("api.get(\"\(path.dropFirst(5))\")"), "\(path) is not served")
         }
     }
+}
+
+/// When something first happened, set from any thread.
+// @unchecked Sendable: `instant` is only read or written under `lock`.
+private final class Stamp: @unchecked Sendable {
+    private let lock = NSLock()
+    private var instant: ContinuousClock.Instant?
+    func set() { lock.withLock { if instant == nil { instant = .now } } }
+    var value: ContinuousClock.Instant? { lock.withLock { instant } }
+}
+
+/// Blocks the calling thread (a synchronous sleep, out of reach of the
+/// asynchronous context's check).
+private func blockThread(seconds: Double) {
+    Thread.sleep(forTimeInterval: seconds)
 }

@@ -1,9 +1,8 @@
 # Sourced by scripts/test and scripts/test-tsan: runs `swift test` with a
 # watchdog. A run longer than PETREL_TEST_TIMEOUT seconds (default 1200; a
 # normal run takes one to two minutes) is stopped, after the watchdog has
-# printed what it was doing: the tests that started and never finished
-# (oldest first), every thread's stack in the test process (gdb), and the
-# end of the log. A hang thus fails CI with a diagnosis instead of running
+# printed what it was doing: every thread's stack in the test process
+# (gdb), the end of the log, and the tests that started and never finished. A hang thus fails CI with a diagnosis instead of running
 # into CI's own time limit.
 run_tests_with_watchdog() {
     local limit="${PETREL_TEST_TIMEOUT:-1200}"
@@ -35,26 +34,13 @@ run_tests_with_watchdog() {
     return "$status"
 }
 
-# What a run that hangs was doing: the tests started and not finished,
-# in the order they started, the stacks of the test process's threads
-# (when gdb is installed), and the last lines of the log.
+# What a run that hangs was doing: the stacks of the test process's
+# threads (when gdb is installed), the last lines of the log, and the tests
+# started and not finished, in the order they started.
 report_unfinished_tests() {
     local log="$1" limit="$2"
     # The test events are UTF-8 whatever the locale: match them as such.
     export LC_ALL=C.UTF-8
-    echo "error: the tests did not finish within $limit s; started and never finished, oldest first:"
-    awk '
-        /^◇ Test .* started\.$/ && !/^◇ Test run started/ {
-            name = $0; sub(/^◇ Test /, "", name); sub(/ started\.$/, "", name)
-            if (!(name in started)) { started[name] = NR; order[++count] = name }
-        }
-        /^(✔|✘) Test .* (passed|failed) after / {
-            name = $0; sub(/^(✔|✘) Test /, "", name); sub(/ (passed|failed) after .*$/, "", name)
-            sub(/ with [0-9]+ test cases?$/, "", name)
-            finished[name] = 1
-        }
-        END { for (i = 1; i <= count; i++) if (!(order[i] in finished)) print "  " order[i] }
-    ' "$log"
     local pid
     for pid in $(pgrep -f 'PetrelPackageTests\.xctest'); do
         if command -v gdb >/dev/null 2>&1; then
@@ -65,4 +51,21 @@ report_unfinished_tests() {
     done
     echo "--- the last lines of the log:"
     tail -n 40 "$log"
+    echo "error: the tests did not finish within $limit s; started and never finished, oldest first (all start at once: the stacks above say more):"
+    awk '
+        /^◇ Test .* started\.$/ && !/^◇ Test run started/ {
+            name = $0; sub(/^◇ Test /, "", name); sub(/ started\.$/, "", name)
+            if (!(name in started)) { started[name] = NR; order[++count] = name }
+        }
+        /^(✔|✘) Test .* (passed|failed) after / {
+            name = $0; sub(/^(✔|✘) Test /, "", name); sub(/ (passed|failed) after .*$/, "", name)
+            sub(/ with [0-9]+ test cases?$/, "", name)
+            finished[name] = 1
+        }
+        END {
+            shown = 0
+            for (i = 1; i <= count; i++) if (!(order[i] in finished)) { if (shown++ < 80) print "  " order[i] }
+            if (shown > 80) print "  ... and " (shown - 80) " more"
+        }
+    ' "$log"
 }

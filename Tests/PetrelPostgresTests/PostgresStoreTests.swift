@@ -198,6 +198,31 @@ struct PostgresStoreTests {
         #expect(gone.stderr.contains("cannot open the index in PostgreSQL at postgres://petrel@127.0.0.1:\(server.port)/postgres"), "\(gone.stderr)")
     }
 
+    /// The plain tools hold no PostgreSQL client: for --database they run
+    /// their twin beside them, and say so when it is missing.
+    @Test("petrel-search and petrel-index without their -postgres twin: a clear error, exit 2; SQLite indexes need no twin")
+    func toolsWithoutTheirTwin() throws {
+        let directory = try TemporaryDirectory()
+        for tool in ["petrel-search", "petrel-index"] {
+            let built = try #require(Self.tool(tool), "\(tool) is built next to the tests")
+            #expect(Self.tool(tool + "-postgres") != nil, "the twin is built next to \(tool)")
+            let alone = directory.path(tool)
+            try FileManager.default.copyItem(atPath: built, toPath: alone)
+            let result = try Self.run(alone, ["--database", "postgres://petrel@127.0.0.1:1/postgres", "--", "lamp"])
+            #expect(result.status == 2)
+            #expect(result.stderr.contains("PostgreSQL indexes need \(tool)-postgres, which is not installed beside \(tool)"), "\(result.stderr)")
+            // The binary carries none of SwiftNIO or postgres-nio.
+            let binary = try Data(contentsOf: URL(fileURLWithPath: built))
+            #expect(binary.range(of: Data("PostgresNIO".utf8)) == nil, "\(tool) links postgres-nio")
+        }
+        let root = try Self.makeTree(in: directory)
+        let index = directory.path("index.sqlite")
+        let indexed = try Self.run(directory.path("petrel-index"), ["--index", index, root])
+        #expect(indexed.status == 0, "\(indexed.stderr)")
+        let found = try Self.run(directory.path("petrel-search"), ["--index", index, "--files-only", "lighthouse", "keeper"])
+        #expect(found.stdout.split(separator: "\n").first.map(String.init) == root + "/lighthouse.md", "\(found.stderr)")
+    }
+
     @Test("An indexer killed (SIGKILL) mid-update leaves the index consistent; the next run converges")
     func killedIndexer() async throws {
         let indexer = try #require(Self.tool("petrel-index"), "petrel-index is built next to the tests")

@@ -2,16 +2,18 @@ import ArgumentParser
 import Foundation
 import PetrelCommandSupport
 import PetrelIndex
-import PetrelPostgres
 
-@main
-struct PetrelIndexCommand: ParsableCommand {
-    static func main() {
+/// The `petrel-index` command; `Store` reaches indexes on PostgreSQL
+/// (``PostgresTwin`` in `petrel-index`, PetrelPostgres in its twin).
+public struct PetrelIndexCommand<Store: PostgresStoreAccess>: ParsableCommand {
+    public init() {}
+
+    public static func main() {
         ProcessMemory.returnLargeBlocksToTheSystem()
         CommandRunner.main(Self.self)
     }
 
-    static let configuration = CommandConfiguration(
+    public static var configuration: CommandConfiguration { CommandConfiguration(
         commandName: "petrel-index",
         abstract: "Index folders of documents into one SQLite full-text index, incrementally.",
         discussion: """
@@ -52,7 +54,7 @@ struct PetrelIndexCommand: ParsableCommand {
             no usable index, an interrupted run, output that cannot be written).
             """,
         version: PetrelRelease.version
-    )
+    ) }
 
     @Argument(help: "Folders to add and update (default: every folder of the index).", completion: .directory)
     var folders: [String] = []
@@ -120,7 +122,7 @@ struct PetrelIndexCommand: ParsableCommand {
 
     enum ProgressMode: String, ExpressibleByArgument, CaseIterable { case auto, always, never }
 
-    func validate() throws {
+    public func validate() throws {
         if let maxSize, ByteSize.parse(maxSize) == nil {
             throw ValidationError("--max-size: '\(maxSize)' is not a size (try 20M, 512K, 1G or a number of bytes)")
         }
@@ -158,7 +160,7 @@ struct PetrelIndexCommand: ParsableCommand {
         return options
     }
 
-    func run() throws {
+    public func run() throws {
         let output = Output(json: json, quiet: quiet)
         do {
             try execute(output)
@@ -305,10 +307,9 @@ extension PetrelIndexCommand {
             throw CommandFailure("--check, --list, --stats, --rebuild, --dry-run, --watch, --remove and walk options work on SQLite indexes only for now")
         }
         guard !folders.isEmpty else { throw CommandFailure("name the folders to index in \(url.components(separatedBy: "@").last ?? url) (petrel-index --database URL FOLDER)") }
-        let location = try PostgresLocation(url)
-        let folders = folders
-        let report = try AsyncBridge.wait { try await PostgresIndex(location: location).update(roots: folders) }
-        try output.report(report, index: location.description)
+        try Store.prepare(tool: "petrel-index")
+        let (report, index) = try Store.update(url: url, roots: folders)
+        try output.report(report, index: index)
         if report.hasFailures { throw CommandExit(.partial) }
     }
 }

@@ -2,13 +2,15 @@ import ArgumentParser
 import Foundation
 import PetrelCommandSupport
 import PetrelIndex
-import PetrelPostgres
 
-@main
-struct PetrelSearchCommand: ParsableCommand {
-    static func main() { CommandRunner.main(Self.self) }
+/// The `petrel-search` command; `Store` reaches indexes on PostgreSQL
+/// (``PostgresTwin`` in `petrel-search`, PetrelPostgres in its twin).
+public struct PetrelSearchCommand<Store: PostgresStoreAccess>: ParsableCommand {
+    public static func main() { CommandRunner.main(Self.self) }
 
-    static let configuration = CommandConfiguration(
+    public init() {}
+
+    public static var configuration: CommandConfiguration { CommandConfiguration(
         commandName: "petrel-search",
         abstract: "Search an index built by petrel-index: ranked hits with snippets, in every language.",
         discussion: """
@@ -50,7 +52,7 @@ struct PetrelSearchCommand: ParsableCommand {
             2 error: a usage error, no usable index, output that cannot be written (as ripgrep).
             """,
         version: PetrelRelease.version
-    )
+    ) }
 
     @Argument(help: "The query.")
     var query: [String] = []
@@ -116,7 +118,7 @@ struct PetrelSearchCommand: ParsableCommand {
 
     enum ColorMode: String, ExpressibleByArgument, CaseIterable { case auto, always, never }
 
-    func validate() throws {
+    public func validate() throws {
         if query.allSatisfy({ $0.trimmingCharacters(in: .whitespaces).isEmpty }) { throw ValidationError("give a query (see --help)") }
         if limit ?? 0 < 0 || offset < 0 { throw ValidationError("--limit and --offset cannot be negative") }
         if nulSeparated, !filesOnly { throw ValidationError("-0 goes with --files-only (-l)") }
@@ -130,7 +132,7 @@ struct PetrelSearchCommand: ParsableCommand {
         if let path, let problem = GlobSyntax.problem(in: path) { throw ValidationError("--path: '\(path)' is not a glob: \(problem)") }
     }
 
-    func run() throws {
+    public func run() throws {
         // A reader that stops early (`| head`) makes the next write fail
         // with EPIPE, which ends the command quietly (StandardStreams).
         signal(SIGPIPE, SIG_IGN)
@@ -142,6 +144,7 @@ struct PetrelSearchCommand: ParsableCommand {
         let environment = ProcessInfo.processInfo.environment["PETREL_DATABASE"].flatMap { $0.isEmpty ? nil : $0 }
         let databaseURL = database ?? (index == nil ? environment : nil)
         do {
+            if databaseURL != nil { try Store.prepare(tool: "petrel-search") }
             let documentIndex = try databaseURL == nil ? DocumentIndex(readingAt: indexPath) : nil
             let text = query.joined(separator: " ")
             // author:, from:, to:, cc:, subject: and keywords: are filters.
@@ -188,8 +191,7 @@ struct PetrelSearchCommand: ParsableCommand {
             if let documentIndex {
                 results = try documentIndex.search(parsed, options: options)
             } else {
-                let (url, query, searchOptions) = (databaseURL ?? "", parsed, options)
-                results = try AsyncBridge.wait { try await PostgresIndex(location: PostgresLocation(url), create: false).search(query, options: searchOptions) }
+                results = try Store.search(url: databaseURL ?? "", query: parsed, options: options)
             }
             if count {
                 try StandardStreams.writeOutput("\(results.fullMatchCount ?? 0)\n")

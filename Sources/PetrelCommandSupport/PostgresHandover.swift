@@ -1,0 +1,57 @@
+import Foundation
+import PetrelIndex
+
+/// How a command-line tool reaches an index on PostgreSQL: the second seam
+/// of ``PetrelIndex`` (where the index is stored) as the tools see it.
+///
+/// `petrel-index` and `petrel-search` are linked without PetrelPostgres:
+/// SwiftNIO, BoringSSL and postgres-nio made every start of a search
+/// slower (more relocations, a longer scan of the protocol conformances),
+/// for an index most people keep in SQLite. Given a PostgreSQL index
+/// (`--database`, `$PETREL_DATABASE`), they hand the whole command over to
+/// their twin installed beside them, `petrel-index-postgres` or
+/// `petrel-search-postgres`: the same command, linked with PetrelPostgres,
+/// whose ``PostgresStoreAccess`` runs it.
+public protocol PostgresStoreAccess {
+    /// Called before anything is written, when the command names an index
+    /// on PostgreSQL: returns when this process can run it, else replaces
+    /// the process with the twin that can, or throws.
+    static func prepare(tool: String) throws
+
+    /// The page of results of a search of the index at `url`.
+    static func search(url: String, query: SearchQuery, options: SearchOptions) throws -> SearchResults
+
+    /// Brings the documents under `roots` up to date in the index at `url`:
+    /// the report, and the index as a report may name it (no password).
+    static func update(url: String, roots: [String]) throws -> (report: IndexReport, index: String)
+}
+
+/// The access of the plain tools: none of their own; the command goes to
+/// the twin beside the running executable (`TOOL-postgres`).
+public enum PostgresTwin: PostgresStoreAccess {
+    public static func prepare(tool: String) throws {
+        let twin = executableFolder() + "/" + tool + "-postgres"
+        guard FileManager.default.isExecutableFile(atPath: twin) else {
+            throw CommandFailure("PostgreSQL indexes need \(tool)-postgres, which is not installed beside \(tool) (\(twin))")
+        }
+        var arguments = CommandLine.arguments
+        if arguments.isEmpty { arguments = [twin] }
+        arguments[0] = twin
+        let failure = ProcessHandover.replaceProcess(with: twin, arguments: arguments)
+        throw CommandFailure("cannot run \(twin): \(failure)")
+    }
+
+    public static func search(url: String, query: SearchQuery, options: SearchOptions) throws -> SearchResults {
+        throw CommandFailure("this build of the tool has no PostgreSQL support")
+    }
+
+    public static func update(url: String, roots: [String]) throws -> (report: IndexReport, index: String) {
+        throw CommandFailure("this build of the tool has no PostgreSQL support")
+    }
+
+    /// The folder of the running executable (links resolved).
+    static func executableFolder() -> String {
+        let path = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments.first ?? ""
+        return URL(fileURLWithPath: path).resolvingSymlinksInPath().deletingLastPathComponent().path
+    }
+}

@@ -1,0 +1,21 @@
+import PetrelCommandSupport
+import PetrelIndex
+import PetrelPostgres
+
+/// The PostgreSQL access of the tools' twins, `petrel-index-postgres` and
+/// `petrel-search-postgres`: ``PostgresIndex``, waited for from the
+/// commands' synchronous `run()`.
+public enum PostgresToolStore: PostgresStoreAccess {
+    public static func prepare(tool: String) throws {}
+
+    public static func search(url: String, query: SearchQuery, options: SearchOptions) throws -> SearchResults {
+        let location = try PostgresLocation(url)
+        return try AsyncBridge.wait { try await PostgresIndex(location: location, create: false).search(query, options: options) }
+    }
+
+    public static func update(url: String, roots: [String]) throws -> (report: IndexReport, index: String) {
+        let location = try PostgresLocation(url)
+        let report = try AsyncBridge.wait { try await PostgresIndex(location: location).update(roots: roots) }
+        return (report, location.description)
+    }
+}

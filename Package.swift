@@ -154,9 +154,11 @@ let package = Package(
         // transfer-decoded MIME parts. It declares the GMime functions it
         // calls itself (gmime_declarations.h), since GLib's pkg-config
         // flags are ones SwiftPM refuses with a warning.
+        // GMime is not linked: petrel_mail.c loads it (dlopen) when the
+        // first message is parsed, so that a program that reads no mail
+        // (petrel-search) does not load GMime and GLib at each start.
         .target(
-            name: "CPetrelMail",
-            linkerSettings: [.linkedLibrary("gmime-3.0"), .linkedLibrary("gobject-2.0"), .linkedLibrary("glib-2.0")]
+            name: "CPetrelMail"
         ),
         // libxml2 (libxml2-dev), seen only by CPetrelXML: its headers
         // include the system ICU's, which no Swift module that sees

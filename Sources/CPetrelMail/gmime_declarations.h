@@ -1,8 +1,9 @@
 #ifndef PETREL_GMIME_DECLARATIONS_H
 #define PETREL_GMIME_DECLARATIONS_H
 
-/* The part of GMime 3's and GLib's C interface that petrel_mail.c calls,
- * declared here instead of including <gmime/gmime.h>: those headers need
+/* The part of GMime 3's and GLib's C interface that petrel_mail.c calls
+ * (through pointers it looks up when GMime is first needed), declared
+ * here instead of including <gmime/gmime.h>: those headers need
  * pkg-config's flags (-I for GLib, -pthread, -D_LARGEFILE64_SOURCE), and
  * SwiftPM warns about every flag it does not allow from pkg-config, while
  * a C target may not take include paths outside the package without
@@ -119,10 +120,5 @@ InternetAddress *internet_address_list_get_address(InternetAddressList *list, in
 InternetAddressList *internet_address_group_get_members(InternetAddressGroup *group);
 const char *internet_address_get_name(InternetAddress *ia);
 char *internet_address_to_string(InternetAddress *ia, GMimeFormatOptions *options, gboolean encode);
-
-/* What GMime's type-check macros do, as a function. */
-static inline int petrel_gmime_is_a(void *object, GType type) {
-    return object && g_type_check_instance_is_a((GTypeInstance *)object, type);
-}
 
 #endif

@@ -26,6 +26,11 @@ typedef struct petrel_mail_message petrel_mail_message;
 /* Address headers. */
 enum { PETREL_MAIL_FROM = 0, PETREL_MAIL_TO = 1, PETREL_MAIL_CC = 2 };
 
+/* NULL when GMime (libgmime-3.0.so.0) is loaded and ready, else why it
+ * cannot be: it is loaded at the first call of this function or of
+ * petrel_mail_parse, never at the program's start. */
+const char *petrel_mail_unavailable(void);
+
 /* Parses one message from `length` bytes (copied: the buffer may go
  * away). At most `maximum_parts` leaf parts are listed, and multiparts
  * are walked `maximum_depth` levels deep; what lies beyond is counted in

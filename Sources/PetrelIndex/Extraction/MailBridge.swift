@@ -51,6 +51,12 @@ enum MailReader {
     /// How deep multiparts are walked into.
     static let maximumDepth: Int32 = 32
 
+    /// Why GMime cannot be used (it is loaded at the first message), or
+    /// nil when it can.
+    static var unavailable: String? {
+        petrel_mail_unavailable().map { String(cString: $0) }
+    }
+
     /// The message in `bytes`, with at most `maximumParts` parts, each
     /// part's content only when it decodes to at most `maximumPartBytes`;
     /// nil when GMime cannot read the bytes at all.

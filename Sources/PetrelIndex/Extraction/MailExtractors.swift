@@ -31,6 +31,7 @@ public struct MailExtractor: ContainerExtractor {
         if Self.boundaryCount(bytes, upTo: Self.maximumBoundaries + 1) > Self.maximumBoundaries {
             throw .unreadable("more than \(Self.maximumBoundaries) multipart boundaries")
         }
+        if let reason = MailReader.unavailable { throw .unreadable("mail needs GMime 3 (libgmime-3.0), which cannot be loaded: \(reason)") }
         guard let message = MailReader.read(bytes, maximumParts: limits.maximumParts, maximumPartBytes: limits.maximumPartBytes),
               message.headerCount > 0 else {
             throw .unreadable("not a mail message")

@@ -143,11 +143,11 @@ let package = Package(
             providers: [.apt(["zlib1g-dev"])]
         ),
         // libarchive (libarchive-dev): zip, tar and 7z members, and the
-        // zip packages of OOXML, ODF and EPUB, read from memory.
-        .systemLibrary(
-            name: "CPetrelArchive",
-            pkgConfig: "libarchive",
-            providers: [.apt(["libarchive-dev"])]
+        // zip packages of OOXML, ODF and EPUB, read from memory. Not
+        // linked: petrel_archive.c loads it (dlopen) at the first archive,
+        // so that petrel-search does not load it at each start.
+        .target(
+            name: "CPetrelArchive"
         ),
         // Mail messages through GMime 3 (libgmime-3.0-dev), behind a C
         // header with no GMime or GLib type: decoded headers and

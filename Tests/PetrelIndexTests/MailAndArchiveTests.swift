@@ -471,34 +471,46 @@ struct HostileArchiveTests {
         #expect(result.status == 0, "\(result.stderr)")
     }
 
-    /// GMime is loaded when a message is first read: petrel-search never
-    /// loads it, and an indexer that cannot load it reports each message
-    /// as unreadable, with the reason, and indexes everything else.
-    @Test func gmimeIsLoadedOnlyToReadMail() throws {
+    /// GMime and libarchive are loaded when a message or an archive is
+    /// first read: petrel-search never loads them, and an indexer that
+    /// cannot load them reports each such file as unreadable, with the
+    /// reason, and indexes everything else.
+    @Test func gmimeAndLibarchiveAreLoadedOnlyToReadMailAndArchives() throws {
         for tool in ["petrel-search", "petrel-index"] {
             let executable = try #require(builtProduct(tool))
             let libraries = try run("/usr/bin/ldd", [executable])
             #expect(libraries.status == 0, "\(libraries.stderr)")
-            #expect(!libraries.stdout.contains("libgmime") && !libraries.stdout.contains("libglib"), "\(tool) loads GMime at start:\n\(libraries.stdout)")
+            for library in ["libgmime", "libglib", "libarchive"] {
+                #expect(!libraries.stdout.contains(library), "\(tool) loads \(library) at start:\n\(libraries.stdout)")
+            }
         }
         let tree = try Tree([
             "note.txt": "the keeper's note about puffins",
             "letter.eml": "From: Ann <ann@example.org>\nTo: bob@example.org\nSubject: Puffins\n\nThe puffins came back to the lighthouse.\n",
+            "inside/log.txt": "razorbills nested on the cliff",
         ])
-        // A GMime that cannot load: an empty file found first.
+        let zipped = try run("/usr/bin/zip", ["-q", "-j", tree.path("logs.zip"), tree.path("inside/log.txt")])
+        try #require(zipped.status == 0, "\(zipped.stderr)")
+        try tree.remove("inside/log.txt")
+        // Libraries that cannot load: empty files found first.
         let broken = try TemporaryDirectory()
-        try Data().write(to: broken.url.appendingPathComponent("libgmime-3.0.so.0"))
+        for name in ["libgmime-3.0.so.0", "libarchive.so.13"] {
+            try Data().write(to: broken.url.appendingPathComponent(name))
+        }
         let index = tree.path("index.sqlite")
         let indexer = try #require(builtProduct("petrel-index"))
-        let withoutGMime = try run(indexer, ["--index", index, "--progress", "never", tree.root], environment: ["LD_LIBRARY_PATH": broken.url.path])
-        #expect(withoutGMime.status == 1, "\(withoutGMime.stdout)\(withoutGMime.stderr)")
-        #expect(withoutGMime.stderr.contains("letter.eml") && withoutGMime.stderr.contains("mail needs GMime 3 (libgmime-3.0), which cannot be loaded"),
-                "\(withoutGMime.stderr)")
+        let without = try run(indexer, ["--index", index, "--progress", "never", tree.root], environment: ["LD_LIBRARY_PATH": broken.url.path])
+        #expect(without.status == 1, "\(without.stdout)\(without.stderr)")
+        #expect(without.stderr.contains("letter.eml") && without.stderr.contains("mail needs GMime 3 (libgmime-3.0), which cannot be loaded"),
+                "\(without.stderr)")
+        #expect(without.stderr.contains("logs.zip") && without.stderr.contains("archives need libarchive, which cannot be loaded"),
+                "\(without.stderr)")
         let searcher = try #require(builtProduct("petrel-search"))
         #expect(try run(searcher, ["--index", index, "--files-only", "keeper"]).stdout == tree.path("note.txt") + "\n")
-        // With GMime, the next run reads the message.
-        let withGMime = try run(indexer, ["--index", index, "--progress", "never", tree.root])
-        #expect(withGMime.status == 0, "\(withGMime.stderr)")
+        // With the libraries, the next run reads the message and the archive.
+        let with = try run(indexer, ["--index", index, "--progress", "never", tree.root])
+        #expect(with.status == 0, "\(with.stderr)")
         #expect(try run(searcher, ["--index", index, "--files-only", "puffins", "lighthouse"]).stdout.hasPrefix(tree.path("letter.eml")))
+        #expect(try run(searcher, ["--index", index, "--files-only", "razorbills"]).stdout.hasPrefix(tree.path("logs.zip")))
     }
 }

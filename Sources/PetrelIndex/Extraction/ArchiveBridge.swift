@@ -34,13 +34,16 @@ enum ArchiveReader {
     /// packages): setting up every format and filter took most of the time
     /// of a small document.
     static func members(of archive: [UInt8], limits: ContainerLimits, zipOnly: Bool = false, wanted: (String) -> Bool = { _ in true }) throws(Failure) -> [Member] {
-        guard let reader = archive_read_new() else { throw .unreadable("libarchive could not start") }
-        defer { archive_read_free(reader) }
+        if let reason = petrel_archive_unavailable() {
+            throw .unreadable("archives need libarchive, which cannot be loaded: \(String(cString: reason))")
+        }
+        guard let reader = petrel_archive_read_new() else { throw .unreadable("libarchive could not start") }
+        defer { petrel_archive_read_free(reader) }
         if zipOnly {
-            archive_read_support_format_zip(reader)
+            petrel_archive_read_support_format_zip(reader)
         } else {
-            archive_read_support_filter_all(reader)
-            archive_read_support_format_all(reader)
+            petrel_archive_read_support_filter_all(reader)
+            petrel_archive_read_support_format_all(reader)
         }
         // The ratio is bounded per archive: a member may not expand past
         // ratio × the archive's size (and never less than a megabyte).
@@ -49,7 +52,7 @@ enum ArchiveReader {
         // libarchive reads the buffer until it is freed: everything
         // happens while the bytes are pinned.
         let listing: Result<[Member], Failure> = archive.withUnsafeBytes { buffer in
-            guard archive_read_open_memory(reader, buffer.baseAddress, buffer.count) == ARCHIVE_OK else {
+            guard petrel_archive_read_open_memory(reader, buffer.baseAddress, buffer.count) == ARCHIVE_OK else {
                 let text = message(reader, or: "not an archive")
                 return .failure(isEncryptionMessage(text) ? .encrypted : .unreadable(text))
             }
@@ -68,7 +71,7 @@ enum ArchiveReader {
         var total = 0
         var entry: OpaquePointer?
         while true {
-            let result = archive_read_next_header(reader, &entry)
+            let result = petrel_archive_read_next_header(reader, &entry)
             if result == ARCHIVE_EOF { break }
             guard result == ARCHIVE_OK || result == ARCHIVE_WARN, let entry else {
                 if members.isEmpty, isEncryptionMessage(message(reader, or: "")) {
@@ -83,11 +86,11 @@ enum ArchiveReader {
                 members.append(Member(path: path, bytes: nil, skipReason: "more than \(limits.maximumParts) members"))
                 break
             }
-            if archive_entry_is_encrypted(entry) != 0 {
+            if petrel_archive_entry_is_encrypted(entry) != 0 {
                 members.append(Member(path: path, bytes: nil, skipReason: "encrypted"))
                 continue
             }
-            let declared = archive_entry_size_is_set(entry) != 0 ? Int(archive_entry_size(entry)) : -1
+            let declared = petrel_archive_entry_size_is_set(entry) != 0 ? Int(petrel_archive_entry_size(entry)) : -1
             let partLimit = max(0, min(limits.maximumPartBytes, limits.maximumTotalBytes - total, ratioBound))
             if declared > partLimit {
                 members.append(Member(path: path, bytes: nil, skipReason: "larger than the size limit (\(declared) bytes)"))
@@ -124,7 +127,7 @@ enum ArchiveReader {
         if sizeHint > 0 { bytes.reserveCapacity(min(sizeHint, limit)) }
         var chunk = [UInt8](repeating: 0, count: 64 * 1024)
         while true {
-            let count = chunk.withUnsafeMutableBytes { archive_read_data(reader, $0.baseAddress, $0.count) }
+            let count = chunk.withUnsafeMutableBytes { petrel_archive_read_data(reader, $0.baseAddress, $0.count) }
             if count == 0 { return .success(bytes) }
             if count < 0 { return .failure(.damaged(message(reader, or: "damaged member"))) }
             if bytes.count + count > limit { return .failure(.tooLarge) }
@@ -135,9 +138,9 @@ enum ArchiveReader {
     /// A member's path: UTF-8 when the archive says so, else the stored
     /// bytes decoded leniently (old zip files store code page 437 names).
     private static func pathname(_ entry: OpaquePointer) -> String {
-        if let utf8 = archive_entry_pathname_utf8(entry) { return normalized(String(cString: utf8)) }
+        if let utf8 = petrel_archive_entry_pathname_utf8(entry) { return normalized(String(cString: utf8)) }
         // String(cString:) repairs bytes that are not UTF-8, as decoding does.
-        if let raw = archive_entry_pathname(entry) { return normalized(String(cString: raw)) }
+        if let raw = petrel_archive_entry_pathname(entry) { return normalized(String(cString: raw)) }
         return ""
     }
 
@@ -150,7 +153,7 @@ enum ArchiveReader {
     }
 
     private static func message(_ reader: OpaquePointer, or fallback: String) -> String {
-        guard let text = archive_error_string(reader) else { return fallback }
+        guard let text = petrel_archive_error_string(reader) else { return fallback }
         return String(cString: text)
     }
 }

@@ -52,7 +52,7 @@ enum PostgresSearch {
             """, logger: logger).decode(String?.self) {
             languages.append(language)
         }
-        let prepared = try PreparedSearch(query: query, options: options, tokenizer: .icu, sampleLanguages: { languages })
+        var prepared = try PreparedSearch(query: query, options: options, tokenizer: .icu, sampleLanguages: { languages })
         guard !prepared.isEmpty else { return prepared.emptyResults }
 
         // Pass 2: candidates, with the positions of the query's tokens.
@@ -79,6 +79,8 @@ enum PostgresSearch {
                                          columns: [offsets(path), offsets(titleHits), offsets(body)], expression: prepared.expression))
             }
         }
+        // The query's most frequent words bring no candidates of their own.
+        try prepared.leaveOutFrequentWords(rows: &rows, documents: documents)
         let ranked = try prepared.rank(rows, documents: documents, columnTotals: totals)
 
         // Pass 3: the page.

@@ -127,6 +127,49 @@ struct PostgresStoreTests {
         #expect(difference <= 1e-9)
     }
 
+    /// Past 500 documents, a word in more than 5% of them brings no
+    /// candidates of its own when the query has rarer words, and common
+    /// words lose their stems: the PostgreSQL store decides it as SQLite
+    /// does (counting on its candidates), so the pages stay the same.
+    @Test("A 1,200-document tree with frequent words: the same pages and scores as SQLite, frequent words left out alike")
+    func parityWithFrequentWords() async throws {
+        let server = try PostgresServer()
+        defer { server.stop() }
+        let directory = try TemporaryDirectory()
+        let root = directory.path("many")
+        try FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: true)
+        let rare = ["petrel", "fulmar", "gannet", "shearwater", "kittiwake", "razorbill"]
+        for number in 0..<1200 {
+            // "the", "keeper" and "lighthouse" are everywhere;
+            // "calling" is common (a stem with many words); each bird is in
+            // 28 or 29 documents, a storm petrel in 6.
+            var words = ["the keeper of the lighthouse writes the log at night"]
+            if number % 3 == 0 { words.append("calling the boats, called twice, calls at dawn") }
+            if number % 7 == 0 { words.append("a \(rare[number / 7 % rare.count]) flew over the lantern") }
+            if number % 211 == 0 { words.append("storm petrel nests on the rocks") }
+            try (words.joined(separator: ". ") + ".\n").write(toFile: root + "/note-\(number).txt", atomically: false, encoding: .utf8)
+        }
+        let sqlite = try DocumentIndex(path: directory.path("index.sqlite"))
+        _ = try await sqlite.update(roots: [root])
+        let postgres = try await PostgresIndex(server.url)
+        let report = try await postgres.update(roots: [root])
+        #expect(report.added == 1200)
+        let queries = ["the petrel", "lighthouse fulmar", "keeper storm petrel", "calling the gannet", "the keeper", "calling",
+                       "the lighthouse kittiwake night", "razorbill OR shearwater", "night the log"]
+        for query in queries {
+            let expected = try sqlite.search(query)
+            let found = try await postgres.search(query)
+            #expect(found.expression == expected.expression, "\(query)")
+            #expect(found.notes.filter { $0.contains("frequent") || $0.contains("common") } == expected.notes.filter { $0.contains("frequent") || $0.contains("common") },
+                    "\(query): \(found.notes) vs \(expected.notes)")
+        }
+        // The rule did apply: documents with only "the" and "lighthouse" are no candidates.
+        #expect(try sqlite.search("lighthouse fulmar").notes.contains("documents with only the most frequent words of the query are not candidates"))
+        let (hits, difference) = try await Self.compare(sqlite, postgres, queries)
+        #expect(hits >= 40)
+        #expect(difference <= 1e-9)
+    }
+
     @Test("Two indexers of two folders at once: every document in, statistics equal to a recount")
     func concurrentIndexers() async throws {
         let server = try PostgresServer()

@@ -51,7 +51,7 @@ public struct SearchOptions: Sendable, Equatable {
     /// statement (``SearchResults/sql``).
     public var explain = false
     /// The fewest documents above which a word is common enough to be
-    /// searched by its own form only (see `SearchRun.stemShare`); tests
+    /// searched by its own form only (see `AnalyzedQuery.stemShare`); tests
     /// lower it to see the rule on a small index.
     var stemMinimumDocuments = 500
 
@@ -502,92 +502,23 @@ extension SearchRun {
         model.call("petrel_rank", arguments, table: DocumentText.databaseTableName)
     }
 
-    /// A soft term in more than this share of the documents (of a large
-    /// enough index) does not bring candidates of its own when the query
-    /// has rarer words: its IDF is too low to lift a document that has none
-    /// of them, and scoring every document that has it (`the`, `to`) is most
-    /// of the cost of a query. It is searched by its own form only (no stem
-    /// as a prefix), also when it brings candidates.
-    static let frequentShare = 0.05
-    static let frequentMinimum = 500
-    /// A soft term in more than this share of the documents (or 500
-    /// documents, whichever is more: `SearchOptions.stemMinimumDocuments`)
-    /// is searched without its stem as a prefix: its own form finds plenty,
-    /// and the prefix's postings are the longest of the query.
-    static let stemShare = 0.01
-    /// How many times more documents than a frequent word's threshold the
-    /// least frequent of them may have to bring candidates, when the rare
-    /// words cannot fill the page.
-    static let frequentFallbackFactor = 4
-
-    /// The candidate expression of a query with frequent words (see
-    /// ``frequentShare``) or common ones (``stemShare``: searched without
-    /// their stems), its terms, and the note that says what changed; nil
-    /// when every word is searched as analysed.
-    private func withoutFrequentCandidates(_ analyzedAsTyped: AnalyzedQuery) throws -> (expression: String, terms: RankingModel.Terms, note: String)? {
-        var analyzed = analyzedAsTyped
-        let expressions = analyzed.softTermExpressions
-        // One word alone is counted only for its stem: a frequent one is
-        // searched without it.
-        guard expressions.count >= 2 || !analyzed.termsWithStems.isEmpty else { return nil }
+    /// The candidate expression of a query with frequent words or common
+    /// ones (``AnalyzedQuery/withoutFrequentCandidates(documents:options:frequency:)``),
+    /// counted with FTS5.
+    private func withoutFrequentCandidates(_ analyzed: AnalyzedQuery) throws -> (expression: String, terms: RankingModel.Terms, note: String)? {
+        guard analyzed.softTermExpressions.count >= 2 || !analyzed.termsWithStems.isEmpty else { return nil }
         // The session read FTS5's averages record already.
         let documents = try frequencies.documentCount ?? DocumentText.fetchCount(db)
-        let threshold = max(Self.frequentMinimum, Int(Double(documents) * Self.frequentShare))
-        guard documents > threshold else { return nil }
         // Counting stops past a bound: a frequent word's postings are the
         // longest, and only whether it passes matters.
         // A count below the bound is the phrase's whole count, which the
         // ranking needs too; one already known is not counted again.
-        func frequency(_ expression: String, upTo bound: Int) throws -> Int {
+        return try analyzed.withoutFrequentCandidates(documents: documents, options: options) { expression, bound in
             if let known = frequencies.count(of: expression) { return min(known, bound + 1) }
             let count = try matches(DocumentText.pattern(expression), filter: nil).select(Column.rowID).limit(bound + 1).fetchCount(db)
             if count <= bound { frequencies.record(count, of: expression) }
             return count
         }
-        var frequent = Set<Int>()
-        var common = Set<Int>()
-        var rareDocuments = 0
-        // Never above the frequent words' bound: every frequent word is also
-        // common, so none keeps its stem.
-        let stemThreshold = min(threshold, max(options.stemMinimumDocuments, Int(Double(documents) * Self.stemShare)))
-        for (term, expression) in expressions {
-            let count = try frequency(expression, upTo: threshold)
-            if count > threshold { frequent.insert(term) } else { rareDocuments += count }
-            if count > stemThreshold { common.insert(term) }
-        }
-        // A common word's stem as a prefix (`call*` for calling) makes FTS5
-        // merge the postings of every word that starts like it before the
-        // first row (call, calls, called, caller, callback...), the largest
-        // cost of a slow query, while the word's own documents fill the
-        // page many times: it is searched by its own form only.
-        let trimmed = analyzed.dropStems(of: common)
-        let note = common.isSubset(of: frequent)
-            ? "the most frequent words of the query are searched by their own form only"
-            : "the common words of the query are searched by their own form only"
-        let asAnalyzed = trimmed ? (analyzed.expression, analyzed.rankingTerms, note) : nil
-        // A word alone brings the candidates whatever its frequency.
-        if expressions.count == 1 { return asAnalyzed }
-        // Enough documents with a rare word to fill the page; when there
-        // are not, the least frequent of the frequent words bring theirs
-        // ("control" for `control groupstats the`, where groupstats is in 9
-        // documents), up to a larger bound: a document with none of them
-        // but the most frequent ones (`the`) could only fill the end of a
-        // page that has room for hundreds of documents with rarer words.
-        // When even they cannot, every word brings candidates, the frequent
-        // ones by their own form only.
-        let page = options.pageEnd
-        if rareDocuments < page, !frequent.isEmpty {
-            let largerBound = threshold * Self.frequentFallbackFactor
-            let counted = try expressions.filter { frequent.contains($0.key) }.map { (term: $0.key, count: try frequency($0.value, upTo: largerBound)) }
-            for (term, count) in counted.sorted(by: { ($0.count, $0.term) < ($1.count, $1.term) }) where rareDocuments < page && count <= largerBound {
-                frequent.remove(term)
-                rareDocuments += count
-            }
-            guard rareDocuments >= page, !frequent.isEmpty else { return asAnalyzed }
-        }
-        return analyzed.expression(frequentTerms: frequent).map {
-            ($0.expression, $0.terms, "documents with only the most frequent words of the query are not candidates")
-        } ?? asAnalyzed
     }
 
     func analyzed() throws -> AnalyzedQuery {

@@ -11,14 +11,16 @@ package struct PreparedSearch {
     package let query: SearchQuery
     package let options: SearchOptions
     /// The expression as SQLite's search runs it.
-    package let expressionText: String
+    package private(set) var expressionText: String
     /// The expression read as phrases.
-    package let expression: FullTextExpression
+    package private(set) var expression: FullTextExpression
     let analyzed: AnalyzedQuery
-    let terms: RankingModel.Terms
+    private(set) var terms: RankingModel.Terms
     let model: RankingModel
-    let notes: [String]
+    private(set) var notes: [String]
     let snippetMaker: SnippetMaker?
+    /// The tokenizer that reads expressions.
+    private let icu: ICUWordTokenizer
 
     /// Prepares `query` for an index made with `tokenizer` (one of the ICU
     /// tokenizers); `sampleLanguages` gives the languages of a sample of the
@@ -39,6 +41,7 @@ package struct PreparedSearch {
         }
         self.query = query
         self.options = options
+        self.icu = icu
         let analyzer = QueryAnalyzer(tokenizer: tokenizer, icuTokenizer: icu, fts5Tokenizer: nil, queryText: query.text, options: options,
                                      alternatives: [:], sampleLanguages: sampleLanguages)
         analyzed = try AnalyzedQuery(query, analyze: analyzer.analyze)
@@ -53,6 +56,33 @@ package struct PreparedSearch {
 
     /// Whether the analysis left nothing to search.
     package var isEmpty: Bool { analyzed.isEmpty }
+
+    /// Leaves out of the candidates the documents that have only the
+    /// query's most frequent words, and searches its common words by their
+    /// own form only, as SQLite's search does
+    /// (``AnalyzedQuery/withoutFrequentCandidates(documents:options:frequency:)``),
+    /// counting each word's documents on `rows`: every document that holds
+    /// a token of the query, fetched for this search's expression. The rows
+    /// are rebuilt for the expression that results. Strict searches (every
+    /// word required) are left as they are, as on SQLite.
+    package mutating func leaveOutFrequentWords(rows: inout [PositionsRow], documents: Int64) throws {
+        guard options.relax, !analyzed.isEmpty else { return }
+        var counts: [String: Int] = [:]
+        let icu = icu
+        let candidates = rows
+        let pruned = try analyzed.withoutFrequentCandidates(documents: Int(clamping: documents), options: options) { text, _ in
+            if let known = counts[text] { return known }
+            let phrases = try FullTextExpression(text, tokenizer: icu)
+            let count = candidates.reduce(0) { $0 + (phrases.matches($1.reading(phrases)) ? 1 : 0) }
+            counts[text] = count
+            return count
+        }
+        guard let pruned else { return }
+        let expression = try FullTextExpression(pruned.expression, tokenizer: icu)
+        (expressionText, terms, self.expression) = (pruned.expression, pruned.terms, expression)
+        notes.append(pruned.note)
+        rows = rows.map { $0.reading(expression) }
+    }
 
     /// Ranks the candidate rows: those the expression matches, scored with
     /// the index's statistics (`documents`, tokens per column in all) and
@@ -164,6 +194,11 @@ package final class PositionsRow: RankingRow, @unchecked Sendable {
         self.title = title
         self.columns = columns
         self.expression = expression
+    }
+
+    /// The same document, answering for the phrases of `other`.
+    func reading(_ other: FullTextExpression) -> PositionsRow {
+        PositionsRow(rowID: rowID, lengths: lengths, title: title, columns: columns, expression: other)
     }
 
     package var columnCount: Int { lengths.count }

@@ -99,6 +99,36 @@ package struct FullTextExpression: Sendable {
         return evaluate(root)
     }
 
+    /// The phrases whose instances FTS5 reports for `row`, which the
+    /// expression matches: a phrase is reported only when every
+    /// sub-expression above it matches the row too. In `a OR (b AND c)`, a
+    /// row with `a` and `c` but no `b` reports `a` alone, as FTS5 leaves a
+    /// phrase unreported when its node has moved past the row.
+    func reportedPhrases(in row: PositionsRow) -> Set<Int> {
+        func evaluate(_ node: Node) -> Bool {
+            switch node {
+            case .phrase(let phrase): return !row.instances(of: phrase).isEmpty
+            case .and(let members): return members.allSatisfy(evaluate)
+            case .or(let members): return members.contains(where: evaluate)
+            case .not(let kept, let excluded): return evaluate(kept) && !evaluate(excluded)
+            case .nothing: return false
+            }
+        }
+        var reported = Set<Int>()
+        // Called on nodes that match the row only.
+        func collect(_ node: Node) {
+            switch node {
+            case .phrase(let phrase): reported.insert(phrase)
+            case .and(let members): members.forEach(collect)
+            case .or(let members): for member in members where evaluate(member) { collect(member) }
+            case .not(let kept, _): collect(kept)
+            case .nothing: break
+            }
+        }
+        if evaluate(root) { collect(root) }
+        return reported
+    }
+
     /// The tokens a candidate must be fetched with: every token of every
     /// phrase, and the prefixes.
     package var tokens: (exact: [String], prefixes: [String]) {

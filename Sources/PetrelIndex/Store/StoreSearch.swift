@@ -186,6 +186,8 @@ package final class PositionsRow: RankingRow, @unchecked Sendable {
     let columns: [[String: [Int]]]
     private let expression: FullTextExpression
     private var instances: [Int: [FTS5PhraseInstance]] = [:]
+    /// The phrases the ranking sees (``FullTextExpression/reportedPhrases(in:)``).
+    private var reported: Set<Int>?
 
     /// A row of `columns` (path, title, body), each token's offsets from 0.
     package init(rowID: Int64, lengths: [Int], title: String, columns: [[String: [Int]]], expression: FullTextExpression) {
@@ -207,9 +209,19 @@ package final class PositionsRow: RankingRow, @unchecked Sendable {
         guard let column else { return lengths.reduce(0, +) }
         return column < lengths.count ? lengths[column] : 0
     }
-    package func contains(phrase: Int) throws -> Bool { !instances(of: phrase).isEmpty }
+    // The ranking sees a phrase's instances as FTS5 reports them: only
+    // where the phrase's branch of the expression matches the row.
+    package func contains(phrase: Int) throws -> Bool { isReported(phrase) && !instances(of: phrase).isEmpty }
     package func forEachInstance(ofPhrase phrase: Int, _ body: (FTS5PhraseInstance) throws -> Void) throws {
+        guard isReported(phrase) else { return }
         for instance in instances(of: phrase) { try body(instance) }
+    }
+
+    private func isReported(_ phrase: Int) -> Bool {
+        if let reported { return reported.contains(phrase) }
+        let found = expression.reportedPhrases(in: self)
+        reported = found
+        return found.contains(phrase)
     }
     package func text(column: Int) throws -> String { column == 1 ? title : "" }
 

@@ -54,10 +54,21 @@ enum PostgresSearch {
         }
         var prepared = try PreparedSearch(query: query, options: options, tokenizer: .icu, sampleLanguages: { languages })
         guard !prepared.isEmpty else { return prepared.emptyResults }
+        // The folder a search is limited to, by its id.
+        if let root = prepared.filter.root {
+            let spellings = prepared.filter.rootSpellings.map { ByteBuffer(bytes: $0) }
+            for try await id in try await connection.query("SELECT id FROM roots WHERE path = ANY(\(spellings))", logger: logger).decode(Int64.self) {
+                prepared.filter.rootID = id
+            }
+            guard prepared.filter.rootID != nil else { throw IndexError(.unknownFolder, "\(root) is not a folder of this index") }
+        }
 
         // Pass 2: candidates, with the positions of the query's tokens.
         let (exact, prefixes) = prepared.expression.tokens
         var rows: [PositionsRow] = []
+        // The candidates the filters leave out: they count in the
+        // statistics, as every document does on SQLite, but are not ranked.
+        var leftOut = Set<Int64>()
         if !exact.isEmpty || !prefixes.isEmpty {
             let any = TextSearchLiterals.anyOf(exact: exact, prefixes: prefixes)
             let patterns = prefixes.map(TextSearchLiterals.likePattern)
@@ -65,7 +76,8 @@ enum PostgresSearch {
                 "ARRAY(SELECT u.lexeme || chr(1) || array_to_string(u.positions, ',') FROM unnest(d.\(column)) u WHERE u.lexeme = ANY($1) OR u.lexeme LIKE ANY($2))"
             }
             var statement = PostgresQuery(unsafeSQL: """
-                SELECT d.id, d.path_len, d.title_len, d.body_len, coalesce(d.title, ''), \(hits("path_tsv")), \(hits("title_tsv")), \(hits("body_tsv"))
+                SELECT d.id, d.path_len, d.title_len, d.body_len, coalesce(d.title, ''), \(hits("path_tsv")), \(hits("title_tsv")), \(hits("body_tsv")),
+                       d.path, d.kind, d.mtime, d.root_id
                 FROM documents d
                 WHERE d.path_tsv @@ $3::tsquery OR d.title_tsv @@ $3::tsquery OR d.body_tsv @@ $3::tsquery
                 """)
@@ -73,15 +85,19 @@ enum PostgresSearch {
             statement.binds.append(patterns)
             statement.binds.append(any)
             let result = try await connection.query(statement, logger: logger)
-            for try await (id, pathLength, titleLength, bodyLength, title, path, titleHits, body) in result.decode(
-                (Int64, Int, Int, Int, String, [String], [String], [String]).self) {
+            for try await (id, pathLength, titleLength, bodyLength, title, pathHits, titleHits, bodyHits, path, kind, mtime, rootID) in result.decode(
+                (Int64, Int, Int, Int, String, [String], [String], [String], ByteBuffer, String, Int64, Int64).self) {
                 rows.append(PositionsRow(rowID: id, lengths: [pathLength, titleLength, bodyLength], title: title,
-                                         columns: [offsets(path), offsets(titleHits), offsets(body)], expression: prepared.expression))
+                                         columns: [offsets(pathHits), offsets(titleHits), offsets(bodyHits)], expression: prepared.expression))
+                if !prepared.filter.isEmpty, !prepared.filter.keeps(StoreFilter.Document(
+                    path: Array(path.readableBytesView), kind: kind, modificationTime: mtime, rootID: rootID)) {
+                    leftOut.insert(id)
+                }
             }
         }
         // The query's most frequent words bring no candidates of their own.
         try prepared.leaveOutFrequentWords(rows: &rows, documents: documents)
-        let ranked = try prepared.rank(rows, documents: documents, columnTotals: totals)
+        let ranked = try prepared.rank(rows, documents: documents, columnTotals: totals) { !leftOut.contains($0.rowID) }
 
         // Pass 3: the page.
         var page: [Int64: StoreHitDocument] = [:]

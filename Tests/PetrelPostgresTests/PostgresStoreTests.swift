@@ -172,6 +172,63 @@ struct PostgresStoreTests {
         #expect(difference <= 1e-9)
     }
 
+    @Test("Filters (kinds, dates, a folder, a path glob) keep the same documents, with the same scores, as on SQLite")
+    func filtersAsOnSQLite() async throws {
+        let server = try PostgresServer()
+        defer { server.stop() }
+        let directory = try TemporaryDirectory()
+        let root = try Self.makeTree(in: directory)
+        // Two files from another year.
+        let old = Date(timeIntervalSince1970: 1_500_000_000)
+        for name in ["harbour.txt", "notes/keeper.txt"] {
+            try FileManager.default.setAttributes([.modificationDate: old], ofItemAtPath: root + "/" + name)
+        }
+        let sqlite = try DocumentIndex(path: directory.path("index.sqlite"))
+        _ = try await sqlite.update(roots: [root])
+        let postgres = try await PostgresIndex(server.url)
+        _ = try await postgres.update(roots: [root])
+        var variants: [(String, SearchOptions)] = []
+        func variant(_ name: String, _ change: (inout SearchOptions) -> Void) {
+            var options = SearchOptions()
+            change(&options)
+            variants.append((name, options))
+        }
+        variant("kinds md") { $0.kinds = ["md"] }
+        variant("kinds txt, md") { $0.kinds = ["txt", "md"] }
+        variant("since 2020") { $0.modifiedSince = Date(timeIntervalSince1970: 1_577_836_800) }
+        variant("before 2020") { $0.modifiedBefore = Date(timeIntervalSince1970: 1_577_836_800) }
+        variant("glob notes/*") { $0.pathGlob = "notes/*" }
+        variant("glob *.md") { $0.pathGlob = "*.md" }
+        variant("glob [hl]*") { $0.pathGlob = "[hl]*" }
+        variant("root") { $0.root = root }
+        var kept = 0
+        for (name, options) in variants {
+            for query in ["lighthouse keeper", "lamp", "keeper OR harbour", "rocks"] {
+                let expected = try sqlite.search(query, options: options).hits
+                let found = try await postgres.search(query, options: options).hits
+                #expect(found.map(\.path) == expected.map(\.path), "\(name): \(query)")
+                for (hit, reference) in zip(found, expected) {
+                    #expect(abs(hit.score - reference.score) <= 1e-9, "\(name): \(query): \(hit.path)")
+                }
+                kept += found.count
+            }
+        }
+        #expect(kept >= 20)
+        // Filters do filter: one variant keeps only Markdown files.
+        var markdown = SearchOptions()
+        markdown.kinds = ["md"]
+        #expect(try await postgres.search("keeper", options: markdown).hits.allSatisfy { $0.path.hasSuffix(".md") })
+        // A folder that is not one of the index is named, on both stores.
+        var elsewhere = SearchOptions()
+        elsewhere.root = root + "/notes"
+        #expect(throws: IndexError.self) { try sqlite.search("lamp", options: elsewhere) }
+        await #expect(throws: IndexError.self) { try await postgres.search("lamp", options: elsewhere) }
+        // Metadata fields are refused, with the reason.
+        var metadata = SearchOptions()
+        metadata.metadata = [MetadataFilter(.author, "ann")]
+        await #expect(throws: IndexError.self) { try await postgres.search("lamp", options: metadata) }
+    }
+
     @Test("Two indexers of two folders at once: every document in, statistics equal to a recount")
     func concurrentIndexers() async throws {
         let server = try PostgresServer()

@@ -21,6 +21,8 @@ package struct PreparedSearch {
     let snippetMaker: SnippetMaker?
     /// The tokenizer that reads expressions.
     private let icu: ICUWordTokenizer
+    /// The filters of the options; the store sets the folder's id.
+    package var filter: StoreFilter
 
     /// Prepares `query` for an index made with `tokenizer` (one of the ICU
     /// tokenizers); `sampleLanguages` gives the languages of a sample of the
@@ -30,15 +32,10 @@ package struct PreparedSearch {
         guard tokenizer == .icu || tokenizer == .icuEnglish, let icu = try? ICUWordTokenizer(arguments: tokenizer.descriptor.arguments) else {
             throw IndexError(.invalidParameter, "this store searches indexes made with the ICU tokenizers only")
         }
-        var unsupported: [String] = []
-        if options.pathGlob != nil { unsupported.append("a path glob") }
-        if !options.kinds.isEmpty { unsupported.append("kinds") }
-        if options.modifiedSince != nil || options.modifiedBefore != nil { unsupported.append("dates") }
-        if options.root != nil { unsupported.append("a folder") }
-        if !options.metadata.isEmpty { unsupported.append("metadata fields") }
-        guard unsupported.isEmpty else {
-            throw IndexError(.invalidParameter, "this store does not filter by \(unsupported.joined(separator: ", ")) yet")
+        guard options.metadata.isEmpty else {
+            throw IndexError(.invalidParameter, "this store does not filter by metadata fields yet")
         }
+        filter = try StoreFilter(options)
         self.query = query
         self.options = options
         self.icu = icu
@@ -84,12 +81,14 @@ package struct PreparedSearch {
         rows = rows.map { $0.reading(expression) }
     }
 
-    /// Ranks the candidate rows: those the expression matches, scored with
-    /// the index's statistics (`documents`, tokens per column in all) and
-    /// the phrases' document frequencies counted on `rows`, which must be
-    /// every document that holds a token of the query (unfiltered). Returns
-    /// the page (offset and limit applied), best first.
-    package func rank(_ rows: [PositionsRow], documents: Int64, columnTotals: [Int64]) throws -> [(row: PositionsRow, explanation: RankingExplanationValue)] {
+    /// Ranks the candidate rows: those the expression matches and `keeps`
+    /// keeps (the filters), scored with the index's statistics (`documents`,
+    /// tokens per column in all) and the phrases' document frequencies
+    /// counted on `rows`, which must be every document that holds a token
+    /// of the query (unfiltered). Returns the page (offset and limit
+    /// applied), best first.
+    package func rank(_ rows: [PositionsRow], documents: Int64, columnTotals: [Int64],
+                      keeps: (PositionsRow) -> Bool = { _ in true }) throws -> [(row: PositionsRow, explanation: RankingExplanationValue)] {
         let statistics = StoreStatistics(documents: documents, columnTotals: columnTotals, expression: expression, rows: rows)
         var model = model
         // Every match is scored in full: the bounds that spare SQLite's
@@ -97,7 +96,7 @@ package struct PreparedSearch {
         model.topCount = 0
         let context = try RankingContext(model: model, terms: terms, match: statistics)
         var scored: [(row: PositionsRow, explanation: RankingExplanationValue)] = []
-        for row in rows where expression.matches(row) {
+        for row in rows where expression.matches(row) && keeps(row) {
             scored.append((row, RankingExplanationValue(try context.score(row))))
         }
         scored.sort { ($0.explanation.score, $1.row.rowID) > ($1.explanation.score, $0.row.rowID) }

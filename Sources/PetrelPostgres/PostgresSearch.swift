@@ -77,7 +77,7 @@ enum PostgresSearch {
             }
             var statement = PostgresQuery(unsafeSQL: """
                 SELECT d.id, d.path_len, d.title_len, d.body_len, coalesce(d.title, ''), \(hits("path_tsv")), \(hits("title_tsv")), \(hits("body_tsv")),
-                       d.path, d.kind, d.mtime, d.root_id
+                       d.path, d.kind, d.mtime, d.root_id, d.metadata
                 FROM documents d
                 WHERE d.path_tsv @@ $3::tsquery OR d.title_tsv @@ $3::tsquery OR d.body_tsv @@ $3::tsquery
                 """)
@@ -85,12 +85,12 @@ enum PostgresSearch {
             statement.binds.append(patterns)
             statement.binds.append(any)
             let result = try await connection.query(statement, logger: logger)
-            for try await (id, pathLength, titleLength, bodyLength, title, pathHits, titleHits, bodyHits, path, kind, mtime, rootID) in result.decode(
-                (Int64, Int, Int, Int, String, [String], [String], [String], ByteBuffer, String, Int64, Int64).self) {
+            for try await (id, pathLength, titleLength, bodyLength, title, pathHits, titleHits, bodyHits, path, kind, mtime, rootID, metadata) in result.decode(
+                (Int64, Int, Int, Int, String, [String], [String], [String], ByteBuffer, String, Int64, Int64, String?).self) {
                 rows.append(PositionsRow(rowID: id, lengths: [pathLength, titleLength, bodyLength], title: title,
                                          columns: [offsets(pathHits), offsets(titleHits), offsets(bodyHits)], expression: prepared.expression))
-                if !prepared.filter.isEmpty, !prepared.filter.keeps(StoreFilter.Document(
-                    path: Array(path.readableBytesView), kind: kind, modificationTime: mtime, rootID: rootID)) {
+                if !prepared.filter.isEmpty, try !prepared.filter.keeps(StoreFilter.Document(
+                    path: Array(path.readableBytesView), kind: kind, modificationTime: mtime, rootID: rootID, metadata: metadata)) {
                     leftOut.insert(id)
                 }
             }

@@ -430,8 +430,7 @@ extension SearchRun {
         for filter in options.metadata {
             // Case and accents aside, as the full text matches; `%` and `_`
             // in the text are themselves.
-            let pattern = "%" + filter.text.replacingOccurrences(of: "\\", with: "\\\\")
-                .replacingOccurrences(of: "%", with: "\\%").replacingOccurrences(of: "_", with: "\\_") + "%"
+            let pattern = filter.likePattern
             conditions.append(SQL("""
                 icu_unaccent(icu_casefold(json_extract(\(Columns.metadata), \("$." + filter.field.jsonKey)))) \
                 LIKE icu_unaccent(icu_casefold(\(pattern))) ESCAPE '\\'

@@ -34,6 +34,13 @@ public struct MetadataFilter: Sendable, Equatable {
     /// The text the field must contain.
     public var text: String
 
+    /// The LIKE pattern of the text (before folding): anywhere in the field,
+    /// `%` and `_` of the text as themselves (escaped with `\`).
+    var likePattern: String {
+        "%" + text.replacingOccurrences(of: "\\", with: "\\\\")
+            .replacingOccurrences(of: "%", with: "\\%").replacingOccurrences(of: "_", with: "\\_") + "%"
+    }
+
     /// A filter keeping documents whose `field` contains `text`.
     public init(_ field: Field, _ text: String) {
         self.field = field

@@ -1,4 +1,6 @@
 import Foundation
+import Petrel
+import PetrelICU
 
 /// The filters of a search (``SearchOptions``: kinds, dates, a folder, a
 /// path glob) for a store that filters its candidates in Swift: each keeps
@@ -12,9 +14,11 @@ package struct StoreFilter: Sendable {
         package var kind: String
         package var modificationTime: Int64
         package var rootID: Int64
+        /// The metadata as stored (``DocumentMetadata``'s JSON), if any.
+        package var metadata: String?
 
-        package init(path: [UInt8], kind: String, modificationTime: Int64, rootID: Int64) {
-            (self.path, self.kind, self.modificationTime, self.rootID) = (path, kind, modificationTime, rootID)
+        package init(path: [UInt8], kind: String, modificationTime: Int64, rootID: Int64, metadata: String? = nil) {
+            (self.path, self.kind, self.modificationTime, self.rootID, self.metadata) = (path, kind, modificationTime, rootID, metadata)
         }
     }
 
@@ -22,6 +26,7 @@ package struct StoreFilter: Sendable {
     private let since: Int64?
     private let before: Int64?
     private let glob: [Unicode.Scalar]?
+    private let metadata: MetadataMatcher?
     /// The folder's id in the store; `root` asks for one.
     package var rootID: Int64?
     /// The folder the options name, whose id the store finds
@@ -42,23 +47,52 @@ package struct StoreFilter: Sendable {
             glob = nil
         }
         root = options.root
+        metadata = options.metadata.isEmpty ? nil : try MetadataMatcher(options.metadata)
     }
 
     /// Whether any filter is set.
-    package var isEmpty: Bool { kinds == nil && since == nil && before == nil && glob == nil && root == nil }
+    package var isEmpty: Bool { kinds == nil && since == nil && before == nil && glob == nil && root == nil && metadata == nil }
 
     /// The spellings of the folder the options name (as given, and with its
     /// links resolved), as stores keep folders' paths.
     package var rootSpellings: [[UInt8]] { root.map { FilePath.spellings(of: $0).map { Array($0.utf8) } } ?? [] }
 
-    /// Whether the document passes every filter.
-    package func keeps(_ document: Document) -> Bool {
+    /// Whether the document passes every filter. Throws SQLite's error
+    /// when the metadata filters cannot be evaluated.
+    package func keeps(_ document: Document) throws -> Bool {
         if let kinds, !kinds.contains(document.kind) { return false }
         if let since, document.modificationTime < since { return false }
         if let before, document.modificationTime >= before { return false }
         if root != nil, document.rootID != rootID { return false }
         if let glob, !SQLiteGlob.matches(glob, Array(String(decoding: document.path, as: UTF8.self).unicodeScalars)) { return false }
+        if let metadata, try !metadata.keeps(document.metadata) { return false }
         return true
+    }
+}
+
+/// The metadata filters (`author:`, `from:`...), evaluated by SQLite itself
+/// on a connection of their own, with the very expression SQLite's search
+/// uses (JSON, ICU case folding and accents, LIKE), so that every store
+/// keeps the same documents.
+private final class MetadataMatcher: Sendable {
+    private let connection: DatabaseQueue
+    private let sql: String
+    private let patterns: [String]
+
+    init(_ filters: [MetadataFilter]) throws {
+        var configuration = Configuration()
+        configuration.prepareDatabase { db in try db.enableICU(.functions) }
+        connection = try DatabaseQueue(configuration: configuration)
+        sql = "SELECT " + filters.enumerated().map { index, filter in
+            "coalesce(icu_unaccent(icu_casefold(json_extract(?1, '$.\(filter.field.jsonKey)'))) LIKE icu_unaccent(icu_casefold(?\(index + 2))) ESCAPE '\\', 0)"
+        }.joined(separator: " AND ")
+        patterns = filters.map(\.likePattern)
+    }
+
+    func keeps(_ metadata: String?) throws -> Bool {
+        guard let metadata else { return false }
+        let arguments = StatementArguments([metadata] + patterns)
+        return try connection.read { db in try Bool.fetchOne(db, sql: sql, arguments: arguments) } ?? false
     }
 }
 

@@ -32,9 +32,6 @@ package struct PreparedSearch {
         guard tokenizer == .icu || tokenizer == .icuEnglish, let icu = try? ICUWordTokenizer(arguments: tokenizer.descriptor.arguments) else {
             throw IndexError(.invalidParameter, "this store searches indexes made with the ICU tokenizers only")
         }
-        guard options.metadata.isEmpty else {
-            throw IndexError(.invalidParameter, "this store does not filter by metadata fields yet")
-        }
         filter = try StoreFilter(options)
         self.query = query
         self.options = options

@@ -21,6 +21,10 @@ public protocol PostgresStoreAccess {
     /// The page of results of a search of the index at `url`.
     static func search(url: String, query: SearchQuery, options: SearchOptions) throws -> SearchResults
 
+    /// The folders of the index at `url`, and the index as a message may
+    /// name it (no password).
+    static func roots(url: String) throws -> (roots: [IndexedRoot], index: String)
+
     /// Brings the documents under `roots` up to date in the index at `url`:
     /// the report, and the index as a report may name it (no password).
     static func update(url: String, roots: [String]) throws -> (report: IndexReport, index: String)
@@ -46,6 +50,10 @@ public enum PostgresTwin: PostgresStoreAccess {
     }
 
     public static func update(url: String, roots: [String]) throws -> (report: IndexReport, index: String) {
+        throw CommandFailure("this build of the tool has no PostgreSQL support")
+    }
+
+    public static func roots(url: String) throws -> (roots: [IndexedRoot], index: String) {
         throw CommandFailure("this build of the tool has no PostgreSQL support")
     }
 

@@ -301,10 +301,16 @@ extension PetrelIndexCommand {
 
 extension PetrelIndexCommand {
     /// An update of an index on PostgreSQL: the folders given, each under
-    /// its advisory lock. The other modes are SQLite's only for now.
+    /// its advisory lock; or its folders (`--list`). The other modes are
+    /// SQLite's only for now.
     private func updatePostgres(_ url: String, output: Output) throws {
-        guard !(check || list || stats || rebuild || dryRun || watch || !remove.isEmpty || givesWalkOptions) else {
-            throw CommandFailure("--check, --list, --stats, --rebuild, --dry-run, --watch, --remove and walk options work on SQLite indexes only for now")
+        guard !(check || stats || rebuild || dryRun || watch || !remove.isEmpty || givesWalkOptions) else {
+            throw CommandFailure("--check, --stats, --rebuild, --dry-run, --watch, --remove and walk options work on SQLite indexes only for now")
+        }
+        if list {
+            try Store.prepare(tool: "petrel-index")
+            try output.list(try Store.roots(url: url).roots)
+            return
         }
         guard !folders.isEmpty else { throw CommandFailure("name the folders to index in \(url.components(separatedBy: "@").last ?? url) (petrel-index --database URL FOLDER)") }
         try Store.prepare(tool: "petrel-index")

@@ -136,6 +136,23 @@ public final class PostgresIndex: Sendable {
         }
     }
 
+    /// The folders the index keeps, with their document counts and the end
+    /// of their last update, by path (as ``DocumentIndex/roots()``; every
+    /// folder is walked with the default options on PostgreSQL).
+    public func roots() async throws -> [IndexedRoot] {
+        try await withConnection(doing: "cannot read the index in") { connection in
+            var roots: [IndexedRoot] = []
+            for try await (id, path, lastRun, count) in try await connection.query("""
+                SELECT r.id, r.path, extract(epoch FROM r.last_run_at)::float8, (SELECT count(*) FROM documents d WHERE d.root_id = r.id)
+                FROM roots r ORDER BY r.path
+                """, logger: PostgresSession.logger).decode((Int64, ByteBuffer, Double?, Int).self) {
+                roots.append(IndexedRoot(id: id, locationBytes: Array(path.readableBytesView), documentCount: count,
+                                         lastRun: lastRun.map(Date.init(timeIntervalSince1970:)), walkOptions: WalkOptions()))
+            }
+            return roots
+        }
+    }
+
     /// How many documents the index holds.
     public func documentCount() async throws -> Int {
         try await withConnection(doing: "cannot read the index in") { connection in

@@ -18,4 +18,10 @@ public enum PostgresToolStore: PostgresStoreAccess {
         let report = try AsyncBridge.wait { try await PostgresIndex(location: location).update(roots: roots) }
         return (report, location.description)
     }
+
+    public static func roots(url: String) throws -> (roots: [IndexedRoot], index: String) {
+        let location = try PostgresLocation(url)
+        let roots = try AsyncBridge.wait { try await PostgresIndex(location: location, create: false).roots() }
+        return (roots, location.description)
+    }
 }

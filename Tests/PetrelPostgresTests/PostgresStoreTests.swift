@@ -299,6 +299,15 @@ struct PostgresStoreTests {
         let found = try Self.run(searcher, ["--files-only", "lighthouse", "keeper"], environment: ["PETREL_DATABASE": server.url])
         #expect(found.status == 0, "\(found.stderr)")
         #expect(found.stdout.split(separator: "\n").first.map(String.init) == root + "/lighthouse.md")
+        // --list names the folder, its documents and its last run, as on SQLite.
+        let listed = try Self.run(indexer, ["--list"], environment: ["PETREL_DATABASE": server.url])
+        #expect(listed.status == 0, "\(listed.stderr)")
+        #expect(listed.stdout.hasPrefix(root + "\t8 documents\tlast run 20"), "\(listed.stdout)")
+        let listedJSON = try Self.run(indexer, ["--database", server.url, "--list", "--json"])
+        let folders = try JSONSerialization.jsonObject(with: Data(listedJSON.stdout.utf8)) as? [[String: Any]]
+        #expect(folders?.first?["path"] as? String == root && folders?.first?["documentCount"] as? Int == 8, "\(listedJSON.stdout)")
+        let stats = try Self.run(indexer, ["--database", server.url, "--stats"])
+        #expect(stats.status == 2 && stats.stderr.contains("work on SQLite indexes only for now"), "\(stats.stderr)")
         let badString = try Self.run(searcher, ["--database", "mysql://ann:secret@localhost/petrel", "lamp"])
         #expect(badString.status == 2)
         #expect(badString.stderr.contains("is not a PostgreSQL connection string") && !badString.stderr.contains("secret"), "\(badString.stderr)")

@@ -116,6 +116,12 @@ public struct IndexedRoot: Sendable, Equatable, Codable {
     var location: FilePath
 
     init(id: Int64, location: FilePath, documentCount: Int, lastRun: Date?, walkOptions: WalkOptions) {
+        self.init(id: id, locationBytes: location.bytes, documentCount: documentCount, lastRun: lastRun, walkOptions: walkOptions)
+    }
+
+    /// A folder of a store, by the bytes of its path.
+    package init(id: Int64, locationBytes: [UInt8], documentCount: Int, lastRun: Date?, walkOptions: WalkOptions) {
+        let location = FilePath(bytes: locationBytes)
         self.id = id
         self.path = location.string
         self.location = location

@@ -104,7 +104,9 @@ struct DatabaseQueueTests {
         try await DatabaseQueue(path: path).write { db in try db.execute(sql: "CREATE TABLE t (a)") }
 
         var patient = Configuration()
-        patient.busyMode = .timeout(10)
+        // Long enough for a loaded run under the thread sanitizer, where
+        // the task that releases the lock may wait seconds for a thread.
+        patient.busyMode = .timeout(60)
         let waiter = try DatabaseQueue(path: path, configuration: patient)
         let impatient = try DatabaseQueue(path: path)
         let holder = try DatabaseQueue(path: path)

@@ -5,21 +5,6 @@ import FoundationNetworking
 import PetrelTestSupport
 import Testing
 
-/// The built `petrel-serve` next to the test bundle (`swift build` builds it).
-private func builtServe() -> String? {
-    var folder = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
-    for _ in 0..<3 {
-        let candidate = folder.appendingPathComponent("petrel-serve").path
-        if FileManager.default.isExecutableFile(atPath: candidate) { return candidate }
-        folder = folder.deletingLastPathComponent()
-    }
-    if let bundle = Bundle.allBundles.first(where: { $0.bundlePath.hasSuffix(".xctest") }) {
-        let candidate = URL(fileURLWithPath: bundle.bundlePath).deletingLastPathComponent().appendingPathComponent("petrel-serve").path
-        if FileManager.default.isExecutableFile(atPath: candidate) { return candidate }
-    }
-    return nil
-}
-
 @Suite("petrel-serve command")
 struct ServeCommandTests {
     /// Runs the command to its end: status and standard error.

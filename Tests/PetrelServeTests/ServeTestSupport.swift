@@ -130,3 +130,59 @@ final class TestServer: Sendable {
 
     func stop() { task.cancel() }
 }
+
+/// The built `petrel-serve` next to the test bundle (`swift build` builds it).
+func builtServe() -> String? {
+    var folder = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+    for _ in 0..<3 {
+        let candidate = folder.appendingPathComponent("petrel-serve").path
+        if FileManager.default.isExecutableFile(atPath: candidate) { return candidate }
+        folder = folder.deletingLastPathComponent()
+    }
+    if let bundle = Bundle.allBundles.first(where: { $0.bundlePath.hasSuffix(".xctest") }) {
+        let candidate = URL(fileURLWithPath: bundle.bundlePath).deletingLastPathComponent().appendingPathComponent("petrel-serve").path
+        if FileManager.default.isExecutableFile(atPath: candidate) { return candidate }
+    }
+    return nil
+}
+
+/// A petrel-serve process on an ephemeral loopback port: a server with its
+/// own threads, for tests whose client must not wait on this process's
+/// cooperative pool (which the suite's other tests keep busy).
+// @unchecked Sendable: `process` is set in `init` and only read after;
+// `stop()` is called once, by the test that made it.
+final class ServeProcess: @unchecked Sendable {
+    private let process: Process
+    /// The page's address, as the server printed it (`http://127.0.0.1:N/`).
+    let url: String
+
+    init(indexPath: String) throws {
+        let executable = try #require(builtServe(), "petrel-serve is not built next to the tests")
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: executable)
+        process.arguments = ["--index", indexPath, "--port", "0", "--readers", "2"]
+        let error = Pipe()
+        process.standardError = error
+        process.standardOutput = FileHandle.nullDevice
+        try process.run()
+        // The first line names the URL.
+        var line = Data()
+        while !line.contains(UInt8(ascii: "\n")) {
+            let chunk = error.fileHandleForReading.availableData
+            if chunk.isEmpty { break }
+            line.append(chunk)
+        }
+        let text = String(decoding: line, as: UTF8.self)
+        guard let url = text.split(separator: " ").first(where: { $0.hasPrefix("http://") }).map({ String($0).trimmingCharacters(in: .whitespacesAndNewlines) }) else {
+            process.terminate()
+            throw CocoaError(.executableLoad, userInfo: [NSLocalizedDescriptionKey: "petrel-serve did not say where it listens: \(text)"])
+        }
+        self.process = process
+        self.url = url
+    }
+
+    func stop() {
+        if process.isRunning { process.terminate() }
+        process.waitUntilExit()
+    }
+}

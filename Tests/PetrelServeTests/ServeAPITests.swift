@@ -286,17 +286,7 @@ struct ServeAPITests {
         let pool = try ReaderPool(path: fixture.indexPath, size: 1, timeout: .milliseconds(200))
         let startedReading = Stamp(), interrupted = Stamp()
         do {
-            _ = try await pool.read { index in
-                startedReading.set()
-                do {
-                    return try index.dbQueue.read { db in
-                        try Int.fetchOne(db, sql: "WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c) SELECT count(*) FROM c")
-                    }
-                } catch {
-                    interrupted.set()
-                    throw error
-                }
-            }
+            _ = try await pool.read { index in try endlessRead(index, started: startedReading, interrupted: interrupted) }
             Issue.record("an endless statement finished")
         } catch {
             let apiError = APIError.from(error)
@@ -324,17 +314,7 @@ struct ServeAPITests {
         let pool = try ReaderPool(path: fixture.indexPath, size: 1, timeout: .milliseconds(300))
         let startedReading = Stamp(), interrupted = Stamp()
         let read = Task {
-            try await pool.read { index in
-                startedReading.set()
-                do {
-                    return try index.dbQueue.read { db in
-                        try Int.fetchOne(db, sql: "WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c) SELECT count(*) FROM c")
-                    }
-                } catch {
-                    interrupted.set()
-                    throw error
-                }
-            }
+            try await pool.read { index in try endlessRead(index, started: startedReading, interrupted: interrupted) }
         }
         while startedReading.value == nil { try await Task.sleep(for: .milliseconds(10)) }
         let blockersStarted = ContinuousClock.now
@@ -384,4 +364,18 @@ private final class Stamp: @unchecked Sendable {
 /// asynchronous context's check).
 private func blockThread(seconds: Double) {
     Thread.sleep(forTimeInterval: seconds)
+}
+
+/// Runs a statement that never ends on the index's connection: stamps when
+/// it starts, and when it is interrupted (its error is rethrown).
+private func endlessRead(_ index: DocumentIndex, started: Stamp, interrupted: Stamp) throws -> Int? {
+    started.set()
+    do {
+        return try index.dbQueue.read { db in
+            try Int.fetchOne(db, sql: "WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c) SELECT count(*) FROM c")
+        }
+    } catch {
+        interrupted.set()
+        throw error
+    }
 }

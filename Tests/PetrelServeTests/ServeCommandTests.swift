@@ -52,30 +52,13 @@ struct ServeCommandTests {
     @Test("it says where it listens, answers, and stops on SIGTERM with status 0")
     func serveAndStop() async throws {
         let fixture = try ServeFixture()
-        let executable = try #require(builtServe(), "petrel-serve is not built next to the tests")
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = ["--index", fixture.indexPath, "--port", "0", "--readers", "2"]
-        let error = Pipe()
-        process.standardError = error
-        process.standardOutput = FileHandle.nullDevice
-        try process.run()
-        defer { if process.isRunning { process.terminate() } }
+        let server = try ServeProcess(indexPath: fixture.indexPath)
+        defer { server.stop() }
         // The first line names the URL.
-        var line = Data()
-        while !line.contains(UInt8(ascii: "\n")) {
-            let chunk = error.fileHandleForReading.availableData
-            if chunk.isEmpty { break }
-            line.append(chunk)
-        }
-        let text = String(decoding: line, as: UTF8.self)
-        #expect(text.hasPrefix("petrel-serve: serving \(fixture.indexPath) at http://127.0.0.1:"))
-        let url = try #require(text.split(separator: " ").first { $0.hasPrefix("http://") }.map(String.init))
-        let (data, response) = try await URLSession.shared.data(from: try #require(URL(string: url + "api/state")))
+        #expect(server.firstLine.hasPrefix("petrel-serve: serving \(fixture.indexPath) at http://127.0.0.1:"))
+        let (data, response) = try await URLSession.shared.data(from: try #require(URL(string: server.url + "api/state")))
         #expect((response as? HTTPURLResponse)?.statusCode == 200)
         #expect(String(decoding: data, as: UTF8.self).contains("\"documents\""))
-        process.terminate()
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 0)
+        #expect(server.terminate() == 0)
     }
 }

@@ -155,6 +155,8 @@ final class ServeProcess: @unchecked Sendable {
     private let process: Process
     /// The page's address, as the server printed it (`http://127.0.0.1:N/`).
     let url: String
+    /// The first line the server printed.
+    let firstLine: String
 
     init(indexPath: String) throws {
         let executable = try #require(builtServe(), "petrel-serve is not built next to the tests")
@@ -179,6 +181,14 @@ final class ServeProcess: @unchecked Sendable {
         }
         self.process = process
         self.url = url
+        firstLine = text
+    }
+
+    /// Stops the server with SIGTERM; its exit status.
+    func terminate() -> Int32 {
+        process.terminate()
+        process.waitUntilExit()
+        return process.terminationStatus
     }
 
     func stop() {

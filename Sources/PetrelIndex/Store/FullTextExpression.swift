@@ -87,16 +87,19 @@ package struct FullTextExpression: Sendable {
 
     /// Whether a row matches the expression.
     package func matches(_ row: PositionsRow) -> Bool {
-        func evaluate(_ node: Node) -> Bool {
-            switch node {
-            case .phrase(let phrase): return !row.instances(of: phrase).isEmpty
-            case .and(let members): return members.allSatisfy(evaluate)
-            case .or(let members): return members.contains(where: evaluate)
-            case .not(let kept, let excluded): return evaluate(kept) && !evaluate(excluded)
-            case .nothing: return false
-            }
+        Self.evaluate(root, row)
+    }
+
+    /// Whether a row matches a node of the expression (every occurrence of
+    /// its phrases counts).
+    private static func evaluate(_ node: Node, _ row: PositionsRow) -> Bool {
+        switch node {
+        case .phrase(let phrase): return !row.instances(of: phrase).isEmpty
+        case .and(let members): return members.allSatisfy { evaluate($0, row) }
+        case .or(let members): return members.contains { evaluate($0, row) }
+        case .not(let kept, let excluded): return evaluate(kept, row) && !evaluate(excluded, row)
+        case .nothing: return false
         }
-        return evaluate(root)
     }
 
     /// The phrases whose instances FTS5 reports for `row`, which the
@@ -105,27 +108,18 @@ package struct FullTextExpression: Sendable {
     /// row with `a` and `c` but no `b` reports `a` alone, as FTS5 leaves a
     /// phrase unreported when its node has moved past the row.
     func reportedPhrases(in row: PositionsRow) -> Set<Int> {
-        func evaluate(_ node: Node) -> Bool {
-            switch node {
-            case .phrase(let phrase): return !row.instances(of: phrase).isEmpty
-            case .and(let members): return members.allSatisfy(evaluate)
-            case .or(let members): return members.contains(where: evaluate)
-            case .not(let kept, let excluded): return evaluate(kept) && !evaluate(excluded)
-            case .nothing: return false
-            }
-        }
         var reported = Set<Int>()
         // Called on nodes that match the row only.
         func collect(_ node: Node) {
             switch node {
             case .phrase(let phrase): reported.insert(phrase)
             case .and(let members): members.forEach(collect)
-            case .or(let members): for member in members where evaluate(member) { collect(member) }
+            case .or(let members): for member in members where Self.evaluate(member, row) { collect(member) }
             case .not(let kept, _): collect(kept)
             case .nothing: break
             }
         }
-        if evaluate(root) { collect(root) }
+        if Self.evaluate(root, row) { collect(root) }
         return reported
     }
 

@@ -33,35 +33,12 @@ struct ServeBrowserTests {
         // Screenshots of an earlier run (a failure's among them) go first.
         try? FileManager.default.removeItem(atPath: Self.artifacts)
         let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Browser/browser_test.py").path
-        let (status, output) = try await Self.run("/usr/bin/python3", [script, server.url, Self.artifacts])
+        let (status, output, _) = try await runToEnd("/usr/bin/python3", [script, server.url, Self.artifacts], errorsInOutput: true)
         print("petrel-serve browser test (screenshots in \(Self.artifacts)):\n\(output)")
         #expect(status == 0, "\(output)")
         #expect(output.contains("browser test passed"))
         for name in ["search", "filter", "preview", "error", "hostile", "narrow"] {
             #expect(FileManager.default.fileExists(atPath: Self.artifacts + "/\(name).png"), "no \(name).png")
-        }
-    }
-
-    /// Runs a process on a thread of its own, off the cooperative pool and
-    /// Dispatch's global queues (the server in this process needs them): exit status and output, stderr after stdout.
-    static func run(_ executable: String, _ arguments: [String]) async throws -> (Int32, String) {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = arguments
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = output
-        return try await withCheckedThrowingContinuation { continuation in
-            Thread.detachNewThread {
-                do {
-                    try process.run()
-                    let data = output.fileHandleForReading.readDataToEndOfFile()
-                    process.waitUntilExit()
-                    continuation.resume(returning: (process.terminationStatus, String(decoding: data, as: UTF8.self)))
-                } catch {
-                    continuation.resume(throwing: error)
-                }
-            }
         }
     }
 }

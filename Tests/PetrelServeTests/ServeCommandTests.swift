@@ -7,28 +7,10 @@ import Testing
 
 @Suite("petrel-serve command")
 struct ServeCommandTests {
-    /// Runs the command to its end: status and standard error.
+    /// Runs the command to its end: status, standard output and error.
     static func run(_ arguments: [String]) async throws -> (Int32, String, String) {
         let executable = try #require(builtServe(), "petrel-serve is not built next to the tests")
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = arguments
-        let output = Pipe(), error = Pipe()
-        process.standardOutput = output
-        process.standardError = error
-        return try await withCheckedThrowingContinuation { continuation in
-            Thread.detachNewThread {
-                do {
-                    try process.run()
-                    let errorText = error.fileHandleForReading.readDataToEndOfFile()
-                    let outputText = output.fileHandleForReading.readDataToEndOfFile()
-                    process.waitUntilExit()
-                    continuation.resume(returning: (process.terminationStatus, String(decoding: outputText, as: UTF8.self), String(decoding: errorText, as: UTF8.self)))
-                } catch {
-                    continuation.resume(throwing: error)
-                }
-            }
-        }
+        return try await runToEnd(executable, arguments)
     }
 
     @Test("--help exits 0 with examples; usage errors and a missing index exit 2, as the other tools")

@@ -196,3 +196,45 @@ final class ServeProcess: @unchecked Sendable {
         process.waitUntilExit()
     }
 }
+
+/// Runs a program to its end on threads of its own, off the cooperative
+/// pool and Dispatch's global queues (a server in this process needs
+/// them): its status, standard output and standard error, both read as
+/// they come. With `errorsInOutput`, standard error goes into the output,
+/// interleaved as written, and `stderr` is empty.
+func runToEnd(_ executable: String, _ arguments: [String], errorsInOutput: Bool = false) async throws -> (status: Int32, stdout: String, stderr: String) {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: executable)
+    process.arguments = arguments
+    let output = Pipe(), errors = Pipe()
+    process.standardOutput = output
+    process.standardError = errorsInOutput ? output : errors
+    return try await withCheckedThrowingContinuation { continuation in
+        Thread.detachNewThread {
+            do {
+                try process.run()
+                let errorText = LockedText()
+                let errorsRead = DispatchSemaphore(value: 0)
+                Thread.detachNewThread {
+                    if !errorsInOutput { errorText.set(errors.fileHandleForReading.readDataToEndOfFile()) }
+                    errorsRead.signal()
+                }
+                let outputData = output.fileHandleForReading.readDataToEndOfFile()
+                errorsRead.wait()
+                process.waitUntilExit()
+                continuation.resume(returning: (process.terminationStatus, String(decoding: outputData, as: UTF8.self), errorText.get()))
+            } catch {
+                continuation.resume(throwing: error)
+            }
+        }
+    }
+}
+
+/// Text handed from one thread to another.
+// @unchecked Sendable: `text` is only read or written under `lock`.
+private final class LockedText: @unchecked Sendable {
+    private let lock = NSLock()
+    private var text = ""
+    func set(_ data: Data) { lock.withLock { text = String(decoding: data, as: UTF8.self) } }
+    func get() -> String { lock.withLock { text } }
+}

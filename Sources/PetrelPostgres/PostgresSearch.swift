@@ -75,9 +75,13 @@ enum PostgresSearch {
             func hits(_ column: String) -> String {
                 "ARRAY(SELECT u.lexeme || chr(1) || array_to_string(u.positions, ',') FROM unnest(d.\(column)) u WHERE u.lexeme = ANY($1) OR u.lexeme LIKE ANY($2))"
             }
+            // What the filters read, only when there are filters: a common
+            // word's candidates are most of the index.
+            let filtered = prepared.filter.isEmpty
+                ? "''::bytea, ''::text, 0::bigint, 0::bigint, NULL::text" : "d.path, d.kind, d.mtime, d.root_id, d.metadata"
             var statement = PostgresQuery(unsafeSQL: """
                 SELECT d.id, d.path_len, d.title_len, d.body_len, coalesce(d.title, ''), \(hits("path_tsv")), \(hits("title_tsv")), \(hits("body_tsv")),
-                       d.path, d.kind, d.mtime, d.root_id, d.metadata
+                       \(filtered)
                 FROM documents d
                 WHERE d.path_tsv @@ $3::tsquery OR d.title_tsv @@ $3::tsquery OR d.body_tsv @@ $3::tsquery
                 """)

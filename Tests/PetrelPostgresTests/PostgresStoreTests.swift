@@ -82,18 +82,20 @@ struct PostgresStoreTests {
         }
     }
 
-    /// Compares the hits of `queries` on both stores; returns how many hits
-    /// were compared and the largest difference of scores.
-    static func compare(_ sqlite: DocumentIndex, _ postgres: PostgresIndex, _ queries: [String]) async throws -> (hits: Int, difference: Double) {
+    /// Compares the hits of `queries` on both stores, with `options`
+    /// (`name` in messages); returns how many hits were compared and the
+    /// largest difference of scores.
+    static func compare(_ sqlite: DocumentIndex, _ postgres: PostgresIndex, _ queries: [String], options: SearchOptions = SearchOptions(),
+                        name: String = "") async throws -> (hits: Int, difference: Double) {
         var compared = 0
         var largest = 0.0
         for query in queries {
-            let expected = try sqlite.search(query).hits
-            let found = try await postgres.search(query).hits
-            #expect(found.map(\.path) == expected.map(\.path), "\(query)")
-            #expect(found.map(\.innerPath) == expected.map(\.innerPath), "\(query)")
+            let expected = try sqlite.search(query, options: options).hits
+            let found = try await postgres.search(query, options: options).hits
+            #expect(found.map(\.path) == expected.map(\.path), "\(name) \(query)")
+            #expect(found.map(\.innerPath) == expected.map(\.innerPath), "\(name) \(query)")
             for (hit, reference) in zip(found, expected) {
-                #expect(abs(hit.score - reference.score) <= 1e-9, "\(query): \(hit.path) \(hit.score) vs \(reference.score)")
+                #expect(abs(hit.score - reference.score) <= 1e-9, "\(name) \(query): \(hit.path) \(hit.score) vs \(reference.score)")
                 largest = max(largest, abs(hit.score - reference.score))
                 compared += 1
             }
@@ -208,15 +210,7 @@ struct PostgresStoreTests {
         variant("subject and from") { $0.metadata = [MetadataFilter(.subject, "storm"), MetadataFilter(.from, "ann")] }
         var kept = 0
         for (name, options) in variants {
-            for query in ["lighthouse keeper", "lamp", "keeper OR harbour", "rocks"] {
-                let expected = try sqlite.search(query, options: options).hits
-                let found = try await postgres.search(query, options: options).hits
-                #expect(found.map(\.path) == expected.map(\.path), "\(name): \(query)")
-                for (hit, reference) in zip(found, expected) {
-                    #expect(abs(hit.score - reference.score) <= 1e-9, "\(name): \(query): \(hit.path)")
-                }
-                kept += found.count
-            }
+            kept += try await Self.compare(sqlite, postgres, ["lighthouse keeper", "lamp", "keeper OR harbour", "rocks"], options: options, name: name).hits
         }
         #expect(kept >= 20)
         // The metadata filters keep their documents.

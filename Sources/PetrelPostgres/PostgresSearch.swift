@@ -52,7 +52,22 @@ enum PostgresSearch {
             """, logger: logger).decode(String?.self) {
             languages.append(language)
         }
-        var prepared = try PreparedSearch(query: query, options: options, tokenizer: .icu, sampleLanguages: { languages })
+        // The words compounds of the query may split into that documents
+        // have, looked up at once (SQLite's analysis asks one at a time).
+        var indexedWords = Set<String>()
+        let lookups = try PreparedSearch.compoundLookups(query: query, tokenizer: .icu)
+        if options.ranking.compoundWeight > 0, !lookups.isEmpty {
+            let words = Array(lookups)
+            let any = words.map(TextSearchLiterals.quoted)
+            for try await word in try await connection.query("""
+                SELECT w FROM unnest(\(words)::text[], \(any)::text[]) AS l(w, q)
+                WHERE EXISTS (SELECT 1 FROM documents d WHERE d.path_tsv @@ l.q::tsquery OR d.title_tsv @@ l.q::tsquery OR d.body_tsv @@ l.q::tsquery)
+                """, logger: logger).decode(String.self) {
+                indexedWords.insert(word)
+            }
+        }
+        var prepared = try PreparedSearch(query: query, options: options, tokenizer: .icu, sampleLanguages: { languages },
+                                          indexedWords: indexedWords)
         guard !prepared.isEmpty else { return prepared.emptyResults }
         // The folder a search is limited to, by its id.
         if let root = prepared.filter.root {

@@ -215,6 +215,35 @@ struct SearchTests {
         try index.expectSound()
     }
 
+    /// A German compound that no document has is searched as its parts
+    /// too, when the index has them (`Paketdateinamen`: `paket`,
+    /// `dateinamen`); one that a document has is searched whole.
+    @Test func compoundsNoDocumentHasAreSearchedAsTheirParts() throws {
+        let files = [
+            "parts.txt": "Jedes Paket hat einen Dateinamen mit der Version und der Architektur, deshalb sind die Namen so lang.",
+            "other.txt": "Die Tastaturbelegung wird beim Start des Systems geladen und kann jederzeit geändert werden.",
+        ]
+        let (_, index) = try RankingTests.makeIndex(files)
+        let analyzed = try index.analyze(SearchQuery("Warum sind die Paketdateinamen so lang?"))
+        #expect(analyzed.expression.contains(#""Paketdateinamen" OR "paketdateinam" * OR "paket" OR "dateinamen""#), "\(analyzed.expression)")
+        #expect(names(try index.search("Paketdateinamen")) == ["parts.txt"])
+        var whole = SearchOptions()
+        whole.ranking.compoundWeight = 0
+        #expect(names(try index.search("Paketdateinamen", options: whole)).isEmpty)
+        // English words are not split (`fingerprint` is not `finger` + `print`).
+        let (_, english) = try RankingTests.makeIndex([
+            "a.txt": "Put your finger on the print button of the scanner to start a copy of the document.",
+            "b.txt": "The keyboard layout is loaded when the system starts and can be changed at any time.",
+        ])
+        #expect(names(try english.search("fingerprint")).isEmpty)
+
+        var withWhole = files
+        withWhole["whole.txt"] = "Paketdateinamen werden aus dem Namen, der Version und der Architektur gebildet."
+        let (_, wholeIndex) = try RankingTests.makeIndex(withWhole)
+        #expect(names(try wholeIndex.search("Paketdateinamen")) == ["whole.txt"])
+        try index.expectSound()
+    }
+
     /// A word typed twice weighs twice (BM25's query term frequency): in a
     /// sentence, what it repeats is what it is about.
     @Test func aWordTypedAgainWeighsMore() throws {

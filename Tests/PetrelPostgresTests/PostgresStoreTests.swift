@@ -32,6 +32,8 @@ struct PostgresStoreTests {
     static let queries = [
         "lighthouse keeper", "lamp", "encoding", "encod*", "Mueller", "Großmann strasse", "有条件的执行脚本", "执行", "タブに変換",
         "\"lighthouse keeper\"", "keeper -lamp", "title:lighthouse", "lantern rocks night", "keeper OR harbour", "灯台守",
+        // A compound no document has, whose parts are words of the German text.
+        "Wann zündet der Wärter die Leuchtturmlampe an?",
     ]
 
     @Test("Same top-10 paths and scores (to 1e-9) as the SQLite index of the same tree")

@@ -118,6 +118,13 @@ struct DocumentText: TableRecord {
     static let contentTable = databaseTableName + "_content"
     static let bodyContentColumn = "c2"
 
+    /// Whether some document holds `token` (a folded token, as the index
+    /// keeps it) in any column: one lookup of its posting list.
+    static func holdsToken(_ token: String, _ db: Database) throws -> Bool {
+        try Bool.fetchOne(db.cachedStatement(sql: "SELECT EXISTS (SELECT 1 FROM \(databaseTableName) WHERE \(databaseTableName) MATCH ?)"),
+                          arguments: [SearchQuery.quote(token)]) ?? false
+    }
+
     /// The number of rows, which is the number of documents: FTS5 keeps it
     /// as the first varint of its averages record (row 1 of `%_data`), where
     /// one lookup reads it; `COUNT(*)` reads every row of an index (a

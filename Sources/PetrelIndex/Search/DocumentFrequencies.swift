@@ -53,6 +53,16 @@ final class DocumentFrequencies: @unchecked Sendable {
             frequencies?.record(count, of: phrase, in: state)
         }
 
+        /// Whether some document holds a token: as known for this state,
+        /// else what `read` says (then kept, with the counts of phrases).
+        func isIndexed(_ token: String, _ read: () throws -> Bool) throws -> Bool {
+            let key = "held " + token
+            if let known = count(of: key) { return known > 0 }
+            let held = try read()
+            record(held ? 1 : 0, of: key)
+            return held
+        }
+
         /// The languages of the index's sample of documents: those kept for
         /// this state, else what `read` returns (then kept).
         func languageSample(_ read: () throws -> [String?]) throws -> [String?] {

@@ -237,7 +237,8 @@ private struct SearchRun {
             tokenizer: index.tokenizer, icuTokenizer: index.icuTokenizer,
             fts5Tokenizer: index.icuTokenizer == nil ? try db.makeTokenizer(index.tokenizer.descriptor) : nil,
             queryText: query.text, options: options, alternatives: alternatives,
-            sampleLanguages: { try frequencies.languageSample { try QueryStemming.sampleLanguages(db) } })
+            sampleLanguages: { try frequencies.languageSample { try QueryStemming.sampleLanguages(db) } },
+            isIndexed: { word in try frequencies.isIndexed(word) { try DocumentText.holdsToken(word, db) } })
     }
 
     private func analyze(_ word: String) throws -> [AnalyzedQuery.AnalyzedToken] { try analyzer.analyze(word) }
@@ -262,14 +263,19 @@ package struct QueryAnalyzer {
     /// Stems of query words as prefixes, on ICU indexes (which keep words
     /// as written).
     let stemming: QueryStemming?
+    /// Splits compound words into the parts the index has (nil: the store
+    /// cannot tell which words it has).
+    let compounds: CompoundParts?
 
     /// The analyzer of a query on an index made with `tokenizer`;
     /// `fts5Tokenizer` is SQLite's tokenizer of the index when it is not
     /// one in Swift, `sampleLanguages` reads the languages of a sample of
     /// the documents (for stems), once, when a word needs them.
     init(tokenizer: IndexTokenizer, icuTokenizer: ICUWordTokenizer?, fts5Tokenizer: (any FTS5Tokenizer)?, queryText: String,
-         options: SearchOptions, alternatives: [String: [String]], sampleLanguages: @escaping () throws -> [String?]) {
+         options: SearchOptions, alternatives: [String: [String]], sampleLanguages: @escaping () throws -> [String?],
+         isIndexed: ((String) throws -> Bool)? = nil) {
         self.tokenizer = tokenizer
+        compounds = isIndexed.map(CompoundParts.init(isIndexed:))
         self.icuTokenizer = icuTokenizer
         self.fts5Tokenizer = fts5Tokenizer
         self.options = options
@@ -295,6 +301,7 @@ package struct QueryAnalyzer {
                 analyzed.alternatives = try cjkBigrams(of: token.text, tokenizer: icuTokenizer).map { .init(phrase: $0, weight: 0.5) }
                 if let stem = try koreanStem(of: token.text, tokenizer: icuTokenizer) { analyzed.alternatives.append(stem) }
                 if let stem = try stemPrefix(of: token.text, original: analyzed.phrase) { analyzed.alternatives.append(stem) }
+                analyzed.alternatives += try compoundParts(of: token.text)
                 return analyzed
             }
             for number in AnalyzedQuery.dottedNumbers(in: word) where !tokens.contains(where: { $0.token == number }) {
@@ -326,6 +333,20 @@ package struct QueryAnalyzer {
             return folded.count == 1 ? folded[0] : nil
         }
         return stem.map { .init(phrase: $0, weight: options.ranking.stemWeight, isPrefix: true) }
+    }
+
+    /// The parts of a compound word that no document has, in a language
+    /// that writes compounds as one word, when the index has them (see
+    /// ``CompoundParts``). A compound some document has is searched whole:
+    /// its parts then found more unrelated pages than answers.
+    private func compoundParts(of token: String) throws -> [AnalyzedQuery.Alternative] {
+        let weight = options.ranking.compoundWeight
+        guard weight > 0, let compounds, let stemming, token.unicodeScalars.count >= CompoundParts.minimumWordLength,
+              let script = token.unicodeScalars.first.flatMap(QueryStemming.Script.init), script == .latin,
+              let language = try stemming.language(for: script), CompoundParts.languages.contains(language),
+              try !compounds.isIndexed(token),
+              let parts = try compounds.split(token) else { return [] }
+        return [.init(phrase: parts.left, weight: weight), .init(phrase: parts.right, weight: weight)]
     }
 
     /// The two-character words inside a CJK word of three or more

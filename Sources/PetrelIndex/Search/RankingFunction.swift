@@ -200,6 +200,11 @@ public struct RankingParameters: Sendable, Equatable {
     /// The weight of a word's other forms (its stem as a prefix) against
     /// 1 for the word itself; 0 searches every word by its own form only.
     public var stemWeight = 0.5
+    /// The weight of each part of a compound query word that no document
+    /// has (German `Paketdateinamen`: `paket`, `dateiname`), when the index
+    /// has the parts as words of their own (0: compounds are searched
+    /// whole only).
+    public var compoundWeight = 0.3
     /// The weight of a title word made of the query's words, abbreviated
     /// (`getsockname`, `readdir`, `perlre` for "Perl regular
     /// expressions"), as a title hit of those words (0: names are not
@@ -222,7 +227,7 @@ public struct RankingParameters: Sendable, Equatable {
 
     /// Parameters from `name=value` pairs separated by commas: `k1`, `short-k1`,
     /// `b` (all fields), `path-b`, `title-b`, `body-b`, `coordination`,
-    /// `proximity`, `proximity-b`, `stem`, `lead`, `lead-length`, `name`,
+    /// `proximity`, `proximity-b`, `stem`, `compound`, `lead`, `lead-length`, `name`,
     /// `absent-name`.
     public init(_ text: String) throws(IndexError) {
         for pair in text.split(separator: ",") {
@@ -241,11 +246,12 @@ public struct RankingParameters: Sendable, Equatable {
             case "proximity": proximityWeight = value
             case "proximity-b": proximityB = value
             case "stem": stemWeight = value
+            case "compound": compoundWeight = value
             case "lead": leadWeight = value
             case "lead-length": leadLength = value
             case "name": nameWeight = value
             case "absent-name": absentNameWeight = value
-            default: throw IndexError(.invalidParameter, "unknown ranking parameter '\(parts[0])' (k1, short-k1, b, path-b, title-b, body-b, coordination, proximity, proximity-b, stem, lead, lead-length, name, absent-name)")
+            default: throw IndexError(.invalidParameter, "unknown ranking parameter '\(parts[0])' (k1, short-k1, b, path-b, title-b, body-b, coordination, proximity, proximity-b, stem, compound, lead, lead-length, name, absent-name)")
             }
             guard pathB <= 1, titleB <= 1, bodyB <= 1, proximityB <= 1 else { throw IndexError(.invalidParameter, "ranking parameter '\(pair)': b is between 0 and 1") }
         }

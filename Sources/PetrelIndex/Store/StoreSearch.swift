@@ -26,9 +26,11 @@ package struct PreparedSearch {
 
     /// Prepares `query` for an index made with `tokenizer` (one of the ICU
     /// tokenizers); `sampleLanguages` gives the languages of a sample of the
-    /// index's documents (stems are searched for their languages).
+    /// index's documents (stems are searched for their languages);
+    /// `indexedWords` holds those of ``compoundLookups(query:tokenizer:)``
+    /// that some document has.
     package init(query: SearchQuery, options: SearchOptions, tokenizer: IndexTokenizer,
-                 sampleLanguages: @escaping () throws -> [String?]) throws {
+                 sampleLanguages: @escaping () throws -> [String?], indexedWords: Set<String>) throws {
         guard tokenizer == .icu || tokenizer == .icuEnglish, let icu = try? ICUWordTokenizer(arguments: tokenizer.descriptor.arguments) else {
             throw IndexError(.invalidParameter, "this store searches indexes made with the ICU tokenizers only")
         }
@@ -37,7 +39,7 @@ package struct PreparedSearch {
         self.options = options
         self.icu = icu
         let analyzer = QueryAnalyzer(tokenizer: tokenizer, icuTokenizer: icu, fts5Tokenizer: nil, queryText: query.text, options: options,
-                                     alternatives: [:], sampleLanguages: sampleLanguages)
+                                     alternatives: [:], sampleLanguages: sampleLanguages, isIndexed: { indexedWords.contains($0) })
         analyzed = try AnalyzedQuery(query, analyze: analyzer.analyze)
         let strict = !options.relax
         expressionText = strict ? analyzed.strictExpression : analyzed.expression
@@ -46,6 +48,29 @@ package struct PreparedSearch {
         notes = query.repairs + analyzed.notes
         snippetMaker = try analyzer.snippetMaker(for: query.root)
         expression = analyzed.isEmpty ? FullTextExpression() : try FullTextExpression(expressionText, tokenizer: icu)
+    }
+
+    /// The words to look up in the index before preparing `query`: the
+    /// parts its compound words may split into (``CompoundParts``), for
+    /// every plain word, whatever its language (the analysis decides which
+    /// it splits).
+    package static func compoundLookups(query: SearchQuery, tokenizer: IndexTokenizer) throws -> Set<String> {
+        guard let icu = try? ICUWordTokenizer(arguments: tokenizer.descriptor.arguments) else { return [] }
+        var words = Set<String>()
+        func collect(_ node: SearchQuery.Node) throws {
+            switch node {
+            case .word(let word, let prefix, _):
+                guard !prefix else { return }
+                for token in try icu.tokens(in: word, for: .query) where !token.isColocated {
+                    words.formUnion(CompoundParts.lookups(for: token.text))
+                }
+            case .all(let positive, _): for member in positive { try collect(member) }
+            case .any(let members): for member in members { try collect(member) }
+            case .phrase, .near: return
+            }
+        }
+        try collect(query.root)
+        return words
     }
 
     /// Whether the analysis left nothing to search.

@@ -281,6 +281,26 @@ struct SearchTests {
         #expect(try index.search(#"printer -"settings""#).hits.isEmpty)
     }
 
+    /// A pasted sentence's dash before a word it also asks for (a menu path,
+    /// `Format Cells -Numbers`) does not exclude the word; a word only
+    /// excluded still is.
+    @Test func aWordAskedForIsNotExcludedByADash() throws {
+        let (_, index) = try RankingTests.makeIndex([
+            "numbers.txt": "Format numbers as text: choose Format Cells, then Numbers, then Text.",
+            "dates.txt": "Format dates: choose Format Cells, then Date.",
+        ])
+        let results = try index.search("format numbers as text: Format Cells -Numbers")
+        #expect(names(results).first == "numbers.txt")
+        #expect(results.notes.contains("'Numbers' is both asked for and excluded: it is not excluded"))
+        // CJK: the word is asked for inside a run of text, not on its own.
+        let (_, chinese) = try RankingTests.makeIndex([
+            "numbers.txt": "可以将数字格式化为文字。选择「单元格格式 - 数字」。",
+            "dates.txt": "可以将日期格式化。选择「单元格格式 - 日期」。",
+        ])
+        #expect(names(try chinese.search("可以将数字格式化为文字。选择「单元格格式 -数字」")).first == "numbers.txt")
+        #expect(names(try index.search("format cells -numbers")) == ["dates.txt"])
+    }
+
     @Test func relaxationFollowsFullMatches() throws {
         let (_, index) = try Self.makeIndex()
         let results = try index.search("petrel lighthouse albatross")

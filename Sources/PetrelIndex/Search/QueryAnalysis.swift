@@ -49,7 +49,7 @@ struct AnalyzedQuery: Sendable {
 
     /// The most terms a query searches; the rest of a longer query is left
     /// out (and said so in `notes`), which bounds the cost of any query.
-    static let maximumTerms = 32
+    static let maximumTerms = 64
 
     var terms: [Term]
     /// The expression that finds candidates: every required term, and at
@@ -94,9 +94,9 @@ struct AnalyzedQuery: Sendable {
             }
         }
         positive = flatten(positive)
+        var notes: [String] = []
         var clauses: [Clause] = []
         var terms: [Term] = []
-        var notes: [String] = []
         var seen: [String: Int] = [:]
         var typed: [Double] = []
         var truncated = false
@@ -140,6 +140,16 @@ struct AnalyzedQuery: Sendable {
         }
         if truncated {
             notes.append("only the first \(Self.maximumTerms) terms of the query are searched")
+        }
+        // A word both asked for and excluded was not meant to be excluded:
+        // its dash is a sentence's (`Format -Numbers` in a pasted menu
+        // path), and excluding it would lose the very documents wanted.
+        excluded = try excluded.filter { node in
+            guard case .word(let word, false, nil) = node else { return true }
+            let tokens = try analyze(word)
+            guard !tokens.isEmpty, tokens.allSatisfy({ seen[":" + $0.token] != nil }) else { return true }
+            notes.append("'\(word)' is both asked for and excluded: it is not excluded")
+            return false
         }
         self.terms = terms
         self.notes = notes

@@ -46,6 +46,26 @@ struct RankingTests {
         #expect(analyzed.rankingTerms.phraseTerms.count == analyzed.rankingTerms.phraseWeights.count)
     }
 
+    /// A weaker form of a rare word (`encod*` of `encoding`) is worth what
+    /// its own documents make it worth: documents with only a common form
+    /// of the rare word rank after those with a moderately rare word of the
+    /// query, not before (at the rare word's IDF they would).
+    @Test func aWeakerFormWeighsByItsOwnFrequency() throws {
+        // Names without the query's words (paths are searched too).
+        var files = ["x.txt": "encoding tables here"]
+        for (n, form) in ["encoded", "encoder", "encodes", "encode", "encoded", "encoder", "encodes"].enumerated() {
+            files["e\(n).txt"] = "\(form) text here"
+        }
+        for n in 0..<8 { files["s\(n).txt"] = "widget shelf here" }
+        for n in 0..<25 { files["f\(n).txt"] = "unrelated words here" }
+        let (_, index) = try Self.makeIndex(files)
+        let hits = names(try index.search("encoding widget"))
+        #expect(hits.first == "x.txt")
+        #expect(hits.dropFirst().prefix(8).allSatisfy { $0.hasPrefix("s") }, "\(hits)")
+        // The form alone still finds its documents.
+        #expect(names(try index.search("encoding")).count == 8)
+    }
+
     @Test func longQueriesAreCapped() throws {
         let (_, index) = try Self.makeIndex(["a.txt": "word1 word2"])
         let text = (1...500).map { "word\($0)" }.joined(separator: " ")

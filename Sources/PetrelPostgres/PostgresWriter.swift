@@ -146,7 +146,7 @@ struct PostgresWriter {
         let lengths = document.columns.map(\.length)
         let complete = vectors.allSatisfy(\.isComplete)
         // PostgreSQL's text holds no NUL character.
-        func clean(_ text: String?) -> String? { text.map { $0.contains("\0") ? $0.replacingOccurrences(of: "\0", with: " ") : $0 } }
+        func clean(_ text: String?) -> String? { text.map { $0.utf8.contains(0) ? $0.replacingOccurrences(of: "\0", with: " ") : $0 } }
         var id: Int64?
         let rows = try await connection.query("""
             INSERT INTO documents (root_id, container_id, path, inner_path, size, mtime, hash, kind, language, encoding, title, metadata,

@@ -21,35 +21,70 @@ enum TextSearchLiterals {
 
     /// A lexeme quoted for tsvector and tsquery input.
     static func quoted(_ lexeme: String) -> String {
-        var result = "'"
-        for scalar in lexeme.unicodeScalars {
-            if scalar == "'" { result += "''" } else if scalar == "\\" { result += "\\\\" } else { result.unicodeScalars.append(scalar) }
+        var bytes: [UInt8] = []
+        appendQuoted(lexeme, to: &bytes)
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// Appends a lexeme, quoted (`'` doubled, `\` escaped), to `bytes`.
+    private static func appendQuoted(_ lexeme: String, to bytes: inout [UInt8]) {
+        bytes.append(UInt8(ascii: "'"))
+        for byte in lexeme.utf8 {
+            if byte == UInt8(ascii: "'") { bytes.append(byte) } else if byte == UInt8(ascii: "\\") { bytes.append(byte) }
+            bytes.append(byte)
         }
-        return result + "'"
+        bytes.append(UInt8(ascii: "'"))
+    }
+
+    /// Appends a position's decimal digits to `bytes`.
+    private static func appendDecimal(_ value: Int, to bytes: inout [UInt8]) {
+        var digits: (UInt8, UInt8, UInt8, UInt8, UInt8) = (0, 0, 0, 0, 0)
+        var count = 0
+        var rest = value
+        withUnsafeMutableBytes(of: &digits) { buffer in
+            repeat {
+                buffer[count] = UInt8(ascii: "0") + UInt8(rest % 10)
+                rest /= 10
+                count += 1
+            } while rest > 0 && count < buffer.count
+            for index in stride(from: count - 1, through: 0, by: -1) { bytes.append(buffer[index]) }
+        }
     }
 
     /// A column's tokens as a `tsvector` literal, and whether some were
-    /// left out by PostgreSQL's limits.
+    /// left out by PostgreSQL's limits. Written byte by byte: a large tree
+    /// has millions of positions, and this is most of what an indexer
+    /// does besides analysing text.
     static func vector(_ column: IndexedColumn) -> (text: String, isComplete: Bool) {
-        var parts: [String] = []
-        var bytes = 0
+        var bytes: [UInt8] = []
+        var size = 0
         var isComplete = true
         for (token, offsets) in column.tokens {
-            guard token.utf8.count <= maximumLexemeBytes, !token.unicodeScalars.contains("\0") else {
+            guard token.utf8.count <= maximumLexemeBytes, !token.utf8.contains(0) else {
                 isComplete = false
                 continue
             }
-            let positions = offsets.lazy.map { $0 + 1 }.filter { $0 <= maximumPosition }.prefix(maximumPositions)
-            if positions.count < offsets.count { isComplete = false }
-            guard !positions.isEmpty else { continue }
-            bytes += token.utf8.count + 2 * positions.count + 8
-            guard bytes <= maximumVectorBytes else {
+            // Positions count from 1, up to the limit, at most so many.
+            var kept = 0
+            for offset in offsets where offset + 1 <= maximumPosition && kept < maximumPositions { kept += 1 }
+            if kept < offsets.count { isComplete = false }
+            guard kept > 0 else { continue }
+            size += token.utf8.count + 2 * kept + 8
+            guard size <= maximumVectorBytes else {
                 isComplete = false
                 break
             }
-            parts.append(quoted(token) + ":" + positions.map(String.init).joined(separator: ","))
+            if !bytes.isEmpty { bytes.append(UInt8(ascii: " ")) }
+            appendQuoted(token, to: &bytes)
+            bytes.append(UInt8(ascii: ":"))
+            var written = 0
+            for offset in offsets where offset + 1 <= maximumPosition && written < maximumPositions {
+                if written > 0 { bytes.append(UInt8(ascii: ",")) }
+                appendDecimal(offset + 1, to: &bytes)
+                written += 1
+            }
         }
-        return (parts.joined(separator: " "), isComplete)
+        return (String(decoding: bytes, as: UTF8.self), isComplete)
     }
 
     /// A `tsquery` that any document holding one of these tokens (or a

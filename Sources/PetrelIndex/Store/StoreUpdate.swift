@@ -17,18 +17,21 @@ package struct IndexedColumn: Sendable, Equatable {
 
     /// The tokens of `text` by `tokenizer`, placed as FTS5 places them.
     package init(_ text: String, tokenizer: some TextTokenizer) throws {
-        var offsets: [String: [Int]] = [:]
-        var order: [String] = []
+        // Each distinct token's place in `tokens`: one lookup per token.
+        var slots: [String: Int] = [:]
         var position = -1
         for token in try tokenizer.tokens(in: text, for: .document) {
             if !token.isColocated || position < 0 { position += 1 }
-            if offsets[token.text] == nil { order.append(token.text) }
-            // One offset per token at a position: a colocated form equal
-            // to its token adds nothing.
-            if offsets[token.text]?.last != position { offsets[token.text, default: []].append(position) }
+            if let slot = slots[token.text] {
+                // One offset per token at a position: a colocated form
+                // equal to its token adds nothing.
+                if tokens[slot].offsets.last != position { tokens[slot].offsets.append(position) }
+            } else {
+                slots[token.text] = tokens.count
+                tokens.append((token.text, [position]))
+            }
         }
         length = position + 1
-        tokens = order.map { ($0, offsets[$0] ?? []) }
     }
 
     /// An empty column.

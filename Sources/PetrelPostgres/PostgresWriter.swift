@@ -15,6 +15,12 @@ struct PostgresWriter {
     /// of path, title and body.
     var delta = [Int64](repeating: 0, count: 4)
     var inTransaction = false
+    /// Documents stored but not written yet: written together, a statement
+    /// for their rows and one for their texts, when ``batchSize`` wait, at
+    /// the commit, and before any other operation (which may concern them).
+    /// One statement a document was a round trip each.
+    var pending: [StoreDocument] = []
+    static let batchSize = 64
 
     /// Updates one folder on `connection`: claims it (advisory lock, waiting
     /// for another indexer of it), plans against what the index holds of
@@ -62,6 +68,7 @@ struct PostgresWriter {
     /// Commits the batch with its statistics.
     mutating func commit() async throws {
         guard inTransaction else { return }
+        try await flush()
         if delta.contains(where: { $0 != 0 }) {
             try await connection.query("""
                 INSERT INTO corpus_stats (writer, docs, path_tokens, title_tokens, body_tokens)
@@ -85,17 +92,20 @@ struct PostgresWriter {
         case .store(let document):
             try await begin()
             if let replacing = document.replacing { try await delete(replacing) }
-            guard let id = try await insert(document, containerID: nil) else { return }
-            for inner in document.inner { _ = try await insert(inner, containerID: id) }
+            pending.append(document)
+            if pending.count >= Self.batchSize { try await flush() }
         case .delete(let id):
             try await begin()
+            try await flush()
             try await delete(id)
         case .touch(let id, let size, let modificationTime):
             try await begin()
+            try await flush()
             try await connection.query("UPDATE documents SET size = \(size), mtime = \(modificationTime) WHERE id = \(id)", logger: logger)
             try await connection.query("UPDATE documents SET mtime = \(modificationTime) WHERE container_id = \(id)", logger: logger)
         case .move(let id, let path, let pathColumn, let size, let modificationTime, let fullTextPath):
             try await begin()
+            try await flush()
             try await movePath(id, path: path, column: pathColumn, size: size, modificationTime: modificationTime)
             // The documents inside the file follow it.
             var inner: [(Int64, String)] = []
@@ -139,31 +149,89 @@ struct PostgresWriter {
         }
     }
 
-    /// Inserts a document's row and text; nil when its path is taken (a
-    /// real file at an inner document's path keeps it).
-    private mutating func insert(_ document: StoreDocument, containerID: Int64?) async throws -> Int64? {
-        let vectors = document.columns.map(TextSearchLiterals.vector)
-        let lengths = document.columns.map(\.length)
-        let complete = vectors.allSatisfy(\.isComplete)
+    /// Writes the pending documents, then the documents inside those whose
+    /// rows went in.
+    private mutating func flush() async throws {
+        guard !pending.isEmpty else { return }
+        let documents = pending
+        pending = []
+        let ids = try await insert(documents, containerIDs: Array(repeating: nil, count: documents.count))
+        var inner: [StoreDocument] = []
+        var containers: [Int64?] = []
+        for (document, id) in zip(documents, ids) {
+            guard let id else { continue }
+            inner += document.inner
+            containers += Array(repeating: id, count: document.inner.count)
+        }
+        if !inner.isEmpty { _ = try await insert(inner, containerIDs: containers) }
+    }
+
+    /// Inserts documents' rows and texts, each row's id in order; nil for a
+    /// document whose path is taken (a real file at an inner document's
+    /// path keeps it).
+    private mutating func insert(_ documents: [StoreDocument], containerIDs: [Int64?]) async throws -> [Int64?] {
         // PostgreSQL's text holds no NUL character.
-        func clean(_ text: String?) -> String? { text.map { $0.utf8.contains(0) ? $0.replacingOccurrences(of: "\0", with: " ") : $0 } }
-        var id: Int64?
+        func clean(_ text: String?) -> String { text.map { $0.utf8.contains(0) ? $0.replacingOccurrences(of: "\0", with: " ") : $0 } ?? "" }
+        // Arrays of one column each; a nullable column has a flag array
+        // beside it (arrays of optionals are not bound).
+        var paths: [ByteBuffer] = [], inner: [String] = [], kinds: [String] = [], languages: [String] = []
+        var encodings: [String] = [], titles: [String] = [], metadata: [String] = []
+        var pathVectors: [String] = [], titleVectors: [String] = [], bodyVectors: [String] = []
+        var containers: [Int64] = [], sizes: [Int64] = [], times: [Int64] = [], hashes: [Int64] = []
+        var pathLengths: [Int64] = [], titleLengths: [Int64] = [], bodyLengths: [Int64] = []
+        var complete: [Bool] = [], noContainer: [Bool] = [], noInner: [Bool] = [], noLanguage: [Bool] = []
+        var noEncoding: [Bool] = [], noTitle: [Bool] = [], noMetadata: [Bool] = []
+        var slot: [[UInt8]: Int] = [:]
+        for (index, document) in documents.enumerated() {
+            let vectors = document.columns.map(TextSearchLiterals.vector)
+            slot[document.path] = index
+            paths.append(ByteBuffer(bytes: document.path))
+            inner.append(clean(document.innerPath)); noInner.append(document.innerPath == nil)
+            containers.append(containerIDs[index] ?? 0); noContainer.append(containerIDs[index] == nil)
+            sizes.append(document.size); times.append(document.modificationTime); hashes.append(document.hash)
+            kinds.append(document.kind)
+            languages.append(document.language ?? ""); noLanguage.append(document.language == nil)
+            encodings.append(document.encoding ?? ""); noEncoding.append(document.encoding == nil)
+            titles.append(clean(document.title)); noTitle.append(document.title == nil)
+            metadata.append(clean(document.metadata)); noMetadata.append(document.metadata == nil)
+            pathLengths.append(Int64(document.columns[0].length))
+            titleLengths.append(Int64(document.columns[1].length))
+            bodyLengths.append(Int64(document.columns[2].length))
+            pathVectors.append(vectors[0].text); titleVectors.append(vectors[1].text); bodyVectors.append(vectors[2].text)
+            complete.append(vectors.allSatisfy(\.isComplete))
+        }
+        let logger = PostgresSession.logger
+        var ids = [Int64?](repeating: nil, count: documents.count)
         let rows = try await connection.query("""
             INSERT INTO documents (root_id, container_id, path, inner_path, size, mtime, hash, kind, language, encoding, title, metadata,
                 path_len, title_len, body_len, path_tsv, title_tsv, body_tsv, complete, writer)
-            VALUES (\(rootID), \(containerID), \(ByteBuffer(bytes: document.path)), \(clean(document.innerPath)), \(document.size),
-                \(document.modificationTime), \(document.hash), \(document.kind), \(document.language), \(document.encoding),
-                \(clean(document.title)), \(clean(document.metadata)), \(lengths[0]), \(lengths[1]), \(lengths[2]),
-                \(vectors[0].text)::tsvector, \(vectors[1].text)::tsvector, \(vectors[2].text)::tsvector, \(complete), \(writer))
-            ON CONFLICT (path) DO NOTHING RETURNING id
-            """, logger: PostgresSession.logger)
-        for try await value in rows.decode(Int64.self) { id = value }
-        guard let id else { return nil }
-        try await connection.query("INSERT INTO document_text (id, body) VALUES (\(id), \(clean(document.body) ?? ""))", logger: PostgresSession.logger)
-        delta[0] += 1
-        delta[1] += Int64(lengths[0])
-        delta[2] += Int64(lengths[1])
-        delta[3] += Int64(lengths[2])
-        return id
+            SELECT \(rootID), CASE WHEN nc THEN NULL ELSE c END, p, CASE WHEN ni THEN NULL ELSE i END, s, m, h, k,
+                CASE WHEN nl THEN NULL ELSE l END, CASE WHEN ne THEN NULL ELSE e END, CASE WHEN nt THEN NULL ELSE t END,
+                CASE WHEN nm THEN NULL ELSE md END, pl, tl, bl, pv::tsvector, tv::tsvector, bv::tsvector, ok, \(writer)
+            FROM unnest(\(containers)::int8[], \(noContainer)::bool[], \(paths)::bytea[], \(inner)::text[], \(noInner)::bool[],
+                \(sizes)::int8[], \(times)::int8[], \(hashes)::int8[], \(kinds)::text[], \(languages)::text[], \(noLanguage)::bool[],
+                \(encodings)::text[], \(noEncoding)::bool[], \(titles)::text[], \(noTitle)::bool[], \(metadata)::text[], \(noMetadata)::bool[],
+                \(pathLengths)::int8[], \(titleLengths)::int8[], \(bodyLengths)::int8[], \(pathVectors)::text[], \(titleVectors)::text[],
+                \(bodyVectors)::text[], \(complete)::bool[])
+                AS u(c, nc, p, i, ni, s, m, h, k, l, nl, e, ne, t, nt, md, nm, pl, tl, bl, pv, tv, bv, ok)
+            ON CONFLICT (path) DO NOTHING RETURNING id, path
+            """, logger: logger)
+        var inserted: [Int64] = []
+        var bodies: [String] = []
+        for try await (id, path) in rows.decode((Int64, ByteBuffer).self) {
+            guard let index = slot[Array(path.readableBytesView)] else { continue }
+            ids[index] = id
+            inserted.append(id)
+            bodies.append(clean(documents[index].body))
+            delta[0] += 1
+            delta[1] += pathLengths[index]
+            delta[2] += titleLengths[index]
+            delta[3] += bodyLengths[index]
+        }
+        if !inserted.isEmpty {
+            try await connection.query("INSERT INTO document_text (id, body) SELECT * FROM unnest(\(inserted)::int8[], \(bodies)::text[])",
+                                       logger: logger)
+        }
+        return ids
     }
 }

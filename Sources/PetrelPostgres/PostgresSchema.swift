@@ -13,6 +13,14 @@ import PostgresNIO
 /// - `corpus_stats`: documents and tokens per column, one row per writer (a
 ///   folder's updates), so that indexers of different folders never update
 ///   the same row; a search sums the rows.
+/// - `lexemes`: every token some document has or had (in byte order, for
+///   prefixes): a search turns a prefix (`encod*`) into the tokens it
+///   stands for here, then reads those tokens' positions with PostgreSQL's
+///   own functions instead of unnesting every candidate's vectors.
+///   Writers add their batch's new tokens when they commit, sorted, so two
+///   indexers never wait on each other in a cycle; tokens of deleted
+///   documents stay (a prefix then also names a token no document has,
+///   which matches nothing).
 enum PostgresSchema {
     static let version = "1"
 
@@ -52,6 +60,7 @@ enum PostgresSchema {
         "CREATE INDEX IF NOT EXISTS documents_body_tsv ON documents USING gin (body_tsv)",
         "CREATE TABLE IF NOT EXISTS document_text (id bigint PRIMARY KEY REFERENCES documents ON DELETE CASCADE, body text NOT NULL)",
         "ALTER TABLE document_text ALTER COLUMN body SET STORAGE EXTERNAL",
+        "CREATE TABLE IF NOT EXISTS lexemes (lexeme text COLLATE \"C\" PRIMARY KEY)",
         """
         CREATE TABLE IF NOT EXISTS corpus_stats (
             writer text PRIMARY KEY,
@@ -75,6 +84,19 @@ enum PostgresSchema {
                 INSERT INTO petrel_meta (key, value) VALUES ('schema_version', \(version)), ('tokenizer', 'icu')
                 ON CONFLICT (key) DO NOTHING
                 """, logger: PostgresSession.logger)
+            // An index made before `lexemes` existed: its tokens, once.
+            var complete = false
+            for try await _ in try await connection.query("SELECT 1 FROM petrel_meta WHERE key = 'lexemes'", logger: PostgresSession.logger) {
+                complete = true
+            }
+            if !complete {
+                try await connection.query("""
+                    INSERT INTO lexemes SELECT DISTINCT l FROM documents d,
+                        unnest(tsvector_to_array(d.path_tsv) || tsvector_to_array(d.title_tsv) || tsvector_to_array(d.body_tsv)) l
+                    ON CONFLICT DO NOTHING
+                    """, logger: PostgresSession.logger)
+                try await connection.query("INSERT INTO petrel_meta (key, value) VALUES ('lexemes', 'complete')", logger: PostgresSession.logger)
+            }
         } catch {
             _ = try? await connection.query("SELECT pg_advisory_unlock(\(lockSpace), 0)", logger: PostgresSession.logger)
             throw error

@@ -21,6 +21,9 @@ struct PostgresWriter {
     /// One statement a document was a round trip each.
     var pending: [StoreDocument] = []
     static let batchSize = 64
+    /// The tokens of this transaction's documents, added to `lexemes` at
+    /// its commit.
+    var lexemes = Set<String>()
 
     /// Updates one folder on `connection`: claims it (advisory lock, waiting
     /// for another indexer of it), plans against what the index holds of
@@ -69,6 +72,13 @@ struct PostgresWriter {
     mutating func commit() async throws {
         guard inTransaction else { return }
         try await flush()
+        if !lexemes.isEmpty {
+            // Sorted: concurrent writers take the rows' locks in one order.
+            let sorted = lexemes.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
+            try await connection.query("INSERT INTO lexemes SELECT unnest(\(sorted)::text[]) ON CONFLICT DO NOTHING",
+                                       logger: PostgresSession.logger)
+            lexemes.removeAll()
+        }
         if delta.contains(where: { $0 != 0 }) {
             try await connection.query("""
                 INSERT INTO corpus_stats (writer, docs, path_tokens, title_tokens, body_tokens)
@@ -125,6 +135,7 @@ struct PostgresWriter {
     /// Gives a row a new path, its path tokens with it.
     private mutating func movePath(_ id: Int64, path: [UInt8], column: IndexedColumn, size: Int64?, modificationTime: Int64) async throws {
         let vector = TextSearchLiterals.vector(column).text
+        remember(column)
         let rows = try await connection.query("""
             WITH old AS (SELECT path_len FROM documents WHERE id = \(id))
             UPDATE documents SET path = \(ByteBuffer(bytes: path)), path_tsv = \(vector)::tsvector, path_len = \(column.length),
@@ -132,6 +143,11 @@ struct PostgresWriter {
             WHERE id = \(id) RETURNING (SELECT path_len FROM old)
             """, logger: PostgresSession.logger)
         for try await old in rows.decode(Int64.self) { delta[1] += Int64(column.length) - old }
+    }
+
+    /// Keeps a column's tokens for `lexemes`: those its vector holds.
+    private mutating func remember(_ column: IndexedColumn) {
+        for (token, _) in column.tokens where TextSearchLiterals.isStorable(token) { lexemes.insert(token) }
     }
 
     /// Deletes a document and those inside it, taking them out of the
@@ -199,6 +215,7 @@ struct PostgresWriter {
             bodyLengths.append(Int64(document.columns[2].length))
             pathVectors.append(vectors[0].text); titleVectors.append(vectors[1].text); bodyVectors.append(vectors[2].text)
             complete.append(vectors.allSatisfy(\.isComplete))
+            for column in document.columns { remember(column) }
         }
         let logger = PostgresSession.logger
         var ids = [Int64?](repeating: nil, count: documents.count)

@@ -51,6 +51,12 @@ enum TextSearchLiterals {
         }
     }
 
+    /// Whether a token fits in a `tsvector` (PostgreSQL's lexeme limit, no
+    /// NUL).
+    static func isStorable(_ token: String) -> Bool {
+        token.utf8.count <= maximumLexemeBytes && !token.utf8.contains(0)
+    }
+
     /// A column's tokens as a `tsvector` literal, and whether some were
     /// left out by PostgreSQL's limits. Written byte by byte: a large tree
     /// has millions of positions, and this is most of what an indexer
@@ -60,7 +66,7 @@ enum TextSearchLiterals {
         var size = 0
         var isComplete = true
         for (token, offsets) in column.tokens {
-            guard token.utf8.count <= maximumLexemeBytes, !token.utf8.contains(0) else {
+            guard isStorable(token) else {
                 isComplete = false
                 continue
             }
@@ -85,6 +91,52 @@ enum TextSearchLiterals {
             }
         }
         return (String(decoding: bytes, as: UTF8.self), isComplete)
+    }
+
+    /// The tokens and offsets (from 0) of `tsvector` literals as PostgreSQL
+    /// prints them (`'it''s':1,6 'b':2`; no weights), one literal an entry.
+    static func offsets(inVectors literals: [String]) -> [String: [Int]] {
+        var result: [String: [Int]] = [:]
+        for literal in literals {
+            let bytes = Array(literal.utf8)
+            var index = 0
+            while index < bytes.count {
+                guard bytes[index] == UInt8(ascii: "'") else { index += 1; continue }
+                index += 1
+                var lexeme: [UInt8] = []
+                while index < bytes.count {
+                    let byte = bytes[index]
+                    if byte == UInt8(ascii: "'") {
+                        if index + 1 < bytes.count, bytes[index + 1] == byte { lexeme.append(byte); index += 2; continue }
+                        index += 1
+                        break
+                    }
+                    if byte == UInt8(ascii: "\\"), index + 1 < bytes.count { lexeme.append(bytes[index + 1]); index += 2; continue }
+                    lexeme.append(byte)
+                    index += 1
+                }
+                var positions: [Int] = []
+                if index < bytes.count, bytes[index] == UInt8(ascii: ":") {
+                    index += 1
+                    var value = 0
+                    var digits = false
+                    while index < bytes.count, bytes[index] != UInt8(ascii: " ") {
+                        let byte = bytes[index]
+                        if (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) {
+                            value = value * 10 + Int(byte - UInt8(ascii: "0"))
+                            digits = true
+                        } else if byte == UInt8(ascii: ","), digits {
+                            positions.append(value - 1)
+                            (value, digits) = (0, false)
+                        }
+                        index += 1
+                    }
+                    if digits { positions.append(value - 1) }
+                }
+                result[String(decoding: lexeme, as: UTF8.self)] = positions
+            }
+        }
+        return result
     }
 
     /// A `tsquery` that any document holding one of these tokens (or a

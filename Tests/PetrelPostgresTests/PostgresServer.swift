@@ -56,6 +56,12 @@ final class PostgresServer: @unchecked Sendable {
         init(_ description: String) { self.description = description }
     }
 
+    /// Runs SQL on the server with psql (what a test changes behind the
+    /// index's back).
+    func sql(_ statements: String) throws {
+        try Self.run("/usr/bin/psql", ["-X", "-q", "-v", "ON_ERROR_STOP=1", url, "-c", statements])
+    }
+
     /// Runs a PostgreSQL program as the server's user.
     private static func asServer(_ program: String, _ arguments: [String]) throws {
         if isRoot {

@@ -65,6 +65,15 @@ struct PostgresStoreTests {
         }
         #expect(compared >= 20)
         #expect(largestDifference <= 1e-9)
+        // An index made before the vocabulary was kept: positions are read
+        // the slower way, with the same results; the next opening for an
+        // update fills the vocabulary from the documents.
+        try server.sql("DROP TABLE lexemes; DELETE FROM petrel_meta WHERE key = 'lexemes'")
+        let withoutVocabulary = try await Self.compare(sqlite, postgres, Self.queries, name: "no vocabulary")
+        #expect(withoutVocabulary.hits == compared && withoutVocabulary.difference <= 1e-9)
+        let reopened = try await PostgresIndex(server.url)
+        let refilled = try await Self.compare(sqlite, reopened, Self.queries, name: "vocabulary refilled")
+        #expect(refilled.hits == compared && refilled.difference <= 1e-9)
         // A second update changes nothing; a changed file is indexed again,
         // and its old row is gone from the statistics too.
         let again = try await postgres.update(roots: [root])

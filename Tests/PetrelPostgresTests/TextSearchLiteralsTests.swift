@@ -21,4 +21,11 @@ struct TextSearchLiteralsTests {
         column.tokens = [("storm", [0, 3]), ("petrel", [1])]
         #expect(TextSearchLiterals.vector(column) == ("'storm':1,4 'petrel':2", true))
     }
+
+    /// PostgreSQL's printed vectors read back: quotes doubled, backslashes
+    /// escaped, weights ignored, offsets from 0.
+    @Test func printedVectorsAreReadBack() {
+        let read = TextSearchLiterals.offsets(inVectors: [#"'it''s':1,6 'a\\b':2 'w':3A,4"#, "", "'東京':7"])
+        #expect(read == ["it's": [0, 5], #"a\b"#: [1], "w": [2, 3], "東京": [6]])
+    }
 }

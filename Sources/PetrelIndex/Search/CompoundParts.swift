@@ -39,34 +39,37 @@ struct CompoundParts {
     /// Whether the index has a word (a folded token) in some document.
     let isIndexed: (String) throws -> Bool
 
+    /// Each way to cut a token in two, with the forms of each side, most
+    /// balanced first (its shorter side longest); empty for a token that is
+    /// too short or not all letters.
+    private static func cuts(_ token: String) -> [(lefts: [String], rights: [String])] {
+        let letters = Array(token.unicodeScalars)
+        guard letters.count >= minimumWordLength, letters.allSatisfy({ $0.properties.isAlphabetic }) else { return [] }
+        let positions = (minimumPartLength...(letters.count - minimumPartLength)).sorted {
+            (min($0, letters.count - $0), $1) > (min($1, letters.count - $1), $0)
+        }
+        return positions.map { cut in
+            (forms(String(String.UnicodeScalarView(letters[..<cut]))), forms(String(String.UnicodeScalarView(letters[cut...]))))
+        }
+    }
+
     /// Every word ``split(_:)`` may ask the index about for `token`: the
     /// token and each form of each side of each cut. A store that cannot
     /// answer one word at a time (PostgreSQL, asked asynchronously) looks
     /// them all up at once and answers from that set.
     static func lookups(for token: String) -> [String] {
-        let letters = Array(token.unicodeScalars)
-        guard letters.count >= minimumWordLength, letters.allSatisfy({ $0.properties.isAlphabetic }) else { return [] }
-        var words = [token]
-        for cut in minimumPartLength...(letters.count - minimumPartLength) {
-            words += forms(String(String.UnicodeScalarView(letters[..<cut])))
-            words += forms(String(String.UnicodeScalarView(letters[cut...])))
-        }
-        return words
+        let cuts = cuts(token)
+        return cuts.isEmpty ? [] : [token] + cuts.flatMap { $0.lefts + $0.rights }
     }
 
     /// The left and right part of a folded token, or nil when the token is
-    /// not a compound of indexed words (or too short, or not all letters).
+    /// not a compound of indexed words (or too short, or not all letters):
+    /// the first cut, most balanced first, whose sides both have an
+    /// indexed form.
     func split(_ token: String) throws -> (left: String, right: String)? {
-        let letters = Array(token.unicodeScalars)
-        guard letters.count >= Self.minimumWordLength, letters.allSatisfy({ $0.properties.isAlphabetic }) else { return nil }
-        var best: (left: String, right: String, shorter: Int)?
-        for cut in Self.minimumPartLength...(letters.count - Self.minimumPartLength) {
-            let shorter = min(cut, letters.count - cut)
-            if let best, best.shorter >= shorter { continue }
-            let written = String(String.UnicodeScalarView(letters[..<cut]))
-            guard let left = try Self.forms(written).first(where: isIndexed), let right = try Self.forms(String(String.UnicodeScalarView(letters[cut...]))).first(where: isIndexed) else { continue }
-            best = (left, right, shorter)
+        for cut in Self.cuts(token) {
+            if let left = try cut.lefts.first(where: isIndexed), let right = try cut.rights.first(where: isIndexed) { return (left, right) }
         }
-        return best.map { ($0.left, $0.right) }
+        return nil
     }
 }

@@ -101,6 +101,11 @@ struct AnalyzedQuery: Sendable {
         var typed: [Double] = []
         var truncated = false
 
+        /// A soft term's key: its token in its field, as a prefix or not.
+        func termKey(_ token: String, field: SearchQuery.Field?, prefix: Bool) -> String {
+            "\(field?.rawValue ?? ""):\(prefix ? "*" : "")\(token)"
+        }
+
         func addTerm(_ term: Term) -> Int? {
             guard terms.count < Self.maximumTerms else {
                 truncated = true
@@ -120,7 +125,7 @@ struct AnalyzedQuery: Sendable {
                 if tokens.isEmpty { notes.append("'\(word)' has nothing to search for: ignored") }
                 if tokens.count > 1 { notes.append("'\(word)' is searched as \(tokens.map(\.token).joined(separator: " "))") }
                 for token in tokens {
-                    let key = "\(field?.rawValue ?? ""):\(prefix ? "*" : "")\(token.token)"
+                    let key = termKey(token.token, field: field, prefix: prefix)
                     if let term = seen[key] {
                         // A word typed again weighs more (BM25's query
                         // term frequency): in a sentence, the words it
@@ -147,7 +152,7 @@ struct AnalyzedQuery: Sendable {
         excluded = try excluded.filter { node in
             guard case .word(let word, false, nil) = node else { return true }
             let tokens = try analyze(word)
-            guard !tokens.isEmpty, tokens.allSatisfy({ seen[":" + $0.token] != nil }) else { return true }
+            guard !tokens.isEmpty, tokens.allSatisfy({ seen[termKey($0.token, field: nil, prefix: false)] != nil }) else { return true }
             notes.append("'\(word)' is both asked for and excluded: it is not excluded")
             return false
         }

@@ -396,28 +396,21 @@ final class RankingContext {
         averageLength = try (0..<columns).map { column in
             max(1, Double(try match.totalTokenCount(column: column)) / Double(rows))
         }
-        // A term's frequency is its first (main) phrase's; when that phrase
-        // is in no document, its most frequent alternative's. Each count is
-        // a pass over postings (over many terms' postings for a prefix),
-        // kept between searches (DocumentFrequencies).
-        let scored = terms.phraseTerms.enumerated().filter { $0.element >= 0 && $0.element < terms.termCount && $0.offset < match.phraseCount }
-        var mainPhrase = [Int?](repeating: nil, count: terms.termCount)
-        for (phrase, term) in scored where mainPhrase[term] == nil { mainPhrase[term] = phrase }
         // A search's counts may be known from earlier searches.
         let current = RankingCollector.current
         func rowCount(containingPhrase phrase: Int) throws -> Int {
             guard let current else { return try match.rowCount(containingPhrase: phrase) }
             return try current.documentFrequency(ofPhrase: phrase) { try match.rowCount(containingPhrase: phrase) }
         }
-        var frequency = [Int](repeating: 0, count: terms.termCount)
-        for (term, phrase) in mainPhrase.enumerated() {
-            if let phrase { frequency[term] = try rowCount(containingPhrase: phrase) }
-        }
-        var fallback = [Int](repeating: 0, count: terms.termCount)
-        for (phrase, term) in scored where frequency[term] == 0 && mainPhrase[term] != phrase {
-            fallback[term] = max(fallback[term], try rowCount(containingPhrase: phrase))
-        }
-        documentFrequency = frequency.indices.map { frequency[$0] > 0 ? frequency[$0] : fallback[$0] }
+        // The documents of each phrase of each term, its first (main)
+        // phrase first. Each count is a pass over postings (over many
+        // terms' postings for a prefix), kept between searches
+        // (DocumentFrequencies). A term's frequency is its main phrase's;
+        // when that phrase is in no document, its most frequent
+        // alternative's.
+        let counts = try phrasesOfTerm.map { phrases in try phrases.map { try rowCount(containingPhrase: $0.phrase) } }
+        let frequency = counts.map { $0.first ?? 0 }
+        documentFrequency = counts.map { phrases in (phrases.first ?? 0) > 0 ? phrases[0] : phrases.dropFirst().max() ?? 0 }
         func inverseFrequency(_ df: Int, term: Int) -> Double {
             let typed = term < terms.typedCounts.count ? terms.typedCounts[term] : 1
             return typed * log(1 + (Double(rows) - Double(df) + 0.5) / (Double(df) + 0.5))
@@ -430,8 +423,8 @@ final class RankingContext {
         // documents), so that a document holding only a common form of a
         // rare word gains no more than that common form says.
         for term in phrasesOfTerm.indices where frequency[term] > 0 {
-            for index in phrasesOfTerm[term].indices where phrasesOfTerm[term][index].phrase != mainPhrase[term] {
-                let df = try rowCount(containingPhrase: phrasesOfTerm[term][index].phrase)
+            for index in phrasesOfTerm[term].indices.dropFirst() {
+                let df = counts[term][index]
                 let own = inverseFrequency(df, term: term)
                 if df > 0, own < idf[term] { phrasesOfTerm[term][index].weight *= own / idf[term] }
             }

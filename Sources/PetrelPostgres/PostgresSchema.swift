@@ -86,8 +86,8 @@ enum PostgresSchema {
                 """, logger: PostgresSession.logger)
             // An index made before `lexemes` existed: its tokens, once.
             var complete = false
-            for try await _ in try await connection.query("SELECT 1 FROM petrel_meta WHERE key = 'lexemes'", logger: PostgresSession.logger) {
-                complete = true
+            for try await value in try await connection.query("SELECT \(unescaped: hasVocabulary)", logger: PostgresSession.logger).decode(Bool.self) {
+                complete = value
             }
             if !complete {
                 try await connection.query("""
@@ -103,6 +103,11 @@ enum PostgresSchema {
         }
         try await connection.query("SELECT pg_advisory_unlock(\(lockSpace), 0)", logger: PostgresSession.logger)
     }
+
+    /// Whether `lexemes` holds every token of the index, as an SQL
+    /// expression: it does once it was filled from the documents, or made
+    /// before the first of them.
+    static let hasVocabulary = "EXISTS (SELECT 1 FROM petrel_meta WHERE key = 'lexemes')"
 
     /// The first key of Petrel's advisory locks ('PETR'); the second is 0
     /// for the schema, a folder's id for its updates.

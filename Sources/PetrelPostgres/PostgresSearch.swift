@@ -34,12 +34,17 @@ enum PostgresSearch {
         // Pass 1: statistics.
         var documents: Int64 = 0
         var totals: [Int64] = [0, 0, 0]
-        for try await (count, path, title, body) in try await connection.query("""
+        // Whether `lexemes` holds every token (an index made before it was
+        // kept does not until its next update).
+        var hasVocabulary = false
+        for try await (count, path, title, body, vocabulary) in try await connection.query("""
             SELECT coalesce(sum(docs), 0)::bigint, coalesce(sum(path_tokens), 0)::bigint,
-                   coalesce(sum(title_tokens), 0)::bigint, coalesce(sum(body_tokens), 0)::bigint FROM corpus_stats
-            """, logger: logger).decode((Int64, Int64, Int64, Int64).self) {
+                   coalesce(sum(title_tokens), 0)::bigint, coalesce(sum(body_tokens), 0)::bigint,
+                   \(unescaped: PostgresSchema.hasVocabulary) FROM corpus_stats
+            """, logger: logger).decode((Int64, Int64, Int64, Int64, Bool).self) {
             documents = count
             totals = [path, title, body]
+            hasVocabulary = vocabulary
         }
         // The same sample of languages as SQLite's searches read.
         var languages: [String?] = []
@@ -92,8 +97,9 @@ enum PostgresSearch {
             // of its vectors by PostgreSQL's own functions (weight A on
             // those tokens, then only weight A kept), instead of unnesting
             // every lexeme of every candidate (ten times slower).
-            let expanded = try await expand(prefixes, connection: connection)
+            let expanded = hasVocabulary ? try await expand(patterns, connection: connection) : nil
             let tokens = expanded.map { exact + $0 }
+            let read = tokens == nil ? offsets : TextSearchLiterals.offsets(inVectors:)
             func hits(_ column: String) -> String {
                 if tokens != nil { return "ARRAY[setweight(ts_filter(setweight(d.\(column), 'A', $1), '{a}'), 'D')::text]" }
                 return "ARRAY(SELECT u.lexeme || chr(1) || array_to_string(u.positions, ',') FROM unnest(d.\(column)) u WHERE u.lexeme = ANY($1) OR u.lexeme LIKE ANY($2))"
@@ -114,7 +120,6 @@ enum PostgresSearch {
             let result = try await connection.query(statement, logger: logger)
             for try await (id, pathLength, titleLength, bodyLength, title, pathHits, titleHits, bodyHits, path, kind, mtime, rootID, metadata) in result.decode(
                 (Int64, Int, Int, Int, String, [String], [String], [String], ByteBuffer, String, Int64, Int64, String?).self) {
-                let read = tokens == nil ? offsets : TextSearchLiterals.offsets(inVectors:)
                 rows.append(PositionsRow(rowID: id, lengths: [pathLength, titleLength, bodyLength], title: title,
                                          columns: [read(pathHits), read(titleHits), read(bodyHits)], expression: prepared.expression))
                 if !prepared.filter.isEmpty, try !prepared.filter.keeps(StoreFilter.Document(
@@ -151,19 +156,13 @@ enum PostgresSearch {
     /// prefix), positions are read by unnesting the candidates' vectors.
     static let maximumExpansion = 10_000
 
-    /// The tokens of `lexemes` that start with the prefixes; nil when the
-    /// index has no complete vocabulary (made before it was kept) or the
-    /// prefixes stand for too many tokens.
-    private static func expand(_ prefixes: [String], connection: PostgresConnection) async throws -> [String]? {
-        let logger = PostgresSession.logger
-        var complete = false
-        for try await _ in try await connection.query("SELECT 1 FROM petrel_meta WHERE key = 'lexemes'", logger: logger) { complete = true }
-        guard complete else { return nil }
+    /// The tokens of `lexemes` that match the prefixes' `LIKE` patterns; nil
+    /// when they stand for too many tokens.
+    private static func expand(_ patterns: [String], connection: PostgresConnection) async throws -> [String]? {
         var tokens: [String] = []
-        for prefix in prefixes {
-            let pattern = TextSearchLiterals.likePattern(prefix: prefix)
+        for pattern in patterns {
             for try await token in try await connection.query(
-                "SELECT lexeme FROM lexemes WHERE lexeme LIKE \(pattern) LIMIT \(maximumExpansion + 1)", logger: logger).decode(String.self) {
+                "SELECT lexeme FROM lexemes WHERE lexeme LIKE \(pattern) LIMIT \(maximumExpansion + 1)", logger: PostgresSession.logger).decode(String.self) {
                 tokens.append(token)
             }
             if tokens.count > maximumExpansion { return nil }

@@ -36,18 +36,15 @@ enum TextSearchLiterals {
         bytes.append(UInt8(ascii: "'"))
     }
 
-    /// Appends a position's decimal digits to `bytes`.
+    /// Appends a position's decimal digits to `bytes` (no string made).
     private static func appendDecimal(_ value: Int, to bytes: inout [UInt8]) {
-        var digits: (UInt8, UInt8, UInt8, UInt8, UInt8) = (0, 0, 0, 0, 0)
-        var count = 0
+        var divisor = 1
+        while divisor <= value / 10 { divisor *= 10 }
         var rest = value
-        withUnsafeMutableBytes(of: &digits) { buffer in
-            repeat {
-                buffer[count] = UInt8(ascii: "0") + UInt8(rest % 10)
-                rest /= 10
-                count += 1
-            } while rest > 0 && count < buffer.count
-            for index in stride(from: count - 1, through: 0, by: -1) { bytes.append(buffer[index]) }
+        while divisor > 0 {
+            bytes.append(UInt8(ascii: "0") + UInt8(rest / divisor))
+            rest %= divisor
+            divisor /= 10
         }
     }
 

@@ -318,6 +318,86 @@ struct RankingTests {
         #expect(!both.expression.contains(#""panel" *"#))
     }
 
+    /// Leaving out the documents that hold only a query's frequent words
+    /// never changes the page: when one of them could score above the
+    /// page's last row (what the frequent words alone can add, at most),
+    /// every word brings candidates; when none can, they stay out.
+    @Test func leavingOutFrequentOnlyDocumentsNeverChangesThePage() throws {
+        var files: [String: String] = [:]
+        // 1,224 documents, harbour in 600 (frequent: more than 500), 40 of
+        // them with harbour as their short title.
+        for n in 0..<1200 {
+            switch n {
+            case ..<40: files["quay\(n).md"] = "# harbour harbour\n\nthe harbour wall \(n)"
+            case ..<600: files["note\(n).txt"] = "a note on the harbour \(n) and its boats"
+            default: files["filler\(n).txt"] = "the filler text number \(n)"
+            }
+        }
+        // Rare words, 12 documents each: gannet once at the end of a long
+        // body (a weak hit), albatross in the title (a strong one).
+        for n in 0..<12 {
+            files["g\(n).txt"] = String(repeating: "sea wind ", count: 300 + n) + "gannet"
+            files["a\(n).md"] = "# albatross \(n)\n\nan albatross over the sea" + String(repeating: " wave", count: n)
+        }
+        let (_, index) = try Self.makeIndex(files)
+        var options = SearchOptions()
+        options.explain = true
+        let pruned = "documents with only the most frequent words of the query are not candidates"
+        // The page of every document that holds a word of the query: the
+        // expression in which every word brings candidates, and its terms,
+        // ranked by one statement.
+        func everyCandidate(_ results: SearchResults, _ text: String) throws -> [String] {
+            let analyzed = try index.analyze(SearchQuery(text))
+            return try index.dbQueue.read { db in
+                let documents = try Int.fetchOne(db, sql: "SELECT count(*) FROM documents_fts") ?? 0
+                let choice = try analyzed.withoutFrequentCandidates(documents: documents, options: options) { expression, _ in
+                    try Int.fetchOne(db, sql: "SELECT count(*) FROM documents_fts WHERE documents_fts MATCH ?", arguments: [expression]) ?? 0
+                }
+                // Nothing is left out when the rare word cannot fill the page.
+                let complete = choice?.complete ?? choice?.search ?? .init(expression: analyzed.expression, terms: analyzed.rankingTerms)
+                let arguments = RankingModel(options).arguments(complete.terms).texts.map { "'\($0)'" }.joined(separator: ", ")
+                return try String.fetchAll(db, sql: """
+                    SELECT d.path FROM documents_fts JOIN documents d ON d.id = documents_fts.rowid
+                    WHERE documents_fts MATCH ? ORDER BY petrel_rank(documents_fts, \(arguments)), d.path LIMIT ? OFFSET ?
+                    """, arguments: [complete.expression, options.limit, options.offset])
+            }
+        }
+        // Albatross fills the page, far above anything harbour alone can
+        // score: the harbour-only documents stay out, and the page is the same.
+        let strong = try index.search("harbour albatross", options: options)
+        #expect(strong.notes.contains(pruned))
+        #expect(names(strong).allSatisfy { $0.hasPrefix("a") })
+        #expect(strong.hits.count == 10)
+        #expect(try everyCandidate(strong, "harbour albatross") == strong.hits.map(\.path))
+        // Gannet's documents fill the page too, but a document titled
+        // harbour scores more than they do: every word brings candidates.
+        let weak = try index.search("harbour gannet", options: options)
+        #expect(!weak.notes.contains(pruned))
+        #expect(names(weak).prefix(10).allSatisfy { $0.hasPrefix("quay") })
+        #expect(try everyCandidate(weak, "harbour gannet") == weak.hits.map(\.path))
+        // With the, in nearly every document, beside harbour: a document
+        // with only the cannot reach the page, one with harbour can; only
+        // the documents with the alone are left out.
+        let both = try index.search("the harbour gannet", options: options)
+        #expect(both.notes.contains(pruned))
+        #expect(names(both).prefix(10).allSatisfy { $0.hasPrefix("quay") })
+        #expect(!(both.expression.components(separatedBy: " AND ").first ?? "").contains(#""the""#))
+        #expect((both.expression.components(separatedBy: " AND ").first ?? "").contains(#""harbour""#))
+        #expect(try everyCandidate(both, "the harbour gannet") == both.hits.map(\.path))
+        // Pages further on, and longer ones, likewise.
+        for (offset, limit) in [(30, 10), (0, 50), (5, 3)] {
+            options.offset = offset
+            options.limit = limit
+            let page = try index.search("harbour gannet", options: options)
+            #expect(page.hits.count == limit)
+            #expect(try everyCandidate(page, "harbour gannet") == page.hits.map(\.path), "\(offset) \(limit)")
+            for text in ["harbour albatross", "the harbour gannet", "the harbour albatross"] {
+                let results = try index.search(text, options: options)
+                #expect(try everyCandidate(results, text) == results.hits.map(\.path), "\(text) \(offset) \(limit)")
+            }
+        }
+    }
+
     @Test func commonWordsAreSearchedByTheirOwnFormOnly() throws {
         // 601 documents: connecting in 300 (common above 100 documents
         // here, not frequent: that takes 500), connected in one.

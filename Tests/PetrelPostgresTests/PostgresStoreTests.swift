@@ -147,15 +147,28 @@ struct PostgresStoreTests {
             if number % 3 == 0 { words.append("calling the boats, called twice, calls at dawn") }
             if number % 7 == 0 { words.append("a \(rare[number / 7 % rare.count]) flew over the lantern") }
             if number % 211 == 0 { words.append("storm petrel nests on the rocks") }
+            // harbour is frequent (in 600 documents) and worth something
+            // (in half of them, not all).
+            if number % 2 == 0 { words.append("boats in the harbour") }
             try (words.joined(separator: ". ") + ".\n").write(toFile: root + "/note-\(number).txt", atomically: false, encoding: .utf8)
+        }
+        // Documents titled harbour outrank those with one distant hit of a
+        // rare word (the frequent words then bring candidates), not those
+        // titled with it (they then do not).
+        for number in 0..<12 {
+            try "# harbour harbour \(number)\n\nthe harbour wall.\n".write(toFile: root + "/quay-\(number).md", atomically: false, encoding: .utf8)
+            try (String(repeating: "sea wind ", count: 300 + number) + "puffin\n").write(toFile: root + "/far-\(number).txt", atomically: false, encoding: .utf8)
+            try "# cormorant \(number)\n\na cormorant on the rocks\(String(repeating: " wave", count: number))\n"
+                .write(toFile: root + "/near-\(number).md", atomically: false, encoding: .utf8)
         }
         let sqlite = try DocumentIndex(path: directory.path("index.sqlite"))
         _ = try await sqlite.update(roots: [root])
         let postgres = try await PostgresIndex(server.url)
         let report = try await postgres.update(roots: [root])
-        #expect(report.added == 1200)
+        #expect(report.added == 1236)
         let queries = ["the petrel", "lighthouse fulmar", "keeper storm petrel", "calling the gannet", "the keeper", "calling",
-                       "the lighthouse kittiwake night", "razorbill OR shearwater", "razorbill OR shearwater the", "night the log"]
+                       "the lighthouse kittiwake night", "razorbill OR shearwater", "razorbill OR shearwater the", "night the log",
+                       "harbour puffin", "harbour cormorant", "the harbour puffin boats"]
         for query in queries {
             let expected = try sqlite.search(query)
             let found = try await postgres.search(query)
@@ -163,8 +176,15 @@ struct PostgresStoreTests {
             #expect(found.notes.filter { $0.contains("frequent") || $0.contains("common") } == expected.notes.filter { $0.contains("frequent") || $0.contains("common") },
                     "\(query): \(found.notes) vs \(expected.notes)")
         }
-        // The rule did apply: documents with only "the" and "lighthouse" are no candidates.
-        #expect(try sqlite.search("lighthouse fulmar").notes.contains("documents with only the most frequent words of the query are not candidates"))
+        // The rule did apply: documents with only "the" and "lighthouse" are
+        // no candidates, nor those with only harbour beside cormorant; beside
+        // puffin, a document with harbour alone could reach the page, and
+        // every word brings candidates.
+        let leftOut = "documents with only the most frequent words of the query are not candidates"
+        #expect(try sqlite.search("lighthouse fulmar").notes.contains(leftOut))
+        #expect(try sqlite.search("harbour cormorant").notes.contains(leftOut))
+        #expect(try !sqlite.search("harbour puffin").notes.contains(leftOut))
+        #expect(try sqlite.search("harbour puffin").hits.first?.path.contains("quay-") == true)
         let (hits, difference) = try await Self.compare(sqlite, postgres, queries)
         #expect(hits >= 40)
         #expect(difference <= 1e-9)

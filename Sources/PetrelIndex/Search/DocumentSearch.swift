@@ -498,8 +498,11 @@ extension SearchRun {
     /// rows and scores. The ranking function records the parts of the
     /// scores it keeps in a ``RankingCollector``, and reads the titles it
     /// needs through it.
+    /// The page's rows, best first, and, for an expression that leaves out
+    /// rows holding only the terms of `leftOut`, the bounds of their scores
+    /// (``RankingContext/nestedBounds(leavingOut:)``).
     private func candidates(_ pattern: FTS5Pattern, terms: RankingModel.Terms, model arguments: RankingModel.Arguments,
-                            filter: SQLExpression?) throws -> [Candidate] {
+                            filter: SQLExpression?, leftOut: UInt64 = 0) throws -> (page: [Candidate], bounds: [(terms: UInt64, bound: Double)]) {
         let request = matches(pattern, filter: filter)
             .select(Column.rowID, rank(arguments).forKey("rank"))
             .order(SQL("rank"))
@@ -509,12 +512,13 @@ extension SearchRun {
         let db = db
         let nameTitles = try frequencies.nameTitles { try NameTitles.read(db) }
         let collector = RankingCollector(title: { id in try String.fetchOne(titles, arguments: [id]) ?? "" },
-                                         frequencies: frequencies, phraseKeys: terms.phraseKeys, nameTitles: nameTitles)
+                                         frequencies: frequencies, phraseKeys: terms.phraseKeys, nameTitles: nameTitles, leftOut: leftOut)
         let rows = try RankingCollector.$current.withValue(collector) { try Row.fetchAll(db, request) }
-        return rows.map { row in
+        let page = rows.map { row in
             let id: Int64 = row[0]
             return Candidate(id: id, rank: row[1], explanation: collector.rows[id])
         }
+        return (page, collector.leftOutBounds)
     }
 
     /// The model as an ordinary function of the full-text table.
@@ -525,7 +529,7 @@ extension SearchRun {
     /// The candidate expression of a query with frequent words or common
     /// ones (``AnalyzedQuery/withoutFrequentCandidates(documents:options:frequency:)``),
     /// counted with FTS5.
-    private func withoutFrequentCandidates(_ analyzed: AnalyzedQuery) throws -> (expression: String, terms: RankingModel.Terms, note: String)? {
+    private func withoutFrequentCandidates(_ analyzed: AnalyzedQuery) throws -> CandidateChoice? {
         guard analyzed.softTermExpressions.count >= 2 || !analyzed.termsWithStems.isEmpty else { return nil }
         // The session read FTS5's averages record already.
         let documents = try frequencies.documentCount ?? DocumentText.fetchCount(db)
@@ -556,14 +560,24 @@ extension SearchRun {
         let strict = !options.relax
         var expression = strict ? analyzed.strictExpression : analyzed.expression
         var terms = strict ? analyzed.strictRankingTerms : analyzed.rankingTerms
-        if !strict, let pruned = try withoutFrequentCandidates(analyzed) {
-            (expression, terms) = (pruned.expression, pruned.terms)
-            notes.append(pruned.note)
-        }
+        let choice = strict ? nil : try withoutFrequentCandidates(analyzed)
+        if let choice { (expression, terms) = (choice.search.expression, choice.search.terms) }
         let filter = try filter()
-        let pattern = DocumentText.pattern(expression)
-        let arguments = model.arguments(terms)
-        let ranked = try candidates(pattern, terms: terms, model: arguments, filter: filter)
+        var pattern = DocumentText.pattern(expression)
+        var arguments = model.arguments(terms)
+        let first = try candidates(pattern, terms: terms, model: arguments, filter: filter, leftOut: choice?.leftOut ?? 0)
+        var ranked = first.page
+        // Rows with only the frequent words could have entered the page:
+        // fewer words, or none, are left out.
+        if let next = choice?.next(pageScores: ranked.map(\.score), limit: options.limit, bounds: first.bounds) {
+            (expression, terms) = (next.expression, next.terms)
+            pattern = DocumentText.pattern(expression)
+            arguments = model.arguments(terms)
+            ranked = try candidates(pattern, terms: terms, model: arguments, filter: filter).page
+            notes += next.note.map { [$0] } ?? []
+        } else if let note = choice?.search.note {
+            notes.append(note)
+        }
         // The standalone statement is for explaining: building it is a
         // share of a fast search.
         let sql = options.explain ? try standaloneSQL(pattern, model: arguments, filter: filter) : ""

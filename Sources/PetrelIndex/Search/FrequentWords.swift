@@ -32,7 +32,7 @@ extension AnalyzedQuery {
     /// SQLite, the candidate rows on PostgreSQL) and gets the same answer.
     func withoutFrequentCandidates(
         documents: Int, options: SearchOptions, frequency counted: (String, Int) throws -> Int
-    ) throws -> (expression: String, terms: RankingModel.Terms, note: String)? {
+    ) throws -> CandidateChoice? {
         var analyzed = self
         let expressions = analyzed.softTermExpressions
         // One word alone is counted only for its stem: a frequent one is
@@ -61,7 +61,8 @@ extension AnalyzedQuery {
         let note = common.isSubset(of: frequent)
             ? "the most frequent words of the query are searched by their own form only"
             : "the common words of the query are searched by their own form only"
-        let asAnalyzed = trimmed ? (analyzed.expression, analyzed.rankingTerms, note) : nil
+        let complete = CandidateChoice.Search(expression: analyzed.expression, terms: analyzed.rankingTerms, note: note)
+        let asAnalyzed = trimmed ? CandidateChoice(search: complete) : nil
         // A word alone brings the candidates whatever its frequency.
         if expressions.count == 1 { return asAnalyzed }
         // Enough documents with a rare word to fill the page; when there
@@ -82,8 +83,61 @@ extension AnalyzedQuery {
             }
             guard rareDocuments >= page, !frequent.isEmpty else { return asAnalyzed }
         }
-        return analyzed.expression(frequentTerms: frequent).map {
-            ($0.expression, $0.terms, "documents with only the most frequent words of the query are not candidates")
-        } ?? asAnalyzed
+        // Terms past the 64 the ranking bounds have no bound for the rows
+        // left out: every word brings candidates.
+        guard frequent.allSatisfy({ $0 < 64 }), let pruned = CandidateChoice.leaving(out: frequent, of: analyzed) else { return asAnalyzed }
+        return CandidateChoice(
+            search: pruned, leftOut: frequent.reduce(UInt64(0)) { $0 | 1 << UInt64($1) }, analyzed: analyzed,
+            complete: trimmed ? complete : .init(expression: analyzed.expression, terms: analyzed.rankingTerms, note: nil))
+    }
+}
+
+/// The candidates of a query with frequent or common words: the expression
+/// to search first and, when frequent words bring no candidates of their
+/// own, what to search instead when that may miss a row of the page.
+///
+/// Leaving those documents out is exact only when none of them could have
+/// entered the page. The ranking function bounds what a row holding only
+/// left-out words can score (``RankingContext/nestedBounds(leavingOut:)``:
+/// for all of them, then without the rarest, and so on); when the page is
+/// full and its last score is above the first bound, it stands; otherwise
+/// the search runs again leaving out only the words whose bound is below
+/// that score (rows holding only them cannot reach a page that more
+/// candidates only raise), or none. Both stores do the same, so their
+/// pages stay the same.
+struct CandidateChoice {
+    struct Search {
+        var expression: String
+        var terms: RankingModel.Terms
+        /// What changed against the query as analysed (nil: nothing).
+        var note: String?
+    }
+
+    var search: Search
+    /// The terms that bring no candidates in `search`, a bit each (0: none).
+    var leftOut: UInt64 = 0
+    /// The query as analysed, common words by their own form only.
+    var analyzed: AnalyzedQuery?
+    /// Every word bringing candidates; nil when no word was left out.
+    var complete: Search?
+
+    /// The search that leaves out the documents holding only these terms.
+    static func leaving(out terms: Set<Int>, of analyzed: AnalyzedQuery) -> Search? {
+        analyzed.expression(frequentTerms: terms).map {
+            Search(expression: $0.expression, terms: $0.terms, note: "documents with only the most frequent words of the query are not candidates")
+        }
+    }
+
+    /// After the page `search` found (its rows' scores, at most `limit`):
+    /// nil when it is the page of every candidate, else the search that
+    /// is. `bounds` are the ranking function's, for the left-out terms and
+    /// their nested subsets, widest first.
+    func next(pageScores: [Double], limit: Int, bounds: [(terms: UInt64, bound: Double)]) -> Search? {
+        guard let complete, limit > 0 else { return nil }
+        guard pageScores.count >= limit, let last = pageScores.min(),
+              let widest = bounds.first(where: { $0.bound < last }) else { return complete }
+        if widest.terms == leftOut { return nil }
+        let terms = Set((0..<64).filter { widest.terms & (1 << UInt64($0)) != 0 })
+        return analyzed.flatMap { Self.leaving(out: terms, of: $0) } ?? complete
     }
 }

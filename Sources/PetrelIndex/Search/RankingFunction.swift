@@ -221,7 +221,10 @@ public struct RankingParameters: Sendable, Equatable {
     /// not hold (`get` for `getsockname`, whose page never says "get"):
     /// weaker, since a title of initials (`asin`) can spell words that have
     /// nothing to do with it (0: names count only for words the document
-    /// has).
+    /// has). A document that holds only the query's frequent words (in more
+    /// than 5% of the documents of an index of more than 500), when the
+    /// query has rarer ones, gets no such credit: nothing in it says it is
+    /// about the query.
     public var absentNameWeight = 0.5
     /// How much more a hit at the start of the body counts (0: no more).
     public var leadWeight = 2.0
@@ -310,12 +313,21 @@ final class RankingCollector: @unchecked Sendable {
     /// is read to tell.
     let nameTitles: NameTitles?
 
+    /// Terms (a bit each) of the rows the statement's expression leaves
+    /// out though they hold a word of the query (``CandidateChoice``).
+    let leftOut: UInt64
+    /// The most such a row can score, and a row holding only fewer of
+    /// those terms, set by the ranking function when it starts on the
+    /// statement (``RankingContext/nestedBounds(leavingOut:)``).
+    fileprivate(set) var leftOutBounds: [(terms: UInt64, bound: Double)] = []
+
     init(title: ((Int64) throws -> String)? = nil, frequencies: DocumentFrequencies.Session = .none, phraseKeys: [String] = [],
-         nameTitles: NameTitles? = nil) {
+         nameTitles: NameTitles? = nil, leftOut: UInt64 = 0) {
         self.title = title
         self.frequencies = frequencies
         self.phraseKeys = phraseKeys
         self.nameTitles = nameTitles
+        self.leftOut = leftOut
     }
 
     /// The number of documents that hold a phrase of the statement:
@@ -359,6 +371,12 @@ final class RankingContext {
     private let names: NameMatch?
     /// The terms a name can credit to a row that does not hold them.
     private let namesAbsent: UInt64
+    /// The query's frequent terms (``AnalyzedQuery/frequentShare``), when
+    /// it has rarer ones that documents hold (0 otherwise): a row that holds only frequent
+    /// terms gets no name credit for the terms it lacks. It holds nothing
+    /// that says it is about the query, and searches leave such rows out of
+    /// their candidates (``CandidateChoice``), which this keeps exact.
+    private let frequentTerms: UInt64
     /// The documents whose titles may be names, when the search knows
     /// them: the others' titles are not measured for names.
     private let nameTitles: NameTitles?
@@ -451,11 +469,22 @@ final class RankingContext {
             }
         }
         self.namesAbsent = namesAbsent
+        let frequentThreshold = max(AnalyzedQuery.frequentMinimum, Int(Double(rows) * AnalyzedQuery.frequentShare))
+        var frequentTerms: UInt64 = 0
+        if rows > frequentThreshold, terms.termCount <= 64 {
+            for term in documentFrequency.indices where documentFrequency[term] > frequentThreshold { frequentTerms |= 1 << UInt64(term) }
+            // No rarer term that documents have: every row holds only
+            // frequent ones.
+            let frequencies = documentFrequency
+            if !frequencies.indices.contains(where: { frequentTerms & (1 << UInt64($0)) == 0 && frequencies[$0] > 0 }) { frequentTerms = 0 }
+        }
+        self.frequentTerms = frequentTerms
         // A title hit of absentNameWeight alone, in the shortest title.
         let titleColumn = model.columnWeights.count - 2
         let weighted = titleColumn >= 0 && titleColumn < model.columnB.count
             ? model.columnWeights[titleColumn] * model.absentNameWeight / max(1e-9, 1 - model.columnB[titleColumn]) : 0
         absentNamePart = idf.map { model.termScore(idf: $0, weighted: weighted) }
+        if let collector, collector.leftOut != 0 { collector.leftOutBounds = nestedBounds(leavingOut: collector.leftOut) }
     }
 
     /// The most the current row can score, from the terms it holds, and
@@ -467,13 +496,53 @@ final class RankingContext {
             guard term >= 0, term < terms.termCount, present & (1 << term) == 0 else { continue }
             if try match.contains(phrase: phrase) { present |= 1 << term }
         }
-        // The coordination factor is at most 1 (coverage ≤ 1, power ≥ 0), a
-        // term's BM25F part below idf × (k1 + 1) whatever its frequencies.
+        return (bound(holding: present), present)
+    }
+
+    /// The most a row that holds these terms (a bit each) can score, names
+    /// of the others aside: the coordination factor is at most 1 (coverage
+    /// ≤ 1, power ≥ 0), a term's BM25F part below idf × (k1 + 1) whatever
+    /// its frequencies.
+    private func bound(holding present: UInt64) -> Double {
         var bound = proximityBound(present)
         for term in 0..<terms.termCount where present & (1 << term) != 0 {
             bound += idf[term] * (model.k1 + 1)
         }
-        return (bound, present)
+        return bound
+    }
+
+    /// The most a row that holds these terms and none of the others can
+    /// score, names included (a name in a short title can credit the others
+    /// as title hits); nil when the model has no such bound (full length
+    /// normalisation of proximity, more than 64 terms).
+    func bound(ofRowsHoldingOnly present: UInt64) -> Double? {
+        guard model.proximityB < 1, terms.termCount <= 64 else { return nil }
+        var bound = bound(holding: present)
+        for term in 0..<terms.termCount where absentNames(holding: present) & ~present & (1 << term) != 0 { bound += absentNamePart[term] }
+        return bound
+    }
+
+    /// For a search that left out of its candidates the rows holding only
+    /// these terms (``CandidateChoice``): the bound of such rows, then of
+    /// rows holding only the terms left once the rarest is taken out, and
+    /// so on to one term (empty when there is no bound).
+    func nestedBounds(leavingOut mask: UInt64) -> [(terms: UInt64, bound: Double)] {
+        var result: [(terms: UInt64, bound: Double)] = []
+        var left = mask & (terms.termCount >= 64 ? ~0 : (1 << UInt64(terms.termCount)) - 1)
+        while left != 0 {
+            guard let bound = bound(ofRowsHoldingOnly: left) else { return [] }
+            result.append((left, bound))
+            // The rarest term weighs most in the bound.
+            guard let rarest = (0..<terms.termCount).filter({ left & (1 << UInt64($0)) != 0 }).max(by: { (idf[$0], $1) < (idf[$1], $0) }) else { break }
+            left &= ~(1 << UInt64(rarest))
+        }
+        return result
+    }
+
+    /// The terms a name can credit to a row holding `present` though it
+    /// lacks them: none when it holds only the query's frequent terms.
+    private func absentNames(holding present: UInt64) -> UInt64 {
+        frequentTerms != 0 && present & ~frequentTerms == 0 ? 0 : namesAbsent
     }
 
     /// The most proximity can add to a row that holds these terms: a pair's
@@ -784,9 +853,12 @@ final class RankingContext {
         // A name hit of a term the row has, or of one it lacks (before the
         // term's score grows with it).
         func hitWeight(_ termScore: Double) -> Double { termScore > 0 ? model.nameWeight : model.absentNameWeight }
+        var present: UInt64 = 0
+        for term in 0..<min(terms.termCount, 64) where scratch.termScores[term] > 0 { present |= 1 << UInt64(term) }
+        let absent = absentNames(holding: present)
         var wanted: UInt64 = 0
         var most = 0.0
-        for term in 0..<min(terms.termCount, terms.words.count) where scratch.termScores[term] > 0 && !terms.words[term].isEmpty || namesAbsent & (1 << term) != 0 {
+        for term in 0..<min(terms.termCount, terms.words.count) where scratch.termScores[term] > 0 && !terms.words[term].isEmpty || absent & (1 << term) != 0 {
             wanted |= 1 << UInt64(term)
             if needed != nil {
                 scratch.frequencies[term * columns + title] = hitWeight(scratch.termScores[term])
@@ -819,7 +891,7 @@ final class RankingContext {
             if bound < lowestKept {
                 // A name can credit words the row does not hold, but only
                 // in a short title (one more read, FTS5's sizes of the row).
-                let absent = namesAbsent & ~held
+                let absent = absentNames(holding: held) & ~held
                 guard absent != 0 else { return bound }
                 var withNames = bound
                 for term in 0..<terms.termCount where absent & (1 << term) != 0 { withNames += absentNamePart[term] }

@@ -18,6 +18,9 @@ package struct PreparedSearch {
     private(set) var terms: RankingModel.Terms
     let model: RankingModel
     private(set) var notes: [String]
+    /// When rows with only frequent words are left out of the candidates:
+    /// the choice, and every candidate row as first read (see ``rank(_:documents:columnTotals:keeps:)``).
+    private var fallback: (choice: CandidateChoice, rows: [PositionsRow])?
     let snippetMaker: SnippetMaker?
     /// The tokenizer that reads expressions.
     private let icu: ICUWordTokenizer
@@ -97,10 +100,32 @@ package struct PreparedSearch {
             return count
         }
         guard let pruned else { return }
-        let expression = try FullTextExpression(pruned.expression, tokenizer: icu)
-        (expressionText, terms, self.expression) = (pruned.expression, pruned.terms, expression)
-        notes.append(pruned.note)
+        let expression = try FullTextExpression(pruned.search.expression, tokenizer: icu)
+        (expressionText, terms, self.expression) = (pruned.search.expression, pruned.search.terms, expression)
+        // With rows left out, the note waits for the page (see rank).
+        if pruned.complete != nil { fallback = (pruned, rows) } else { notes += pruned.search.note.map { [$0] } ?? [] }
         rows = rows.map { $0.reading(expression) }
+    }
+
+    /// Ranks the candidate rows, as SQLite's search does: when rows with
+    /// only the query's frequent words were left out
+    /// (``leaveOutFrequentWords(rows:documents:)``) and one of them could
+    /// have entered the page (``CandidateChoice/next(pageScores:limit:bounds:)``),
+    /// the rows are ranked again with fewer of those words left out, or none. See
+    /// ``rankPage(_:documents:columnTotals:leftOut:keeps:)`` for the rest.
+    package mutating func rank(_ rows: [PositionsRow], documents: Int64, columnTotals: [Int64],
+                               keeps: (PositionsRow) -> Bool = { _ in true }) throws -> [(row: PositionsRow, explanation: RankingExplanationValue)] {
+        let first = try rankPage(rows, documents: documents, columnTotals: columnTotals, leftOut: fallback?.choice.leftOut ?? 0, keeps: keeps)
+        guard let (choice, every) = fallback else { return first.page }
+        fallback = nil
+        guard let next = choice.next(pageScores: first.page.map(\.explanation.score), limit: options.limit, bounds: first.bounds) else {
+            notes += choice.search.note.map { [$0] } ?? []
+            return first.page
+        }
+        let expression = try FullTextExpression(next.expression, tokenizer: icu)
+        (expressionText, terms, self.expression) = (next.expression, next.terms, expression)
+        notes += next.note.map { [$0] } ?? []
+        return try rankPage(every.map { $0.reading(expression) }, documents: documents, columnTotals: columnTotals, keeps: keeps).page
     }
 
     /// Ranks the candidate rows: those the expression matches and `keeps`
@@ -108,9 +133,10 @@ package struct PreparedSearch {
     /// tokens per column in all) and the phrases' document frequencies
     /// counted on `rows`, which must be every document that holds a token
     /// of the query (unfiltered). Returns the page (offset and limit
-    /// applied), best first.
-    package func rank(_ rows: [PositionsRow], documents: Int64, columnTotals: [Int64],
-                      keeps: (PositionsRow) -> Bool = { _ in true }) throws -> [(row: PositionsRow, explanation: RankingExplanationValue)] {
+    /// applied), best first, and the most a row holding only the terms of
+    /// `leftOut` (and fewer of them) can score.
+    private func rankPage(_ rows: [PositionsRow], documents: Int64, columnTotals: [Int64], leftOut: UInt64 = 0,
+                          keeps: (PositionsRow) -> Bool) throws -> (page: [(row: PositionsRow, explanation: RankingExplanationValue)], bounds: [(terms: UInt64, bound: Double)]) {
         let statistics = StoreStatistics(documents: documents, columnTotals: columnTotals, expression: expression, rows: rows)
         var model = model
         // Every match is scored in full: the bounds that spare SQLite's
@@ -124,7 +150,7 @@ package struct PreparedSearch {
         scored.sort { ($0.explanation.score, $1.row.rowID) > ($1.explanation.score, $0.row.rowID) }
         let start = min(scored.count, max(0, options.offset))
         let end = min(scored.count, options.pageEnd)
-        return Array(scored[start..<end])
+        return (Array(scored[start..<end]), leftOut == 0 ? [] : context.nestedBounds(leavingOut: leftOut))
     }
 
     /// The results of the search, from the page's documents (each with the

@@ -160,20 +160,14 @@ let package = Package(
         .target(
             name: "CPetrelMail"
         ),
-        // libxml2 (libxml2-dev), seen only by CPetrelXML: its headers
-        // include the system ICU's, which no Swift module that sees
-        // Foundation can import.
-        .systemLibrary(
-            name: "CPetrelLibXML2",
-            pkgConfig: "libxml-2.0",
-            providers: [.apt(["libxml2-dev"])]
-        ),
         // libxml2's streaming reader behind a C header with no libxml2
         // type: the XML of OOXML, ODF and EPUB documents, with no network,
-        // DTD loading or entity expansion.
+        // DTD loading or entity expansion. libxml2 (libxml2.so.2) is not
+        // linked: petrel_xml.c loads it (dlopen) at the first document, so
+        // that petrel-search does not load it at each start, and declares
+        // the functions it calls itself (libxml2_declarations.h).
         .target(
-            name: "CPetrelXML",
-            dependencies: ["CPetrelLibXML2"]
+            name: "CPetrelXML"
         ),
         // Folder trees into one FTS5 index: walking, ignore rules, text
         // extraction, incremental updates.

@@ -1,10 +1,77 @@
+/* The only file that calls libxml2: its functions, looked up when the
+ * first XML document is read (see petrel_xml.h). */
+#include "libxml2_declarations.h"
 #include "petrel_xml.h"
 
-#include <libxml/parser.h>
-#include <libxml/xmlreader.h>
+#include <dlfcn.h>
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
+
+#define PETREL_XML_FUNCTIONS(X) \
+    X(xmlInitParser) \
+    X(xmlReaderForMemory) \
+    X(xmlTextReaderSetStructuredErrorHandler) \
+    X(xmlFreeTextReader) \
+    X(xmlTextReaderRead) \
+    X(xmlTextReaderNodeType) \
+    X(xmlTextReaderConstLocalName) \
+    X(xmlTextReaderConstNamespaceUri) \
+    X(xmlTextReaderConstValue) \
+    X(xmlTextReaderIsEmptyElement) \
+    X(xmlTextReaderDepth) \
+    X(xmlTextReaderMoveToFirstAttribute) \
+    X(xmlTextReaderMoveToNextAttribute) \
+    X(xmlTextReaderMoveToElement)
+
+/* One pointer per function, of the type its declaration gives it; the
+ * calls below go through them. */
+#define PETREL_XML_POINTER(name) static __typeof__(name) *pointer_##name;
+PETREL_XML_FUNCTIONS(PETREL_XML_POINTER)
+#undef PETREL_XML_POINTER
+
+static pthread_once_t load_once = PTHREAD_ONCE_INIT;
+static const char *load_error = "libxml2 was not loaded";
+
+static void load(void) {
+    void *library = dlopen("libxml2.so.2", RTLD_NOW | RTLD_LOCAL);
+    if (!library) {
+        const char *reason = dlerror();
+        char *copy = reason ? strdup(reason) : NULL;
+        load_error = copy ? copy : "libxml2.so.2 cannot be loaded";
+        return;
+    }
+#define PETREL_XML_LOOKUP(name) \
+    if (!(pointer_##name = (__typeof__(pointer_##name))dlsym(library, #name))) { \
+        load_error = "libxml2.so.2 lacks " #name; \
+        return; \
+    }
+    PETREL_XML_FUNCTIONS(PETREL_XML_LOOKUP)
+#undef PETREL_XML_LOOKUP
+    /* libxml2 must be initialized once before threads use it. */
+    pointer_xmlInitParser();
+    load_error = NULL;
+}
+
+const char *petrel_xml_unavailable(void) {
+    pthread_once(&load_once, load);
+    return load_error;
+}
+
+/* The code below calls libxml2 by its own names, through the pointers. */
+#define xmlReaderForMemory pointer_xmlReaderForMemory
+#define xmlTextReaderSetStructuredErrorHandler pointer_xmlTextReaderSetStructuredErrorHandler
+#define xmlFreeTextReader pointer_xmlFreeTextReader
+#define xmlTextReaderRead pointer_xmlTextReaderRead
+#define xmlTextReaderNodeType pointer_xmlTextReaderNodeType
+#define xmlTextReaderConstLocalName pointer_xmlTextReaderConstLocalName
+#define xmlTextReaderConstNamespaceUri pointer_xmlTextReaderConstNamespaceUri
+#define xmlTextReaderConstValue pointer_xmlTextReaderConstValue
+#define xmlTextReaderIsEmptyElement pointer_xmlTextReaderIsEmptyElement
+#define xmlTextReaderDepth pointer_xmlTextReaderDepth
+#define xmlTextReaderMoveToFirstAttribute pointer_xmlTextReaderMoveToFirstAttribute
+#define xmlTextReaderMoveToNextAttribute pointer_xmlTextReaderMoveToNextAttribute
+#define xmlTextReaderMoveToElement pointer_xmlTextReaderMoveToElement
 
 struct petrel_xml_reader {
     xmlTextReaderPtr reader;
@@ -13,13 +80,6 @@ struct petrel_xml_reader {
     int32_t line;
     int has_error;
 };
-
-static pthread_once_t petrel_xml_once = PTHREAD_ONCE_INIT;
-
-static void petrel_xml_initialize(void) {
-    /* libxml2 must be initialized once before threads use it. */
-    xmlInitParser();
-}
 
 /* Keeps the first error (later ones are usually its consequences). */
 static void petrel_xml_record_error(void *context, xmlErrorPtr error) {
@@ -37,8 +97,7 @@ static void petrel_xml_record_error(void *context, xmlErrorPtr error) {
 }
 
 petrel_xml_reader *petrel_xml_open(const char *bytes, size_t length) {
-    pthread_once(&petrel_xml_once, petrel_xml_initialize);
-    if (length > INT32_MAX) return NULL;
+    if (petrel_xml_unavailable() != NULL || length > INT32_MAX) return NULL;
     petrel_xml_reader *reader = calloc(1, sizeof *reader);
     if (reader == NULL) return NULL;
     /* The reader reads the buffer lazily: it keeps its own copy. */

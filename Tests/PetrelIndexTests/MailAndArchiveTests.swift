@@ -471,16 +471,31 @@ struct HostileArchiveTests {
         #expect(result.status == 0, "\(result.stderr)")
     }
 
-    /// GMime and libarchive are loaded when a message or an archive is
-    /// first read: petrel-search never loads them, and an indexer that
+    @Test func xmlDeclarationsMatchTheHeaders() throws {
+        // libxml2_declarations.h stands in for <libxml/xmlreader.h>:
+        // compiled with the real headers first, any disagreement is an error.
+        let flags = try run("/usr/bin/pkg-config", ["--cflags", "libxml-2.0"])
+        try #require(flags.status == 0, "pkg-config libxml-2.0: \(flags.stderr)")
+        let sources = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("Sources/CPetrelXML").path
+        let compiler = ["/usr/bin/cc", "/usr/bin/clang", "/usr/bin/gcc"].first { FileManager.default.isExecutableFile(atPath: $0) }
+        let cc = try #require(compiler, "no C compiler")
+        let arguments = ["-fsyntax-only", "-Werror", "-DPETREL_XML_CHECK_DECLARATIONS", "-I", sources + "/include"]
+            + flags.stdout.split(whereSeparator: \.isWhitespace).map(String.init) + [sources + "/petrel_xml.c"]
+        let result = try run(cc, arguments)
+        #expect(result.status == 0, "\(result.stderr)")
+    }
+
+    /// GMime, libarchive and libxml2 are loaded when a message, an archive
+    /// or an office document is first read: petrel-search never loads them, and an indexer that
     /// cannot load them reports each such file as unreadable, with the
     /// reason, and indexes everything else.
-    @Test func gmimeAndLibarchiveAreLoadedOnlyToReadMailAndArchives() throws {
+    @Test func gmimeLibarchiveAndLibxml2AreLoadedOnlyToReadWhatNeedsThem() throws {
         for tool in ["petrel-search", "petrel-index"] {
             let executable = try #require(builtProduct(tool))
             let libraries = try run("/usr/bin/ldd", [executable])
             #expect(libraries.status == 0, "\(libraries.stderr)")
-            for library in ["libgmime", "libglib", "libarchive"] {
+            for library in ["libgmime", "libglib", "libarchive", "libxml2"] {
                 #expect(!libraries.stdout.contains(library), "\(tool) loads \(library) at start:\n\(libraries.stdout)")
             }
         }
@@ -492,9 +507,10 @@ struct HostileArchiveTests {
         let zipped = try run("/usr/bin/zip", ["-q", "-j", tree.path("logs.zip"), tree.path("inside/log.txt")])
         try #require(zipped.status == 0, "\(zipped.stderr)")
         try tree.remove("inside/log.txt")
+        try FileManager.default.copyItem(atPath: OfficeFixtures.folder.appendingPathComponent("license.docx").path, toPath: tree.path("license.docx"))
         // Libraries that cannot load: empty files found first.
         let broken = try TemporaryDirectory()
-        for name in ["libgmime-3.0.so.0", "libarchive.so.13"] {
+        for name in ["libgmime-3.0.so.0", "libarchive.so.13", "libxml2.so.2"] {
             try Data().write(to: broken.url.appendingPathComponent(name))
         }
         let index = tree.path("index.sqlite")
@@ -505,6 +521,8 @@ struct HostileArchiveTests {
                 "\(without.stderr)")
         #expect(without.stderr.contains("logs.zip") && without.stderr.contains("archives need libarchive, which cannot be loaded"),
                 "\(without.stderr)")
+        #expect(without.stderr.contains("license.docx") && without.stderr.contains("office documents and e-books need libxml2, which cannot be loaded"),
+                "\(without.stderr)")
         let searcher = try #require(builtProduct("petrel-search"))
         #expect(try run(searcher, ["--index", index, "--files-only", "keeper"]).stdout == tree.path("note.txt") + "\n")
         // With the libraries, the next run reads the message and the archive.
@@ -512,5 +530,6 @@ struct HostileArchiveTests {
         #expect(with.status == 0, "\(with.stderr)")
         #expect(try run(searcher, ["--index", index, "--files-only", "puffins", "lighthouse"]).stdout.hasPrefix(tree.path("letter.eml")))
         #expect(try run(searcher, ["--index", index, "--files-only", "razorbills"]).stdout.hasPrefix(tree.path("logs.zip")))
+        #expect(try run(searcher, ["--index", index, "--files-only", "Licensor"]).stdout == tree.path("license.docx") + "\n")
     }
 }

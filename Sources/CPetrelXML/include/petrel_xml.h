@@ -19,6 +19,12 @@ extern "C" {
 
 typedef struct petrel_xml_reader petrel_xml_reader;
 
+/* NULL when libxml2 (libxml2.so.2) is loaded and ready, else why it cannot
+ * be. It is loaded (dlopen) when the first document is read, not at the
+ * program's start: petrel-search, which reads none, would otherwise load
+ * it (and liblzma) at each start. petrel_xml_open returns NULL until then. */
+const char *petrel_xml_unavailable(void);
+
 /* What petrel_xml_next found. */
 enum {
     PETREL_XML_FAILED = -1,      /* malformed XML: see petrel_xml_error */
@@ -29,7 +35,8 @@ enum {
     PETREL_XML_OTHER = 4         /* comments, processing instructions, entity references... */
 };
 
-/* A reader over a copy of `length` bytes, or NULL when out of memory. */
+/* A reader over a copy of `length` bytes, or NULL when out of memory or
+ * when libxml2 is unavailable. */
 petrel_xml_reader *petrel_xml_open(const char *bytes, size_t length);
 void petrel_xml_close(petrel_xml_reader *reader);
 

@@ -24,7 +24,12 @@ final class XMLStreamReader {
 
     private let reader: OpaquePointer
 
-    /// A reader over `bytes`, or nil when libxml2 cannot start (out of memory).
+    /// Nil when libxml2 is loaded and ready (it is loaded the first time
+    /// this is asked), else why it cannot be.
+    static var unavailable: String? { petrel_xml_unavailable().map { String(cString: $0) } }
+
+    /// A reader over `bytes`, or nil when libxml2 cannot start (out of
+    /// memory, or ``unavailable``).
     init?(_ bytes: [UInt8]) {
         let reader = bytes.withUnsafeBufferPointer { buffer in
             buffer.withMemoryRebound(to: CChar.self) { petrel_xml_open($0.baseAddress, $0.count) }

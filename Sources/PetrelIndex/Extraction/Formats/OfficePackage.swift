@@ -110,6 +110,10 @@ struct ZipPackage {
     /// expanded).
     init(_ bytes: [UInt8], limits: ContainerLimits = ContainerLimits(), wanted: (String) -> Bool) throws(ExtractionError) {
         guard bytes.starts(with: [0x50, 0x4B]) else { throw .unreadable("not a zip package (no PK signature)") }
+        // Every package's text is XML.
+        if let reason = XMLStreamReader.unavailable {
+            throw .unreadable("office documents and e-books need libxml2, which cannot be loaded: \(reason)")
+        }
         let members: [ArchiveReader.Member]
         do {
             members = try ArchiveReader.members(of: bytes, limits: limits, zipOnly: true, wanted: wanted)

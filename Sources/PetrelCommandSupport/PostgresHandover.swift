@@ -25,6 +25,14 @@ public protocol PostgresStoreAccess {
     /// name it (no password).
     static func roots(url: String) throws -> (roots: [IndexedRoot], index: String)
 
+    /// The statistics of the index at `url` (its location, no password, as
+    /// their path).
+    static func statistics(url: String) throws -> IndexStatistics
+
+    /// What is wrong with the index at `url` (nothing: sound), and the
+    /// index as a message may name it.
+    static func check(url: String) throws -> (problems: [String], index: String)
+
     /// Brings the documents under `roots` up to date in the index at `url`:
     /// the report, and the index as a report may name it (no password).
     static func update(url: String, roots: [String]) throws -> (report: IndexReport, index: String)
@@ -54,6 +62,14 @@ public enum PostgresTwin: PostgresStoreAccess {
     }
 
     public static func roots(url: String) throws -> (roots: [IndexedRoot], index: String) {
+        throw CommandFailure("this build of the tool has no PostgreSQL support")
+    }
+
+    public static func statistics(url: String) throws -> IndexStatistics {
+        throw CommandFailure("this build of the tool has no PostgreSQL support")
+    }
+
+    public static func check(url: String) throws -> (problems: [String], index: String) {
         throw CommandFailure("this build of the tool has no PostgreSQL support")
     }
 

@@ -33,17 +33,20 @@ struct Output {
         try StandardStreams.writeOutput(String(decoding: data, as: UTF8.self) + "\n")
     }
 
-    func checkResult(path: String, problems: [String], fullTextChecked: Bool) throws {
+    /// `checks` says what was checked, and `repair` how to mend a damaged
+    /// index, for a store other than SQLite.
+    func checkResult(path: String, problems: [String], fullTextChecked: Bool, checks described: String? = nil,
+                     repair: String = "petrel-index --rebuild makes a new one from its folders (keeping the damaged file aside)") throws {
         struct Check: Encodable { var index: String; var ok: Bool; var problems: [String]; var fts5_checked: Bool }
         if json { return try printJSON(Check(index: path, ok: problems.isEmpty, problems: problems, fts5_checked: fullTextChecked)) }
         if problems.isEmpty {
-            let checks = fullTextChecked
+            let checks = described ?? (fullTextChecked
                 ? "integrity_check, FTS5 integrity-check, documents and full-text rows agree"
-                : "integrity_check, documents and full-text rows agree; FTS5 integrity-check skipped: it needs write access"
+                : "integrity_check, documents and full-text rows agree; FTS5 integrity-check skipped: it needs write access")
             if !quiet { try print("\(path): ok (\(checks))") }
         } else {
             for problem in problems { StandardStreams.writeError("petrel-index: \(TerminalText.escaped(path)): \(TerminalText.escaped(problem))\n") }
-            StandardStreams.writeError("petrel-index: if the index is damaged, petrel-index --rebuild makes a new one from its folders (keeping the damaged file aside)\n")
+            StandardStreams.writeError("petrel-index: if the index is damaged, \(repair)\n")
         }
     }
 

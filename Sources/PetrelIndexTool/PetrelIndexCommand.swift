@@ -304,12 +304,22 @@ extension PetrelIndexCommand {
     /// its advisory lock; or its folders (`--list`). The other modes are
     /// SQLite's only for now.
     private func updatePostgres(_ url: String, output: Output) throws {
-        guard !(check || stats || rebuild || dryRun || watch || !remove.isEmpty || givesWalkOptions) else {
-            throw CommandFailure("--check, --stats, --rebuild, --dry-run, --watch, --remove and walk options work on SQLite indexes only for now")
+        guard !(rebuild || dryRun || watch || !remove.isEmpty || givesWalkOptions) else {
+            throw CommandFailure("--rebuild, --dry-run, --watch, --remove and walk options work on SQLite indexes only for now")
         }
-        if list {
+        if list || stats || check {
             try Store.prepare(tool: "petrel-index")
-            try output.list(try Store.roots(url: url).roots)
+            if list {
+                try output.list(try Store.roots(url: url).roots)
+            } else if stats {
+                try output.statistics(try Store.statistics(url: url))
+            } else {
+                let (problems, index) = try Store.check(url: url)
+                try output.checkResult(path: index, problems: problems, fullTextChecked: false,
+                                       checks: "the kept statistics, every document's text and the vocabulary agree with the documents",
+                                       repair: "index its folders into an empty database (petrel-index --database URL FOLDER...)")
+                if !problems.isEmpty { throw CommandExit(.partial) }
+            }
             return
         }
         guard !folders.isEmpty else { throw CommandFailure("name the folders to index in \(url.components(separatedBy: "@").last ?? url) (petrel-index --database URL FOLDER)") }

@@ -153,6 +153,70 @@ public final class PostgresIndex: Sendable {
         }
     }
 
+    /// The index's statistics, as ``DocumentIndex/statistics()`` gives an
+    /// SQLite index's: `path` is the index's location (without password),
+    /// `fileSize` the size of its tables and their indexes in PostgreSQL.
+    public func statistics() async throws -> IndexStatistics {
+        try await withConnection(doing: "cannot read the index in") { connection in
+            let logger = PostgresSession.logger
+            var statistics = IndexStatistics(path: location.description, tokenizer: .icu, schemaVersion: 0, lastUpdatedBy: nil,
+                                             rootCount: 0, documentCount: 0, indexedBytes: 0, fileSize: 0, kinds: [:], languages: [:])
+            for try await (version, roots, documents, bytes, size) in try await connection.query("""
+                SELECT (SELECT value FROM petrel_meta WHERE key = 'schema_version'), (SELECT count(*) FROM roots),
+                       count(*), coalesce(sum(size), 0)::bigint,
+                       (SELECT coalesce(sum(pg_total_relation_size(c.oid)), 0)::bigint FROM pg_class c
+                        WHERE c.relkind = 'r' AND c.relnamespace = current_schema()::regnamespace AND c.relname::text = ANY(\(PostgresSchema.tables)))
+                FROM documents
+                """, logger: logger).decode((String?, Int, Int, Int64, Int64).self) {
+                statistics.schemaVersion = version.flatMap { Int($0) } ?? 0
+                (statistics.rootCount, statistics.documentCount, statistics.indexedBytes, statistics.fileSize) = (roots, documents, bytes, size)
+            }
+            for try await (column, value, count) in try await connection.query("""
+                SELECT 'kind', kind, count(*) FROM documents GROUP BY kind
+                UNION ALL SELECT 'language', language, count(*) FROM documents WHERE language IS NOT NULL GROUP BY language
+                """, logger: logger).decode((String, String, Int).self) {
+                if column == "kind" { statistics.kinds[value] = count } else { statistics.languages[value] = count }
+            }
+            return statistics
+        }
+    }
+
+    /// Verifies the index: the statistics the writers keep (documents and
+    /// tokens per column, which the ranking reads) against a count of the
+    /// documents, every document's text, and, once the vocabulary is
+    /// complete, every token of every document in it (prefix searches
+    /// read it). Returns what is wrong, nothing for a sound index. An
+    /// update that was killed leaves none of these wrong: each batch is
+    /// one transaction.
+    public func check() async throws -> [String] {
+        let (kept, counted) = try await statisticsAndRecount()
+        return try await withConnection(doing: "cannot check the index in") { connection in
+            let logger = PostgresSession.logger
+            var problems: [String] = []
+            for (name, (keptValue, countedValue)) in zip(["documents", "path tokens", "title tokens", "body tokens"], zip(kept, counted))
+            where keptValue != countedValue {
+                problems.append("corpus_stats counts \(keptValue) \(name), the documents hold \(countedValue)")
+            }
+            for try await (withoutText, vocabulary) in try await connection.query("""
+                SELECT (SELECT count(*) FROM documents d WHERE NOT EXISTS (SELECT 1 FROM document_text t WHERE t.id = d.id)),
+                       \(unescaped: PostgresSchema.hasVocabulary)
+                """, logger: logger).decode((Int, Bool).self) {
+                if withoutText > 0 { problems.append("\(withoutText) documents have no text row") }
+                guard vocabulary else { break }
+                for try await missing in try await connection.query("""
+                    SELECT count(*) FROM (
+                        SELECT DISTINCT u.lexeme FROM documents d,
+                            LATERAL (SELECT lexeme FROM unnest(d.path_tsv) UNION SELECT lexeme FROM unnest(d.title_tsv)
+                                     UNION SELECT lexeme FROM unnest(d.body_tsv)) u
+                    ) t WHERE NOT EXISTS (SELECT 1 FROM lexemes l WHERE l.lexeme = t.lexeme)
+                    """, logger: logger).decode(Int.self) where missing > 0 {
+                    problems.append("\(missing) tokens of the documents are missing from lexemes (prefix searches miss them)")
+                }
+            }
+            return problems
+        }
+    }
+
     /// How many documents the index holds.
     public func documentCount() async throws -> Int {
         try await withConnection(doing: "cannot read the index in") { connection in

@@ -24,6 +24,9 @@ import PostgresNIO
 enum PostgresSchema {
     static let version = "1"
 
+    /// The index's tables (`--stats` sums their sizes).
+    static let tables = ["petrel_meta", "roots", "documents", "document_text", "lexemes", "corpus_stats"]
+
     static let statements = [
         "CREATE TABLE IF NOT EXISTS petrel_meta (key text PRIMARY KEY, value text NOT NULL)",
         "CREATE TABLE IF NOT EXISTS roots (id bigserial PRIMARY KEY, path bytea NOT NULL UNIQUE, display text NOT NULL, last_run_at timestamptz)",

@@ -24,4 +24,15 @@ public enum PostgresToolStore: PostgresStoreAccess {
         let roots = try AsyncBridge.wait { try await PostgresIndex(location: location, create: false).roots() }
         return (roots, location.description)
     }
+
+    public static func statistics(url: String) throws -> IndexStatistics {
+        let location = try PostgresLocation(url)
+        return try AsyncBridge.wait { try await PostgresIndex(location: location, create: false).statistics() }
+    }
+
+    public static func check(url: String) throws -> (problems: [String], index: String) {
+        let location = try PostgresLocation(url)
+        let problems = try AsyncBridge.wait { try await PostgresIndex(location: location, create: false).check() }
+        return (problems, location.description)
+    }
 }

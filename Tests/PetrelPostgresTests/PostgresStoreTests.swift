@@ -316,8 +316,29 @@ struct PostgresStoreTests {
         let listedJSON = try Self.run(indexer, ["--database", server.url, "--list", "--json"])
         let folders = try JSONSerialization.jsonObject(with: Data(listedJSON.stdout.utf8)) as? [[String: Any]]
         #expect(folders?.first?["path"] as? String == root && folders?.first?["documentCount"] as? Int == 8, "\(listedJSON.stdout)")
-        let stats = try Self.run(indexer, ["--database", server.url, "--stats"])
-        #expect(stats.status == 2 && stats.stderr.contains("work on SQLite indexes only for now"), "\(stats.stderr)")
+        // --stats as on SQLite: the folders, documents, kinds, the tables' size.
+        let stats = try Self.run(indexer, ["--database", server.url, "--stats", "--json"])
+        #expect(stats.status == 0, "\(stats.stderr)")
+        let statistics = try JSONSerialization.jsonObject(with: Data(stats.stdout.utf8)) as? [String: Any]
+        #expect(statistics?["documentCount"] as? Int == 8 && statistics?["rootCount"] as? Int == 1, "\(stats.stdout)")
+        #expect(statistics?["schemaVersion"] as? Int == 1 && statistics?["tokenizer"] as? String == "icu", "\(stats.stdout)")
+        #expect(((statistics?["fileSize"] as? Int) ?? 0) > 0 && ((statistics?["indexedBytes"] as? Int) ?? 0) > 0, "\(stats.stdout)")
+        #expect((statistics?["kinds"] as? [String: Int])?.values.reduce(0, +) == 8, "\(stats.stdout)")
+        #expect((statistics?["path"] as? String)?.hasPrefix("postgres://petrel@127.0.0.1:") == true, "\(stats.stdout)")
+        let statsText = try Self.run(indexer, ["--database", server.url, "--stats"])
+        #expect(statsText.status == 0 && statsText.stdout.contains("documents:  8"), "\(statsText.stdout)\(statsText.stderr)")
+        // --check: a sound index passes; each kind of damage is named, exit 1.
+        let sound = try Self.run(indexer, ["--database", server.url, "--check"])
+        #expect(sound.status == 0 && sound.stdout.contains(": ok (the kept statistics"), "\(sound.stdout)\(sound.stderr)")
+        try server.sql("UPDATE corpus_stats SET docs = docs + 1 WHERE ctid = (SELECT min(ctid) FROM corpus_stats)")
+        try server.sql("DELETE FROM document_text WHERE id = (SELECT min(id) FROM documents)")
+        try server.sql("DELETE FROM lexemes WHERE lexeme = 'lighthouse'")
+        let damaged = try Self.run(indexer, ["--database", server.url, "--check"])
+        #expect(damaged.status == 1, "\(damaged.stdout)\(damaged.stderr)")
+        for problem in ["corpus_stats counts 9 documents, the documents hold 8", "1 documents have no text row",
+                        "1 tokens of the documents are missing from lexemes", "index its folders into an empty database"] {
+            #expect(damaged.stderr.contains(problem), "\(problem): \(damaged.stderr)")
+        }
         let badString = try Self.run(searcher, ["--database", "mysql://ann:secret@localhost/petrel", "lamp"])
         #expect(badString.status == 2)
         #expect(badString.stderr.contains("is not a PostgreSQL connection string") && !badString.stderr.contains("secret"), "\(badString.stderr)")

@@ -167,6 +167,21 @@ public struct IndexStatistics: Sendable, Equatable, Codable {
     public var kinds: [String: Int]
     /// Documents per detected language.
     public var languages: [String: Int]
+
+    /// Statistics of an index another store keeps (PetrelPostgres).
+    package init(path: String, tokenizer: IndexTokenizer, schemaVersion: Int, lastUpdatedBy: String?, rootCount: Int, documentCount: Int,
+                 indexedBytes: Int64, fileSize: Int64, kinds: [String: Int], languages: [String: Int]) {
+        self.path = path
+        self.tokenizer = tokenizer
+        self.schemaVersion = schemaVersion
+        self.lastUpdatedBy = lastUpdatedBy
+        self.rootCount = rootCount
+        self.documentCount = documentCount
+        self.indexedBytes = indexedBytes
+        self.fileSize = fileSize
+        self.kinds = kinds
+        self.languages = languages
+    }
 }
 
 /// Where an update stands, for progress displays.

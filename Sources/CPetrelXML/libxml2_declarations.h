@@ -11,7 +11,7 @@
  *
  * Every type is opaque except xmlError, whose fields libxml2 documents as
  * public (its layout is part of libxml2.so.2's ABI). A test
- * (xmlDeclarationsMatchTheHeaders) compiles petrel_xml.c with the real
+ * (declarationsMatchTheHeaders) compiles petrel_xml.c with the real
  * headers included first (PETREL_XML_CHECK_DECLARATIONS): a declaration
  * here that disagrees with libxml2's is then a compile error. */
 

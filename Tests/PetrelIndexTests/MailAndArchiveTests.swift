@@ -456,32 +456,20 @@ struct HostileArchiveTests {
         }
     }
 
-    @Test func gmimeDeclarationsMatchTheHeaders() throws {
-        // gmime_declarations.h stands in for <gmime/gmime.h>: compiled with
-        // the real headers first, any disagreement is an error.
-        let flags = try run("/usr/bin/pkg-config", ["--cflags", "gmime-3.0"])
-        try #require(flags.status == 0, "pkg-config gmime-3.0: \(flags.stderr)")
+    /// gmime_declarations.h and libxml2_declarations.h stand in for the
+    /// libraries' headers: compiled with the real headers first, any
+    /// disagreement is an error.
+    @Test(arguments: [("gmime-3.0", "CPetrelMail", "petrel_mail.c", "PETREL_MAIL_CHECK_DECLARATIONS"),
+                      ("libxml-2.0", "CPetrelXML", "petrel_xml.c", "PETREL_XML_CHECK_DECLARATIONS")])
+    func declarationsMatchTheHeaders(package: String, target: String, file: String, check: String) throws {
+        let flags = try run("/usr/bin/pkg-config", ["--cflags", package])
+        try #require(flags.status == 0, "pkg-config \(package): \(flags.stderr)")
         let sources = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-            .appendingPathComponent("Sources/CPetrelMail").path
+            .appendingPathComponent("Sources/" + target).path
         let compiler = ["/usr/bin/cc", "/usr/bin/clang", "/usr/bin/gcc"].first { FileManager.default.isExecutableFile(atPath: $0) }
         let cc = try #require(compiler, "no C compiler")
-        let arguments = ["-fsyntax-only", "-Werror", "-DPETREL_MAIL_CHECK_DECLARATIONS", "-I", sources + "/include"]
-            + flags.stdout.split(whereSeparator: \.isWhitespace).map(String.init) + [sources + "/petrel_mail.c"]
-        let result = try run(cc, arguments)
-        #expect(result.status == 0, "\(result.stderr)")
-    }
-
-    @Test func xmlDeclarationsMatchTheHeaders() throws {
-        // libxml2_declarations.h stands in for <libxml/xmlreader.h>:
-        // compiled with the real headers first, any disagreement is an error.
-        let flags = try run("/usr/bin/pkg-config", ["--cflags", "libxml-2.0"])
-        try #require(flags.status == 0, "pkg-config libxml-2.0: \(flags.stderr)")
-        let sources = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-            .appendingPathComponent("Sources/CPetrelXML").path
-        let compiler = ["/usr/bin/cc", "/usr/bin/clang", "/usr/bin/gcc"].first { FileManager.default.isExecutableFile(atPath: $0) }
-        let cc = try #require(compiler, "no C compiler")
-        let arguments = ["-fsyntax-only", "-Werror", "-DPETREL_XML_CHECK_DECLARATIONS", "-I", sources + "/include"]
-            + flags.stdout.split(whereSeparator: \.isWhitespace).map(String.init) + [sources + "/petrel_xml.c"]
+        let arguments = ["-fsyntax-only", "-Werror", "-D" + check, "-I", sources + "/include"]
+            + flags.stdout.split(whereSeparator: \.isWhitespace).map(String.init) + [sources + "/" + file]
         let result = try run(cc, arguments)
         #expect(result.status == 0, "\(result.stderr)")
     }

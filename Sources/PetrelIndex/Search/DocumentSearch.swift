@@ -489,7 +489,9 @@ extension SearchRun {
     }
 
     /// The best `limit` documents after `offset` for an expression, best
-    /// first, with their scores taken apart.
+    /// first, with their scores taken apart; and, for an expression that
+    /// leaves out rows holding only the terms of `leftOut`, the bounds of
+    /// their scores (``RankingContext/nestedBounds(leavingOut:)``).
     ///
     /// The model is called as an ordinary function and SQLite keeps the
     /// best rows as they come (a top-k sort). FTS5's own `ORDER BY rank`
@@ -498,9 +500,6 @@ extension SearchRun {
     /// rows and scores. The ranking function records the parts of the
     /// scores it keeps in a ``RankingCollector``, and reads the titles it
     /// needs through it.
-    /// The page's rows, best first, and, for an expression that leaves out
-    /// rows holding only the terms of `leftOut`, the bounds of their scores
-    /// (``RankingContext/nestedBounds(leavingOut:)``).
     private func candidates(_ pattern: FTS5Pattern, terms: RankingModel.Terms, model arguments: RankingModel.Arguments,
                             filter: SQLExpression?, leftOut: UInt64 = 0) throws -> (page: [Candidate], bounds: [(terms: UInt64, bound: Double)]) {
         let request = matches(pattern, filter: filter)

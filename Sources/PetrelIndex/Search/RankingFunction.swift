@@ -372,10 +372,11 @@ final class RankingContext {
     /// The terms a name can credit to a row that does not hold them.
     private let namesAbsent: UInt64
     /// The query's frequent terms (``AnalyzedQuery/frequentShare``), when
-    /// it has rarer ones that documents hold (0 otherwise): a row that holds only frequent
-    /// terms gets no name credit for the terms it lacks. It holds nothing
-    /// that says it is about the query, and searches leave such rows out of
-    /// their candidates (``CandidateChoice``), which this keeps exact.
+    /// it has rarer ones that documents hold (0 otherwise): a row that
+    /// holds only frequent terms gets no name credit for the terms it
+    /// lacks. It holds nothing that says it is about the query, and
+    /// searches leave such rows out of their candidates
+    /// (``CandidateChoice``), which this keeps exact.
     private let frequentTerms: UInt64
     /// The documents whose titles may be names, when the search knows
     /// them: the others' titles are not measured for names.

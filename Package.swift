@@ -126,10 +126,14 @@ let package = Package(
         ),
         // The system ICU (libicu-dev), behind a C header with no ICU type:
         // Foundation carries its own ICU, and a Swift module that sees
-        // Foundation cannot also import the system ICU headers.
+        // Foundation cannot also import the system ICU headers. libicui18n
+        // (collation, transliteration, regular expressions, charset
+        // detection) is not linked: petrel_icu.c loads it (dlopen) at first
+        // use, so that petrel-search, which uses none of it, does not load
+        // it at each start.
         .target(
             name: "CPetrelICU",
-            linkerSettings: [.linkedLibrary("icui18n"), .linkedLibrary("icuuc"), .linkedLibrary("icudata")]
+            linkerSettings: [.linkedLibrary("icuuc"), .linkedLibrary("icudata")]
         ),
         .target(
             name: "PetrelICU",

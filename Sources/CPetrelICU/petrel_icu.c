@@ -3,6 +3,8 @@
 
 #include "petrel_icu.h"
 
+#include <dlfcn.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include <stdio.h>
@@ -19,6 +21,60 @@
 #include <unicode/utext.h>
 #include <unicode/utrans.h>
 #include <unicode/uversion.h>
+
+/* MARK: - libicui18n, loaded at first use
+ *
+ * Collation, transliteration, regular expressions and charset detection
+ * live in libicui18n, which a search uses none of: linked, it cost every
+ * petrel-search process about 0.8 ms to load and relocate. It is loaded
+ * (dlopen) the first time one of them is asked for; everything else
+ * (word breaking, folding, normalization, case mapping, conversion) is in
+ * libicuuc, linked as before. ICU renames its functions by version
+ * (`ucol_open` is `ucol_open_72`): the names looked up are those the
+ * headers give. */
+
+#define PETREL_STRING(text) #text
+#define PETREL_EXPANDED_STRING(text) PETREL_STRING(text)
+
+#define PETREL_I18N_FUNCTIONS(X) \
+    X(utrans_openU) X(utrans_close) X(utrans_transUChars) \
+    X(ucol_open) X(ucol_setStrength) X(ucol_setAttribute) X(ucol_close) X(ucol_strcollUTF8) \
+    X(uregex_openUText) X(uregex_close) X(uregex_setUText) X(uregex_find) \
+    X(ucsdet_open) X(ucsdet_setText) X(ucsdet_detect) X(ucsdet_getName) X(ucsdet_getConfidence) X(ucsdet_close)
+
+#define PETREL_I18N_POINTER(name) static __typeof__(name) *i18n_##name;
+PETREL_I18N_FUNCTIONS(PETREL_I18N_POINTER)
+#undef PETREL_I18N_POINTER
+
+static pthread_once_t i18n_once = PTHREAD_ONCE_INIT;
+static const char *i18n_error = "ICU's libicui18n was not loaded";
+
+static void load_i18n(void) {
+    const char *library_name = "libicui18n.so." PETREL_EXPANDED_STRING(U_ICU_VERSION_MAJOR_NUM);
+    void *library = dlopen(library_name, RTLD_NOW | RTLD_LOCAL);
+    if (!library) {
+        const char *reason = dlerror();
+        char *copy = reason ? strdup(reason) : NULL;
+        i18n_error = copy ? copy : "ICU's libicui18n cannot be loaded";
+        return;
+    }
+#define PETREL_I18N_LOOKUP(name) \
+    if (!(i18n_##name = (__typeof__(i18n_##name))dlsym(library, PETREL_EXPANDED_STRING(name)))) { \
+        i18n_error = "ICU's libicui18n lacks " PETREL_EXPANDED_STRING(name); \
+        return; \
+    }
+    PETREL_I18N_FUNCTIONS(PETREL_I18N_LOOKUP)
+#undef PETREL_I18N_LOOKUP
+    i18n_error = NULL;
+}
+
+/* NULL when libicui18n is ready, else why it is not (and writes it to
+ * `message`). */
+static const char *i18n_unavailable(char *message, int32_t capacity) {
+    pthread_once(&i18n_once, load_i18n);
+    if (i18n_error != NULL && message != NULL && capacity > 0) snprintf(message, (size_t)capacity, "%s", i18n_error);
+    return i18n_error;
+}
 
 static void set_message(char *message, int32_t capacity, const char *prefix, UErrorCode error) {
     if (message == NULL || capacity <= 0) return;
@@ -255,11 +311,12 @@ struct petrel_icu_transliterator {
 };
 
 petrel_icu_transliterator *petrel_icu_transliterator_open(const char *id, char *message, int32_t message_capacity) {
+    if (i18n_unavailable(message, message_capacity) != NULL) return NULL;
     UErrorCode error = U_ZERO_ERROR;
     buffer16 id16 = {0};
     if (!buffer16_from_utf8(&id16, id, -1)) return NULL;
     UParseError parse;
-    UTransliterator *transliterator = utrans_openU(id16.chars, id16.length, UTRANS_FORWARD, NULL, 0, &parse, &error);
+    UTransliterator *transliterator = i18n_utrans_openU(id16.chars, id16.length, UTRANS_FORWARD, NULL, 0, &parse, &error);
     buffer16_free(&id16);
     if (U_FAILURE(error)) {
         set_message(message, message_capacity, "unknown or invalid transliterator", error);
@@ -267,7 +324,7 @@ petrel_icu_transliterator *petrel_icu_transliterator_open(const char *id, char *
     }
     petrel_icu_transliterator *result = malloc(sizeof(petrel_icu_transliterator));
     if (result == NULL) {
-        utrans_close(transliterator);
+        i18n_utrans_close(transliterator);
         return NULL;
     }
     result->transliterator = transliterator;
@@ -276,7 +333,7 @@ petrel_icu_transliterator *petrel_icu_transliterator_open(const char *id, char *
 
 void petrel_icu_transliterator_close(petrel_icu_transliterator *transliterator) {
     if (transliterator == NULL) return;
-    utrans_close(transliterator->transliterator);
+    i18n_utrans_close(transliterator->transliterator);
     free(transliterator);
 }
 
@@ -295,7 +352,7 @@ int32_t petrel_icu_transliterate(petrel_icu_transliterator *transliterator, cons
         int32_t textLength = text.length;
         int32_t limit = text.length;
         UErrorCode error = U_ZERO_ERROR;
-        utrans_transUChars(transliterator->transliterator, text.chars, &textLength, text.capacity, 0, &limit, &error);
+        i18n_utrans_transUChars(transliterator->transliterator, text.chars, &textLength, text.capacity, 0, &limit, &error);
         if (error == U_BUFFER_OVERFLOW_ERROR) {
             memcpy(text.chars, copy.chars, sizeof(UChar) * (size_t)copy.length);
             text.length = copy.length;
@@ -341,8 +398,9 @@ petrel_icu_collator *petrel_icu_collator_open(const char *locale, int32_t streng
         if (message != NULL && message_capacity > 0) snprintf(message, (size_t)message_capacity, "unknown locale: %s", locale);
         return NULL;
     }
+    if (i18n_unavailable(message, message_capacity) != NULL) return NULL;
     UErrorCode error = U_ZERO_ERROR;
-    UCollator *collator = ucol_open(locale, &error);
+    UCollator *collator = i18n_ucol_open(locale, &error);
     if (U_FAILURE(error)) {
         set_message(message, message_capacity, "cannot open the ICU collator", error);
         return NULL;
@@ -355,16 +413,16 @@ petrel_icu_collator *petrel_icu_collator_open(const char *locale, int32_t streng
     case 3: value = UCOL_QUATERNARY; break;
     default: value = UCOL_IDENTICAL; break;
     }
-    ucol_setStrength(collator, value);
-    if (numeric) ucol_setAttribute(collator, UCOL_NUMERIC_COLLATION, UCOL_ON, &error);
+    i18n_ucol_setStrength(collator, value);
+    if (numeric) i18n_ucol_setAttribute(collator, UCOL_NUMERIC_COLLATION, UCOL_ON, &error);
     if (U_FAILURE(error)) {
         set_message(message, message_capacity, "cannot configure the ICU collator", error);
-        ucol_close(collator);
+        i18n_ucol_close(collator);
         return NULL;
     }
     petrel_icu_collator *result = malloc(sizeof(petrel_icu_collator));
     if (result == NULL) {
-        ucol_close(collator);
+        i18n_ucol_close(collator);
         return NULL;
     }
     result->collator = collator;
@@ -373,13 +431,13 @@ petrel_icu_collator *petrel_icu_collator_open(const char *locale, int32_t streng
 
 void petrel_icu_collator_close(petrel_icu_collator *collator) {
     if (collator == NULL) return;
-    ucol_close(collator->collator);
+    i18n_ucol_close(collator->collator);
     free(collator);
 }
 
 int32_t petrel_icu_collator_compare(const petrel_icu_collator *collator, const char *a, int32_t a_length, const char *b, int32_t b_length) {
     UErrorCode error = U_ZERO_ERROR;
-    UCollationResult result = ucol_strcollUTF8(collator->collator, a, a_length, b, b_length, &error);
+    UCollationResult result = i18n_ucol_strcollUTF8(collator->collator, a, a_length, b, b_length, &error);
     if (U_FAILURE(error)) {
         /* Invalid UTF-8: fall back to byte order, which is at least total. */
         int32_t shorter = a_length < b_length ? a_length : b_length;
@@ -398,6 +456,7 @@ struct petrel_icu_regex {
 };
 
 petrel_icu_regex *petrel_icu_regex_open(const char *pattern, int32_t length, int32_t flags, char *message, int32_t message_capacity) {
+    if (i18n_unavailable(message, message_capacity) != NULL) return NULL;
     UErrorCode error = U_ZERO_ERROR;
     UParseError parse;
     UText *text = utext_openUTF8(NULL, pattern, length, &error);
@@ -406,7 +465,7 @@ petrel_icu_regex *petrel_icu_regex_open(const char *pattern, int32_t length, int
         return NULL;
     }
     uint32_t regexFlags = (flags & PETREL_ICU_REGEX_CASE_INSENSITIVE) ? UREGEX_CASE_INSENSITIVE : 0;
-    URegularExpression *regex = uregex_openUText(text, regexFlags, &parse, &error);
+    URegularExpression *regex = i18n_uregex_openUText(text, regexFlags, &parse, &error);
     utext_close(text);
     if (U_FAILURE(error)) {
         if (message != NULL && message_capacity > 0) {
@@ -417,7 +476,7 @@ petrel_icu_regex *petrel_icu_regex_open(const char *pattern, int32_t length, int
     }
     petrel_icu_regex *result = calloc(1, sizeof(petrel_icu_regex));
     if (result == NULL) {
-        uregex_close(regex);
+        i18n_uregex_close(regex);
         return NULL;
     }
     result->regex = regex;
@@ -426,7 +485,7 @@ petrel_icu_regex *petrel_icu_regex_open(const char *pattern, int32_t length, int
 
 void petrel_icu_regex_close(petrel_icu_regex *regex) {
     if (regex == NULL) return;
-    uregex_close(regex->regex);
+    i18n_uregex_close(regex->regex);
     if (regex->subject != NULL) utext_close(regex->subject);
     free(regex);
 }
@@ -435,9 +494,9 @@ int32_t petrel_icu_regex_find(petrel_icu_regex *regex, const char *subject, int3
     UErrorCode error = U_ZERO_ERROR;
     regex->subject = utext_openUTF8(regex->subject, subject, length, &error);
     if (U_FAILURE(error)) return -1;
-    uregex_setUText(regex->regex, regex->subject, &error);
+    i18n_uregex_setUText(regex->regex, regex->subject, &error);
     if (U_FAILURE(error)) return -1;
-    UBool found = uregex_find(regex->regex, 0, &error);
+    UBool found = i18n_uregex_find(regex->regex, 0, &error);
     if (U_FAILURE(error)) return -1;
     return found ? 1 : 0;
 }
@@ -445,22 +504,23 @@ int32_t petrel_icu_regex_find(petrel_icu_regex *regex, const char *subject, int3
 /* MARK: - Character sets */
 
 int32_t petrel_icu_detect_charset(const char *bytes, int32_t length, char *name, int32_t name_capacity) {
+    if (i18n_unavailable(NULL, 0) != NULL) return -1;
     UErrorCode error = U_ZERO_ERROR;
-    UCharsetDetector *detector = ucsdet_open(&error);
+    UCharsetDetector *detector = i18n_ucsdet_open(&error);
     if (U_FAILURE(error)) return -1;
-    ucsdet_setText(detector, bytes, length, &error);
-    const UCharsetMatch *match = U_SUCCESS(error) ? ucsdet_detect(detector, &error) : NULL;
+    i18n_ucsdet_setText(detector, bytes, length, &error);
+    const UCharsetMatch *match = U_SUCCESS(error) ? i18n_ucsdet_detect(detector, &error) : NULL;
     int32_t confidence = -1;
     if (match != NULL && U_SUCCESS(error)) {
-        const char *found = ucsdet_getName(match, &error);
-        confidence = ucsdet_getConfidence(match, &error);
+        const char *found = i18n_ucsdet_getName(match, &error);
+        confidence = i18n_ucsdet_getConfidence(match, &error);
         if (U_FAILURE(error) || found == NULL) {
             confidence = -1;
         } else if (name != NULL && name_capacity > 0) {
             snprintf(name, (size_t)name_capacity, "%s", found);
         }
     }
-    ucsdet_close(detector);
+    i18n_ucsdet_close(detector);
     return confidence;
 }
 

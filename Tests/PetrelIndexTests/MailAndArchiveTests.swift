@@ -474,8 +474,10 @@ struct HostileArchiveTests {
         #expect(result.status == 0, "\(result.stderr)")
     }
 
-    /// GMime, libarchive and libxml2 are loaded when a message, an archive
-    /// or an office document is first read: petrel-search never loads them, and an indexer that
+    /// GMime, libarchive, libxml2 and ICU's libicui18n are loaded when a
+    /// message, an archive, an office document or an encoding to guess is
+    /// first read (libicui18n also for collations and transliteration):
+    /// petrel-search never loads them, and an indexer that
     /// cannot load them reports each such file as unreadable, with the
     /// reason, and indexes everything else.
     @Test func gmimeLibarchiveAndLibxml2AreLoadedOnlyToReadWhatNeedsThem() throws {
@@ -483,7 +485,7 @@ struct HostileArchiveTests {
             let executable = try #require(builtProduct(tool))
             let libraries = try run("/usr/bin/ldd", [executable])
             #expect(libraries.status == 0, "\(libraries.stderr)")
-            for library in ["libgmime", "libglib", "libarchive", "libxml2"] {
+            for library in ["libgmime", "libglib", "libarchive", "libxml2", "libicui18n"] {
                 #expect(!libraries.stdout.contains(library), "\(tool) loads \(library) at start:\n\(libraries.stdout)")
             }
         }
@@ -513,6 +515,12 @@ struct HostileArchiveTests {
                 "\(without.stderr)")
         let searcher = try #require(builtProduct("petrel-search"))
         #expect(try run(searcher, ["--index", index, "--files-only", "keeper"]).stdout == tree.path("note.txt") + "\n")
+        // Nor does a search load them later (ICU's libicui18n: collation,
+        // transliteration, regular expressions, charset detection).
+        let traced = try run(searcher, ["--index", index, "--files-only", "keeper's", "note"], environment: ["LD_DEBUG": "files"])
+        for library in ["libgmime", "libarchive", "libxml2", "libicui18n"] {
+            #expect(!traced.stderr.contains(library + "."), "a search loads \(library)")
+        }
         // With the libraries, the next run reads the message and the archive.
         let with = try run(indexer, ["--index", index, "--progress", "never", tree.root])
         #expect(with.status == 0, "\(with.stderr)")

@@ -33,6 +33,10 @@ public protocol PostgresStoreAccess {
     /// index as a message may name it.
     static func check(url: String) throws -> (problems: [String], index: String)
 
+    /// Forgets `folder` and its documents in the index at `url`: how many
+    /// documents went.
+    static func removeRoot(url: String, folder: String) throws -> Int
+
     /// Brings the documents under `roots` up to date in the index at `url`:
     /// the report, and the index as a report may name it (no password).
     static func update(url: String, roots: [String]) throws -> (report: IndexReport, index: String)
@@ -70,6 +74,10 @@ public enum PostgresTwin: PostgresStoreAccess {
     }
 
     public static func check(url: String) throws -> (problems: [String], index: String) {
+        throw CommandFailure("this build of the tool has no PostgreSQL support")
+    }
+
+    public static func removeRoot(url: String, folder: String) throws -> Int {
         throw CommandFailure("this build of the tool has no PostgreSQL support")
     }
 

@@ -304,8 +304,8 @@ extension PetrelIndexCommand {
     /// its advisory lock; or its folders (`--list`). The other modes are
     /// SQLite's only for now.
     private func updatePostgres(_ url: String, output: Output) throws {
-        guard !(rebuild || dryRun || watch || !remove.isEmpty || givesWalkOptions) else {
-            throw CommandFailure("--rebuild, --dry-run, --watch, --remove and walk options work on SQLite indexes only for now")
+        guard !(rebuild || dryRun || watch || givesWalkOptions) else {
+            throw CommandFailure("--rebuild, --dry-run, --watch and walk options work on SQLite indexes only for now")
         }
         if list || stats || check {
             try Store.prepare(tool: "petrel-index")
@@ -321,6 +321,14 @@ extension PetrelIndexCommand {
                 if !problems.isEmpty { throw CommandExit(.partial) }
             }
             return
+        }
+        if !remove.isEmpty {
+            try Store.prepare(tool: "petrel-index")
+            for folder in remove {
+                let removed = try Store.removeRoot(url: url, folder: folder)
+                output.note("removed \(folder) (\(removed) documents)")
+            }
+            if folders.isEmpty { return }
         }
         guard !folders.isEmpty else { throw CommandFailure("name the folders to index in \(url.components(separatedBy: "@").last ?? url) (petrel-index --database URL FOLDER)") }
         try Store.prepare(tool: "petrel-index")

@@ -90,6 +90,19 @@ public final class PostgresIndex: Sendable {
         return report
     }
 
+    /// Forgets a folder and its documents, as ``DocumentIndex/removeRoot(_:)``
+    /// does (`path` as given, made absolute or with its links resolved; the
+    /// folder need not exist any more): under the folder's advisory lock,
+    /// in one transaction that keeps the statistics in step. Returns how
+    /// many documents went; throws ``IndexError`` `.unknownFolder` for a
+    /// folder the index does not keep.
+    @discardableResult
+    public func removeRoot(_ path: String) async throws -> Int {
+        try await withConnection(doing: "cannot update the index in") { connection in
+            try await PostgresWriter.removeRoot(spellings: StoreUpdate.spellings(ofFolder: path), named: path, connection: connection)
+        }
+    }
+
     /// Searches with a query parsed from user text, as
     /// ``DocumentIndex/search(_:options:)`` does.
     public func search(_ text: String, options: SearchOptions = SearchOptions()) async throws -> SearchResults {

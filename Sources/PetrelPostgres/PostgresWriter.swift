@@ -62,6 +62,41 @@ struct PostgresWriter {
         }
     }
 
+    /// Forgets the folder kept under one of `spellings` and its documents:
+    /// under the folder's lock (waiting for an indexer of it), in one
+    /// transaction that takes them out of the statistics. Returns how many
+    /// documents went.
+    static func removeRoot(spellings: [[UInt8]], named path: String, connection: PostgresConnection) async throws -> Int {
+        let logger = PostgresSession.logger
+        var found: Int64?
+        for try await id in try await connection.query(
+            "SELECT id FROM roots WHERE path = ANY(\(spellings.map { ByteBuffer(bytes: $0) })) ORDER BY id LIMIT 1", logger: logger).decode(Int64.self) {
+            found = id
+        }
+        guard let rootID = found else { throw IndexError(.unknownFolder, "\(path) is not a folder of this index") }
+        try await connection.query("SELECT pg_advisory_lock(\(PostgresSchema.lockSpace), \(Int32(truncatingIfNeeded: rootID)))", logger: logger)
+        var writer = PostgresWriter(connection: connection, rootID: rootID, writer: "root:\(rootID)", tokenizer: try StoreUpdate.tokenizer(.icu))
+        do {
+            try await writer.begin()
+            let rows = try await connection.query("""
+                WITH gone AS (DELETE FROM documents WHERE root_id = \(rootID) RETURNING path_len, title_len, body_len)
+                SELECT count(*)::bigint, coalesce(sum(path_len), 0)::bigint, coalesce(sum(title_len), 0)::bigint, coalesce(sum(body_len), 0)::bigint FROM gone
+                """, logger: logger)
+            var removed: Int64 = 0
+            for try await (count, pathTokens, titleTokens, bodyTokens) in rows.decode((Int64, Int64, Int64, Int64).self) {
+                removed = count
+                writer.delta = [-count, -pathTokens, -titleTokens, -bodyTokens]
+            }
+            try await connection.query("DELETE FROM roots WHERE id = \(rootID)", logger: logger)
+            try await writer.commit()
+            try await connection.query("SELECT pg_advisory_unlock(\(PostgresSchema.lockSpace), \(Int32(truncatingIfNeeded: rootID)))", logger: logger)
+            return Int(removed)
+        } catch {
+            if writer.inTransaction { _ = try? await connection.query("ROLLBACK", logger: logger) }
+            throw error
+        }
+    }
+
     mutating func begin() async throws {
         guard !inTransaction else { return }
         try await connection.query("BEGIN", logger: PostgresSession.logger)

@@ -30,6 +30,11 @@ public enum PostgresToolStore: PostgresStoreAccess {
         return try AsyncBridge.wait { try await PostgresIndex(location: location, create: false).statistics() }
     }
 
+    public static func removeRoot(url: String, folder: String) throws -> Int {
+        let location = try PostgresLocation(url)
+        return try AsyncBridge.wait { try await PostgresIndex(location: location, create: false).removeRoot(folder) }
+    }
+
     public static func check(url: String) throws -> (problems: [String], index: String) {
         let location = try PostgresLocation(url)
         let problems = try AsyncBridge.wait { try await PostgresIndex(location: location, create: false).check() }

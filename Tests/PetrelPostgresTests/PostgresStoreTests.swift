@@ -330,6 +330,21 @@ struct PostgresStoreTests {
         // --check: a sound index passes; each kind of damage is named, exit 1.
         let sound = try Self.run(indexer, ["--database", server.url, "--check"])
         #expect(sound.status == 0 && sound.stdout.contains(": ok (the kept statistics"), "\(sound.stdout)\(sound.stderr)")
+        // --remove forgets a folder and its documents, gone from disk or
+        // not, keeping the statistics in step; an unknown folder exits 2.
+        let other = directory.path("other")
+        try FileManager.default.createDirectory(atPath: other, withIntermediateDirectories: true)
+        for number in 0..<3 { try "a gannet over the lighthouse \(number)\n".write(toFile: other + "/gannet\(number).txt", atomically: false, encoding: .utf8) }
+        #expect(try Self.run(indexer, ["--database", server.url, other]).status == 0)
+        #expect(try Self.run(searcher, ["--database", server.url, "--files-only", "gannet"]).stdout.split(separator: "\n").count == 3)
+        try FileManager.default.removeItem(atPath: other)
+        let removed = try Self.run(indexer, ["--database", server.url, "--remove", other + "/"])
+        #expect(removed.status == 0 && removed.stderr.contains("removed \(other)/ (3 documents)"), "\(removed.stdout)\(removed.stderr)")
+        #expect(try Self.run(searcher, ["--database", server.url, "gannet"]).status == 1)
+        #expect(try Self.run(indexer, ["--database", server.url, "--list"]).stdout.split(separator: "\n").count == 1)
+        #expect(try Self.run(indexer, ["--database", server.url, "--check"]).status == 0)
+        let unknown = try Self.run(indexer, ["--database", server.url, "--remove", other])
+        #expect(unknown.status == 2 && unknown.stderr.contains("is not a folder of this index"), "\(unknown.stderr)")
         try server.sql("UPDATE corpus_stats SET docs = docs + 1 WHERE ctid = (SELECT min(ctid) FROM corpus_stats)")
         try server.sql("DELETE FROM document_text WHERE id = (SELECT min(id) FROM documents)")
         try server.sql("DELETE FROM lexemes WHERE lexeme = 'lighthouse'")

@@ -85,6 +85,12 @@ extension FilePath {
         guard let resolved = try? POSIX.realPath(FilePath(absolute)).string, resolved != absolute else { return [absolute] }
         return [absolute, resolved]
     }
+
+    /// The spellings of a folder an index may keep: ``spellings(of:)``
+    /// without a trailing slash (indexes keep folders without one).
+    static func folderSpellings(of path: String) -> [String] {
+        spellings(of: path).map { $0.count > 1 && $0.hasSuffix("/") ? String($0.dropLast()) : $0 }
+    }
 }
 
 extension String {

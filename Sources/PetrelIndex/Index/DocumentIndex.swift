@@ -387,9 +387,8 @@ public final class DocumentIndex: Sendable {
         let lock = try DocumentIndex.takeUpdateLock(path: self.path, progress: nil, isCancelled: { false })
         defer { lock?.release() }
         return try dbQueue.write { db in
-            for candidate in FilePath.spellings(of: path) {
-                let trimmed = candidate.count > 1 && candidate.hasSuffix("/") ? String(candidate.dropLast()) : candidate
-                guard let root = try RootRecord.filter(RootRecord.Columns.path == trimmed).fetchOne(db) else { continue }
+            for candidate in FilePath.folderSpellings(of: path) {
+                guard let root = try RootRecord.filter(RootRecord.Columns.path == candidate).fetchOne(db) else { continue }
                 let count = try DocumentRecord.filter(DocumentRecord.Columns.rootID == root.id).deleteAll(db)
                 try root.delete(db)
                 return count

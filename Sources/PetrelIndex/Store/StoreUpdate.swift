@@ -88,6 +88,13 @@ package enum StoreOperation: Sendable {
 /// what it holds of the folder and applies the ``StoreOperation``s.
 package enum StoreUpdate {
     /// The canonical folder of a path given by a user.
+    /// The spellings under which a store may keep the folder `path`
+    /// names, as ``DocumentIndex/removeRoot(_:)`` looks it up (the folder
+    /// need not exist any more).
+    package static func spellings(ofFolder path: String) -> [[UInt8]] {
+        FilePath.folderSpellings(of: path).map { Array($0.utf8) }
+    }
+
     package static func folder(_ path: String) throws -> (bytes: [UInt8], display: String) {
         let folder = try DocumentIndex.canonicalFolder(path)
         return (folder.bytes, folder.string)

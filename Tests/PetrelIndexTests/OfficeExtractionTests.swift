@@ -286,7 +286,27 @@ struct OfficeHostileTests {
         let input = ExtractionInput(bytes: Array("plain words".utf8), name: "a.docx", path: "/x/a.docx")
         #expect(throws: ExtractionError.unreadable("not a zip package (no PK signature)")) { try OOXMLExtractor(.wordprocessing).extract(input) }
         #expect(throws: ExtractionError.unreadable("not an RTF file (no {\\rtf header)")) { try RTFExtractor().extract(input) }
-        #expect(throws: ExtractionError.unreadable("not a doc file (no OLE compound file signature)")) { try LegacyOfficeExtractor(.doc).extract(input) }
+        let binary = ExtractionInput(bytes: [0x7F, 0x45, 0x4C, 0x46, 0x02, 0x01, 0x01, 0x00] + [UInt8](repeating: 0, count: 64) + [0xFF, 0xFE, 0x00, 0x01],
+                                     name: "a.doc", path: "/x/a.doc")
+        #expect(throws: ExtractionError.unreadable("not a doc file (no OLE compound file signature)")) { try LegacyOfficeExtractor(.doc).extract(binary) }
+    }
+
+    /// The legacy Office extensions also name text formats: a Graphviz
+    /// `.dot`, a gettext `.pot`, an `.xls` that is an HTML table or
+    /// tab-separated text are read as what they are.
+    @Test func textWithALegacyOfficeExtensionIsReadAsText() throws {
+        let graph = ExtractionInput(bytes: Array("digraph lighthouse {\n  keeper -> lamp [label=\"lights\"];\n}\n".utf8), name: "flow.dot", path: "/x/flow.dot")
+        let dot = try LegacyOfficeExtractor(.doc).extract(graph)
+        #expect(dot.body.contains("keeper -> lamp") && dot.kind == "dot")
+        let template = ExtractionInput(bytes: Array("msgid \"Storm warning\"\nmsgstr \"\"\n".utf8), name: "messages.pot", path: "/x/messages.pot")
+        let pot = try LegacyOfficeExtractor(.ppt).extract(template)
+        #expect(pot.body.contains("Storm warning") && pot.kind == "pot")
+        let table = ExtractionInput(bytes: Array("\u{FEFF}<html><head><title>Tides</title></head><body><table><tr><td>high water</td><td>06:12</td></tr></table></body></html>".utf8),
+                                    name: "tides.xls", path: "/x/tides.xls")
+        let html = try LegacyOfficeExtractor(.xls).extract(table)
+        #expect(html.title == "Tides" && html.body.contains("high water") && !html.body.contains("<td>"), "\(html.body)")
+        let tabs = ExtractionInput(bytes: Array("port\tdepth\nNewhaven\t4.5\n".utf8), name: "ports.xls", path: "/x/ports.xls")
+        #expect(try LegacyOfficeExtractor(.xls).extract(tabs).body.contains("Newhaven\t4.5"))
     }
 }
 

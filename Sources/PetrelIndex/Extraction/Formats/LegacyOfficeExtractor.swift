@@ -45,6 +45,22 @@ public struct LegacyOfficeExtractor: DocumentExtractor {
 
     public var needsWholeFile: Bool { true }
 
+    /// A file with a legacy Office extension that is not an OLE compound
+    /// file, read as what it is when it is text: the same extensions name
+    /// text formats (Graphviz graphs and Word templates are both `.dot`,
+    /// gettext templates and PowerPoint ones `.pot`), and spreadsheets
+    /// exported by web applications are often HTML tables or tab-separated
+    /// text named `.xls`. Binary content stays an error.
+    static func asText(_ input: ExtractionInput, format: Format) throws(ExtractionError) -> ExtractedDocument {
+        let notOffice = ExtractionError.unreadable("not a \(format.rawValue) file (no OLE compound file signature)")
+        let start = input.bytes.drop { [0x20, 0x09, 0x0A, 0x0D, 0xEF, 0xBB, 0xBF].contains($0) }
+        if start.first == UInt8(ascii: "<") {
+            do { return try HTMLExtractor().extract(input) } catch .binary { throw notOffice }
+        }
+        let kind = FilePath.pathExtension(of: Array(input.name.utf8))
+        do { return try PlainTextExtractor(kind: kind.isEmpty ? "txt" : kind).extract(input) } catch .binary { throw notOffice }
+    }
+
     /// The helpers that read the format, in order of preference, with
     /// their arguments before the file's path.
     private var helpers: [(tool: String, arguments: [String])] {
@@ -64,7 +80,7 @@ public struct LegacyOfficeExtractor: DocumentExtractor {
             return try OOXMLExtractor(family, textBudget: textBudget).extract(input)
         }
         guard input.bytes.starts(with: ZipPackage.compoundFileSignature) else {
-            throw .unreadable("not a \(format.rawValue) file (no OLE compound file signature)")
+            return try LegacyOfficeExtractor.asText(input, format: format)
         }
         if ZipPackage.isEncryptedOOXML(input.bytes) { throw .encrypted }
         var native: ExtractionError?

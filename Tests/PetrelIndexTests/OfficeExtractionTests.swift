@@ -307,6 +307,14 @@ struct OfficeHostileTests {
         #expect(html.title == "Tides" && html.body.contains("high water") && !html.body.contains("<td>"), "\(html.body)")
         let tabs = ExtractionInput(bytes: Array("port\tdepth\nNewhaven\t4.5\n".utf8), name: "ports.xls", path: "/x/ports.xls")
         #expect(try LegacyOfficeExtractor(.xls).extract(tabs).body.contains("Newhaven\t4.5"))
+        #expect(try !LegacyOfficeExtractor(.xls).extract(tabs).isTruncated)
+        // Read whole like an Office file, but kept to the text budget, cut
+        // at a line's end.
+        let lines = (0..<20_000).map { "  node\($0) -> node\($0 + 1);" }.joined(separator: "\n")
+        let large = ExtractionInput(bytes: Array(("digraph big {\n" + lines + "\n}\n").utf8), name: "big.dot", path: "/x/big.dot")
+        let cut = try LegacyOfficeExtractor(.doc, textBudget: 100_000).extract(large)
+        #expect(cut.isTruncated && cut.body.utf8.count <= 100_000 && cut.body.utf8.count > 90_000)
+        #expect(cut.body.hasSuffix(";") || cut.body.hasSuffix(";\n"), "\(cut.body.suffix(40))")
     }
 }
 

@@ -50,15 +50,30 @@ public struct LegacyOfficeExtractor: DocumentExtractor {
     /// text formats (Graphviz graphs and Word templates are both `.dot`,
     /// gettext templates and PowerPoint ones `.pot`), and spreadsheets
     /// exported by web applications are often HTML tables or tab-separated
-    /// text named `.xls`. Binary content stays an error.
-    static func asText(_ input: ExtractionInput, format: Format) throws(ExtractionError) -> ExtractedDocument {
+    /// text named `.xls`. Binary content stays an error. Such a file is
+    /// read whole, as an Office file is: text past `budget` bytes is left
+    /// out (cut at a line's end), as the writer leaves it out of text files.
+    static func asText(_ input: ExtractionInput, format: Format, budget: Int) throws(ExtractionError) -> ExtractedDocument {
         let notOffice = ExtractionError.unreadable("not a \(format.rawValue) file (no OLE compound file signature)")
-        let start = input.bytes.drop { [0x20, 0x09, 0x0A, 0x0D, 0xEF, 0xBB, 0xBF].contains($0) }
-        if start.first == UInt8(ascii: "<") {
-            do { return try HTMLExtractor().extract(input) } catch .binary { throw notOffice }
+        var cut = input
+        if input.bytes.count > budget {
+            let end = input.bytes[..<max(0, budget)].lastIndex(of: 0x0A).map { $0 + 1 } ?? max(0, budget)
+            cut = ExtractionInput(bytes: Array(input.bytes[..<end]), name: input.name, path: input.path)
         }
-        let kind = FilePath.pathExtension(of: Array(input.name.utf8))
-        do { return try PlainTextExtractor(kind: kind.isEmpty ? "txt" : kind).extract(input) } catch .binary { throw notOffice }
+        var document: ExtractedDocument
+        let start = cut.bytes.drop { [0x20, 0x09, 0x0A, 0x0D, 0xEF, 0xBB, 0xBF].contains($0) }
+        do {
+            if start.first == UInt8(ascii: "<") {
+                document = try HTMLExtractor().extract(cut)
+            } else {
+                let kind = FilePath.pathExtension(of: Array(input.name.utf8))
+                document = try PlainTextExtractor(kind: kind.isEmpty ? "txt" : kind).extract(cut)
+            }
+        } catch .binary {
+            throw notOffice
+        }
+        document.isTruncated = cut.bytes.count < input.bytes.count
+        return document
     }
 
     /// The helpers that read the format, in order of preference, with
@@ -80,7 +95,7 @@ public struct LegacyOfficeExtractor: DocumentExtractor {
             return try OOXMLExtractor(family, textBudget: textBudget).extract(input)
         }
         guard input.bytes.starts(with: ZipPackage.compoundFileSignature) else {
-            return try LegacyOfficeExtractor.asText(input, format: format)
+            return try LegacyOfficeExtractor.asText(input, format: format, budget: textBudget)
         }
         if ZipPackage.isEncryptedOOXML(input.bytes) { throw .encrypted }
         var native: ExtractionError?

@@ -133,7 +133,15 @@ let package = Package(
         // it at each start.
         .target(
             name: "CPetrelICU",
+            dependencies: ["CPetrelLoader"],
             linkerSettings: [.linkedLibrary("icuuc"), .linkedLibrary("icudata")]
+        ),
+        // Loads a shared library and looks up its functions the first time
+        // a C bridge needs them (CPetrelArchive, CPetrelMail, CPetrelXML,
+        // CPetrelICU's libicui18n): see petrel_loader.h.
+        .target(
+            name: "CPetrelLoader",
+            linkerSettings: [.linkedLibrary("dl", .when(platforms: [.linux]))]
         ),
         .target(
             name: "PetrelICU",
@@ -151,7 +159,8 @@ let package = Package(
         // linked: petrel_archive.c loads it (dlopen) at the first archive,
         // so that petrel-search does not load it at each start.
         .target(
-            name: "CPetrelArchive"
+            name: "CPetrelArchive",
+            dependencies: ["CPetrelLoader"]
         ),
         // Mail messages through GMime 3 (libgmime-3.0-dev), behind a C
         // header with no GMime or GLib type: decoded headers and
@@ -162,7 +171,8 @@ let package = Package(
         // first message is parsed, so that a program that reads no mail
         // (petrel-search) does not load GMime and GLib at each start.
         .target(
-            name: "CPetrelMail"
+            name: "CPetrelMail",
+            dependencies: ["CPetrelLoader"]
         ),
         // libxml2's streaming reader behind a C header with no libxml2
         // type: the XML of OOXML, ODF and EPUB documents, with no network,
@@ -171,7 +181,8 @@ let package = Package(
         // that petrel-search does not load it at each start, and declares
         // the functions it calls itself (libxml2_declarations.h).
         .target(
-            name: "CPetrelXML"
+            name: "CPetrelXML",
+            dependencies: ["CPetrelLoader"]
         ),
         // Folder trees into one FTS5 index: walking, ignore rules, text
         // extraction, incremental updates.

@@ -2,7 +2,7 @@
  * first archive is opened (see petrel_archive.h). */
 #include "petrel_archive.h"
 
-#include <dlfcn.h>
+#include "petrel_loader.h"
 #include <pthread.h>
 #include <string.h>
 
@@ -33,21 +33,13 @@ static pthread_once_t load_once = PTHREAD_ONCE_INIT;
 static const char *load_error = "libarchive was not loaded";
 
 static void load(void) {
-    void *library = dlopen("libarchive.so.13", RTLD_NOW | RTLD_LOCAL);
-    if (!library) {
-        const char *reason = dlerror();
-        char *copy = reason ? strdup(reason) : NULL;
-        load_error = copy ? copy : "libarchive.so.13 cannot be loaded";
-        return;
-    }
-#define PETREL_ARCHIVE_LOOKUP(name) \
-    if (!(pointer_##name = (__typeof__(pointer_##name))dlsym(library, #name))) { \
-        load_error = "libarchive.so.13 lacks " #name; \
-        return; \
-    }
-    PETREL_ARCHIVE_FUNCTIONS(PETREL_ARCHIVE_LOOKUP)
-#undef PETREL_ARCHIVE_LOOKUP
-    load_error = NULL;
+#define PETREL_ARCHIVE_NAME(name) #name,
+#define PETREL_ARCHIVE_SLOT(name) (void *)&pointer_##name,
+    static const char *const names[] = { PETREL_ARCHIVE_FUNCTIONS(PETREL_ARCHIVE_NAME) };
+    void *const slots[] = { PETREL_ARCHIVE_FUNCTIONS(PETREL_ARCHIVE_SLOT) };
+#undef PETREL_ARCHIVE_NAME
+#undef PETREL_ARCHIVE_SLOT
+    load_error = petrel_load_library("libarchive.so.13", sizeof names / sizeof *names, names, slots);
 }
 
 const char *petrel_archive_unavailable(void) {

@@ -3,7 +3,7 @@
 
 #include "petrel_icu.h"
 
-#include <dlfcn.h>
+#include "petrel_loader.h"
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
@@ -50,22 +50,13 @@ static pthread_once_t i18n_once = PTHREAD_ONCE_INIT;
 static const char *i18n_error = "ICU's libicui18n was not loaded";
 
 static void load_i18n(void) {
-    const char *library_name = "libicui18n.so." PETREL_EXPANDED_STRING(U_ICU_VERSION_MAJOR_NUM);
-    void *library = dlopen(library_name, RTLD_NOW | RTLD_LOCAL);
-    if (!library) {
-        const char *reason = dlerror();
-        char *copy = reason ? strdup(reason) : NULL;
-        i18n_error = copy ? copy : "ICU's libicui18n cannot be loaded";
-        return;
-    }
-#define PETREL_I18N_LOOKUP(name) \
-    if (!(i18n_##name = (__typeof__(i18n_##name))dlsym(library, PETREL_EXPANDED_STRING(name)))) { \
-        i18n_error = "ICU's libicui18n lacks " PETREL_EXPANDED_STRING(name); \
-        return; \
-    }
-    PETREL_I18N_FUNCTIONS(PETREL_I18N_LOOKUP)
-#undef PETREL_I18N_LOOKUP
-    i18n_error = NULL;
+#define PETREL_I18N_NAME(name) PETREL_EXPANDED_STRING(name),
+#define PETREL_I18N_SLOT(name) (void *)&i18n_##name,
+    static const char *const names[] = { PETREL_I18N_FUNCTIONS(PETREL_I18N_NAME) };
+    void *const slots[] = { PETREL_I18N_FUNCTIONS(PETREL_I18N_SLOT) };
+#undef PETREL_I18N_NAME
+#undef PETREL_I18N_SLOT
+    i18n_error = petrel_load_library("libicui18n.so." PETREL_EXPANDED_STRING(U_ICU_VERSION_MAJOR_NUM), sizeof names / sizeof *names, names, slots);
 }
 
 /* NULL when libicui18n is ready, else why it is not (and writes it to

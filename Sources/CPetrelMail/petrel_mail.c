@@ -3,7 +3,7 @@
 #include "petrel_mail.h"
 #include "gmime_declarations.h"
 
-#include <dlfcn.h>
+#include "petrel_loader.h"
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
@@ -122,22 +122,14 @@ PETREL_GMIME_FUNCTIONS(PETREL_GMIME_POINTER)
 static const char *petrel_mail_load_error = "GMime was not loaded";
 
 static void petrel_mail_load(void) {
-    void *library = dlopen("libgmime-3.0.so.0", RTLD_NOW | RTLD_LOCAL);
-    if (!library) {
-        const char *reason = dlerror();
-        petrel_mail_load_error = reason ? strdup(reason) : "libgmime-3.0.so.0 cannot be loaded";
-        if (!petrel_mail_load_error) petrel_mail_load_error = "libgmime-3.0.so.0 cannot be loaded";
-        return;
-    }
-#define PETREL_GMIME_LOOKUP(name) \
-    if (!(petrel_##name = (__typeof__(petrel_##name))dlsym(library, #name))) { \
-        petrel_mail_load_error = "libgmime-3.0.so.0 lacks " #name; \
-        return; \
-    }
-    PETREL_GMIME_FUNCTIONS(PETREL_GMIME_LOOKUP)
-#undef PETREL_GMIME_LOOKUP
-    g_mime_init();
-    petrel_mail_load_error = NULL;
+#define PETREL_GMIME_NAME(name) #name,
+#define PETREL_GMIME_SLOT(name) (void *)&petrel_##name,
+    static const char *const names[] = { PETREL_GMIME_FUNCTIONS(PETREL_GMIME_NAME) };
+    void *const slots[] = { PETREL_GMIME_FUNCTIONS(PETREL_GMIME_SLOT) };
+#undef PETREL_GMIME_NAME
+#undef PETREL_GMIME_SLOT
+    petrel_mail_load_error = petrel_load_library("libgmime-3.0.so.0", sizeof names / sizeof *names, names, slots);
+    if (petrel_mail_load_error == NULL) g_mime_init();
 }
 
 const char *petrel_mail_unavailable(void) {

@@ -3,7 +3,7 @@
 #include "libxml2_declarations.h"
 #include "petrel_xml.h"
 
-#include <dlfcn.h>
+#include "petrel_loader.h"
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
@@ -34,23 +34,15 @@ static pthread_once_t load_once = PTHREAD_ONCE_INIT;
 static const char *load_error = "libxml2 was not loaded";
 
 static void load(void) {
-    void *library = dlopen("libxml2.so.2", RTLD_NOW | RTLD_LOCAL);
-    if (!library) {
-        const char *reason = dlerror();
-        char *copy = reason ? strdup(reason) : NULL;
-        load_error = copy ? copy : "libxml2.so.2 cannot be loaded";
-        return;
-    }
-#define PETREL_XML_LOOKUP(name) \
-    if (!(pointer_##name = (__typeof__(pointer_##name))dlsym(library, #name))) { \
-        load_error = "libxml2.so.2 lacks " #name; \
-        return; \
-    }
-    PETREL_XML_FUNCTIONS(PETREL_XML_LOOKUP)
-#undef PETREL_XML_LOOKUP
+#define PETREL_XML_NAME(name) #name,
+#define PETREL_XML_SLOT(name) (void *)&pointer_##name,
+    static const char *const names[] = { PETREL_XML_FUNCTIONS(PETREL_XML_NAME) };
+    void *const slots[] = { PETREL_XML_FUNCTIONS(PETREL_XML_SLOT) };
+#undef PETREL_XML_NAME
+#undef PETREL_XML_SLOT
+    load_error = petrel_load_library("libxml2.so.2", sizeof names / sizeof *names, names, slots);
     /* libxml2 must be initialized once before threads use it. */
-    pointer_xmlInitParser();
-    load_error = NULL;
+    if (load_error == NULL) pointer_xmlInitParser();
 }
 
 const char *petrel_xml_unavailable(void) {

@@ -464,11 +464,12 @@ struct HostileArchiveTests {
     func declarationsMatchTheHeaders(package: String, target: String, file: String, check: String) throws {
         let flags = try run("/usr/bin/pkg-config", ["--cflags", package])
         try #require(flags.status == 0, "pkg-config \(package): \(flags.stderr)")
-        let sources = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-            .appendingPathComponent("Sources/" + target).path
+        let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("Sources")
+        let sources = folder.appendingPathComponent(target).path
         let compiler = ["/usr/bin/cc", "/usr/bin/clang", "/usr/bin/gcc"].first { FileManager.default.isExecutableFile(atPath: $0) }
         let cc = try #require(compiler, "no C compiler")
-        let arguments = ["-fsyntax-only", "-Werror", "-D" + check, "-I", sources + "/include"]
+        let arguments = ["-fsyntax-only", "-Werror", "-D" + check, "-I", sources + "/include", "-I", folder.appendingPathComponent("CPetrelLoader/include").path]
             + flags.stdout.split(whereSeparator: \.isWhitespace).map(String.init) + [sources + "/" + file]
         let result = try run(cc, arguments)
         #expect(result.status == 0, "\(result.stderr)")

@@ -78,15 +78,7 @@ struct PostgresWriter {
         var writer = PostgresWriter(connection: connection, rootID: rootID, writer: "root:\(rootID)", tokenizer: try StoreUpdate.tokenizer(.icu))
         do {
             try await writer.begin()
-            let rows = try await connection.query("""
-                WITH gone AS (DELETE FROM documents WHERE root_id = \(rootID) RETURNING path_len, title_len, body_len)
-                SELECT count(*)::bigint, coalesce(sum(path_len), 0)::bigint, coalesce(sum(title_len), 0)::bigint, coalesce(sum(body_len), 0)::bigint FROM gone
-                """, logger: logger)
-            var removed: Int64 = 0
-            for try await (count, pathTokens, titleTokens, bodyTokens) in rows.decode((Int64, Int64, Int64, Int64).self) {
-                removed = count
-                writer.delta = [-count, -pathTokens, -titleTokens, -bodyTokens]
-            }
+            let removed = try await writer.delete(.folder(rootID))
             try await connection.query("DELETE FROM roots WHERE id = \(rootID)", logger: logger)
             try await writer.commit()
             try await connection.query("SELECT pg_advisory_unlock(\(PostgresSchema.lockSpace), \(Int32(truncatingIfNeeded: rootID)))", logger: logger)
@@ -136,13 +128,13 @@ struct PostgresWriter {
             try await commit()
         case .store(let document):
             try await begin()
-            if let replacing = document.replacing { try await delete(replacing) }
+            if let replacing = document.replacing { try await delete(.document(replacing)) }
             pending.append(document)
             if pending.count >= Self.batchSize { try await flush() }
         case .delete(let id):
             try await begin()
             try await flush()
-            try await delete(id)
+            try await delete(.document(id))
         case .touch(let id, let size, let modificationTime):
             try await begin()
             try await flush()
@@ -185,19 +177,37 @@ struct PostgresWriter {
         for (token, _) in column.tokens where TextSearchLiterals.isStorable(token) { lexemes.insert(token) }
     }
 
-    /// Deletes a document and those inside it, taking them out of the
-    /// statistics.
-    private mutating func delete(_ id: Int64) async throws {
-        let rows = try await connection.query("""
-            WITH gone AS (DELETE FROM documents WHERE id = \(id) OR container_id = \(id) RETURNING path_len, title_len, body_len)
+    /// What ``delete(_:)`` deletes: a document and those inside it, or
+    /// every document of a folder.
+    enum Deletion {
+        case document(Int64)
+        case folder(Int64)
+
+        /// The rows of `documents` it deletes (ids only: no text of a user's).
+        var condition: String {
+            switch self {
+            case .document(let id): return "id = \(id) OR container_id = \(id)"
+            case .folder(let rootID): return "root_id = \(rootID)"
+            }
+        }
+    }
+
+    /// Deletes documents, taking them out of the statistics; how many went.
+    @discardableResult
+    private mutating func delete(_ deletion: Deletion) async throws -> Int64 {
+        let rows = try await connection.query(PostgresQuery(unsafeSQL: """
+            WITH gone AS (DELETE FROM documents WHERE \(deletion.condition) RETURNING path_len, title_len, body_len)
             SELECT count(*)::bigint, coalesce(sum(path_len), 0)::bigint, coalesce(sum(title_len), 0)::bigint, coalesce(sum(body_len), 0)::bigint FROM gone
-            """, logger: PostgresSession.logger)
+            """), logger: PostgresSession.logger)
+        var deleted: Int64 = 0
         for try await (count, path, title, body) in rows.decode((Int64, Int64, Int64, Int64).self) {
+            deleted = count
             delta[0] -= count
             delta[1] -= path
             delta[2] -= title
             delta[3] -= body
         }
+        return deleted
     }
 
     /// Writes the pending documents, then the documents inside those whose

@@ -122,18 +122,20 @@ public final class PostgresIndex: Sendable {
     /// title and body), as kept by the writers and as counted from the
     /// documents: equal in a consistent index.
     package func statisticsAndRecount() async throws -> (kept: [Int64], counted: [Int64]) {
-        try await withConnection(doing: "cannot read the index in") { connection in
-            var result: (kept: [Int64], counted: [Int64]) = ([], [])
-            for try await row in try await connection.query("""
-                SELECT (SELECT coalesce(sum(docs), 0)::bigint FROM corpus_stats), (SELECT coalesce(sum(path_tokens), 0)::bigint FROM corpus_stats),
-                       (SELECT coalesce(sum(title_tokens), 0)::bigint FROM corpus_stats), (SELECT coalesce(sum(body_tokens), 0)::bigint FROM corpus_stats),
-                       count(*)::bigint, coalesce(sum(path_len), 0)::bigint, coalesce(sum(title_len), 0)::bigint, coalesce(sum(body_len), 0)::bigint
-                FROM documents
-                """, logger: PostgresSession.logger).decode((Int64, Int64, Int64, Int64, Int64, Int64, Int64, Int64).self) {
-                result = ([row.0, row.1, row.2, row.3], [row.4, row.5, row.6, row.7])
-            }
-            return result
+        try await withConnection(doing: "cannot read the index in") { connection in try await Self.statisticsAndRecount(on: connection) }
+    }
+
+    private static func statisticsAndRecount(on connection: PostgresConnection) async throws -> (kept: [Int64], counted: [Int64]) {
+        var result: (kept: [Int64], counted: [Int64]) = ([], [])
+        for try await row in try await connection.query("""
+            SELECT (SELECT coalesce(sum(docs), 0)::bigint FROM corpus_stats), (SELECT coalesce(sum(path_tokens), 0)::bigint FROM corpus_stats),
+                   (SELECT coalesce(sum(title_tokens), 0)::bigint FROM corpus_stats), (SELECT coalesce(sum(body_tokens), 0)::bigint FROM corpus_stats),
+                   count(*)::bigint, coalesce(sum(path_len), 0)::bigint, coalesce(sum(title_len), 0)::bigint, coalesce(sum(body_len), 0)::bigint
+            FROM documents
+            """, logger: PostgresSession.logger).decode((Int64, Int64, Int64, Int64, Int64, Int64, Int64, Int64).self) {
+            result = ([row.0, row.1, row.2, row.3], [row.4, row.5, row.6, row.7])
         }
+        return result
     }
 
     /// How many folders an update holds the lock of now.
@@ -202,9 +204,9 @@ public final class PostgresIndex: Sendable {
     /// update that was killed leaves none of these wrong: each batch is
     /// one transaction.
     public func check() async throws -> [String] {
-        let (kept, counted) = try await statisticsAndRecount()
-        return try await withConnection(doing: "cannot check the index in") { connection in
+        try await withConnection(doing: "cannot check the index in") { connection in
             let logger = PostgresSession.logger
+            let (kept, counted) = try await Self.statisticsAndRecount(on: connection)
             var problems: [String] = []
             for (name, (keptValue, countedValue)) in zip(["documents", "path tokens", "title tokens", "body tokens"], zip(kept, counted))
             where keptValue != countedValue {

@@ -198,9 +198,9 @@ public final class PostgresIndex: Sendable {
 
     /// Verifies the index: the statistics the writers keep (documents and
     /// tokens per column, which the ranking reads) against a count of the
-    /// documents, every document's text, and, once the vocabulary is
-    /// complete, every token of every document in it (prefix searches
-    /// read it). Returns what is wrong, nothing for a sound index. An
+    /// documents, every document's text, once the vocabulary is complete,
+    /// every token of every document in it (prefix searches read it), and
+    /// each token's document count (the ranking reads it). Returns what is wrong, nothing for a sound index. An
     /// update that was killed leaves none of these wrong: each batch is
     /// one transaction.
     public func check() async throws -> [String] {
@@ -226,6 +226,19 @@ public final class PostgresIndex: Sendable {
                     ) t WHERE NOT EXISTS (SELECT 1 FROM lexemes l WHERE l.lexeme = t.lexeme)
                     """, logger: logger).decode(Int.self) where missing > 0 {
                     problems.append("\(missing) tokens of the documents are missing from lexemes (prefix searches miss them)")
+                }
+            }
+            for try await counted in try await connection.query("SELECT \(unescaped: PostgresSchema.hasTokenCounts)", logger: logger).decode(Bool.self)
+            where counted {
+                for try await wrong in try await connection.query("""
+                    SELECT count(*) FROM
+                        (SELECT token, sum(docs) AS docs FROM token_documents GROUP BY token HAVING sum(docs) <> 0) k
+                        FULL JOIN (SELECT l AS token, count(*) AS docs FROM documents d,
+                                   unnest(tsvector_to_array(d.path_tsv || d.title_tsv || d.body_tsv)) l GROUP BY l) c
+                        ON k.token = c.token
+                    WHERE k.docs IS DISTINCT FROM c.docs
+                    """, logger: logger).decode(Int.self) where wrong > 0 {
+                    problems.append("token_documents is wrong for \(wrong) tokens (the ranking's document frequencies)")
                 }
             }
             return problems

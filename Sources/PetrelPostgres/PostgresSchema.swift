@@ -21,11 +21,16 @@ import PostgresNIO
 ///   indexers never wait on each other in a cycle; tokens of deleted
 ///   documents stay (a prefix then also names a token no document has,
 ///   which matches nothing).
+/// - `token_documents`: how many documents hold each token (in any column),
+///   one row per token and writer, as `corpus_stats`: two indexers never
+///   update the same row, a search sums them. A search reads the exact
+///   document frequencies of the query's frequent words here, so that the
+///   documents holding only those words are never fetched.
 enum PostgresSchema {
     static let version = "1"
 
     /// The index's tables (`--stats` sums their sizes).
-    static let tables = ["petrel_meta", "roots", "documents", "document_text", "lexemes", "corpus_stats"]
+    static let tables = ["petrel_meta", "roots", "documents", "document_text", "lexemes", "corpus_stats", "token_documents"]
 
     static let statements = [
         "CREATE TABLE IF NOT EXISTS petrel_meta (key text PRIMARY KEY, value text NOT NULL)",
@@ -65,6 +70,14 @@ enum PostgresSchema {
         "ALTER TABLE document_text ALTER COLUMN body SET STORAGE EXTERNAL",
         "CREATE TABLE IF NOT EXISTS lexemes (lexeme text COLLATE \"C\" PRIMARY KEY)",
         """
+        CREATE TABLE IF NOT EXISTS token_documents (
+            token text COLLATE "C" NOT NULL,
+            writer text NOT NULL,
+            docs bigint NOT NULL,
+            PRIMARY KEY (token, writer)
+        )
+        """,
+        """
         CREATE TABLE IF NOT EXISTS corpus_stats (
             writer text PRIMARY KEY,
             docs bigint NOT NULL,
@@ -100,6 +113,20 @@ enum PostgresSchema {
                     """, logger: PostgresSession.logger)
                 try await connection.query("INSERT INTO petrel_meta (key, value) VALUES ('lexemes', 'complete')", logger: PostgresSession.logger)
             }
+            // An index made before `token_documents` existed: its counts, once,
+            // each under the writer that counted the document.
+            for try await value in try await connection.query("SELECT \(unescaped: hasTokenCounts)", logger: PostgresSession.logger).decode(Bool.self) {
+                complete = value
+            }
+            if !complete {
+                try await connection.query("""
+                    INSERT INTO token_documents (token, writer, docs)
+                    SELECT l, d.writer, count(*) FROM documents d, unnest(tsvector_to_array(d.path_tsv || d.title_tsv || d.body_tsv)) l
+                    GROUP BY l, d.writer
+                    ON CONFLICT (token, writer) DO UPDATE SET docs = EXCLUDED.docs
+                    """, logger: PostgresSession.logger)
+                try await connection.query("INSERT INTO petrel_meta (key, value) VALUES ('token_documents', 'complete')", logger: PostgresSession.logger)
+            }
         } catch {
             _ = try? await connection.query("SELECT pg_advisory_unlock(\(lockSpace), 0)", logger: PostgresSession.logger)
             throw error
@@ -111,6 +138,10 @@ enum PostgresSchema {
     /// expression: it does once it was filled from the documents, or made
     /// before the first of them.
     static let hasVocabulary = "EXISTS (SELECT 1 FROM petrel_meta WHERE key = 'lexemes')"
+
+    /// Whether `token_documents` counts every document, as an SQL
+    /// expression (as ``hasVocabulary``).
+    static let hasTokenCounts = "EXISTS (SELECT 1 FROM petrel_meta WHERE key = 'token_documents')"
 
     /// The first key of Petrel's advisory locks ('PETR'); the second is 0
     /// for the schema, a folder's id for its updates.

@@ -37,14 +37,17 @@ enum PostgresSearch {
         // Whether `lexemes` holds every token (an index made before it was
         // kept does not until its next update).
         var hasVocabulary = false
-        for try await (count, path, title, body, vocabulary) in try await connection.query("""
+        // Whether `token_documents` counts every document (likewise).
+        var hasTokenCounts = false
+        for try await (count, path, title, body, vocabulary, tokenCounts) in try await connection.query("""
             SELECT coalesce(sum(docs), 0)::bigint, coalesce(sum(path_tokens), 0)::bigint,
                    coalesce(sum(title_tokens), 0)::bigint, coalesce(sum(body_tokens), 0)::bigint,
-                   \(unescaped: PostgresSchema.hasVocabulary) FROM corpus_stats
-            """, logger: logger).decode((Int64, Int64, Int64, Int64, Bool).self) {
+                   \(unescaped: PostgresSchema.hasVocabulary), \(unescaped: PostgresSchema.hasTokenCounts) FROM corpus_stats
+            """, logger: logger).decode((Int64, Int64, Int64, Int64, Bool, Bool).self) {
             documents = count
             totals = [path, title, body]
             hasVocabulary = vocabulary
+            hasTokenCounts = tokenCounts
         }
         // The same sample of languages as SQLite's searches read.
         var languages: [String?] = []
@@ -97,54 +100,38 @@ enum PostgresSearch {
             guard prepared.filter.rootID != nil else { throw IndexError(.unknownFolder, "\(root) is not a folder of this index") }
         }
 
-        // Pass 2: candidates, with the positions of the query's tokens.
-        let (exact, prefixes) = prepared.expression.tokens
-        var rows: [PositionsRow] = []
-        // The candidates the filters leave out: they count in the
-        // statistics, as every document does on SQLite, but are not ranked.
-        var leftOut = Set<Int64>()
-        if !exact.isEmpty || !prefixes.isEmpty {
-            let any = TextSearchLiterals.anyOf(exact: exact, prefixes: prefixes)
-            let patterns = prefixes.map(TextSearchLiterals.likePattern)
-            // The tokens the prefixes stand for, from the vocabulary; then
-            // each candidate's positions of the query's tokens are cut out
-            // of its vectors by PostgreSQL's own functions (weight A on
-            // those tokens, then only weight A kept), instead of unnesting
-            // every lexeme of every candidate (ten times slower).
-            let expanded = hasVocabulary ? try await expand(patterns, connection: connection) : nil
-            let tokens = expanded.map { exact + $0 }
-            let read = tokens == nil ? offsets : TextSearchLiterals.offsets(inVectors:)
-            func hits(_ column: String) -> String {
-                if tokens != nil { return "ARRAY[setweight(ts_filter(setweight(d.\(column), 'A', $1), '{a}'), 'D')::text]" }
-                return "ARRAY(SELECT u.lexeme || chr(1) || array_to_string(u.positions, ',') FROM unnest(d.\(column)) u WHERE u.lexeme = ANY($1) OR u.lexeme LIKE ANY($2))"
+        // Pass 2: candidates, with the positions of the query's tokens. When
+        // the writers keep each token's document count, the documents that
+        // hold only certainly frequent words are not fetched at first: the
+        // counts stand in for them, and where they cannot, every candidate
+        // is fetched and the search starts again.
+        let exact = prepared.expression.tokens.exact
+        var first: (exact: [String], prefixes: [String])?
+        let everyCandidate = prepared
+        if hasTokenCounts, !exact.isEmpty {
+            var counts: [String: Int64] = [:]
+            for try await (token, count) in try await connection.query(
+                "SELECT token, sum(docs)::bigint FROM token_documents WHERE token = ANY(\(exact)) GROUP BY token", logger: logger).decode((String, Int64).self) {
+                counts[token] = count
             }
-            // What the filters read, only when there are filters: a common
-            // word's candidates are most of the index.
-            let filtered = prepared.filter.isEmpty
-                ? "''::bytea, ''::text, 0::bigint, 0::bigint, NULL::text" : "d.path, d.kind, d.mtime, d.root_id, d.metadata"
-            var statement = PostgresQuery(unsafeSQL: """
-                SELECT d.id, d.path_len, d.title_len, d.body_len, coalesce(d.title, ''), \(hits("path_tsv")), \(hits("title_tsv")), \(hits("body_tsv")),
-                       \(filtered)
-                FROM documents d
-                WHERE d.path_tsv @@ $3::tsquery OR d.title_tsv @@ $3::tsquery OR d.body_tsv @@ $3::tsquery
-                """)
-            statement.binds.append(tokens ?? exact)
-            statement.binds.append(patterns)
-            statement.binds.append(any)
-            let result = try await connection.query(statement, logger: logger)
-            for try await (id, pathLength, titleLength, bodyLength, title, pathHits, titleHits, bodyHits, path, kind, mtime, rootID, metadata) in result.decode(
-                (Int64, Int, Int, Int, String, [String], [String], [String], ByteBuffer, String, Int64, Int64, String?).self) {
-                rows.append(PositionsRow(rowID: id, lengths: [pathLength, titleLength, bodyLength], title: title,
-                                         columns: [read(pathHits), read(titleHits), read(bodyHits)], expression: prepared.expression))
-                if !prepared.filter.isEmpty, try !prepared.filter.keeps(StoreFilter.Document(
-                    path: Array(path.readableBytesView), kind: kind, modificationTime: mtime, rootID: rootID, metadata: metadata)) {
-                    leftOut.insert(id)
-                }
-            }
+            first = try prepared.firstCandidates(documents: documents, tokenDocuments: counts)
         }
-        // The query's most frequent words bring no candidates of their own.
-        try prepared.leaveOutFrequentWords(rows: &rows, documents: documents)
-        let ranked = try prepared.rank(rows, documents: documents, columnTotals: totals) { !leftOut.contains($0.rowID) }
+        let ranked: [(row: PositionsRow, explanation: RankingExplanationValue)]
+        var read = 0
+        do {
+            var (rows, leftOut) = try await candidates(prepared, bringing: first, hasVocabulary: hasVocabulary, connection: connection)
+            read = rows.count
+            // The query's most frequent words bring no candidates of their own.
+            try prepared.leaveOutFrequentWords(rows: &rows, documents: documents)
+            ranked = try prepared.rank(rows, documents: documents, columnTotals: totals) { !leftOut.contains($0.rowID) }
+        } catch is PartialCandidates.EveryRowNeeded {
+            prepared = everyCandidate
+            var (rows, leftOut) = try await candidates(prepared, bringing: nil, hasVocabulary: hasVocabulary, connection: connection)
+            read += rows.count
+            try prepared.leaveOutFrequentWords(rows: &rows, documents: documents)
+            ranked = try prepared.rank(rows, documents: documents, columnTotals: totals) { !leftOut.contains($0.rowID) }
+        }
+        prepared.note("\(read) documents read as candidates")
 
         // Pass 3: the page.
         var page: [Int64: StoreHitDocument] = [:]
@@ -164,6 +151,60 @@ enum PostgresSearch {
             }
         }
         return prepared.results(ranked, documents: page)
+    }
+
+    /// The candidates of pass 2: the documents holding a token of the
+    /// query (or only of `bringing`), each with its columns' lengths and the
+    /// positions of every token of the query; and those of them the filters
+    /// leave out (they count in the statistics, as every document does on
+    /// SQLite, but are not ranked).
+    private static func candidates(_ prepared: PreparedSearch, bringing: (exact: [String], prefixes: [String])?, hasVocabulary: Bool,
+                                   connection: PostgresConnection) async throws -> (rows: [PositionsRow], leftOut: Set<Int64>) {
+        let logger = PostgresSession.logger
+        let (exact, prefixes) = prepared.expression.tokens
+        var rows: [PositionsRow] = []
+        var leftOut = Set<Int64>()
+        let wanted = bringing ?? (exact, prefixes)
+        guard !wanted.exact.isEmpty || !wanted.prefixes.isEmpty else { return (rows, leftOut) }
+        let any = TextSearchLiterals.anyOf(exact: wanted.exact, prefixes: wanted.prefixes)
+        let patterns = prefixes.map(TextSearchLiterals.likePattern)
+        // The tokens the prefixes stand for, from the vocabulary; then
+        // each candidate's positions of the query's tokens are cut out
+        // of its vectors by PostgreSQL's own functions (weight A on
+        // those tokens, then only weight A kept), instead of unnesting
+        // every lexeme of every candidate (ten times slower).
+        let expanded = hasVocabulary ? try await expand(patterns, connection: connection) : nil
+        let tokens = expanded.map { exact + $0 }
+        let read = tokens == nil ? offsets : TextSearchLiterals.offsets(inVectors:)
+        func hits(_ column: String) -> String {
+            if tokens != nil { return "ARRAY[setweight(ts_filter(setweight(d.\(column), 'A', $1), '{a}'), 'D')::text]" }
+            return "ARRAY(SELECT u.lexeme || chr(1) || array_to_string(u.positions, ',') FROM unnest(d.\(column)) u WHERE u.lexeme = ANY($1) OR u.lexeme LIKE ANY($2))"
+        }
+        // What the filters read, only when there are filters: a common
+        // word's candidates are most of the index. The path always: ties
+        // rank in its order.
+        let filtered = prepared.filter.isEmpty
+            ? "d.path, ''::text, 0::bigint, 0::bigint, NULL::text" : "d.path, d.kind, d.mtime, d.root_id, d.metadata"
+        var statement = PostgresQuery(unsafeSQL: """
+            SELECT d.id, d.path_len, d.title_len, d.body_len, coalesce(d.title, ''), \(hits("path_tsv")), \(hits("title_tsv")), \(hits("body_tsv")),
+                   \(filtered)
+            FROM documents d
+            WHERE d.path_tsv @@ $3::tsquery OR d.title_tsv @@ $3::tsquery OR d.body_tsv @@ $3::tsquery
+            """)
+        statement.binds.append(tokens ?? exact)
+        statement.binds.append(patterns)
+        statement.binds.append(any)
+        let result = try await connection.query(statement, logger: logger)
+        for try await (id, pathLength, titleLength, bodyLength, title, pathHits, titleHits, bodyHits, path, kind, mtime, rootID, metadata) in result.decode(
+            (Int64, Int, Int, Int, String, [String], [String], [String], ByteBuffer, String, Int64, Int64, String?).self) {
+            rows.append(PositionsRow(rowID: id, path: Array(path.readableBytesView), lengths: [pathLength, titleLength, bodyLength], title: title,
+                                     columns: [read(pathHits), read(titleHits), read(bodyHits)], expression: prepared.expression))
+            if !prepared.filter.isEmpty, try !prepared.filter.keeps(StoreFilter.Document(
+                path: Array(path.readableBytesView), kind: kind, modificationTime: mtime, rootID: rootID, metadata: metadata)) {
+                leftOut.insert(id)
+            }
+        }
+        return (rows, leftOut)
     }
 
     /// The most tokens prefixes may stand for: past it (a one-letter

@@ -3,7 +3,8 @@ import PetrelIndex
 import PostgresNIO
 
 /// Applies an update's ``StoreOperation``s to PostgreSQL in batched
-/// transactions, keeping `corpus_stats` in step in the same transactions.
+/// transactions, keeping `corpus_stats` and `token_documents` in step in
+/// the same transactions.
 struct PostgresWriter {
     let connection: PostgresConnection
     let rootID: Int64
@@ -24,6 +25,9 @@ struct PostgresWriter {
     /// The tokens of this transaction's documents, added to `lexemes` at
     /// its commit.
     var lexemes = Set<String>()
+    /// Changes to `token_documents` not yet committed: per token, documents
+    /// added less documents deleted.
+    var tokenDocuments: [String: Int64] = [:]
 
     /// Updates one folder on `connection`: claims it (advisory lock, waiting
     /// for another indexer of it), plans against what the index holds of
@@ -106,6 +110,17 @@ struct PostgresWriter {
                                        logger: PostgresSession.logger)
             lexemes.removeAll()
         }
+        let counts = tokenDocuments.filter { $0.value != 0 }
+        tokenDocuments.removeAll(keepingCapacity: true)
+        if !counts.isEmpty {
+            // Sorted, as `lexemes`: this writer's rows only, in one order.
+            let sorted = counts.sorted { $0.key.utf8.lexicographicallyPrecedes($1.key.utf8) }
+            try await connection.query("""
+                INSERT INTO token_documents (token, writer, docs)
+                SELECT t, \(writer), d FROM unnest(\(sorted.map(\.key))::text[], \(sorted.map(\.value))::int8[]) AS u(t, d)
+                ON CONFLICT (token, writer) DO UPDATE SET docs = token_documents.docs + EXCLUDED.docs
+                """, logger: PostgresSession.logger)
+        }
         if delta.contains(where: { $0 != 0 }) {
             try await connection.query("""
                 INSERT INTO corpus_stats (writer, docs, path_tokens, title_tokens, body_tokens)
@@ -163,13 +178,20 @@ struct PostgresWriter {
     private mutating func movePath(_ id: Int64, path: [UInt8], column: IndexedColumn, size: Int64?, modificationTime: Int64) async throws {
         let vector = TextSearchLiterals.vector(column).text
         remember(column)
+        // The document's tokens before and after: those of the old path
+        // only leave its counts, those of the new one only enter them.
         let rows = try await connection.query("""
-            WITH old AS (SELECT path_len FROM documents WHERE id = \(id))
+            WITH old AS (SELECT path_len, tsvector_to_array(path_tsv || title_tsv || body_tsv) AS tokens FROM documents WHERE id = \(id))
             UPDATE documents SET path = \(ByteBuffer(bytes: path)), path_tsv = \(vector)::tsvector, path_len = \(column.length),
                 size = coalesce(\(size), size), mtime = \(modificationTime), root_id = \(rootID)
-            WHERE id = \(id) RETURNING (SELECT path_len FROM old)
+            WHERE id = \(id) RETURNING (SELECT path_len FROM old), (SELECT tokens FROM old), tsvector_to_array(path_tsv || title_tsv || body_tsv)
             """, logger: PostgresSession.logger)
-        for try await old in rows.decode(Int64.self) { delta[1] += Int64(column.length) - old }
+        for try await (old, before, after) in rows.decode((Int64, [String], [String]).self) {
+            delta[1] += Int64(column.length) - old
+            let (was, now) = (Set(before), Set(after))
+            for token in was where !now.contains(token) { tokenDocuments[token, default: 0] -= 1 }
+            for token in now where !was.contains(token) { tokenDocuments[token, default: 0] += 1 }
+        }
     }
 
     /// Keeps a column's tokens for `lexemes`: those its vector holds.
@@ -195,12 +217,20 @@ struct PostgresWriter {
     /// Deletes documents, taking them out of the statistics; how many went.
     @discardableResult
     private mutating func delete(_ deletion: Deletion) async throws -> Int64 {
+        // One row of totals (no token), then one per token of the documents.
         let rows = try await connection.query(PostgresQuery(unsafeSQL: """
-            WITH gone AS (DELETE FROM documents WHERE \(deletion.condition) RETURNING path_len, title_len, body_len)
-            SELECT count(*)::bigint, coalesce(sum(path_len), 0)::bigint, coalesce(sum(title_len), 0)::bigint, coalesce(sum(body_len), 0)::bigint FROM gone
+            WITH gone AS (DELETE FROM documents WHERE \(deletion.condition) RETURNING path_len, title_len, body_len, path_tsv, title_tsv, body_tsv)
+            SELECT NULL::text, count(*)::bigint, coalesce(sum(path_len), 0)::bigint, coalesce(sum(title_len), 0)::bigint, coalesce(sum(body_len), 0)::bigint
+            FROM gone
+            UNION ALL
+            SELECT l, count(*)::bigint, 0, 0, 0 FROM gone, unnest(tsvector_to_array(path_tsv || title_tsv || body_tsv)) l GROUP BY l
             """), logger: PostgresSession.logger)
         var deleted: Int64 = 0
-        for try await (count, path, title, body) in rows.decode((Int64, Int64, Int64, Int64).self) {
+        for try await (token, count, path, title, body) in rows.decode((String?, Int64, Int64, Int64, Int64).self) {
+            if let token {
+                tokenDocuments[token, default: 0] -= count
+                continue
+            }
             deleted = count
             delta[0] -= count
             delta[1] -= path
@@ -243,8 +273,11 @@ struct PostgresWriter {
         var complete: [Bool] = [], noContainer: [Bool] = [], noInner: [Bool] = [], noLanguage: [Bool] = []
         var noEncoding: [Bool] = [], noTitle: [Bool] = [], noMetadata: [Bool] = []
         var slot: [[UInt8]: Int] = [:]
+        var tokenSets: [Set<String>] = []
         for (index, document) in documents.enumerated() {
-            let vectors = document.columns.map(TextSearchLiterals.vector)
+            var written = Set<String>()
+            let vectors = document.columns.map { TextSearchLiterals.vector($0, written: &written) }
+            tokenSets.append(written)
             slot[document.path] = index
             paths.append(ByteBuffer(bytes: document.path))
             inner.append(clean(document.innerPath)); noInner.append(document.innerPath == nil)
@@ -289,6 +322,7 @@ struct PostgresWriter {
             delta[1] += pathLengths[index]
             delta[2] += titleLengths[index]
             delta[3] += bodyLengths[index]
+            for token in tokenSets[index] { tokenDocuments[token, default: 0] += 1 }
         }
         if !inserted.isEmpty {
             try await connection.query("INSERT INTO document_text (id, body) SELECT * FROM unnest(\(inserted)::int8[], \(bodies)::text[])",

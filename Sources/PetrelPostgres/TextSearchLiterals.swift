@@ -59,6 +59,13 @@ enum TextSearchLiterals {
     /// has millions of positions, and this is most of what an indexer
     /// does besides analysing text.
     static func vector(_ column: IndexedColumn) -> (text: String, isComplete: Bool) {
+        var written = Set<String>()
+        return vector(column, written: &written)
+    }
+
+    /// As ``vector(_:)``, adding the tokens the literal holds to `written`
+    /// (the document's tokens, as `token_documents` counts them).
+    static func vector(_ column: IndexedColumn, written: inout Set<String>) -> (text: String, isComplete: Bool) {
         var bytes: [UInt8] = []
         var size = 0
         var isComplete = true
@@ -78,6 +85,7 @@ enum TextSearchLiterals {
                 break
             }
             if !bytes.isEmpty { bytes.append(UInt8(ascii: " ")) }
+            written.insert(token)
             appendQuoted(token, to: &bytes)
             bytes.append(UInt8(ascii: ":"))
             var written = 0

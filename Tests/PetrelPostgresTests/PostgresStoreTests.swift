@@ -188,6 +188,41 @@ struct PostgresStoreTests {
         let (hits, difference) = try await Self.compare(sqlite, postgres, queries)
         #expect(hits >= 40)
         #expect(difference <= 1e-9)
+        // The writers count each token's documents: the documents with
+        // only "the" and "lighthouse" are not even read (fulmar is in 29).
+        func read(_ query: String, _ index: PostgresIndex) async throws -> Int? {
+            try await index.search(query).notes.compactMap { note in
+                note.hasSuffix(" documents read as candidates") ? Int(note.prefix { $0.isNumber }) : nil
+            }.first
+        }
+        #expect(try await read("lighthouse fulmar", postgres) ?? 0 < 100)
+        #expect(try await read("the lighthouse kittiwake night", postgres) ?? 0 < 100)
+        #expect(try await read("harbour cormorant", postgres) ?? 0 < 100)
+        // Beside puffin a harbour document can reach the page: every
+        // candidate is read after all, with the same page.
+        #expect(try await read("harbour puffin", postgres) ?? 0 > 600)
+        // An index made before the counts were kept reads every candidate,
+        // with the same pages; its next opening for an update counts.
+        try server.sql("DELETE FROM token_documents; DELETE FROM petrel_meta WHERE key = 'token_documents'")
+        #expect(try await read("lighthouse fulmar", postgres) ?? 0 >= 1200)
+        let uncounted = try await Self.compare(sqlite, postgres, queries, name: "no counts")
+        #expect(uncounted.hits == hits && uncounted.difference <= 1e-9)
+        let reopened = try await PostgresIndex(server.url)
+        #expect(try await read("lighthouse fulmar", reopened) ?? 0 < 100)
+        #expect(try await reopened.check() == [])
+        // Counts follow changes, deletions and renames; a wrong count is reported.
+        try "the keeper of the fulmar colony, and the fulmar chick.\n".write(toFile: root + "/note-1.txt", atomically: true, encoding: .utf8)
+        for number in [7, 14, 21, 700] { try FileManager.default.removeItem(atPath: root + "/note-\(number).txt") }
+        try FileManager.default.moveItem(atPath: root + "/note-28.txt", toPath: root + "/fulmar-notes.txt")
+        try FileManager.default.moveItem(atPath: root + "/quay-3.md", toPath: root + "/gannet-quay.md")
+        let changed = try await reopened.update(roots: [root])
+        #expect(changed.updated == 1 && changed.deleted == 4)
+        _ = try await sqlite.update(roots: [root])
+        #expect(try await reopened.check() == [])
+        let afterChanges = try await Self.compare(sqlite, reopened, queries + ["fulmar notes", "gannet quay", "fulmar chick"], name: "after changes")
+        #expect(afterChanges.hits >= 40 && afterChanges.difference <= 1e-9)
+        try server.sql("UPDATE token_documents SET docs = docs + 1 WHERE token = 'fulmar'")
+        #expect(try await reopened.check().contains { $0.contains("token_documents is wrong for 1 tokens") })
     }
 
     @Test("Filters (kinds, dates, a folder, a path glob, metadata) keep the same documents, with the same scores, as on SQLite")

@@ -21,6 +21,9 @@ package struct PreparedSearch {
     /// When rows with only frequent words are left out of the candidates:
     /// the choice, and every candidate row as first read (see ``rank(_:documents:columnTotals:keeps:)``).
     private var fallback: (choice: CandidateChoice, rows: [PositionsRow])?
+    /// When the store fetched only the documents holding a token of the
+    /// query's rarer words (see ``firstCandidates(documents:tokenDocuments:)``).
+    private var partial: PartialCandidates?
     let snippetMaker: SnippetMaker?
     /// The tokenizer that reads expressions.
     private let icu: ICUWordTokenizer
@@ -76,8 +79,59 @@ package struct PreparedSearch {
         return words
     }
 
+    /// Adds a note of the store's (`--explain`).
+    package mutating func note(_ text: String) { notes.append(text) }
+
     /// Whether the analysis left nothing to search.
     package var isEmpty: Bool { analyzed.isEmpty }
+
+    /// The tokens whose documents a store that keeps each token's document
+    /// count (`tokenDocuments`, for the query's tokens) fetches first: those
+    /// of every word but the ones certainly frequent (their own token is in
+    /// more documents than ``AnalyzedQuery/frequentShare`` of them), whose
+    /// documents would mostly be fetched to be left out. Nil when there is
+    /// no such word, or the query has required terms: every document with a
+    /// token of the query is fetched, as before.
+    ///
+    /// The rows fetched are then enough only if the frequent words are left
+    /// out of the candidates as on SQLite and the ranking needs no count
+    /// they cannot give; otherwise ``leaveOutFrequentWords(rows:documents:)``
+    /// or ``rank(_:documents:columnTotals:keeps:)`` throw
+    /// ``PartialCandidates/EveryRowNeeded``, and the store fetches every
+    /// candidate and starts again from a copy made before this call.
+    package mutating func firstCandidates(documents: Int64, tokenDocuments: [String: Int64]) throws -> (exact: [String], prefixes: [String])? {
+        guard options.relax, !analyzed.isEmpty, !analyzed.terms.contains(where: \.isRequired) else { return nil }
+        let threshold = max(AnalyzedQuery.frequentMinimum, Int(Double(documents) * AnalyzedQuery.frequentShare))
+        guard documents > threshold else { return nil }
+        let icu = icu
+        var frequent: [Int: Int] = [:]
+        for (term, text) in analyzed.softTermExpressions {
+            // The term matches at least the documents of each of its lone tokens.
+            var least = 0
+            for phrase in try FullTextExpression(text, tokenizer: icu).phrases where phrase.column == nil && !phrase.isPrefix && phrase.positions.count == 1 {
+                for token in phrase.positions[0] { least = max(least, Int(clamping: tokenDocuments[token] ?? 0)) }
+            }
+            if least > threshold { frequent[term] = least }
+        }
+        guard !frequent.isEmpty else { return nil }
+        // The tokens of the frequent words' phrases (their other forms too),
+        // and of every other phrase; a prefix ends with `*`.
+        var frequentTokens = Set<String>()
+        var otherTokens = Set<String>()
+        for (index, phrase) in expression.phrases.enumerated() {
+            let term = index < terms.phraseTerms.count ? terms.phraseTerms[index] : -1
+            for (position, tokens) in phrase.positions.enumerated() {
+                let marked = phrase.isPrefix && position == phrase.positions.count - 1 ? tokens.map { $0 + "*" } : tokens
+                if frequent[term] != nil { frequentTokens.formUnion(marked) } else { otherTokens.formUnion(marked) }
+            }
+        }
+        let all = expression.tokens
+        let skipped = frequentTokens.subtracting(otherTokens)
+        let exact = all.exact.filter { !skipped.contains($0) }
+        let prefixes = all.prefixes.filter { !skipped.contains($0 + "*") }
+        partial = PartialCandidates(exact: Set(exact), prefixes: Set(prefixes), tokenDocuments: tokenDocuments, frequent: frequent)
+        return (exact, prefixes)
+    }
 
     /// Leaves out of the candidates the documents that have only the
     /// query's most frequent words, and searches its common words by their
@@ -92,12 +146,25 @@ package struct PreparedSearch {
         var counts: [String: Int] = [:]
         let icu = icu
         let candidates = rows
-        let pruned = try analyzed.withoutFrequentCandidates(documents: Int(clamping: documents), options: options) { text, _ in
+        let partial = partial
+        let termTexts = analyzed.softTermExpressions
+        let pruned = try analyzed.withoutFrequentCandidates(documents: Int(clamping: documents), options: options) { text, bound in
             if let known = counts[text] { return known }
+            // A certainly frequent word's documents were not fetched: its
+            // least count answers only whether it passes the bound.
+            if let partial, let term = termTexts.first(where: { $0.value == text })?.key, let least = partial.frequent[term] {
+                guard least > bound else { throw PartialCandidates.EveryRowNeeded() }
+                return least
+            }
             let phrases = try FullTextExpression(text, tokenizer: icu)
             let count = candidates.reduce(0) { $0 + (phrases.matches($1.reading(phrases)) ? 1 : 0) }
             counts[text] = count
             return count
+        }
+        if let partial {
+            // Exact only when every certainly frequent word brings no candidates.
+            guard let pruned, pruned.complete != nil,
+                  partial.frequent.keys.allSatisfy({ pruned.leftOut & (1 << UInt64($0)) != 0 }) else { throw PartialCandidates.EveryRowNeeded() }
         }
         guard let pruned else { return }
         let expression = try FullTextExpression(pruned.search.expression, tokenizer: icu)
@@ -122,6 +189,8 @@ package struct PreparedSearch {
             notes += choice.search.note.map { [$0] } ?? []
             return first.page
         }
+        // More words bring candidates: their documents were not all fetched.
+        if partial != nil { throw PartialCandidates.EveryRowNeeded() }
         let expression = try FullTextExpression(next.expression, tokenizer: icu)
         (expressionText, terms, self.expression) = (next.expression, next.terms, expression)
         notes += next.note.map { [$0] } ?? []
@@ -137,7 +206,7 @@ package struct PreparedSearch {
     /// `leftOut` (and fewer of them) can score.
     private func rankPage(_ rows: [PositionsRow], documents: Int64, columnTotals: [Int64], leftOut: UInt64 = 0,
                           keeps: (PositionsRow) -> Bool) throws -> (page: [(row: PositionsRow, explanation: RankingExplanationValue)], bounds: [(terms: UInt64, bound: Double)]) {
-        let statistics = StoreStatistics(documents: documents, columnTotals: columnTotals, expression: expression, rows: rows)
+        let statistics = try StoreStatistics(documents: documents, columnTotals: columnTotals, expression: expression, rows: rows, partial: partial)
         var model = model
         // Every match is scored in full: the bounds that spare SQLite's
         // ranking function rows give the same scores to the rows kept.
@@ -147,7 +216,13 @@ package struct PreparedSearch {
         for row in rows where expression.matches(row) && keeps(row) {
             scored.append((row, RankingExplanationValue(try context.score(row))))
         }
-        scored.sort { ($0.explanation.score, $1.row.rowID) > ($1.explanation.score, $0.row.rowID) }
+        // Ties in path order, as SQLite's search sorts them (its page is cut
+        // after that order too).
+        scored.sort { first, second in
+            if first.explanation.score != second.explanation.score { return first.explanation.score > second.explanation.score }
+            if first.row.path != second.row.path { return first.row.path.lexicographicallyPrecedes(second.row.path) }
+            return first.row.rowID < second.row.rowID
+        }
         let start = min(scored.count, max(0, options.offset))
         let end = min(scored.count, options.pageEnd)
         return (Array(scored[start..<end]), leftOut == 0 ? [] : context.nestedBounds(leavingOut: leftOut))
@@ -227,6 +302,8 @@ package final class PositionsRow: RankingRow, @unchecked Sendable {
     // one thread that ranks the rows of a search; rows are not shared
     // between threads while they are ranked.
     package let rowID: Int64
+    /// The document's path (ties rank in its order).
+    let path: [UInt8]
     let lengths: [Int]
     let title: String
     /// Per column: each query token the column holds, and its offsets.
@@ -237,8 +314,9 @@ package final class PositionsRow: RankingRow, @unchecked Sendable {
     private var reported: Set<Int>?
 
     /// A row of `columns` (path, title, body), each token's offsets from 0.
-    package init(rowID: Int64, lengths: [Int], title: String, columns: [[String: [Int]]], expression: FullTextExpression) {
+    package init(rowID: Int64, path: [UInt8], lengths: [Int], title: String, columns: [[String: [Int]]], expression: FullTextExpression) {
         self.rowID = rowID
+        self.path = path
         self.lengths = lengths
         self.title = title
         self.columns = columns
@@ -247,7 +325,7 @@ package final class PositionsRow: RankingRow, @unchecked Sendable {
 
     /// The same document, answering for the phrases of `other`.
     func reading(_ other: FullTextExpression) -> PositionsRow {
-        PositionsRow(rowID: rowID, lengths: lengths, title: title, columns: columns, expression: other)
+        PositionsRow(rowID: rowID, path: path, lengths: lengths, title: title, columns: columns, expression: other)
     }
 
     package var columnCount: Int { lengths.count }
@@ -289,10 +367,22 @@ struct StoreStatistics: RankingStatistics {
     let columnTotals: [Int64]
     let frequencies: [Int]
 
-    init(documents: Int64, columnTotals: [Int64], expression: FullTextExpression, rows: [PositionsRow]) {
+    /// `partial`: the rows are only the documents of some tokens; a phrase
+    /// that needs no other is counted on them, a lone token of another is
+    /// counted by the store; any other phrase cannot be counted.
+    init(documents: Int64, columnTotals: [Int64], expression: FullTextExpression, rows: [PositionsRow], partial: PartialCandidates? = nil) throws {
         self.documents = documents
         self.columnTotals = columnTotals
-        frequencies = expression.phrases.indices.map { phrase in rows.reduce(0) { $0 + ($1.instances(of: phrase).isEmpty ? 0 : 1) } }
+        frequencies = try expression.phrases.indices.map { phrase in
+            if let partial, !partial.fetchedEveryDocument(of: expression.phrases[phrase]) {
+                let found = expression.phrases[phrase]
+                guard found.column == nil, !found.isPrefix, found.positions.count == 1, found.positions[0].count == 1 else {
+                    throw PartialCandidates.EveryRowNeeded()
+                }
+                return Int(clamping: partial.tokenDocuments[found.positions[0][0]] ?? 0)
+            }
+            return rows.reduce(0) { $0 + ($1.instances(of: phrase).isEmpty ? 0 : 1) }
+        }
     }
 
     var columnCount: Int { columnTotals.count }
@@ -303,4 +393,28 @@ struct StoreStatistics: RankingStatistics {
         return column < columnTotals.count ? columnTotals[column] : 0
     }
     func rowCount(containingPhrase phrase: Int) throws -> Int { phrase < frequencies.count ? frequencies[phrase] : 0 }
+}
+
+/// The candidates a store fetched when it left out the documents of the
+/// query's certainly frequent words (``PreparedSearch/firstCandidates(documents:tokenDocuments:)``):
+/// the tokens whose documents it fetched, each query token's document
+/// count, and the frequent words' least counts.
+package struct PartialCandidates {
+    /// The rows fetched are not enough: fetch every candidate and search again.
+    package struct EveryRowNeeded: Error {}
+
+    let exact: Set<String>
+    let prefixes: Set<String>
+    let tokenDocuments: [String: Int64]
+    /// Term → the least number of documents it matches.
+    let frequent: [Int: Int]
+
+    /// Whether every document holding the phrase was fetched: one of its
+    /// positions holds only tokens whose documents were.
+    func fetchedEveryDocument(of phrase: FullTextExpression.Phrase) -> Bool {
+        phrase.positions.indices.contains { index in
+            let last = index == phrase.positions.count - 1
+            return phrase.positions[index].allSatisfy { last && phrase.isPrefix ? prefixes.contains($0) : exact.contains($0) }
+        }
+    }
 }

@@ -676,17 +676,23 @@ extension SearchRun {
         }
         let rest = ids.filter { shown[$0] == nil }
         if !rest.isEmpty {
-            // The body's snippet, or the best column's when the body has no
-            // match.
+            // The body's snippet, or, when the body has no match, the title's
+            // or the path's (the one with more matches). Not FTS5's choice of
+            // the best column (-1): it tokenizes the body once more, and these
+            // are the bodies too long for the Swift snippet, megabytes.
             let open = FTSMarkedText.openMarker, close = FTSMarkedText.closeMarker
             let snippet = { (column: Int) in
                 SQL("snippet(\(DocumentText.self), \(column), \(open), \(close), '…', \(options.snippetTokens))")
             }
             let request = matches(pattern, filter: nil)
-                .select(Column.rowID.forKey("id"), snippet(2).forKey("body"), snippet(-1).forKey("best"))
+                .select(Column.rowID.forKey("id"), snippet(2).forKey("body"), snippet(1).forKey("title"), snippet(0).forKey("path"))
                 .including(required: DocumentText.document.filter(rest.contains(DocumentRecord.Columns.id)))
             for found in try SnippetOfHit.fetchAll(db, request) {
-                let marked = FTSMarkedText(found.body.contains(open) ? found.body : found.best ?? found.body)
+                func matches(_ text: String?) -> Int { text.map { $0.components(separatedBy: open).count - 1 } ?? 0 }
+                let best = matches(found.body) > 0 ? found.body
+                    : matches(found.path) > matches(found.title) ? found.path ?? found.body
+                    : matches(found.title) > 0 ? found.title ?? found.body : found.body
+                let marked = FTSMarkedText(best)
                 shown[found.id] = (found.document, marked.text, marked.matchRanges)
             }
         }
@@ -719,7 +725,8 @@ extension SearchRun {
         var id: Int64
         var document: DocumentRecord
         var body: String
-        var best: String?
+        var title: String?
+        var path: String?
     }
 
     /// A hit from a document and its snippet.

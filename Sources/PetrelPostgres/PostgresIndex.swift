@@ -114,7 +114,10 @@ public final class PostgresIndex: Sendable {
     /// Swift by the model SQLite's searches use.
     public func search(_ query: SearchQuery, options: SearchOptions = SearchOptions()) async throws -> SearchResults {
         try await withConnection(doing: "cannot search the index in") { connection in
-            try await PostgresSearch.run(query, options: options, connection: connection)
+            let results = try await PostgresSearch.run(query, options: options, connection: connection)
+            guard let loosened = results.phraseRetry(options: options) else { return results }
+            let retried = try await PostgresSearch.run(loosened.query, options: options, connection: connection)
+            return results.replaced(by: retried, loosening: loosened.phrases)
         }
     }
 

@@ -158,16 +158,9 @@ extension DocumentIndex {
     /// suggestions are searched too.
     public func search(_ query: SearchQuery, options: SearchOptions = SearchOptions()) throws -> SearchResults {
         var results = try dbQueue.read { db in try SearchRun(db: db, index: self, query: query, options: options).run() }
-        // A quoted phrase that no document has leaves a relaxed search with
-        // nothing; its words are then searched as plain words (a sentence
-        // pasted with its quotes, `new "drill-down" sheet`).
-        if results.hits.isEmpty, options.relax, let loosened = query.withPhrasesAsWords {
-            var retried = try dbQueue.read { db in try SearchRun(db: db, index: self, query: loosened.query, options: options).run() }
-            if !retried.hits.isEmpty {
-                retried.notes.insert(contentsOf: loosened.phrases.map { "no document has the phrase \"\($0)\": its words are searched instead" }, at: 0)
-                retried.query = query
-                results = retried
-            }
+        if let loosened = results.phraseRetry(options: options) {
+            let retried = try dbQueue.read { db in try SearchRun(db: db, index: self, query: loosened.query, options: options).run() }
+            results = results.replaced(by: retried, loosening: loosened.phrases)
         }
         // Suggestions for the first few missing words only, read from the
         // vocabulary under their initials, a bounded number of initials in
@@ -192,6 +185,28 @@ extension DocumentIndex {
             }
         }
         return results
+    }
+}
+
+extension SearchResults {
+    /// A quoted phrase that no document has leaves a relaxed search with
+    /// nothing; its words are then searched as plain words (a sentence
+    /// pasted with its quotes, `new "drill-down" sheet`): the query to
+    /// search again and the phrases it loosens, when these results are
+    /// empty, relaxed and the query has phrases (both stores).
+    package func phraseRetry(options: SearchOptions) -> (query: SearchQuery, phrases: [String])? {
+        guard hits.isEmpty, options.relax else { return nil }
+        return query.withPhrasesAsWords
+    }
+
+    /// The results of the query searched again with `phrases` as words
+    /// (``phraseRetry(options:)``) in place of these, when it found something.
+    package func replaced(by retried: SearchResults, loosening phrases: [String]) -> SearchResults {
+        guard !retried.hits.isEmpty else { return self }
+        var result = retried
+        result.notes.insert(contentsOf: phrases.map { "no document has the phrase \"\($0)\": its words are searched instead" }, at: 0)
+        result.query = query
+        return result
     }
 }
 

@@ -139,10 +139,8 @@ def ranks_petrel(docs, queries, work):
     folder = os.path.join(work, "petrel-docs")
     index = os.path.join(work, "petrel.sqlite")
     if not (args.reuse_work and os.path.exists(index)):
-        for n, (_, file_name, source, _, _) in enumerate(docs):
-            os.makedirs(os.path.dirname(os.path.join(folder, "%05d" % n, file_name)))
-            with open(os.path.join(folder, "%05d" % n, file_name), "w", encoding="utf-8") as f:
-                f.write(source)
+        shutil.rmtree(folder, ignore_errors=True)
+        write_documents(docs, folder)
         subprocess.run([os.path.join(args.bin_dir, "petrel-index"), "--index", index, "--quiet", "--progress", "never", folder], check=True)
     extra = (["--ranking", args.ranking] if args.ranking else []) + args.petrel_args.split()
 
@@ -315,6 +313,118 @@ def xapian_ranks(language):
     return run
 
 
+# ---------------------------------------------------------------- PostgreSQL (only when named in --systems)
+# petrel-postgres: the same documents in Petrel's PostgreSQL store (petrel-index-postgres and
+# petrel-search-postgres), which must give SQLite's pages; ts_rank: PostgreSQL's own full-text
+# search as a user of it would set it up (to_tsvector with the language's configuration, 'simple'
+# for Chinese, Japanese and Korean; the query's words OR-ed; ts_rank), on a server of the script's
+# own (initdb in a temporary folder, fsync off; as root it runs as Debian's postgres user).
+
+PG_CONFIGS = {"en": "english", "de": "german", "fr": "french", "ru": "russian", "es": "spanish"}
+
+
+class PostgresServer:
+    url = None
+
+    @classmethod
+    def start(cls):
+        if cls.url:
+            return cls.url
+        import atexit, pwd, socket
+        pgbin = "/usr/lib/postgresql/15/bin"
+        work = tempfile.mkdtemp(prefix="petrel-eval-pg-")
+        os.chmod(work, 0o755)
+        run_as = []
+        if os.geteuid() == 0:
+            user = pwd.getpwnam("postgres")
+            os.chown(work, user.pw_uid, user.pw_gid)
+            run_as = ["runuser", "-u", "postgres", "--"]
+        with socket.socket() as probe:
+            probe.bind(("127.0.0.1", 0))
+            port = probe.getsockname()[1]
+        data = os.path.join(work, "data")
+        subprocess.run(run_as + [pgbin + "/initdb", "-D", data, "-U", "petrel", "-A", "trust", "--no-sync", "-E", "UTF8", "--locale=C.UTF-8"],
+                       check=True, stdout=subprocess.DEVNULL)
+        subprocess.run(run_as + [pgbin + "/pg_ctl", "-D", data, "-l", os.path.join(work, "log"), "-w", "-t", "60", "start", "-o",
+                                 "-p %d -k %s -c listen_addresses=127.0.0.1 -c fsync=off -c shared_buffers=256MB" % (port, work)],
+                       check=True, stdout=subprocess.DEVNULL)
+
+        def stop():
+            subprocess.run(run_as + [pgbin + "/pg_ctl", "-D", data, "-m", "immediate", "stop"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+            shutil.rmtree(work, ignore_errors=True)
+        atexit.register(stop)
+        cls.url = "postgres://petrel@127.0.0.1:%d/postgres" % port
+        return cls.url
+
+    @classmethod
+    def database(cls, name):
+        """A new database for one set (dropped first), and its URL."""
+        url = cls.start()
+        for statement in ("DROP DATABASE IF EXISTS %s" % name, "CREATE DATABASE %s" % name):
+            subprocess.run(["psql", "-X", "-q", url, "-c", statement], check=True, stderr=subprocess.DEVNULL)
+        return url.rsplit("/", 1)[0] + "/" + name
+
+
+def write_documents(docs, folder):
+    """The documents as files, as petrel-index reads them (NNNNN/name), once."""
+    if os.path.isdir(folder):
+        return
+    for n, (_, file_name, source, _, _) in enumerate(docs):
+        os.makedirs(os.path.dirname(os.path.join(folder, "%05d" % n, file_name)))
+        with open(os.path.join(folder, "%05d" % n, file_name), "w", encoding="utf-8") as f:
+            f.write(source)
+
+
+def ranks_petrel_postgres(docs, queries, work):
+    folder = os.path.join(work, "petrel-docs")
+    write_documents(docs, folder)
+    url = PostgresServer.database("petrel_" + re.sub(r"[^a-z0-9]", "_", os.path.basename(work).lower()))
+    subprocess.run([os.path.join(args.bin_dir, "petrel-index-postgres"), "--database", url, "--quiet", "--progress", "never", folder], check=True)
+    extra = (["--ranking", args.ranking] if args.ranking else []) + args.petrel_args.split()
+
+    def search(q):
+        out = subprocess.run([os.path.join(args.bin_dir, "petrel-search-postgres"), "--database", url, "--json", "-n", "10"] + extra + ["--", docs[q][4]],
+                             capture_output=True, text=True)
+        ids = []
+        for line in out.stdout.splitlines():
+            if line.strip():
+                match = re.search(r"/(\d{5})/", json.loads(line)["path"])
+                if match:
+                    ids.append(int(match.group(1)))
+        return ids
+
+    with concurrent.futures.ThreadPoolExecutor(max_workers=max(1, args.jobs)) as pool:
+        return list(pool.map(search, queries))
+
+
+def ts_rank_ranks(language):
+    def run(docs, queries, work):
+        config = PG_CONFIGS.get(language, "simple")
+        url = PostgresServer.database("tsrank_" + re.sub(r"[^a-z0-9]", "_", os.path.basename(work).lower()))
+
+        def clean(text):  # COPY's text format: no tab, newline, backslash or NUL inside a field
+            return re.sub(r"[\t\n\r\\\x00]", " ", text)
+        rows = "".join("%d\t%s\n" % (n, clean(d[0] + " " + d[3])) for n, d in enumerate(docs))
+        subprocess.run(["psql", "-X", "-q", url, "-v", "ON_ERROR_STOP=1", "-c", "CREATE TABLE t (id int, body text)",
+                        "-c", "COPY t FROM STDIN", "-c", "ALTER TABLE t ADD COLUMN v tsvector",
+                        "-c", "UPDATE t SET v = to_tsvector('%s', body)" % config, "-c", "CREATE INDEX ON t USING gin (v)"],
+                       input=rows, text=True, check=True, capture_output=True)
+        script = []
+        for q in queries:
+            text = docs[q][4].replace("\x00", " ")
+            tag = "$q%s$" % hashlib.sha1(text.encode()).hexdigest()[:12]
+            tsquery = "to_tsquery('%s', replace(plainto_tsquery('%s', %s%s%s)::text, '&', '|'))" % (config, config, tag, text, tag)
+            script.append("SELECT coalesce(string_agg(id::text, ',' ORDER BY r DESC, id), '') FROM (SELECT id, ts_rank(v, q) AS r FROM t, %s q "
+                          "WHERE v @@ q ORDER BY r DESC, id LIMIT 10) s;" % tsquery)
+        out = subprocess.run(["psql", "-X", "-q", "-A", "-t", url], input="\n".join(script) + "\n", text=True, capture_output=True, check=True)
+        lines = out.stdout.split("\n")
+        return [[int(x) for x in lines[i].split(",") if x] if i < len(lines) else [] for i in range(len(queries))]
+    return run
+
+
+OPT_IN_SYSTEMS = {"petrel-postgres", "ts_rank"}
+
+
 def systems_for(language):
     return [
         ("petrel", "petrel-search", ranks_petrel),
@@ -324,6 +434,8 @@ def systems_for(language):
         ("bm25s", "bm25s + PyStemmer" + (" (bigrams)" if language in BIGRAMS else ""), bm25s_ranks(language)),
         ("tantivy", "tantivy " + ("bigrams" if language in BIGRAMS else "en_stem" if language == "en" else "stemmer"), tantivy_ranks(language)),
         ("xapian", "Xapian BM25" + (" CJK n-grams" if language in BIGRAMS else ", stemming"), xapian_ranks(language)),
+        ("petrel-postgres", "petrel-search-postgres", ranks_petrel_postgres),
+        ("ts_rank", "PostgreSQL ts_rank (%s)" % PG_CONFIGS.get(language, "simple"), ts_rank_ranks(language)),
     ]
 
 
@@ -393,7 +505,7 @@ for key, label, language, kind, load in SETS:
         work = tempfile.mkdtemp(prefix="petrel-eval-")
     try:
         for system_key, system_label, run in systems_for(language):
-            if wanted_systems and system_key not in wanted_systems:
+            if (wanted_systems or system_key in OPT_IN_SYSTEMS) and system_key not in wanted_systems:
                 continue
             queries = [q for s in splits for q in queries_by_split[s]]
             system_started = time.monotonic()
@@ -437,7 +549,8 @@ if args.markdown and summary:
                 continue
             best = max(row[5] for row in rows.values())
             cells = [("**%.3f**" if rows[s][5] == best else "%.3f") % rows[s][5] if s in rows else "" for s in systems]
-            peers = [row[5] for s, row in rows.items() if s != "petrel"]
+            # Petrel's PostgreSQL store is Petrel, not a peer.
+            peers = [row[5] for s, row in rows.items() if s not in ("petrel", "petrel-postgres")]
             margin = "%+.3f" % (rows["petrel"][5] - max(peers)) if "petrel" in rows and peers else ""
             queries = next(iter(rows.values()))[3]
             print("| %s | %s | %d | %s | %s | %.0f |" % (key, split, queries, " | ".join(cells), margin, runtimes[key]))

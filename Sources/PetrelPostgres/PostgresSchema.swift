@@ -61,6 +61,9 @@ enum PostgresSchema {
             indexed_at timestamptz NOT NULL DEFAULT now()
         )
         """,
+        // Each body token whose positions PostgreSQL's limits cut, with how
+        // many (TextSearchLiterals.counts); NULL for most documents.
+        "ALTER TABLE documents ADD COLUMN IF NOT EXISTS body_unplaced tsvector",
         "CREATE INDEX IF NOT EXISTS documents_root ON documents (root_id)",
         "CREATE INDEX IF NOT EXISTS documents_container ON documents (container_id)",
         "CREATE INDEX IF NOT EXISTS documents_path_tsv ON documents USING gin (path_tsv)",

@@ -187,7 +187,7 @@ enum PostgresSearch {
             ? "d.path, ''::text, 0::bigint, 0::bigint, NULL::text" : "d.path, d.kind, d.mtime, d.root_id, d.metadata"
         var statement = PostgresQuery(unsafeSQL: """
             SELECT d.id, d.path_len, d.title_len, d.body_len, coalesce(d.title, ''), \(hits("path_tsv")), \(hits("title_tsv")), \(hits("body_tsv")),
-                   \(filtered)
+                   \(filtered), CASE WHEN d.body_unplaced IS NULL THEN ARRAY[]::text[] ELSE \(hits("body_unplaced")) END
             FROM documents d
             WHERE d.path_tsv @@ $3::tsquery OR d.title_tsv @@ $3::tsquery OR d.body_tsv @@ $3::tsquery
             """)
@@ -195,10 +195,11 @@ enum PostgresSearch {
         statement.binds.append(patterns)
         statement.binds.append(any)
         let result = try await connection.query(statement, logger: logger)
-        for try await (id, pathLength, titleLength, bodyLength, title, pathHits, titleHits, bodyHits, path, kind, mtime, rootID, metadata) in result.decode(
-            (Int64, Int, Int, Int, String, [String], [String], [String], ByteBuffer, String, Int64, Int64, String?).self) {
+        for try await (id, pathLength, titleLength, bodyLength, title, pathHits, titleHits, bodyHits, path, kind, mtime, rootID, metadata, unplaced)
+            in result.decode((Int64, Int, Int, Int, String, [String], [String], [String], ByteBuffer, String, Int64, Int64, String?, [String]).self) {
             rows.append(PositionsRow(rowID: id, path: Array(path.readableBytesView), lengths: [pathLength, titleLength, bodyLength], title: title,
-                                     columns: [read(pathHits), read(titleHits), read(bodyHits)], expression: prepared.expression))
+                                     columns: [read(pathHits), read(titleHits), read(bodyHits)],
+                                     unplaced: unplaced.isEmpty ? [:] : TextSearchLiterals.counts(fromOffsets: read(unplaced)), expression: prepared.expression))
             if !prepared.filter.isEmpty, try !prepared.filter.keeps(StoreFilter.Document(
                 path: Array(path.readableBytesView), kind: kind, modificationTime: mtime, rootID: rootID, metadata: metadata)) {
                 leftOut.insert(id)

@@ -274,9 +274,13 @@ struct PostgresWriter {
         var noEncoding: [Bool] = [], noTitle: [Bool] = [], noMetadata: [Bool] = []
         var slot: [[UInt8]: Int] = [:]
         var tokenSets: [Set<String>] = []
+        var unplacedVectors: [String] = []
         for (index, document) in documents.enumerated() {
             var written = Set<String>()
-            let vectors = document.columns.map { TextSearchLiterals.vector($0, written: &written) }
+            var unplaced: [(String, Int)] = []
+            var vectors = document.columns.dropLast().map { TextSearchLiterals.vector($0, written: &written) }
+            if let body = document.columns.last { vectors.append(TextSearchLiterals.vector(body, written: &written, unplaced: &unplaced)) }
+            unplacedVectors.append(TextSearchLiterals.counts(unplaced))
             tokenSets.append(written)
             slot[document.path] = index
             paths.append(ByteBuffer(bytes: document.path))
@@ -299,16 +303,16 @@ struct PostgresWriter {
         var ids = [Int64?](repeating: nil, count: documents.count)
         let rows = try await connection.query("""
             INSERT INTO documents (root_id, container_id, path, inner_path, size, mtime, hash, kind, language, encoding, title, metadata,
-                path_len, title_len, body_len, path_tsv, title_tsv, body_tsv, complete, writer)
+                path_len, title_len, body_len, path_tsv, title_tsv, body_tsv, body_unplaced, complete, writer)
             SELECT \(rootID), CASE WHEN nc THEN NULL ELSE c END, p, CASE WHEN ni THEN NULL ELSE i END, s, m, h, k,
                 CASE WHEN nl THEN NULL ELSE l END, CASE WHEN ne THEN NULL ELSE e END, CASE WHEN nt THEN NULL ELSE t END,
-                CASE WHEN nm THEN NULL ELSE md END, pl, tl, bl, pv::tsvector, tv::tsvector, bv::tsvector, ok, \(writer)
+                CASE WHEN nm THEN NULL ELSE md END, pl, tl, bl, pv::tsvector, tv::tsvector, bv::tsvector, nullif(bu, '')::tsvector, ok, \(writer)
             FROM unnest(\(containers)::int8[], \(noContainer)::bool[], \(paths)::bytea[], \(inner)::text[], \(noInner)::bool[],
                 \(sizes)::int8[], \(times)::int8[], \(hashes)::int8[], \(kinds)::text[], \(languages)::text[], \(noLanguage)::bool[],
                 \(encodings)::text[], \(noEncoding)::bool[], \(titles)::text[], \(noTitle)::bool[], \(metadata)::text[], \(noMetadata)::bool[],
                 \(pathLengths)::int8[], \(titleLengths)::int8[], \(bodyLengths)::int8[], \(pathVectors)::text[], \(titleVectors)::text[],
-                \(bodyVectors)::text[], \(complete)::bool[])
-                AS u(c, nc, p, i, ni, s, m, h, k, l, nl, e, ne, t, nt, md, nm, pl, tl, bl, pv, tv, bv, ok)
+                \(bodyVectors)::text[], \(unplacedVectors)::text[], \(complete)::bool[])
+                AS u(c, nc, p, i, ni, s, m, h, k, l, nl, e, ne, t, nt, md, nm, pl, tl, bl, pv, tv, bv, bu, ok)
             ON CONFLICT (path) DO NOTHING RETURNING id, path
             """, logger: logger)
         var inserted: [Int64] = []

@@ -10,6 +10,8 @@ import PetrelIndex
 ///   and offsets past 16,382 are left out (proximity and phrases of very
 ///   long bodies differ from SQLite there; term frequencies too);
 /// - a lexeme keeps at most 256 positions (the first 256);
+///   the body's occurrences cut by these two limits are counted in
+///   `body_unplaced` (``counts(_:)``), so term frequencies stay SQLite's;
 /// - a lexeme is under 2 KB: longer tokens are left out;
 /// - a `tsvector` is under 1 MB: tokens met after that much are left out.
 /// The column lengths are kept exactly in columns of their own.
@@ -66,6 +68,14 @@ enum TextSearchLiterals {
     /// As ``vector(_:)``, adding the tokens the literal holds to `written`
     /// (the document's tokens, as `token_documents` counts them).
     static func vector(_ column: IndexedColumn, written: inout Set<String>) -> (text: String, isComplete: Bool) {
+        var unplaced: [(String, Int)] = []
+        return vector(column, written: &written, unplaced: &unplaced)
+    }
+
+    /// As ``vector(_:written:)``, adding to `unplaced` each written token
+    /// whose positions were cut (past 16,383, or past its 256th), with how
+    /// many were: the ranking still counts them in its frequency.
+    static func vector(_ column: IndexedColumn, written: inout Set<String>, unplaced: inout [(String, Int)]) -> (text: String, isComplete: Bool) {
         var bytes: [UInt8] = []
         var size = 0
         var isComplete = true
@@ -79,6 +89,7 @@ enum TextSearchLiterals {
             for offset in offsets where offset + 1 <= maximumPosition && kept < maximumPositions { kept += 1 }
             if kept < offsets.count { isComplete = false }
             guard kept > 0 else { continue }
+            if kept < offsets.count { unplaced.append((token, offsets.count - kept)) }
             size += token.utf8.count + 2 * kept + 8
             guard size <= maximumVectorBytes else {
                 isComplete = false
@@ -96,6 +107,32 @@ enum TextSearchLiterals {
             }
         }
         return (String(decoding: bytes, as: UTF8.self), isComplete)
+    }
+
+    /// Tokens with counts as a `tsvector` literal (`body_unplaced`): each
+    /// count written as distinct positions that add up to it (16,383, then
+    /// the rest), up to 256 of them; "" for none.
+    static func counts(_ counts: [(String, Int)]) -> String {
+        var bytes: [UInt8] = []
+        for (token, count) in counts where count > 0 {
+            if !bytes.isEmpty { bytes.append(UInt8(ascii: " ")) }
+            appendQuoted(token, to: &bytes)
+            bytes.append(UInt8(ascii: ":"))
+            var (rest, next, written) = (count, maximumPosition, 0)
+            while rest > 0, next > 0, written < maximumPositions {
+                let position = min(rest, next)
+                if written > 0 { bytes.append(UInt8(ascii: ",")) }
+                appendDecimal(position, to: &bytes)
+                (rest, next, written) = (rest - position, position - 1, written + 1)
+            }
+        }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// The counts a ``counts(_:)`` literal holds, from positions (offsets
+    /// from 0) as ``offsets(inVectors:)`` reads them.
+    static func counts(fromOffsets offsets: [String: [Int]]) -> [String: Int] {
+        offsets.mapValues { $0.reduce(0) { $0 + $1 + 1 } }
     }
 
     /// The tokens and offsets (from 0) of `tsvector` literals as PostgreSQL

@@ -229,6 +229,38 @@ struct PostgresStoreTests {
         #expect(try await reopened.check().contains { $0.contains("token_documents is wrong for 1 tokens") })
     }
 
+    /// PostgreSQL keeps a token's first 256 positions and none past 16,383:
+    /// the occurrences it cut still count in the word's frequency
+    /// (`body_unplaced`), so one-word queries rank long documents as
+    /// SQLite does.
+    @Test("Occurrences past PostgreSQL's position limits count in term frequencies, as on SQLite")
+    func occurrencesPastThePositionLimits() async throws {
+        let server = try PostgresServer()
+        defer { server.stop() }
+        let directory = try TemporaryDirectory()
+        let root = directory.path("long")
+        try FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: true)
+        let files = [
+            "many.txt": "storm " + String(repeating: "petrel ", count: 600),
+            "fewer.txt": "storm " + String(repeating: "petrel ", count: 300) + String(repeating: "wave ", count: 300),
+            "short.txt": "storm petrel over the waves",
+            // Past the 16,383rd token: positions PostgreSQL cannot keep.
+            "tail.txt": "petrel storm " + String(repeating: "wave ", count: 17_000) + String(repeating: "petrel ", count: 40),
+            "plain.txt": "petrel storm " + String(repeating: "wave ", count: 17_000),
+        ]
+        for (name, text) in files { try text.write(toFile: root + "/" + name, atomically: true, encoding: .utf8) }
+        let sqlite = try DocumentIndex(path: directory.path("index.sqlite"))
+        _ = try await sqlite.update(roots: [root])
+        let postgres = try await PostgresIndex(server.url)
+        _ = try await postgres.update(roots: [root])
+        let (hits, difference) = try await Self.compare(sqlite, postgres, ["petrel", "storm", "wave"])
+        #expect(hits == 14)
+        #expect(difference <= 1e-9)
+        // The documents' frequencies differ on SQLite: the test compares something.
+        let scores = try sqlite.search("petrel").hits.map(\.score)
+        #expect(Set(scores).count == scores.count)
+    }
+
     @Test("Filters (kinds, dates, a folder, a path glob, metadata) keep the same documents, with the same scores, as on SQLite")
     func filtersAsOnSQLite() async throws {
         let server = try PostgresServer()

@@ -683,8 +683,20 @@ final class RankingContext {
             scratch.shortestLengths[column] = max(scratch.shortestLengths[column], Double(offset + 1))
             if keepPositions { scratch.positions[slot].append(offset) }
         }
+        // Occurrences a store could not place (past PostgreSQL's positions)
+        // count in the body's frequency, at the weight of the term's
+        // weightiest phrase that has them.
+        func unplaced(_ term: Int, _ scratch: inout Scratch) {
+            guard type(of: match).mayHaveUnplacedInstances, columns > 0 else { return }
+            var added = 0.0
+            for (phrase, weight) in phrasesOfTerm[term] where weight > 0 {
+                added = max(added, weight * Double(match.unplacedInstances(ofPhrase: phrase, column: columns - 1)))
+            }
+            scratch.frequencies[term * columns + columns - 1] += added
+        }
         func read(_ term: Int, _ scratch: inout Scratch) throws {
             let phrases = phrasesOfTerm[term]
+            defer { unplaced(term, &scratch) }
             if phrases.count == 1 {
                 let weight = phrases[0].weight
                 guard weight > 0 else { return }

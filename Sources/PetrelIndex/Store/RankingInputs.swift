@@ -40,6 +40,18 @@ package protocol RankingRow {
     func forEachInstance(ofPhrase phrase: Int, _ body: (FTS5PhraseInstance) throws -> Void) throws
     /// A column's text (the title, for names made of the query's words).
     func text(column: Int) throws -> String
+    /// Occurrences of a phrase in a column that the row holds but cannot
+    /// place (a store's limits cut their positions): they count in the
+    /// phrase's frequency, not in proximity. 0 on SQLite.
+    func unplacedInstances(ofPhrase phrase: Int, column: Int) -> Int
+    /// Whether rows of this kind may have unplaced occurrences (the ranking
+    /// asks no more when they cannot).
+    static var mayHaveUnplacedInstances: Bool { get }
+}
+
+extension RankingRow {
+    package func unplacedInstances(ofPhrase phrase: Int, column: Int) -> Int { 0 }
+    package static var mayHaveUnplacedInstances: Bool { false }
 }
 
 extension FTS5Match: RankingStatistics, RankingRow {}

@@ -308,15 +308,19 @@ package final class PositionsRow: RankingRow, @unchecked Sendable {
     let title: String
     /// Per column: each query token the column holds, and its offsets.
     let columns: [[String: [Int]]]
+    /// The body's occurrences of query tokens past the store's limits, by token.
+    let unplaced: [String: Int]
     private let expression: FullTextExpression
     private var instances: [Int: [FTS5PhraseInstance]] = [:]
     /// The phrases the ranking sees (``FullTextExpression/reportedPhrases(in:)``).
     private var reported: Set<Int>?
 
     /// A row of `columns` (path, title, body), each token's offsets from 0.
-    package init(rowID: Int64, path: [UInt8], lengths: [Int], title: String, columns: [[String: [Int]]], expression: FullTextExpression) {
+    package init(rowID: Int64, path: [UInt8], lengths: [Int], title: String, columns: [[String: [Int]]], unplaced: [String: Int] = [:],
+                 expression: FullTextExpression) {
         self.rowID = rowID
         self.path = path
+        self.unplaced = unplaced
         self.lengths = lengths
         self.title = title
         self.columns = columns
@@ -325,7 +329,7 @@ package final class PositionsRow: RankingRow, @unchecked Sendable {
 
     /// The same document, answering for the phrases of `other`.
     func reading(_ other: FullTextExpression) -> PositionsRow {
-        PositionsRow(rowID: rowID, path: path, lengths: lengths, title: title, columns: columns, expression: other)
+        PositionsRow(rowID: rowID, path: path, lengths: lengths, title: title, columns: columns, unplaced: unplaced, expression: other)
     }
 
     package var columnCount: Int { lengths.count }
@@ -349,6 +353,20 @@ package final class PositionsRow: RankingRow, @unchecked Sendable {
         return found.contains(phrase)
     }
     package func text(column: Int) throws -> String { column == 1 ? title : "" }
+    /// A one-word phrase's body occurrences past the limits: its token's
+    /// (colocated forms share positions: the largest), or the sum of the
+    /// tokens a prefix stands for. Only where the phrase is reported.
+    package static var mayHaveUnplacedInstances: Bool { true }
+    package func unplacedInstances(ofPhrase phrase: Int, column: Int) -> Int {
+        guard !unplaced.isEmpty, column == lengths.count - 1, phrase < expression.phrases.count, isReported(phrase),
+              !instances(of: phrase).isEmpty else { return 0 }
+        let found = expression.phrases[phrase]
+        guard found.positions.count == 1, found.column == nil || found.column == column else { return 0 }
+        if found.isPrefix {
+            return unplaced.reduce(0) { total, entry in found.positions[0].contains { entry.key.hasPrefix($0) } ? total + entry.value : total }
+        }
+        return found.positions[0].map { unplaced[$0] ?? 0 }.max() ?? 0
+    }
 
     /// Where a phrase occurs, in increasing column and offset.
     func instances(of phrase: Int) -> [FTS5PhraseInstance] {

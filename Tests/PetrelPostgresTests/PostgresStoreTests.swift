@@ -57,6 +57,15 @@ struct PostgresStoreTests {
         let (compared, largestDifference) = try await Self.compare(sqlite, postgres, Self.queries)
         #expect(compared >= 20)
         #expect(largestDifference <= 1e-9)
+        // --explain says the same of the ranking on both stores.
+        var explain = SearchOptions()
+        explain.explain = true
+        for query in ["lighthouse keeper", "encod*", "有条件的执行脚本", "keeper -lamp"] {
+            func ranking(_ notes: [String]) -> [String] { notes.filter { $0.hasPrefix("term ") || $0.hasPrefix("score: ") } }
+            let expected = ranking(try sqlite.search(query, options: explain).notes)
+            #expect(expected.count >= 2, "\(query)")
+            #expect(ranking(try await postgres.search(query, options: explain).notes) == expected, "\(query)")
+        }
         let loosened = try await postgres.search("\"the lamp of the keeper at night\" rocks")
         #expect(loosened.notes.contains("no document has the phrase \"the lamp of the keeper at night\": its words are searched instead"))
         // An index made before the vocabulary was kept: positions are read

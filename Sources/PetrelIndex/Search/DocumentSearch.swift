@@ -188,6 +188,23 @@ extension DocumentIndex {
     }
 }
 
+extension RankingModel {
+    /// What `--explain` says of the ranking (both stores): each term's
+    /// document frequency and IDF, as `explanation` (a hit's) holds them,
+    /// and the model's constants for a query of `termCount` terms.
+    func explanationNotes(_ explanation: RankingExplanation, terms: [AnalyzedQuery.Term], termCount: Int, options: SearchOptions) -> [String] {
+        var notes: [String] = []
+        for (term, item) in terms.enumerated() where term < explanation.idf.count {
+            notes.append(String(format: "term %@%@: in %d documents, idf %.2f", item.label, item.isRequired ? " (required)" : "",
+                                explanation.documentFrequency[term], explanation.idf[term]))
+        }
+        notes.append(String(format: "score: (BM25F (k1 %.2g, weights path %.3g, title %.3g, body %.3g, the body's first %.0f tokens up to ×%.3g) + proximity) × coordination^%.3g",
+                            termCount <= RankingModel.shortQueryTerms ? shortQueryK1 : k1, options.pathWeight, options.titleWeight, options.bodyWeight, leadLength, 1 + leadWeight,
+                            coordinationPower))
+        return notes
+    }
+}
+
 extension SearchResults {
     /// A quoted phrase that no document has leaves a relaxed search with
     /// nothing; its words are then searched as plain words (a sentence
@@ -601,13 +618,7 @@ extension SearchRun {
             fullCount = try matches(DocumentText.pattern(analyzed.strictExpression), filter: filter).fetchCount(db)
         }
         if options.explain, let explanation = ranked.first?.explanation {
-            for (term, item) in analyzed.terms.enumerated() where term < explanation.idf.count {
-                notes.append(String(format: "term %@%@: in %d documents, idf %.2f", item.label, item.isRequired ? " (required)" : "",
-                                    explanation.documentFrequency[term], explanation.idf[term]))
-            }
-            notes.append(String(format: "score: (BM25F (k1 %.2g, weights path %.3g, title %.3g, body %.3g, the body's first %.0f tokens up to ×%.3g) + proximity) × coordination^%.3g",
-                                terms.termCount <= RankingModel.shortQueryTerms ? model.shortQueryK1 : model.k1, options.pathWeight, options.titleWeight, options.bodyWeight, model.leadLength, 1 + model.leadWeight,
-                                model.coordinationPower))
+            notes += model.explanationNotes(explanation, terms: analyzed.terms, termCount: terms.termCount, options: options)
         }
 
         var hits = try hits(ranked, pattern: pattern, terms: analyzed.terms, snippetMaker: snippetMaker(for: query.root))

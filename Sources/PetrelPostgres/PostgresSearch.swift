@@ -116,20 +116,20 @@ enum PostgresSearch {
             }
             first = try prepared.firstCandidates(documents: documents, tokenDocuments: counts)
         }
-        let ranked: [(row: PositionsRow, explanation: RankingExplanationValue)]
         var read = 0
-        do {
-            var (rows, leftOut) = try await candidates(prepared, bringing: first, hasVocabulary: hasVocabulary, connection: connection)
-            read = rows.count
+        func rank(bringing: (exact: [String], prefixes: [String])?) async throws -> [(row: PositionsRow, explanation: RankingExplanationValue)] {
+            var (rows, leftOut) = try await candidates(prepared, bringing: bringing, hasVocabulary: hasVocabulary, connection: connection)
+            read += rows.count
             // The query's most frequent words bring no candidates of their own.
             try prepared.leaveOutFrequentWords(rows: &rows, documents: documents)
-            ranked = try prepared.rank(rows, documents: documents, columnTotals: totals) { !leftOut.contains($0.rowID) }
+            return try prepared.rank(rows, documents: documents, columnTotals: totals) { !leftOut.contains($0.rowID) }
+        }
+        let ranked: [(row: PositionsRow, explanation: RankingExplanationValue)]
+        do {
+            ranked = try await rank(bringing: first)
         } catch is PartialCandidates.EveryRowNeeded {
             prepared = everyCandidate
-            var (rows, leftOut) = try await candidates(prepared, bringing: nil, hasVocabulary: hasVocabulary, connection: connection)
-            read += rows.count
-            try prepared.leaveOutFrequentWords(rows: &rows, documents: documents)
-            ranked = try prepared.rank(rows, documents: documents, columnTotals: totals) { !leftOut.contains($0.rowID) }
+            ranked = try await rank(bringing: nil)
         }
         prepared.note("\(read) documents read as candidates")
 

@@ -146,13 +146,15 @@ package struct PreparedSearch {
         var counts: [String: Int] = [:]
         let icu = icu
         let candidates = rows
-        let partial = partial
-        let termTexts = analyzed.softTermExpressions
+        // A certainly frequent word's documents were not fetched: its least
+        // count, by its expression, answers only whether it passes a bound.
+        var unfetched: [String: Int] = [:]
+        if let partial {
+            for (term, text) in analyzed.softTermExpressions { unfetched[text] = partial.frequent[term] }
+        }
         let pruned = try analyzed.withoutFrequentCandidates(documents: Int(clamping: documents), options: options) { text, bound in
             if let known = counts[text] { return known }
-            // A certainly frequent word's documents were not fetched: its
-            // least count answers only whether it passes the bound.
-            if let partial, let term = termTexts.first(where: { $0.value == text })?.key, let least = partial.frequent[term] {
+            if let least = unfetched[text] {
                 guard least > bound else { throw PartialCandidates.EveryRowNeeded() }
                 return least
             }
@@ -356,10 +358,10 @@ package final class PositionsRow: RankingRow, @unchecked Sendable {
         return found.contains(phrase)
     }
     package func text(column: Int) throws -> String { column == 1 ? title : "" }
+    package static var mayHaveUnplacedInstances: Bool { true }
     /// A one-word phrase's body occurrences past the limits: its token's
     /// (colocated forms share positions: the largest), or the sum of the
     /// tokens a prefix stands for. Only where the phrase is reported.
-    package static var mayHaveUnplacedInstances: Bool { true }
     package func unplacedInstances(ofPhrase phrase: Int, column: Int) -> Int {
         guard !unplaced.isEmpty, column == lengths.count - 1, phrase < expression.phrases.count, isReported(phrase),
               !instances(of: phrase).isEmpty else { return 0 }

@@ -142,10 +142,16 @@ def ranks_petrel(docs, queries, work):
         shutil.rmtree(folder, ignore_errors=True)
         write_documents(docs, folder)
         subprocess.run([os.path.join(args.bin_dir, "petrel-index"), "--index", index, "--quiet", "--progress", "never", folder], check=True)
+    return petrel_searches(["petrel-search", "--index", index], docs, queries)
+
+
+def petrel_searches(command, docs, queries):
+    """The ranked document numbers of each query, from `command` (a petrel-search tool and its index) with --json:
+    one process per query, --jobs at a time (the index is only read); the first alone, in case opening it writes."""
     extra = (["--ranking", args.ranking] if args.ranking else []) + args.petrel_args.split()
 
     def search(q):
-        out = subprocess.run([os.path.join(args.bin_dir, "petrel-search"), "--index", index, "--json", "-n", "10"] + extra + ["--", docs[q][4]],
+        out = subprocess.run([os.path.join(args.bin_dir, command[0])] + command[1:] + ["--json", "-n", "10"] + extra + ["--", docs[q][4]],
                              capture_output=True, text=True)
         ids = []
         for line in out.stdout.splitlines():
@@ -155,7 +161,6 @@ def ranks_petrel(docs, queries, work):
                     ids.append(int(match.group(1)))
         return ids
 
-    # One process per query, --jobs at a time (the index is only read); the first alone, in case opening it writes.
     results = [search(q) for q in queries[:1]]
     with concurrent.futures.ThreadPoolExecutor(max_workers=max(1, args.jobs)) as pool:
         results += list(pool.map(search, queries[1:]))
@@ -380,21 +385,7 @@ def ranks_petrel_postgres(docs, queries, work):
     write_documents(docs, folder)
     url = PostgresServer.database("petrel_" + re.sub(r"[^a-z0-9]", "_", os.path.basename(work).lower()))
     subprocess.run([os.path.join(args.bin_dir, "petrel-index-postgres"), "--database", url, "--quiet", "--progress", "never", folder], check=True)
-    extra = (["--ranking", args.ranking] if args.ranking else []) + args.petrel_args.split()
-
-    def search(q):
-        out = subprocess.run([os.path.join(args.bin_dir, "petrel-search-postgres"), "--database", url, "--json", "-n", "10"] + extra + ["--", docs[q][4]],
-                             capture_output=True, text=True)
-        ids = []
-        for line in out.stdout.splitlines():
-            if line.strip():
-                match = re.search(r"/(\d{5})/", json.loads(line)["path"])
-                if match:
-                    ids.append(int(match.group(1)))
-        return ids
-
-    with concurrent.futures.ThreadPoolExecutor(max_workers=max(1, args.jobs)) as pool:
-        return list(pool.map(search, queries))
+    return petrel_searches(["petrel-search-postgres", "--database", url], docs, queries)
 
 
 def ts_rank_ranks(language):

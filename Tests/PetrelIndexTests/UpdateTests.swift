@@ -249,6 +249,38 @@ struct UpdateTests {
         }
     }
 
+    /// A reading index maps its file (see ``DocumentIndex/readMapSize``),
+    /// and the mapping follows the file: a rebuild that shrinks it (VACUUM)
+    /// and an update that grows it again are seen by the next search of a
+    /// reader opened before both, without a crash.
+    @Test func aMappedReaderFollowsAFileThatShrinksAndGrows() throws {
+        var files: [String: String] = ["docs/petrel.txt": "storm petrel"]
+        for n in 0..<300 { files["docs/filler\(n).txt"] = (0..<200).map { "filler\(n)word\($0 % 37)" }.joined(separator: " ") }
+        let tree = try Tree(files)
+        let path = tree.path("index.sqlite")
+        var writer = try DocumentIndex(path: path)
+        try writer.update(roots: [tree.path("docs")])
+        let reader = try DocumentIndex(readingAt: path)
+        #expect(try reader.dbQueue.read { db in try Int.fetchOne(db, sql: "PRAGMA mmap_size") } == DocumentIndex.readMapSize)
+        #expect(try reader.search("petrel").hits.map(\.path) == [tree.path("docs/petrel.txt")])
+        // The file's size once the WAL's pages are in it.
+        func fileSize(_ index: DocumentIndex) throws -> Int {
+            try index.dbQueue.writeWithoutTransaction { db in _ = try Row.fetchAll(db, sql: "PRAGMA wal_checkpoint(TRUNCATE)") }
+            return try FileManager.default.attributesOfItem(atPath: path)[.size] as? Int ?? 0
+        }
+        let full = try fileSize(writer)
+
+        writer = try writer.rebuild()
+        let shrunk = try fileSize(writer)
+        #expect(shrunk < full / 4, "\(shrunk) of \(full) bytes")
+        #expect(try reader.search("petrel").hits.isEmpty)
+
+        try tree.write("docs/more.txt", "another petrel")
+        try writer.update()
+        #expect(try reader.search("petrel").hits.map(\.path).sorted() == [tree.path("docs/more.txt"), tree.path("docs/petrel.txt")])
+        try writer.expectSound()
+    }
+
     @Test func defaultPathFollowsTheEnvironment() {
         #expect(DocumentIndex.defaultPath(environment: ["PETREL_INDEX": "/x/i.sqlite", "HOME": "/h"]) == "/x/i.sqlite")
         #expect(DocumentIndex.defaultPath(environment: ["XDG_DATA_HOME": "/data", "HOME": "/h"]) == "/data/petrel/index.sqlite")

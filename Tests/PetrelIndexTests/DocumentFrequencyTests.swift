@@ -84,6 +84,58 @@ struct DocumentFrequencyTests {
         #expect(new.count(of: "\"storm\"") == 2)
     }
 
+    /// An update leaves the sample of languages in `petrel_meta` with the
+    /// state of the full-text index it was taken of. A search in a new
+    /// process reads it instead of the documents, and never reads one
+    /// taken of another state.
+    @Test func anUpdateStoresTheLanguageSampleOfItsState() throws {
+        var files: [String: String] = [:]
+        for n in 0..<40 { files["en\(n).txt"] = "The network connections of machine \(n) are listed here, with their addresses and their names." }
+        let tree = try Tree(files)
+        let path = tree.path("index.sqlite")
+        let index = try DocumentIndex(path: path)
+        try index.update(roots: [tree.root])
+        func stored() throws -> (fingerprint: String?, value: String?) {
+            try index.dbQueue.read { db in
+                (DocumentFrequencies.fingerprint(of: try DocumentFrequencies.stateRecords(db)),
+                 try String.fetchOne(db, sql: "SELECT value FROM petrel_meta WHERE key = ?", arguments: [QueryStemming.sampleKey]))
+            }
+        }
+        let (fingerprint, value) = try stored()
+        let sample = try index.dbQueue.read { db in try QueryStemming.sampleLanguages(db) }
+        #expect(!sample.isEmpty && sample.allSatisfy { $0 == "en" })
+        #expect(value == "\(fingerprint ?? "none"):" + sample.map { $0 ?? "" }.joined(separator: ","))
+        #expect(try index.dbQueue.read { db in try QueryStemming.storedSample(db, fingerprint: fingerprint) } == sample)
+
+        // English stems the word as `connect*`, German as `connection*`.
+        func stemOfConnections() throws -> String? {
+            let expression = try DocumentIndex(readingAt: path).analyze(SearchQuery("connections")).expression
+            return ["connect", "connection"].first { expression.contains("\"\($0)\" *") }
+        }
+        #expect(try stemOfConnections() == "connect")
+        func store(_ value: String) throws {
+            try index.dbQueue.write { db in
+                try db.execute(sql: "UPDATE petrel_meta SET value = ? WHERE key = ?", arguments: [value, QueryStemming.sampleKey])
+            }
+        }
+        // The stored sample is what a new reader goes by...
+        let german = Array(repeating: "de", count: sample.count).joined(separator: ",")
+        try store("\(fingerprint ?? "none"):\(german)")
+        #expect(try stemOfConnections() == "connection")
+        // ...but only for the state it was taken of.
+        try store("0123456789abcdef:\(german)")
+        #expect(try stemOfConnections() == "connect")
+
+        // The next update stores the sample of its own state.
+        try tree.write("de.txt", "Die Netzwerkverbindungen dieser Maschine")
+        try index.update()
+        let (newFingerprint, newValue) = try stored()
+        #expect(newFingerprint != fingerprint)
+        #expect(newValue?.hasPrefix("\(newFingerprint ?? "none"):") == true)
+        #expect(try stemOfConnections() == "connect")
+        try index.expectSound()
+    }
+
     @Test func theLanguageSampleIsReadOncePerStateOfTheIndex() throws {
         let tree = try Tree(["a.txt": "storm petrel"])
         let index = try DocumentIndex(path: tree.path("index.sqlite"))

@@ -398,7 +398,7 @@ public final class DocumentIndex: Sendable {
     public func removeRoot(_ path: String) throws -> Int {
         let lock = try DocumentIndex.takeUpdateLock(path: self.path, progress: nil, isCancelled: { false })
         defer { lock?.release() }
-        return try dbQueue.write { db in
+        let removed = try dbQueue.write { db in
             for candidate in FilePath.folderSpellings(of: path) {
                 guard let root = try RootRecord.filter(RootRecord.Columns.path == candidate).fetchOne(db) else { continue }
                 let count = try DocumentRecord.filter(DocumentRecord.Columns.rootID == root.id).deleteAll(db)
@@ -407,6 +407,8 @@ public final class DocumentIndex: Sendable {
             }
             throw IndexError(.unknownFolder, "\(path) is not a folder of this index")
         }
+        try dbQueue.write { db in try QueryStemming.storeSample(db) }
+        return removed
     }
 
     // MARK: - Statistics and checks

@@ -59,6 +59,7 @@ extension DocumentIndex {
             try update(root: root, options: options, report: &report, progress: progress, isCancelled: isCancelled)
             if report.cancelled { break }
         }
+        if !options.dryRun { try dbQueue.write { db in try QueryStemming.storeSample(db) } }
         report.duration = Date().timeIntervalSince(start)
         return report
     }

@@ -63,6 +63,10 @@ final class DocumentFrequencies: @unchecked Sendable {
             return held
         }
 
+        /// The name of the state this session counts for (see
+        /// ``DocumentFrequencies/fingerprint(of:)``).
+        var fingerprint: String? { DocumentFrequencies.fingerprint(of: state) }
+
         /// The languages of the index's sample of documents: those kept for
         /// this state, else what `read` returns (then kept).
         func languageSample(_ read: () throws -> [String?]) throws -> [String?] {
@@ -85,13 +89,33 @@ final class DocumentFrequencies: @unchecked Sendable {
         }
     }
 
-    /// The counts valid in `db`'s current transaction; those of another
-    /// state of the index are dropped.
-    func session(_ db: Database) throws -> Session {
+    /// The two records of FTS5 that tell the state of the full-text index
+    /// in `db`'s current transaction (fewer when it has no row yet).
+    static func stateRecords(_ db: Database) throws -> [Data] {
         let table = DocumentText.databaseTableName + "_data"
         // Row 1: averages; row 10: structure (FTS5_AVERAGES_ROWID and
         // FTS5_STRUCTURE_ROWID).
-        let current = try Data.fetchAll(db, sql: "SELECT block FROM \(table) WHERE id IN (1, 10) ORDER BY id")
+        return try Data.fetchAll(db.cachedStatement(sql: "SELECT block FROM \(table) WHERE id IN (1, 10) ORDER BY id"))
+    }
+
+    /// A short name of a state of the full-text index (FNV-1a, 64 bits, of
+    /// both records and their lengths), to store beside what was read of
+    /// it; nil without both records.
+    static func fingerprint(of records: [Data]) -> String? {
+        guard records.count == 2 else { return nil }
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        func add(_ byte: UInt8) { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
+        for record in records {
+            withUnsafeBytes(of: UInt32(record.count).littleEndian) { $0.forEach(add) }
+            record.forEach(add)
+        }
+        return String(hash, radix: 16)
+    }
+
+    /// The counts valid in `db`'s current transaction; those of another
+    /// state of the index are dropped.
+    func session(_ db: Database) throws -> Session {
+        let current = try Self.stateRecords(db)
         // Without both records the state cannot be told: nothing is kept.
         guard current.count == 2 else { return .none }
         lock.lock()

@@ -269,7 +269,11 @@ private struct SearchRun {
             tokenizer: index.tokenizer, icuTokenizer: index.icuTokenizer,
             fts5Tokenizer: index.icuTokenizer == nil ? try db.makeTokenizer(index.tokenizer.descriptor) : nil,
             queryText: query.text, options: options, alternatives: alternatives,
-            sampleLanguages: { try frequencies.languageSample { try QueryStemming.sampleLanguages(db) } },
+            sampleLanguages: {
+                try frequencies.languageSample {
+                    try QueryStemming.storedSample(db, fingerprint: frequencies.fingerprint) ?? QueryStemming.sampleLanguages(db)
+                }
+            },
             isIndexed: { word in try frequencies.isIndexed(word) { try DocumentText.holdsToken(word, db) } })
     }
 

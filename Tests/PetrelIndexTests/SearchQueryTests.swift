@@ -155,6 +155,46 @@ struct SearchTests {
         try index.expectSound()
     }
 
+    /// Far into a long body, the snippet is found by looking for the
+    /// query's tokens as bytes first: in any ASCII case, past places where
+    /// they are only part of a longer word (a few, and more than are looked
+    /// at), and, for a word the text spells otherwise than its indexed form
+    /// (`Straße` for `strasse`), by reading the body as before.
+    @Test func snippetsFarIntoLongBodies() throws {
+        let filler = String(repeating: "albatross glides over the ocean. ", count: 40_000)
+        let decoys = String(repeating: "brainstorming thunderstorms firestorm, ", count: 3_000)
+        let tree = try Tree([
+            "upper.txt": filler + " THE STORM PETREL patters on the water at dawn. " + filler,
+            "decoys.txt": filler + decoys.prefix(400) + " A storm petrel again, at dusk. " + decoys,
+            "many-decoys.txt": filler + decoys + " A storm petrel again, at dusk. " + decoys,
+            "street.txt": String(repeating: "albatross glides over the ocean. ", count: 20_000) + " Die Straße am Meer. " + filler,
+        ])
+        let index = try DocumentIndex(path: tree.directory.path("far.sqlite"))
+        try index.update(roots: [tree.root])
+        var options = SearchOptions()
+        options.snippetTokens = 8
+        func snippets(_ query: String) throws -> [String: (snippet: String, marked: [String])] {
+            var found: [String: (String, [String])] = [:]
+            for hit in try index.search(query, options: options).hits {
+                let name = hit.path.split(separator: "/").last.map(String.init) ?? ""
+                found[name] = (hit.snippet, hit.matchRanges.map { String(decoding: Array(hit.snippet.utf8)[$0], as: UTF8.self) })
+            }
+            return found
+        }
+        let storm = try snippets("storm")
+        #expect(Set(storm.keys) == ["upper.txt", "decoys.txt", "many-decoys.txt"])
+        #expect(storm["upper.txt"]?.marked == ["STORM"], "\(storm["upper.txt"]?.snippet ?? "")")
+        #expect(storm["upper.txt"]?.snippet.contains("THE STORM PETREL patters") == true)
+        #expect(storm["decoys.txt"]?.marked == ["storm"], "\(storm["decoys.txt"]?.snippet ?? "")")
+        #expect(storm["decoys.txt"]?.snippet.contains("A storm petrel again") == true)
+        #expect(storm["many-decoys.txt"]?.marked == ["storm"], "\(storm["many-decoys.txt"]?.snippet ?? "")")
+        for (name, found) in storm { #expect(found.snippet.hasPrefix("…") && found.snippet.hasSuffix("…"), "\(name): \(found.snippet)") }
+        let street = try snippets("strasse")
+        #expect(street["street.txt"]?.marked == ["Straße"], "\(street["street.txt"]?.snippet ?? "")")
+        #expect(street["street.txt"]?.snippet.hasPrefix("…") == true)
+        try index.expectSound()
+    }
+
     @Test func multilingualWords() throws {
         let (_, index) = try Self.makeIndex()
         #expect(names(try index.search("東京")) == ["tokyo.txt"])

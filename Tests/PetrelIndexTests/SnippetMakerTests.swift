@@ -33,6 +33,26 @@ struct SnippetMakerTests {
         #expect(result.marked == (marked.isEmpty ? ["海燕"] : marked))
     }
 
+    /// Where a long body may hold a match: query tokens and prefixes
+    /// found as bytes, ASCII letters in either case, at or after an offset,
+    /// only where a needle fits whole.
+    @Test func bodyScansFindTokensAsBytesInAnyASCIICase() throws {
+        let tokenizer = try ICUWordTokenizer(arguments: IndexTokenizer.icu.descriptor.arguments)
+        let maker = SnippetMaker(tokenizer: tokenizer, exact: ["storm", "x", "海燕"], prefixes: ["petr"])
+        let scan = BodyScan(needles: maker.needles)
+        #expect(scan.needles.count == 3)
+        let bytes = Array("A thunderSTORM, then PETRels. 海燕 stor".utf8)
+        let first = try #require(scan.firstOccurrence(in: bytes, from: 0))
+        #expect(first == 9)
+        let second = try #require(scan.firstOccurrence(in: bytes, from: first + 1))
+        #expect(String(decoding: bytes[second..<(second + 4)], as: UTF8.self) == "PETR")
+        let third = try #require(scan.firstOccurrence(in: bytes, from: second + 1))
+        #expect(String(decoding: bytes[third..<(third + 6)], as: UTF8.self) == "海燕")
+        // `stor` at the end is not a whole needle; one-byte tokens are not looked for.
+        #expect(scan.firstOccurrence(in: bytes, from: third + 1) == nil)
+        #expect(scan.firstOccurrence(in: bytes, from: bytes.count) == nil)
+    }
+
     @Test func aBodyWithoutTheWordsHasNoSnippet() throws {
         #expect(try snippet("albatross and shearwater.", ["storm"]) == nil)
     }

@@ -106,7 +106,7 @@ final class DocumentFrequencies: @unchecked Sendable {
         var hash: UInt64 = 0xcbf2_9ce4_8422_2325
         func add(_ byte: UInt8) { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
         for record in records {
-            withUnsafeBytes(of: UInt32(record.count).littleEndian) { $0.forEach(add) }
+            for shift in stride(from: 0, to: 32, by: 8) { add(UInt8(truncatingIfNeeded: record.count >> shift)) }
             record.forEach(add)
         }
         return String(hash, radix: 16)

@@ -18,6 +18,12 @@ struct SnippetMaker {
         exact.contains(token) || prefixes.contains { token.hasPrefix($0) }
     }
 
+    /// The bytes to look for in a body to find where a match may be
+    /// (``BodyScan``): each query token and prefix of two bytes or more.
+    var needles: [[UInt8]] {
+        (exact.sorted() + prefixes).map { Array($0.utf8) }.filter { $0.count >= 2 }
+    }
+
     /// Text around the first match in `body`, with the UTF-8 ranges of the
     /// matches in it; nil when the body has no match (it matched elsewhere).
     ///
@@ -108,5 +114,47 @@ struct SnippetMaker {
     /// marks, not letters, digits or ideographs.
     static func isFiller(_ scalar: Unicode.Scalar) -> Bool {
         !scalar.properties.isAlphabetic && scalar.properties.numericType == nil
+    }
+}
+
+/// Where a body may hold a match: the first place at or after an offset
+/// where one of a query's tokens occurs as bytes, ASCII letters in either
+/// case (indexed tokens are folded to lowercase). A place found is not yet
+/// a match (`petrel` inside `petrels`, `the` inside `other`): the snippet
+/// maker tokenizes the text around it to tell.
+struct BodyScan {
+    let needles: [[UInt8]]
+    /// Needles by their first byte.
+    private var starting: [[Int]] = Array(repeating: [], count: 256)
+
+    init(needles: [[UInt8]]) {
+        self.needles = needles
+        for (index, needle) in needles.enumerated() { starting[Int(needle[0])].append(index) }
+    }
+
+    /// ASCII `A`-`Z` as lowercase, every other byte as it is.
+    @inline(__always) static func lowercased(_ byte: UInt8) -> UInt8 {
+        byte &- 0x41 < 26 ? byte | 0x20 : byte
+    }
+
+    /// The offset in `bytes` of the first occurrence at or after `start` of
+    /// a needle that `bytes` holds whole, nil when there is none.
+    func firstOccurrence(in bytes: [UInt8], from start: Int) -> Int? {
+        guard start < bytes.count else { return nil }
+        for position in start..<bytes.count {
+            let candidates = starting[Int(Self.lowercased(bytes[position]))]
+            if candidates.isEmpty { continue }
+            for index in candidates {
+                let needle = needles[index]
+                guard position + needle.count <= bytes.count else { continue }
+                var equal = true
+                for offset in 1..<needle.count where Self.lowercased(bytes[position + offset]) != needle[offset] {
+                    equal = false
+                    break
+                }
+                if equal { return position }
+            }
+        }
+        return nil
     }
 }

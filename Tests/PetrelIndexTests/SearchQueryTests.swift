@@ -375,6 +375,28 @@ struct SearchTests {
         #expect(names(try index.search("alamaba", options: options)) == ["alabama.txt"])
     }
 
+    /// Suggestions are looked for among the terms that share the word's
+    /// first two letters, then, when those hold no term one edit away (or
+    /// too few for a short word), under its initials: a typo in the second
+    /// letter still gets its word, and so does a short word's neighbour
+    /// with other first letters.
+    @Test func suggestionsReadTheTermsUnderTheFirstLettersThenTheInitials() throws {
+        var files: [String: String] = [:]
+        for (n, text) in ["petrel colony on the cliffs", "pelagic birds over the ocean", "a parrot in the tree", "fulmar and petrels",
+                          "abi abc abs", "arg parsing"].enumerated() {
+            files["d\(n).txt"] = text
+        }
+        let (_, index) = try RankingTests.makeIndex(files)
+        // Past the second letter: found among the `pe` terms alone.
+        #expect(try index.search("petrwl").suggestions["petrwl"]?.first == "petrel")
+        // In the second letter: only under the initial `p`.
+        #expect(try index.search("pwtrel").suggestions["pwtrel"]?.first == "petrel")
+        // A short word with three neighbours under `ab` stands on them...
+        #expect(try index.search("abg").suggestions["abg"]?.sorted() == ["abc", "abi", "abs"])
+        // ...one with fewer reads the initial's terms too.
+        #expect(try index.search("arf").suggestions["arf"]?.contains("arg") == true)
+    }
+
     @Test func punctuationOnlyWordsAreDropped() throws {
         let (_, index) = try Self.makeIndex()
         #expect(names(try index.search("albatross —")) == ["albatross.txt"])

@@ -97,10 +97,13 @@ extension Database {
     ///   - sharingInitial: When true, only terms that start with the
     ///     word's first letter are read (a prefix range of the vocabulary,
     ///     fast on large indexes); when false, every term is a candidate.
+    ///   - sharedPrefixLength: With `sharingInitial`, 2 or more reads only
+    ///     the terms that start with the word's first letters, that many
+    ///     (a range a few percent of an initial's, for typos past them).
     /// - Returns: The suggestions of each word that has some.
     public func suggestTerms(
         for words: [String], vocabulary: String, maximumDistance: (String) -> Int = { _ in 2 }, limit: Int = 5,
-        sharingInitial: Bool = false, maximumScans: Int = .max
+        sharingInitial: Bool = false, sharedPrefixLength: Int = 1, maximumScans: Int = .max
     ) throws -> [String: [FTSTermSuggestion]] {
         struct Target {
             let word: String
@@ -115,7 +118,20 @@ extension Database {
         // Term ranges to read, each with the targets it serves: everything,
         // or the terms under each initial (first letters first).
         var ranges: [(low: String, high: String?, targets: [Int])] = []
-        if sharingInitial {
+        if sharingInitial, sharedPrefixLength >= 2 {
+            var byPrefix: [String: Int] = [:]
+            for (index, target) in targets.enumerated() {
+                let prefix = String(String.UnicodeScalarView(target.scalars.prefix(sharedPrefixLength)))
+                if let range = byPrefix[prefix] {
+                    ranges[range].targets.append(index)
+                } else if ranges.count < maximumScans, let last = target.scalars.prefix(sharedPrefixLength).last {
+                    // Past the prefix: its last letter's successor.
+                    let next = (last.value + 1...0x10FFFF).lazy.compactMap(Unicode.Scalar.init).first
+                    byPrefix[prefix] = ranges.count
+                    ranges.append((prefix, next.map { String(String.UnicodeScalarView(target.scalars.prefix(sharedPrefixLength).dropLast() + [$0])) }, [index]))
+                }
+            }
+        } else if sharingInitial {
             var byInitial: [Unicode.Scalar: Int] = [:]
             for position in 0..<2 {
                 for (index, target) in targets.enumerated() where position < target.scalars.count {

@@ -163,15 +163,24 @@ extension DocumentIndex {
             results = results.replaced(by: retried, loosening: loosened.phrases)
         }
         // Suggestions for the first few missing words only, read from the
-        // vocabulary under their initials, a bounded number of initials in
-        // all: a query of any length answers in bounded time.
+        // vocabulary under their first two letters, then, for the words
+        // that leaves without a near enough term, under their initials, a
+        // bounded number of ranges in all: a query of any length answers in
+        // bounded time.
         let missing = Array(results.suggestions.keys.sorted().prefix(DocumentIndex.maximumSuggestedWords))
         if !missing.isEmpty {
             var suggestions: [String: [String]] = [:]
             try dbQueue.writeWithoutTransaction { db in
                 try db.execute(sql: "CREATE VIRTUAL TABLE IF NOT EXISTS temp.petrel_vocabulary USING fts5vocab(main, documents_fts, row)")
-                let found = try db.suggestTerms(for: missing, vocabulary: "petrel_vocabulary", maximumDistance: { $0.count > 4 ? 2 : 1 },
-                                                limit: 3, sharingInitial: true, maximumScans: DocumentIndex.maximumSuggestionScans)
+                let distance = { (word: String) in word.count > 4 ? 2 : 1 }
+                var found = try db.suggestTerms(for: missing, vocabulary: "petrel_vocabulary", maximumDistance: distance, limit: DocumentIndex.suggestionCount,
+                                                sharingInitial: true, sharedPrefixLength: 2, maximumScans: DocumentIndex.maximumSuggestedWords)
+                let unsettled = missing.filter { !DocumentIndex.isSettled(found[$0] ?? [], word: $0) }
+                if !unsettled.isEmpty {
+                    let wider = try db.suggestTerms(for: unsettled, vocabulary: "petrel_vocabulary", maximumDistance: distance, limit: DocumentIndex.suggestionCount,
+                                                    sharingInitial: true, maximumScans: DocumentIndex.maximumSuggestionScans)
+                    for word in unsettled { found[word] = wider[word] ?? found[word] }
+                }
                 suggestions = found.mapValues { $0.map(\.term) }
             }
             results.suggestions = suggestions
@@ -233,6 +242,19 @@ extension DocumentIndex {
     /// The most ranges of the vocabulary (terms under one initial) read for
     /// suggestions: on a large index each costs tens of milliseconds.
     static let maximumSuggestionScans = 3
+    /// The most suggestions of a word.
+    static let suggestionCount = 3
+
+    /// Whether the suggestions found among the terms that share a word's
+    /// first two letters stand without reading the terms under its initials
+    /// (14 ms for the `p` of the 160 MB sample, 1 ms for its `pe`): a full
+    /// list one edit away, or, for a word of six letters or more, one term
+    /// one edit away (another that far with other first letters is rare in
+    /// a long word, and would rank beside it only by its documents).
+    static func isSettled(_ suggestions: [FTSTermSuggestion], word: String) -> Bool {
+        let close = suggestions.filter { $0.distance <= 1 }.count
+        return close >= suggestionCount || (word.count >= 6 && close >= 1)
+    }
 
     /// A query as this index analyses it (tests and `--explain`).
     func analyze(_ query: SearchQuery) throws -> AnalyzedQuery {

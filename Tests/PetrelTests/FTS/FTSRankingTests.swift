@@ -128,6 +128,15 @@ struct FTSRankingTests {
             // Without initials, one read serves every word.
             let all = try db.suggestTerms(for: words, vocabulary: "places_vocab")
             #expect(Set(all.keys) == ["alamaba", "arkansass", "kanasas"])
+            // Under the first two letters: `kanasas` keeps `kansas`, but
+            // `aklaska` (a typo in its second letter) finds no `alaska`, and
+            // each prefix is one read of the terms under it.
+            let start = recorder.sql.count
+            let prefixed = try db.suggestTerms(for: ["kanasas", "aklaska", "alamaba"], vocabulary: "places_vocab", sharingInitial: true, sharedPrefixLength: 2)
+            #expect(prefixed.mapValues { $0.map(\.term) } == ["kanasas": ["kansas"], "alamaba": ["alabama"]])
+            let reads = recorder.sql[start...].filter { $0.contains("places_vocab") }
+            #expect(reads.count == 3)
+            #expect(try db.suggestTerms(for: ["aklaska"], vocabulary: "places_vocab", sharingInitial: true).mapValues { $0.map(\.term) } == ["aklaska": ["alaska"]])
         }
         #expect(recorder.contains(#"CREATE VIRTUAL TABLE "places_vocab" USING fts5vocab("places", 'row')"#))
     }

@@ -377,9 +377,10 @@ struct SearchTests {
 
     /// Suggestions are looked for among the terms that share the word's
     /// first two letters, then, when those hold no term one edit away (or
-    /// too few for a short word), under its initials: a typo in the second
-    /// letter still gets its word, and so does a short word's neighbour
-    /// with other first letters.
+    /// too few for a short word) and the search found nothing, under its
+    /// initials: a typo in the second letter still gets its word when
+    /// nothing else was found, and so does a short word's neighbour with
+    /// other first letters.
     @Test func suggestionsReadTheTermsUnderTheFirstLettersThenTheInitials() throws {
         var files: [String: String] = [:]
         for (n, text) in ["petrel colony on the cliffs", "pelagic birds over the ocean", "a parrot in the tree", "fulmar and petrels",
@@ -389,8 +390,12 @@ struct SearchTests {
         let (_, index) = try RankingTests.makeIndex(files)
         // Past the second letter: found among the `pe` terms alone.
         #expect(try index.search("petrwl").suggestions["petrwl"]?.first == "petrel")
-        // In the second letter: only under the initial `p`.
+        // In the second letter: only under the initial `p`, read when the
+        // search found nothing.
         #expect(try index.search("pwtrel").suggestions["pwtrel"]?.first == "petrel")
+        let found = try index.search("pwtrel fulmar")
+        #expect(names(found) == ["d3.txt"])
+        #expect(found.suggestions["pwtrel"] == nil)
         // A short word with three neighbours under `ab` stands on them...
         #expect(try index.search("abg").suggestions["abg"]?.sorted() == ["abc", "abi", "abs"])
         // ...one with fewer reads the initial's terms too.

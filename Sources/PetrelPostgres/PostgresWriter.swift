@@ -59,10 +59,33 @@ struct PostgresWriter {
             try await writer.commit()
             try await connection.query("UPDATE roots SET last_run_at = now() WHERE id = \(rootID)", logger: logger)
             try await connection.query("SELECT pg_advisory_unlock(\(PostgresSchema.lockSpace), \(Int32(truncatingIfNeeded: rootID)))", logger: logger)
+            try await analyzeIfDue(changed: report.added + report.updated + report.deleted + report.renamed, connection: connection)
             return report
         } catch {
             if writer.inTransaction { _ = try? await connection.query("ROLLBACK", logger: logger) }
             throw error
+        }
+    }
+
+    /// Analyses the tables searches plan on when a run changed as many
+    /// documents as makes autovacuum analyse them (50 and a tenth of the
+    /// documents), instead of leaving it to autovacuum's next round. Until
+    /// then the planner has no statistics of the new rows' vectors: right
+    /// after the sample was indexed, it read every document for a word
+    /// searched with its stem (`'zzqqxx' | 'zzqqxx':*`, 58 ms, a sequential
+    /// scan) where the GIN indexes take 4 ms. `ANALYZE documents` took 0.4 s
+    /// there and reads a sample of 30,000 rows at any size. A user who does
+    /// not own the tables gets a warning from PostgreSQL, not an error.
+    static func analyzeIfDue(changed: Int, connection: PostgresConnection) async throws {
+        guard changed > 0 else { return }
+        var documents: Int64 = 0
+        for try await count in try await connection.query("SELECT coalesce(sum(docs), 0)::bigint FROM corpus_stats", logger: PostgresSession.logger)
+            .decode(Int64.self) {
+            documents = count
+        }
+        guard Double(changed) > 50 + 0.1 * Double(documents) else { return }
+        for table in ["documents", "lexemes", "token_documents"] {
+            try await connection.query("ANALYZE \(unescaped: table)", logger: PostgresSession.logger)
         }
     }
 

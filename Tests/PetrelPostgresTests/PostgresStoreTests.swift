@@ -512,6 +512,39 @@ struct PostgresStoreTests {
         #expect(try await index.search("lantern keeper").hits.count == 10)
     }
 
+    @Test("An update that changed many documents leaves the tables analysed; a small one does not analyse them again")
+    func updatesAnalyseWhatTheyChanged() async throws {
+        let server = try PostgresServer()
+        defer { server.stop() }
+        let directory = try TemporaryDirectory()
+        let root = directory.path("notes")
+        try FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: true)
+        for number in 0..<120 {
+            try "Note \(number): the keeper lights the lamp.\n".write(toFile: root + "/note-\(number).txt", atomically: false, encoding: .utf8)
+        }
+        let index = try await PostgresIndex(server.url)
+        #expect(try await index.update(roots: [root]).added == 120)
+        // What a test asks of the server: an error when it is not so.
+        func expect(_ condition: String) throws {
+            try server.sql("DO $$ BEGIN IF NOT (\(condition)) THEN RAISE EXCEPTION 'not so: %', $c$\(condition)$c$; END IF; END $$")
+        }
+        // `last_analyze`: an ANALYZE run by a session (autovacuum's are
+        // `last_autoanalyze`).
+        let analysed = "(SELECT last_analyze FROM pg_stat_user_tables WHERE relname = 'documents')"
+        try expect("\(analysed) IS NOT NULL")
+        try expect("(SELECT last_analyze FROM pg_stat_user_tables WHERE relname = 'lexemes') IS NOT NULL")
+        try server.sql("CREATE TABLE test_analysed AS SELECT \(analysed) AS at")
+        // Two documents of 120: below autovacuum's threshold (50 and a tenth).
+        for number in 0..<2 { try "Note \(number), rewritten: a lantern.\n".write(toFile: root + "/note-\(number).txt", atomically: false, encoding: .utf8) }
+        #expect(try await index.update(roots: [root]).updated == 2)
+        try expect("\(analysed) = (SELECT at FROM test_analysed)")
+        // Seventy more: above it.
+        for number in 0..<70 { try "Note \(number), again: a gannet.\n".write(toFile: root + "/note-\(number).txt", atomically: false, encoding: .utf8) }
+        #expect(try await index.update(roots: [root]).updated == 70)
+        try expect("\(analysed) > (SELECT at FROM test_analysed)")
+        #expect(try await index.check() == [])
+    }
+
     @Test("A connection string that is not one, and a server that is not there: clear errors")
     func badConnections() async throws {
         #expect(throws: IndexError.self) { try PostgresLocation("mysql://petrel@localhost/petrel") }

@@ -39,7 +39,7 @@ struct SnippetMakerTests {
     @Test func bodyScansFindTokensAsBytesInAnyASCIICase() throws {
         let tokenizer = try ICUWordTokenizer(arguments: IndexTokenizer.icu.descriptor.arguments)
         let maker = SnippetMaker(tokenizer: tokenizer, exact: ["storm", "x", "海燕"], prefixes: ["petr"])
-        let scan = BodyScan(needles: maker.needles)
+        let scan = BodyScan(needles: maker.needles + [[]])
         #expect(scan.needles.count == 3)
         let bytes = Array("A thunderSTORM, then PETRels. 海燕 stor".utf8)
         let first = try #require(scan.firstOccurrence(in: bytes, from: 0))

@@ -19,9 +19,9 @@ struct SnippetMaker {
     }
 
     /// The bytes to look for in a body to find where a match may be
-    /// (``BodyScan``): each query token and prefix of two bytes or more.
+    /// (``BodyScan``): each query token and prefix.
     var needles: [[UInt8]] {
-        (exact.sorted() + prefixes).map { Array($0.utf8) }.filter { $0.count >= 2 }
+        (exact.sorted() + prefixes).map { Array($0.utf8) }
     }
 
     /// Text around the first match in `body`, with the UTF-8 ranges of the
@@ -127,9 +127,11 @@ struct BodyScan {
     /// Needles by their first byte.
     private var starting: [[Int]] = Array(repeating: [], count: 256)
 
+    /// Looks for `needles`, lowercase; those shorter than two bytes are
+    /// left out (inside too many words to tell anything).
     init(needles: [[UInt8]]) {
-        self.needles = needles
-        for (index, needle) in needles.enumerated() { starting[Int(needle[0])].append(index) }
+        self.needles = needles.filter { $0.count >= 2 }
+        for (index, needle) in self.needles.enumerated() { starting[Int(needle[0])].append(index) }
     }
 
     /// ASCII `A`-`Z` as lowercase, every other byte as it is.

@@ -118,17 +118,24 @@ extension Database {
         // Term ranges to read, each with the targets it serves: everything,
         // or the terms under each initial (first letters first).
         var ranges: [(low: String, high: String?, targets: [Int])] = []
+        // The terms that start with `prefix`: from it to the same with its
+        // last letter's successor (nil: to the end).
+        func range(under prefix: [Unicode.Scalar]) -> (low: String, high: String?) {
+            let text = { (scalars: [Unicode.Scalar]) in String(String.UnicodeScalarView(scalars)) }
+            guard let last = prefix.last else { return ("", nil) }
+            let next = (last.value + 1...0x10FFFF).lazy.compactMap(Unicode.Scalar.init).first
+            return (text(prefix), next.map { text(prefix.dropLast() + [$0]) })
+        }
         if sharingInitial, sharedPrefixLength >= 2 {
-            var byPrefix: [String: Int] = [:]
+            var byPrefix: [[Unicode.Scalar]: Int] = [:]
             for (index, target) in targets.enumerated() {
-                let prefix = String(String.UnicodeScalarView(target.scalars.prefix(sharedPrefixLength)))
+                let prefix = Array(target.scalars.prefix(sharedPrefixLength))
                 if let range = byPrefix[prefix] {
                     ranges[range].targets.append(index)
-                } else if ranges.count < maximumScans, let last = target.scalars.prefix(sharedPrefixLength).last {
-                    // Past the prefix: its last letter's successor.
-                    let next = (last.value + 1...0x10FFFF).lazy.compactMap(Unicode.Scalar.init).first
+                } else if ranges.count < maximumScans {
                     byPrefix[prefix] = ranges.count
-                    ranges.append((prefix, next.map { String(String.UnicodeScalarView(target.scalars.prefix(sharedPrefixLength).dropLast() + [$0])) }, [index]))
+                    let (low, high) = range(under: prefix)
+                    ranges.append((low, high, [index]))
                 }
             }
         } else if sharingInitial {
@@ -140,9 +147,9 @@ extension Database {
                     if let range = byInitial[initial] {
                         ranges[range].targets.append(index)
                     } else if ranges.count < maximumScans {
-                        let next = (initial.value + 1...0x10FFFF).lazy.compactMap(Unicode.Scalar.init).first
                         byInitial[initial] = ranges.count
-                        ranges.append((String(initial), next.map(String.init), [index]))
+                        let (low, high) = range(under: [initial])
+                        ranges.append((low, high, [index]))
                     }
                 }
             }

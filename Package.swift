@@ -319,7 +319,7 @@ let package = Package(
         ),
         .testTarget(
             name: "PetrelCommandSupportTests",
-            dependencies: ["PetrelCommandSupport", "PetrelIndex", "PetrelTestSupport", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            dependencies: ["PetrelCommandSupport", "PetrelSearchTool", "PetrelIndex", "PetrelTestSupport", .product(name: "ArgumentParser", package: "swift-argument-parser"),
                            .product(name: "PropertyBased", package: "swift-property-based")],
             swiftSettings: commonSwiftSettings
         ),

@@ -26,7 +26,17 @@ public struct CommandExit: Error, Sendable {
 /// usage on stderr; errors a command throws exit 2 with `name: message`.
 public enum CommandRunner {
     public static func main<Command: ParsableCommand>(_ type: Command.Type, arguments: [String]? = nil) -> Never {
-        let outcome = run(type, arguments: arguments)
+        finish(run(type, arguments: arguments))
+    }
+
+    /// Runs `body`, a command's work on arguments it read without
+    /// ArgumentParser, under the same contract (what it throws ends the
+    /// process as the command's `run()` would).
+    public static func main<Command: ParsableCommand>(_ type: Command.Type, running body: () throws -> Void) -> Never {
+        finish(run(type, running: body))
+    }
+
+    private static func finish(_ outcome: (status: ExitStatus, stdout: String, stderr: String)) -> Never {
         if !outcome.stdout.isEmpty { StandardStreams.writeOutputIgnoringErrors(outcome.stdout) }
         if !outcome.stderr.isEmpty { StandardStreams.writeError(outcome.stderr) }
         exit(outcome.status.rawValue)
@@ -34,10 +44,17 @@ public enum CommandRunner {
 
     /// What `main` prints and returns, without printing or exiting (for tests).
     public static func run<Command: ParsableCommand>(_ type: Command.Type, arguments: [String]?) -> (status: ExitStatus, stdout: String, stderr: String) {
-        let name = type.configuration.commandName ?? "command"
-        do {
+        run(type) {
             var command = try type.parseAsRoot(arguments)
             try command.run()
+        }
+    }
+
+    /// What `main(_:running:)` prints and returns, without printing or exiting.
+    public static func run<Command: ParsableCommand>(_ type: Command.Type, running body: () throws -> Void) -> (status: ExitStatus, stdout: String, stderr: String) {
+        let name = type.configuration.commandName ?? "command"
+        do {
+            try body()
             return (.success, "", "")
         } catch let exit as CommandExit {
             return (exit.status, "", "")

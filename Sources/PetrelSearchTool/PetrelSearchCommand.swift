@@ -6,7 +6,17 @@ import PetrelIndex
 /// The `petrel-search` command; `Store` reaches indexes on PostgreSQL
 /// (``PostgresTwin`` in `petrel-search`, PetrelPostgres in its twin).
 public struct PetrelSearchCommand<Store: PostgresStoreAccess>: ParsableCommand {
-    public static func main() { CommandRunner.main(Self.self) }
+    /// Runs the command. Arguments of the usual shapes (words, and options
+    /// each given once with its value as the next argument) are read
+    /// without ArgumentParser, whose first parse of a command costs a
+    /// search process a fifth of its time (``SearchArguments/init(quickParsing:)``);
+    /// everything else, help and every error included, goes through it.
+    public static func main() {
+        if let arguments = SearchArguments(quickParsing: Array(CommandLine.arguments.dropFirst())), (try? arguments.validate()) != nil {
+            CommandRunner.main(Self.self) { try arguments.run(Store.self) }
+        }
+        CommandRunner.main(Self.self)
+    }
 
     public init() {}
 
@@ -114,111 +124,20 @@ public struct PetrelSearchCommand<Store: PostgresStoreAccess>: ParsableCommand {
     var ranking: String?
 
     @Option(name: .long, help: ArgumentHelp("Colour: auto (on a terminal, unless NO_COLOR is set), always or never.", valueName: "when"))
-    var color: ColorMode = .auto
+    var color: SearchArguments.ColorMode = .auto
 
-    enum ColorMode: String, ExpressibleByArgument, CaseIterable { case auto, always, never }
+    /// The options as plain values.
+    var arguments: SearchArguments {
+        SearchArguments(query: query, index: index, database: database, limit: limit, offset: offset, count: count, json: json,
+                        filesOnly: filesOnly, nulSeparated: nulSeparated, explain: explain, path: path, kind: kind, since: since,
+                        before: before, root: root, fuzzy: fuzzy, strict: strict, weights: weights, ranking: ranking, color: color)
+    }
 
     public func validate() throws {
-        if query.allSatisfy({ $0.trimmingCharacters(in: .whitespaces).isEmpty }) { throw ValidationError("give a query (see --help)") }
-        if limit ?? 0 < 0 || offset < 0 { throw ValidationError("--limit and --offset cannot be negative") }
-        if nulSeparated, !filesOnly { throw ValidationError("-0 goes with --files-only (-l)") }
-        for (name, value) in [("--since", since), ("--before", before)] {
-            if let value, DateSpec.parse(value) == nil { throw ValidationError("\(name): '\(value)' is not a date (2024-05-01) or a span (7d, 12h, 2w)") }
-        }
-        if let ranking {
-            do { _ = try RankingParameters(ranking) } catch { throw ValidationError("--ranking: \(error)") }
-        }
-        if let weights, FieldWeights(parsing: weights) == nil { throw ValidationError("--weights: '\(weights)' is not path=N,title=N,body=N") }
-        if let path, let problem = GlobSyntax.problem(in: path) { throw ValidationError("--path: '\(path)' is not a glob: \(problem)") }
+        try arguments.validate()
     }
 
     public func run() throws {
-        // A reader that stops early (`| head`) makes the next write fail
-        // with EPIPE, which ends the command quietly (StandardStreams).
-        signal(SIGPIPE, SIG_IGN)
-        let indexPath = index ?? DocumentIndex.defaultPath()
-        let output = SearchOutput(
-            color: color == .always || (color == .auto && Terminal.stdoutIsTerminal && ProcessInfo.processInfo.environment["NO_COLOR"].map(\.isEmpty) ?? true),
-            width: Terminal.width(),
-            escapesControlCharacters: !(filesOnly && (nulSeparated || !Terminal.stdoutIsTerminal)))
-        let environment = ProcessInfo.processInfo.environment["PETREL_DATABASE"].flatMap { $0.isEmpty ? nil : $0 }
-        let databaseURL = database ?? (index == nil ? environment : nil)
-        do {
-            if databaseURL != nil { try Store.prepare(tool: "petrel-search") }
-            let documentIndex = try databaseURL == nil ? DocumentIndex(readingAt: indexPath) : nil
-            let text = query.joined(separator: " ")
-            // author:, from:, to:, cc:, subject: and keywords: are filters.
-            let (queryText, metadataFilters) = MetadataFilter.split(text)
-            let parsed: SearchQuery
-            do {
-                parsed = try SearchQuery(queryText)
-            } catch where error.asksForNothing {
-                // Only punctuation, or only exclusions: no document can be
-                // asked for, which is no hit, not a failure.
-                output.diagnostic("'\(TerminalText.escaped(text))': \(error.message)")
-                throw CommandExit(.partial)
-            } catch {
-                output.diagnostic("query error at character \(error.position + 1): \(TerminalText.escaped(error.message))")
-                throw CommandExit(.failure)
-            }
-            var options = SearchOptions()
-            options.limit = limit ?? (filesOnly ? 1_000_000_000 : 10)
-            if count { options.limit = 0 }
-            options.offset = offset
-            options.pathGlob = path
-            options.kinds = kind.map { $0.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces).lowercased() } } ?? []
-            if !options.kinds.isEmpty, let documentIndex {
-                let present = try documentIndex.kinds()
-                for absent in options.kinds where !present.contains(absent) {
-                    output.diagnostic("no document of kind '\(TerminalText.escaped(absent))' in this index (its kinds: \(present.sorted().joined(separator: ", ")))")
-                }
-            }
-            options.modifiedSince = since.flatMap { DateSpec.parse($0) }
-            options.modifiedBefore = before.flatMap { DateSpec.parse($0) }
-            options.root = root
-            options.metadata = metadataFilters
-            options.fuzzy = fuzzy
-            options.relax = !strict && !count
-            options.countAll = count
-            options.explain = explain
-            if let ranking { options.ranking = try RankingParameters(ranking) }
-            if let weights, let parsedWeights = FieldWeights(parsing: weights) {
-                options.pathWeight = parsedWeights.path
-                options.titleWeight = parsedWeights.title
-                options.bodyWeight = parsedWeights.body
-            }
-            let results: SearchResults
-            if let documentIndex {
-                results = try documentIndex.search(parsed, options: options)
-            } else {
-                results = try Store.search(url: databaseURL ?? "", query: parsed, options: options)
-            }
-            if count {
-                try StandardStreams.writeOutput("\(results.fullMatchCount ?? 0)\n")
-                if (results.fullMatchCount ?? 0) == 0 { throw CommandExit(.partial) }
-                return
-            }
-            if explain { try output.explainQuery(results) }
-            if json {
-                try output.jsonLines(results.hits)
-            } else if filesOnly {
-                try output.paths(results.hits, separator: nulSeparated ? 0 : 10)
-            } else {
-                try output.blocks(results.hits, offset: offset, explain: explain)
-            }
-            if !fuzzy, !results.suggestions.isEmpty {
-                for (word, terms) in results.suggestions.sorted(by: { $0.key < $1.key }) {
-                    output.diagnostic("no document has '\(TerminalText.escaped(word))'; did you mean \(TerminalText.escaped(terms.joined(separator: ", ")))? (--fuzzy searches them)")
-                }
-            }
-            if results.hits.isEmpty { throw CommandExit(.partial) }
-        } catch let error as CommandExit {
-            throw error
-        } catch let error as StandardStreams.WriteError {
-            throw error
-        } catch {
-            for line in FailureReport.lines(for: error) { output.diagnostic(TerminalText.escaped(line)) }
-            throw CommandExit(FailureReport.status(for: error))
-        }
+        try arguments.run(Store.self)
     }
 }

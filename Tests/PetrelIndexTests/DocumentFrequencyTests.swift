@@ -50,6 +50,72 @@ struct DocumentFrequencyTests {
         #expect(shared.documentFrequencies.knownPhrases > 10)
     }
 
+    /// From the second search of a state on, the ranking reads every
+    /// row's lengths from one array read at once (``DocumentLengths``),
+    /// not FTS5's per row: the same numbers, so the same scores to the
+    /// bit; ids left by deleted documents hold nothing, and a new state
+    /// reads them again.
+    @Test func lengthsReadAtOnceAreFTS5sOwnAndRankTheSame() throws {
+        let tree = try makeTree()
+        try tree.write("empty.txt", "")
+        try tree.write("long.md", "# w1\n\n" + String(repeating: "w2 w3 ", count: 3000))
+        let path = tree.path(".index/index.sqlite")
+        let index = try DocumentIndex(path: path)
+        try index.update(roots: [tree.root])
+        // Holes in the ids: documents removed.
+        for n in stride(from: 0, to: 800, by: 7) { try FileManager.default.removeItem(atPath: tree.path("d\(n).md")) }
+        try index.update()
+        try index.dbQueue.write { db in try db.execute(sql: "INSERT INTO documents_fts(documents_fts) VALUES('integrity-check')") }
+        // Every row's lengths, as FTS5 gives them to a ranking function.
+        let sizes = FTS5AuxiliaryFunction("row_sizes") { match in
+            try (0..<match.columnCount).map { String(try match.tokenCount(column: $0)) }.joined(separator: " ")
+        }
+        let (lengths, rows) = try index.dbQueue.read { db -> (DocumentLengths?, [Row]) in
+            try db.add(fts5Function: sizes)
+            let rows = try Row.fetchAll(db, sql: """
+                SELECT rowid, row_sizes(documents_fts) FROM documents_fts WHERE documents_fts MATCH 'w0 OR w1 OR w2 OR w3 OR txt OR md'
+                """)
+            return (try DocumentLengths.read(db), rows)
+        }
+        let read = try #require(lengths)
+        #expect(rows.count >= 600)
+        for row in rows {
+            let id: Int64 = row[0]
+            let expected: String = row[1]
+            #expect((0..<3).map { String(read.tokenCount(of: id, column: $0) ?? -1) }.joined(separator: " ") == expected, "row \(id)")
+        }
+        let deleted = try index.dbQueue.read { db in try Int64.fetchOne(db, sql: "SELECT min(id) - 1 FROM documents WHERE id > 1 AND id - 1 NOT IN (SELECT id FROM documents)") }
+        if let deleted { #expect(read.tokenCount(of: deleted, column: 2) == 0) }
+        #expect(read.tokenCount(of: -1, column: 0) == nil && read.tokenCount(of: 1, column: 3) == nil)
+
+        // A first search reads FTS5's lengths; the second the array; the
+        // scores are the same bits.
+        func scores(_ results: SearchResults) -> [String] { results.hits.map { "\($0.path) \($0.score.bitPattern)" } }
+        var options = SearchOptions()
+        options.limit = 30
+        for query in ["w3", "w1 w2", "w0 w7 w45", "title:w3 w0", "w59 w0 w1", "\"w2 w3\""] {
+            let shared = try DocumentIndex(readingAt: path)
+            let first = try shared.search(query, options: options)
+            #expect(!shared.documentFrequencies.hasLengths, "\(query)")
+            let second = try shared.search(query, options: options)
+            #expect(shared.documentFrequencies.hasLengths, "\(query)")
+            #expect(!first.hits.isEmpty)
+            #expect(scores(first) == scores(second), "\(query)")
+        }
+        // A new state: the array is read again, for it.
+        let shared = try DocumentIndex(readingAt: path)
+        _ = try shared.search("w3")
+        _ = try shared.search("w3")
+        #expect(shared.documentFrequencies.hasLengths)
+        try tree.write("more.md", "# w3\n\nw3 w3 w3")
+        try index.update()
+        let changed = try shared.search("w3", options: options)
+        #expect(!shared.documentFrequencies.hasLengths)
+        #expect(scores(try shared.search("w3", options: options)) == scores(changed))
+        #expect(shared.documentFrequencies.hasLengths)
+        #expect(changed.hits.contains { $0.path.hasSuffix("more.md") })
+    }
+
     @Test func countsOfAnotherStateOfTheIndexAreNotUsed() throws {
         let tree = try makeTree()
         let path = tree.path(".index/index.sqlite")

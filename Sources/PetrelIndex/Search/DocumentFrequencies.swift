@@ -17,8 +17,8 @@ import Foundation
 /// finds another state starts the counts again. A phrase is named by its
 /// expression alone (`"word" *`, `title : "word"`), which is what it
 /// counts.
-// @unchecked Sendable: `state`, `counts`, `languages` and `nameTitles` are
-// only read and written under `lock`.
+// @unchecked Sendable: `state`, `counts`, `languages`, `nameTitles`,
+// `lengths` and `searches` are only read and written under `lock`.
 final class DocumentFrequencies: @unchecked Sendable {
     private let lock = NSLock()
     private var state: [Data] = []
@@ -26,6 +26,10 @@ final class DocumentFrequencies: @unchecked Sendable {
     private var languages: [String?]?
     /// The name bits, once read: nil inside when the index has none.
     private var nameTitles: NameTitles??
+    /// Every row's lengths, once read: nil inside when they cannot be.
+    private var lengths: DocumentLengths??
+    /// The searches of this state so far.
+    private var searches = 0
 
     /// The most phrases kept; past it the counts start again (a long-lived
     /// process that searches many words keeps bounded memory).
@@ -41,7 +45,7 @@ final class DocumentFrequencies: @unchecked Sendable {
         let documentCount: Int?
 
         /// Counts nothing: every lookup misses.
-        static let none = Session(frequencies: nil, state: [], documentCount: nil)
+        static let none = Session(frequencies: nil, state: [], documentCount: nil, isRepeated: false)
 
         /// The number of documents that hold `phrase`, when known.
         func count(of phrase: String) -> Int? {
@@ -77,6 +81,20 @@ final class DocumentFrequencies: @unchecked Sendable {
         /// state, else what `read` returns (then kept).
         func nameTitles(_ read: () throws -> NameTitles?) throws -> NameTitles? {
             try kept(\.nameTitles, read)
+        }
+
+        /// Whether an earlier search (of this ``DocumentIndex``) searched
+        /// the same state: what is worth reading whole is read from the
+        /// second search on.
+        let isRepeated: Bool
+
+        /// Every row's lengths (``DocumentLengths``): those kept for this
+        /// state, else, from its second search on, what `read` returns
+        /// (then kept); nil for a first search.
+        func lengths(_ read: () throws -> DocumentLengths?) throws -> DocumentLengths? {
+            if let known = frequencies?.value(at: \.lengths, in: state) { return known }
+            guard isRepeated else { return nil }
+            return try kept(\.lengths, read)
         }
 
         /// The value kept in `slot` for this state, else what `read`
@@ -125,8 +143,11 @@ final class DocumentFrequencies: @unchecked Sendable {
             counts.removeAll()
             languages = nil
             nameTitles = nil
+            lengths = nil
+            searches = 0
         }
-        return Session(frequencies: self, state: current, documentCount: DocumentText.sqliteVarint(current[0]))
+        searches += 1
+        return Session(frequencies: self, state: current, documentCount: DocumentText.sqliteVarint(current[0]), isRepeated: searches > 1)
     }
 
     /// How many phrases have a count (tests).
@@ -134,6 +155,14 @@ final class DocumentFrequencies: @unchecked Sendable {
         lock.lock()
         defer { lock.unlock() }
         return counts.count
+    }
+
+    /// Whether every row's lengths are kept for the current state (tests).
+    var hasLengths: Bool {
+        lock.lock()
+        defer { lock.unlock() }
+        if case .some(.some) = lengths { return true }
+        return false
     }
 
     private func count(of phrase: String, in state: [Data]) -> Int? {

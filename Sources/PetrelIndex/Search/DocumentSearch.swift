@@ -571,8 +571,10 @@ extension SearchRun {
         let titles = try db.cachedStatement(sql: "SELECT title FROM documents WHERE id = ?")
         let db = db
         let nameTitles = try frequencies.nameTitles { try NameTitles.read(db) }
+        let lengths = try frequencies.lengths { try DocumentLengths.read(db) }
         let collector = RankingCollector(title: { id in try String.fetchOne(titles, arguments: [id]) ?? "" },
-                                         frequencies: frequencies, phraseKeys: terms.phraseKeys, nameTitles: nameTitles, leftOut: leftOut)
+                                         frequencies: frequencies, phraseKeys: terms.phraseKeys, nameTitles: nameTitles,
+                                         lengths: lengths, leftOut: leftOut)
         let rows = try RankingCollector.$current.withValue(collector) { try Row.fetchAll(db, request) }
         let page = rows.map { row in
             let id: Int64 = row[0]

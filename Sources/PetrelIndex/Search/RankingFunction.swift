@@ -312,6 +312,9 @@ final class RankingCollector: @unchecked Sendable {
     /// The documents whose titles may be names; nil: every title's length
     /// is read to tell.
     let nameTitles: NameTitles?
+    /// Every row's lengths, when the search has them (nil: FTS5 reads each
+    /// row's, see ``DocumentLengths``).
+    let lengths: DocumentLengths?
 
     /// Terms (a bit each) of the rows the statement's expression leaves
     /// out though they hold a word of the query (``CandidateChoice``).
@@ -322,11 +325,12 @@ final class RankingCollector: @unchecked Sendable {
     fileprivate(set) var leftOutBounds: [(terms: UInt64, bound: Double)] = []
 
     init(title: ((Int64) throws -> String)? = nil, frequencies: DocumentFrequencies.Session = .none, phraseKeys: [String] = [],
-         nameTitles: NameTitles? = nil, leftOut: UInt64 = 0) {
+         nameTitles: NameTitles? = nil, lengths: DocumentLengths? = nil, leftOut: UInt64 = 0) {
         self.title = title
         self.frequencies = frequencies
         self.phraseKeys = phraseKeys
         self.nameTitles = nameTitles
+        self.lengths = lengths
         self.leftOut = leftOut
     }
 
@@ -381,6 +385,8 @@ final class RankingContext {
     /// The documents whose titles may be names, when the search knows
     /// them: the others' titles are not measured for names.
     private let nameTitles: NameTitles?
+    /// Every row's lengths, when the search read them all.
+    private let lengths: DocumentLengths?
     /// The most a name can add to each term a row does not hold.
     private let absentNamePart: [Double]
     /// Whether a term's part can be bounded before the row's sizes are
@@ -457,6 +463,7 @@ final class RankingContext {
         boundsWithoutSizes = model.k1 >= 0 && model.columnB.allSatisfy { (0...1).contains($0) } && model.columnWeights.allSatisfy { $0 >= 0 }
         collector = model.topCount > 0 ? current : nil
         nameTitles = current?.nameTitles
+        lengths = current?.lengths
         // Names are read for descriptions (three words or more, "get
         // socket name"): a query of one or two words is the name itself
         // or keywords, and each title read costs FTS5 its whole row.
@@ -728,7 +735,7 @@ final class RankingContext {
         func size(_ scratch: inout Scratch) throws {
             guard !sized else { return }
             scratch.lengths.setZeros(count: columns)
-            for column in 0..<columns { scratch.lengths[column] = Double(try match.tokenCount(column: column)) }
+            for column in 0..<columns { scratch.lengths[column] = Double(try tokenCount(match, column: column)) }
             let bodyLength = scratch.lengths.last ?? 0
             leadBoost = bodyLength > leadLength ? 1 + model.leadWeight * (1 - leadLength / bodyLength) : 1
             sized = true
@@ -911,7 +918,7 @@ final class RankingContext {
                 if withNames < lowestKept { return withNames }
                 let columns = min(match.columnCount, model.columnWeights.count)
                 guard columns >= 2, nameTitles?.contains(match.rowID) != false,
-                      Self.mayBeAName(Double(try match.tokenCount(column: columns - 2))) else { return bound }
+                      Self.mayBeAName(Double(try tokenCount(match, column: columns - 2))) else { return bound }
             }
             bounded = (held, bound)
         }
@@ -920,6 +927,13 @@ final class RankingContext {
             collector.record(match.rowID, explanation(parts), lowestKept: lowestKeptScore, keeping: model.topCount)
         }
         return parts.score
+    }
+
+    /// A column's length in the current row: from the lengths read at once
+    /// when the search has them, else FTS5's (the same number).
+    private func tokenCount(_ match: some RankingRow, column: Int) throws -> Int {
+        if let lengths, let count = lengths.tokenCount(of: match.rowID, column: column) { return count }
+        return try match.tokenCount(column: column)
     }
 
     /// The lowest of the best `topCount` scores, once there are as many.

@@ -274,6 +274,48 @@ struct UpdateStageTests {
         #expect(try index.check().isEmpty)
     }
 
+    /// A file with documents inside counts each of them in a batch: a
+    /// mailbox of a thousand messages is committed as a thousand
+    /// documents, not one (a million messages made transactions of 100,000
+    /// and an indexer of 1.5 GB on PostgreSQL).
+    @Test func documentsInsideAFileCountInTheBatch() throws {
+        let tree = try Tree(["docs/a.txt": "alpha"])
+        let index = try DocumentIndex(path: tree.path("i.sqlite"))
+        try index.update(roots: [tree.path("docs")])
+        let root = try #require(try index.roots().first)
+        let box = Self.file(tree.path("docs/box.mbox"), size: 900, time: 5)
+        let plan = try UpdatePlan(walked: [box], unreadableFolders: [], stored: StoredFolder(documents: [], skips: []))
+        var messages: [(document: ExtractedDocument, language: String?)] = []
+        for n in 0..<12 {
+            var message = ExtractedDocument(title: "message \(n)", body: "storm petrel \(n)", kind: "eml")
+            message.innerPath = "\(n)"
+            messages.append((message, nil))
+        }
+        let contents = ContainerContents(document: ExtractedDocument(title: nil, body: "", kind: "mbox"), language: nil, inner: messages, skipped: [])
+        // Another connection sees what is committed.
+        let reader = try DocumentIndex(readingAt: tree.path("i.sqlite"))
+        var report = IndexReport()
+        try index.dbQueue.writeWithoutTransaction { db in
+            var writer = try IndexWriter(db, root: root, plan: plan, batchDocuments: 10, batchBytes: 1 << 20)
+            _ = try writer.apply(.storeContainer(file: box, replacing: nil, hash: 3, contents: contents), report: &report)
+            #expect(try reader.dbQueue.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM documents") } == 14)
+            try writer.finish()
+        }
+        #expect(names(try index.search("petrel")).count == 10)
+
+        // The stores' pipeline likewise: a commit right after the mailbox.
+        var converter = StoreUpdate.Converter(icu: try #require(index.icuTokenizer), relativeBase: FilePath(tree.root),
+                                              batchDocuments: 10, batchBytes: 1 << 20)
+        var missing: [Int64: StoredDocument] = [:]
+        let operations = try converter.operations(for: .storeContainer(file: box, replacing: nil, hash: 3, contents: contents), missing: &missing)
+        #expect(operations.count == 2)
+        if case .commit = operations.last {} else { Issue.record("no commit after a mailbox of 12 in batches of 10") }
+        // It takes 13 places of the window of operations, at most the window.
+        #expect(operations.first?.weight(window: 64) == 13)
+        #expect(operations.first?.weight(window: 8) == 8)
+        #expect(operations.last?.weight(window: 64) == 1)
+    }
+
     /// A body tokenized by the extraction is replayed by the index's own
     /// ICU tokenizer during the insert: the index holds what tokenizing it
     /// there would have given (the integrity check tokenizes every row again

@@ -70,6 +70,14 @@ package struct StoreDocument: Sendable {
 /// and extraction feed every store (SQLite's ``IndexWriter`` applies the
 /// work items itself; other stores apply these).
 package enum StoreOperation: Sendable {
+    /// How many of the update's window of operations this one takes: a
+    /// file with the documents inside it (a mailbox of a thousand
+    /// messages) counts each of them, at most the whole window.
+    func weight(window: Int) -> Int {
+        guard case .store(let document) = self else { return 1 }
+        return min(max(1, window), 1 + document.inner.count)
+    }
+
     /// A new or changed document (with the documents inside it).
     case store(StoreDocument)
     /// Same content: only the size and time change (and the time of the
@@ -125,7 +133,8 @@ package enum StoreUpdate {
     /// Updates one folder: walks it (in a thread of its own), plans against
     /// `stored`, extracts, and hands each operation to `apply` in order,
     /// `.commit` after each batch and at the end. At most `window` operations
-    /// wait for `apply` at a time, so memory stays bounded.
+    /// wait for `apply` at a time, so memory stays bounded (a file with
+    /// documents inside counts each of them, ``StoreOperation/weight(window:)``).
     package static func run(folder: [UInt8], stored: [Stored], options: UpdateOptions, tokenizer: IndexTokenizer,
                             window: Int = 64, apply: (StoreOperation) async throws -> Void) async throws -> IndexReport {
         let start = Date()
@@ -184,7 +193,7 @@ package enum StoreUpdate {
                     defer { queue.finished(cost) }
                     for operation in try converter.operations(for: item, missing: &missing) {
                         if stop.isSet { break }
-                        slots.wait()
+                        for _ in 0..<operation.weight(window: window) { slots.wait() }
                         continuation.yield(operation)
                     }
                     if stop.isSet { break }
@@ -205,7 +214,7 @@ package enum StoreUpdate {
         }
         do {
             for try await operation in operations {
-                slots.signal()
+                for _ in 0..<operation.weight(window: window) { slots.signal() }
                 try await apply(operation)
             }
         } catch {
@@ -241,7 +250,7 @@ package enum StoreUpdate {
 
     /// Work items into operations, as ``IndexWriter/apply(_:report:)``
     /// turns them into SQLite writes.
-    private struct Converter: Sendable {
+    struct Converter: Sendable {
         let icu: ICUWordTokenizer
         let relativeBase: FilePath
         let batchDocuments: Int
@@ -302,6 +311,9 @@ package enum StoreUpdate {
                 report.skipped += contents.skipped
                 if replacing == nil { report.added += 1 } else { report.updated += 1 }
                 bytes = file.status.size
+                // A batch counts the documents inside too: a mailbox of
+                // a thousand messages is a thousand documents to commit.
+                pendingDocuments += container.inner.count
                 pendingBytes += contents.inner.reduce(contents.document.body.utf8.count) { $0 + $1.document.body.utf8.count }
             case .skip(let skipped, _, let replacing, let size):
                 report.skipped.append(skipped)

@@ -82,6 +82,9 @@ struct IndexWriter {
             }
             bytes = file.status.size
             pendingBytes += contents.inner.reduce(contents.document.body.utf8.count) { $0 + $1.document.body.utf8.count }
+            // A batch counts the documents inside too: a mailbox of a
+            // thousand messages is a thousand documents to commit.
+            pendingDocuments += contents.inner.count
         case .skip(let skipped, let file, let replacing, let size):
             report.skipped.append(skipped)
             // A missing tool may be installed later: not remembered.

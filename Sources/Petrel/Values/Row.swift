@@ -498,6 +498,35 @@ extension Row {
         }
     }
 
+    /// Calls `body` with the blob (or text bytes) of a column as a span of
+    /// bytes, when the row is a statement's live row: no copy and no
+    /// allocation, for reading many rows' small blobs (an empty span for
+    /// NULL, an empty blob, or a row that is not live). Numbers throw.
+    public func withBytes<T>(atIndex index: Int, _ body: (Span<UInt8>) throws -> T) throws -> T {
+        checkIndex(index)
+        guard let sqliteStatement else {
+            return try withUnsafeData(atUncheckedIndex: index) { data in
+                let bytes = data.map(Array.init) ?? []
+                return try body(bytes.span)
+            }
+        }
+        let column = CInt(index)
+        switch sqlite3_column_type(sqliteStatement, column) {
+        case SQLITE_NULL:
+            return try body([UInt8]().span)
+        case SQLITE_BLOB, SQLITE_TEXT:
+            // SQLite owns the bytes until the statement moves on; `body`
+            // runs before that.
+            let count = Int(sqlite3_column_bytes(sqliteStatement, column))
+            guard count > 0, let bytes = sqlite3_column_blob(sqliteStatement, column) else { return try body([UInt8]().span) }
+            let buffer = UnsafeBufferPointer(start: bytes.assumingMemoryBound(to: UInt8.self), count: count)
+            return try body(buffer.span)
+        default:
+            let value = databaseValue(atUncheckedIndex: index)
+            throw RowDecodingError.valueMismatch(Data.self, value: value, column: columnNames[index], sql: statement?.sql)
+        }
+    }
+
     /// The bytes of the blob or text at a column index, copied; nil for NULL or a number.
     @available(*, deprecated, message: "Use withUnsafeData(atIndex:_:) instead.")
     public func dataNoCopy(atIndex index: Int) -> Data? {

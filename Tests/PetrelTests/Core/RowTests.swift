@@ -244,7 +244,18 @@ struct RowCoalesceAndUnsafeDataTests {
                 #expect(try row.withUnsafeData(at: Column("nickname")) { $0 } == nil)
                 #expect(try row.withUnsafeData(named: "missing") { $0 } == nil)
                 #expect(throws: RowDecodingError.self) { try row.withUnsafeData(atIndex: 3) { $0 } }
+                // As a span of bytes: NULL and empty are empty; numbers throw.
+                func bytes(_ index: Int) throws -> [UInt8] {
+                    try row.withBytes(atIndex: index) { span in span.indices.map { span[$0] } }
+                }
+                #expect(try bytes(2) == [1, 2])
+                #expect(try bytes(1) == Array("Arthur".utf8))
+                #expect(try bytes(0) == [])
+                #expect(throws: RowDecodingError.self) { try bytes(3) }
             }
+            try db.execute(sql: "UPDATE t SET photo = x''")
+            let empty = try #require(try Row.fetchCursor(db, sql: sql).next())
+            #expect(try empty.withBytes(atIndex: 2) { $0.count } == 0)
         }
     }
 }

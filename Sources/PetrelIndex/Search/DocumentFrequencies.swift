@@ -45,7 +45,7 @@ final class DocumentFrequencies: @unchecked Sendable {
         let documentCount: Int?
 
         /// Counts nothing: every lookup misses.
-        static let none = Session(frequencies: nil, state: [], documentCount: nil, isRepeated: false)
+        static let none = Session(frequencies: nil, state: [], documentCount: nil, searchesOfState: 1)
 
         /// The number of documents that hold `phrase`, when known.
         func count(of phrase: String) -> Int? {
@@ -83,17 +83,17 @@ final class DocumentFrequencies: @unchecked Sendable {
             try kept(\.nameTitles, read)
         }
 
-        /// Whether an earlier search (of this ``DocumentIndex``) searched
-        /// the same state: what is worth reading whole is read from the
-        /// second search on.
-        let isRepeated: Bool
+        /// How many searches of this ``DocumentIndex`` searched this state,
+        /// this one included: what is worth reading whole is read once a
+        /// state is searched often.
+        let searchesOfState: Int
 
         /// Every row's lengths (``DocumentLengths``): those kept for this
-        /// state, else, from its second search on, what `read` returns
-        /// (then kept); nil for a first search.
+        /// state, else, from its ``DocumentLengths/searchesBeforeReading``th
+        /// search on, what `read` returns (then kept); nil before.
         func lengths(_ read: () throws -> DocumentLengths?) throws -> DocumentLengths? {
             if let known = frequencies?.value(at: \.lengths, in: state) { return known }
-            guard isRepeated else { return nil }
+            guard searchesOfState >= DocumentLengths.searchesBeforeReading else { return nil }
             return try kept(\.lengths, read)
         }
 
@@ -147,7 +147,7 @@ final class DocumentFrequencies: @unchecked Sendable {
             searches = 0
         }
         searches += 1
-        return Session(frequencies: self, state: current, documentCount: DocumentText.sqliteVarint(current[0]), isRepeated: searches > 1)
+        return Session(frequencies: self, state: current, documentCount: DocumentText.sqliteVarint(current[0]), searchesOfState: searches)
     }
 
     /// How many phrases have a count (tests).

@@ -142,20 +142,21 @@ struct DocumentText: TableRecord {
     /// groups of 7 bits, the high bit set on all but the last byte, and a
     /// ninth byte of 8 bits. Nil for a truncated or negative value.
     static func sqliteVarint(_ bytes: Data) -> Int? {
-        sqliteVarint(bytes, at: bytes.startIndex)?.value
+        sqliteVarint(in: bytes.span, at: 0).flatMap { Int(exactly: $0.value) }
     }
 
-    /// The varint at `start`, and the index after it.
-    private static func sqliteVarint(_ bytes: Data, at start: Data.Index) -> (value: Int, end: Data.Index)? {
+    /// The varint at offset `start` of `bytes`, and the offset after it;
+    /// nil when the bytes end inside it.
+    static func sqliteVarint(in bytes: Span<UInt8>, at start: Int) -> (value: UInt64, end: Int)? {
         var value: UInt64 = 0
         var index = start
-        while index < bytes.endIndex {
+        while index < bytes.count {
             let byte = bytes[index]
             let position = index - start
             index += 1
-            if position == 8 { return Int(exactly: value << 8 | UInt64(byte)).map { ($0, index) } }
+            if position == 8 { return (value << 8 | UInt64(byte), index) }
             value = value << 7 | UInt64(byte & 0x7F)
-            if byte & 0x80 == 0 { return Int(exactly: value).map { ($0, index) } }
+            if byte & 0x80 == 0 { return (value, index) }
         }
         return nil
     }
@@ -163,11 +164,12 @@ struct DocumentText: TableRecord {
     /// The varints of `bytes`, one after the other, up to the first that
     /// is truncated or negative: FTS5's record of a row's sizes.
     static func sqliteVarints(_ bytes: Data) -> [Int] {
+        let span = bytes.span
         var values: [Int] = []
-        var index = bytes.startIndex
-        while let (value, end) = sqliteVarint(bytes, at: index) {
-            values.append(value)
-            index = end
+        var offset = 0
+        while let (value, end) = sqliteVarint(in: span, at: offset), let number = Int(exactly: value) {
+            values.append(number)
+            offset = end
         }
         return values
     }

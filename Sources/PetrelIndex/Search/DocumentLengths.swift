@@ -62,29 +62,17 @@ struct DocumentLengths: Sendable {
         return DocumentLengths(columns: columns, sizes: sizes)
     }
 
-    /// Decodes FTS5's record of a row's sizes, SQLite varints (seven bits a
-    /// byte, high bit set on all but the last; a ninth byte of eight bits),
-    /// into `sizes[start..<start + columns]`; false unless it is exactly
-    /// that many lengths of 32 bits.
+    /// Decodes FTS5's record of a row's sizes, one SQLite varint per column
+    /// (``DocumentText/sqliteVarint(in:at:)``), into
+    /// `sizes[start..<start + columns]`; false unless it is exactly that
+    /// many lengths of 32 bits.
     static func decode(_ record: Span<UInt8>, into sizes: inout [UInt32], at start: Int, columns: Int) -> Bool {
-        var column = 0
-        var value: UInt64 = 0
-        var length = 0
-        for index in record.indices {
-            let byte = record[index]
-            guard column < columns else { return false }
-            length += 1
-            if length == 9 {
-                value = value << 8 | UInt64(byte)
-            } else {
-                value = value << 7 | UInt64(byte & 0x7F)
-                if byte & 0x80 != 0 { continue }
-            }
-            guard let size = UInt32(exactly: value) else { return false }
+        var offset = 0
+        for column in 0..<columns {
+            guard let (value, end) = DocumentText.sqliteVarint(in: record, at: offset), let size = UInt32(exactly: value) else { return false }
             sizes[start + column] = size
-            column += 1
-            (value, length) = (0, 0)
+            offset = end
         }
-        return column == columns && length == 0
+        return offset == record.count
     }
 }

@@ -15,7 +15,7 @@ import Foundation
 /// save (see ``searchesBeforeReading``).
 struct DocumentLengths: Sendable {
     /// The search of a state from which on its lengths are read whole.
-    /// Reading them costs about 11 ms on the 591 MB tree's 67,609 rows,
+    /// Reading them costs 11-13 ms on the 591 MB tree's 67,609 rows,
     /// and saves about a quarter of a millisecond per search: a state
     /// searched this often is likely to be searched many more times.
     static let searchesBeforeReading = 8

@@ -20,14 +20,25 @@ import PostgresNIO
 public final class PostgresIndex: Sendable {
     /// Where the index is.
     public let location: PostgresLocation
+    /// How many documents must hold a token of a query before its search
+    /// first ranks only those holding every term (PostgresSearch).
+    let conjunctiveMinimum: Int64
 
     /// Opens the index at `location`, creating its tables when missing
     /// (`create`; when false, a database without them throws
     /// ``IndexError/Code/noIndex``). A server that cannot be reached, or
     /// refuses, throws ``IndexError/Code/cannotOpen`` with the server's
     /// reason.
-    public init(location: PostgresLocation, create: Bool = true) async throws {
+    public convenience init(location: PostgresLocation, create: Bool = true) async throws {
+        try await self.init(location: location, create: create, conjunctiveMinimum: PostgresSearch.conjunctiveMinimum)
+    }
+
+    /// As ``init(location:create:)``, with the number of documents holding
+    /// a token of a query past which a search first ranks only those that
+    /// hold every term (tests lower it to take that path on small trees).
+    package init(location: PostgresLocation, create: Bool = true, conjunctiveMinimum: Int64) async throws {
         self.location = location
+        self.conjunctiveMinimum = conjunctiveMinimum
         let exists = try await withConnection(doing: "cannot open the index in") { connection in
             if create { try await PostgresSchema.create(connection) }
             var found = false
@@ -114,9 +125,9 @@ public final class PostgresIndex: Sendable {
     /// Swift by the model SQLite's searches use.
     public func search(_ query: SearchQuery, options: SearchOptions = SearchOptions()) async throws -> SearchResults {
         try await withConnection(doing: "cannot search the index in") { connection in
-            let results = try await PostgresSearch.run(query, options: options, connection: connection)
+            let results = try await PostgresSearch.run(query, options: options, conjunctiveMinimum: conjunctiveMinimum, connection: connection)
             guard let loosened = results.phraseRetry(options: options) else { return results }
-            let retried = try await PostgresSearch.run(loosened.query, options: options, connection: connection)
+            let retried = try await PostgresSearch.run(loosened.query, options: options, conjunctiveMinimum: conjunctiveMinimum, connection: connection)
             return results.replaced(by: retried, loosening: loosened.phrases)
         }
     }

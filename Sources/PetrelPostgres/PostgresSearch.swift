@@ -16,11 +16,12 @@ import PostgresNIO
 /// 3. the page: the hits' rows and the start of their bodies, for
 ///    snippets.
 enum PostgresSearch {
-    static func run(_ query: SearchQuery, options: SearchOptions, connection: PostgresConnection) async throws -> SearchResults {
+    static func run(_ query: SearchQuery, options: SearchOptions, conjunctiveMinimum: Int64 = conjunctiveMinimum,
+                    connection: PostgresConnection) async throws -> SearchResults {
         let logger = PostgresSession.logger
         try await connection.query("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY", logger: logger)
         do {
-            let results = try await passes(query, options: options, connection: connection)
+            let results = try await passes(query, options: options, conjunctiveMinimum: conjunctiveMinimum, connection: connection)
             try await connection.query("COMMIT", logger: logger)
             return results
         } catch {
@@ -29,7 +30,8 @@ enum PostgresSearch {
         }
     }
 
-    private static func passes(_ query: SearchQuery, options: SearchOptions, connection: PostgresConnection) async throws -> SearchResults {
+    private static func passes(_ query: SearchQuery, options: SearchOptions, conjunctiveMinimum: Int64,
+                               connection: PostgresConnection) async throws -> SearchResults {
         let logger = PostgresSession.logger
         // Pass 1: statistics.
         var documents: Int64 = 0
@@ -100,43 +102,68 @@ enum PostgresSearch {
             guard prepared.filter.rootID != nil else { throw IndexError(.unknownFolder, "\(root) is not a folder of this index") }
         }
 
-        // Pass 2: candidates, with the positions of the query's tokens. When
+        // Pass 2: candidates, with the positions of the query's tokens.
+        // First, when many documents hold a token of the query, only those
+        // that hold every term (PreparedSearch.conjunctivePlan): their page
+        // stands when no document missing a term could enter it. Then, when
         // the writers keep each token's document count, the documents that
         // hold only certainly frequent words are not fetched at first: the
         // counts stand in for them, and where they cannot, every candidate
         // is fetched and the search starts again.
         let exact = prepared.expression.tokens.exact
         var first: (exact: [String], prefixes: [String])?
-        let everyCandidate = prepared
+        var tokenCounts: [String: Int64] = [:]
         if hasTokenCounts, !exact.isEmpty {
-            var counts: [String: Int64] = [:]
-            for try await (token, count) in try await connection.query(
-                "SELECT token, sum(docs)::bigint FROM token_documents WHERE token = ANY(\(exact)) GROUP BY token", logger: logger).decode((String, Int64).self) {
-                counts[token] = count
-            }
-            first = try prepared.firstCandidates(documents: documents, tokenDocuments: counts)
+            tokenCounts = try await tokenDocuments(exact, connection: connection)
         }
-        var read = 0
-        func rank(bringing: (exact: [String], prefixes: [String])?) async throws -> [(row: PositionsRow, explanation: RankingExplanationValue)] {
-            var (rows, leftOut) = try await candidates(prepared, bringing: bringing, hasVocabulary: hasVocabulary, connection: connection)
-            read += rows.count
+        // Each pass's candidates are among the next one's (every term, then
+        // the rarer words, then every word): what one read is not read again.
+        var known: (rows: [PositionsRow], leftOut: Set<Int64>) = ([], [])
+        func rank(_ search: inout PreparedSearch, requiring groups: [PreparedSearch.TokenUnion]?) async throws
+            -> [(row: PositionsRow, explanation: RankingExplanationValue)] {
+            let fetched = try await candidates(search, requiring: groups, excluding: known.rows.map(\.rowID), hasVocabulary: hasVocabulary,
+                                               connection: connection)
+            known = (known.rows + fetched.rows, known.leftOut.union(fetched.leftOut))
+            var (rows, leftOut) = known
             // The query's most frequent words bring no candidates of their own.
-            try prepared.leaveOutFrequentWords(rows: &rows, documents: documents)
-            return try prepared.rank(rows, documents: documents, columnTotals: totals) { !leftOut.contains($0.rowID) }
+            try search.leaveOutFrequentWords(rows: &rows, documents: documents)
+            // The phrases left that the rows cannot count (conjunctive rows).
+            let uncounted = try search.uncountedPhrases()
+            if !uncounted.isEmpty { try search.addConjunctiveCounts(try await documentCounts(uncounted, connection: connection)) }
+            return try search.rank(rows, documents: documents, columnTotals: totals) { !leftOut.contains($0.rowID) }
         }
-        let ranked: [(row: PositionsRow, explanation: RankingExplanationValue)]
-        do {
-            ranked = try await rank(bringing: first)
-        } catch is PartialCandidates.EveryRowNeeded {
-            prepared = everyCandidate
-            ranked = try await rank(bringing: nil)
+        var ranked: [(row: PositionsRow, explanation: RankingExplanationValue)]?
+        if hasTokenCounts, tokenCounts.values.reduce(0, +) >= conjunctiveMinimum,
+           let plan = try prepared.conjunctivePlan(documents: documents, tokenDocuments: tokenCounts) {
+            var conjunctive = prepared
+            do {
+                try conjunctive.setConjunctiveCounts(plan, counts: try await documentCounts(plan.counts, connection: connection))
+                ranked = try await rank(&conjunctive, requiring: plan.groups)
+                conjunctive.note("only the documents holding every term were ranked: no other could enter the page")
+                prepared = conjunctive
+            } catch is PartialCandidates.EveryRowNeeded {
+                prepared.note("the documents holding every term could not settle the page: more candidates were read")
+            }
         }
-        prepared.note("\(read) documents read as candidates")
+        if ranked == nil {
+            let everyCandidate = prepared
+            if hasTokenCounts, !exact.isEmpty {
+                first = try prepared.firstCandidates(documents: documents, tokenDocuments: tokenCounts)
+            }
+            do {
+                ranked = try await rank(&prepared, requiring: first.map { [PreparedSearch.TokenUnion(exact: $0.exact, prefixes: $0.prefixes, column: nil)] })
+            } catch is PartialCandidates.EveryRowNeeded {
+                prepared = everyCandidate
+                ranked = try await rank(&prepared, requiring: nil)
+            }
+        }
+        let page = ranked ?? []
+        prepared.note("\(known.rows.count) documents read as candidates")
 
         // Pass 3: the page.
-        var page: [Int64: StoreHitDocument] = [:]
-        if !ranked.isEmpty {
-            let ids = ranked.map(\.row.rowID)
+        var hits: [Int64: StoreHitDocument] = [:]
+        if !page.isEmpty {
+            let ids = page.map(\.row.rowID)
             let limit = Int32(PreparedSearch.snippetBytes)
             let result = try await connection.query("""
                 SELECT d.id, d.path, d.inner_path, d.title, d.size, d.mtime, d.kind, d.language, d.metadata,
@@ -145,28 +172,28 @@ enum PostgresSearch {
                 """, logger: logger)
             for try await (id, path, innerPath, title, size, mtime, kind, language, metadata, body, whole) in result.decode(
                 (Int64, ByteBuffer, String?, String?, Int64, Int64, String, String?, String?, String, Bool).self) {
-                page[id] = StoreHitDocument(path: Array(path.readableBytesView), innerPath: innerPath, title: title, size: size,
+                hits[id] = StoreHitDocument(path: Array(path.readableBytesView), innerPath: innerPath, title: title, size: size,
                                             modificationTime: mtime, kind: kind, language: language, metadata: metadata,
                                             bodyStart: body, isWholeBody: whole)
             }
         }
-        return prepared.results(ranked, documents: page)
+        return prepared.results(page, documents: hits)
     }
 
     /// The candidates of pass 2: the documents holding a token of the
-    /// query (or only of `bringing`), each with its columns' lengths and the
-    /// positions of every token of the query; and those of them the filters
-    /// leave out (they count in the statistics, as every document does on
-    /// SQLite, but are not ranked).
-    private static func candidates(_ prepared: PreparedSearch, bringing: (exact: [String], prefixes: [String])?, hasVocabulary: Bool,
-                                   connection: PostgresConnection) async throws -> (rows: [PositionsRow], leftOut: Set<Int64>) {
+    /// query (or a token of each of `groups`), but those of `excluded`,
+    /// each with its columns' lengths and the positions of every token of
+    /// the query; and those of them the filters leave out (they count in
+    /// the statistics, as every document does on SQLite, but are not
+    /// ranked).
+    private static func candidates(_ prepared: PreparedSearch, requiring groups: [PreparedSearch.TokenUnion]?, excluding excluded: [Int64],
+                                   hasVocabulary: Bool, connection: PostgresConnection) async throws -> (rows: [PositionsRow], leftOut: Set<Int64>) {
         let logger = PostgresSession.logger
         let (exact, prefixes) = prepared.expression.tokens
         var rows: [PositionsRow] = []
         var leftOut = Set<Int64>()
-        let wanted = bringing ?? (exact, prefixes)
-        guard !wanted.exact.isEmpty || !wanted.prefixes.isEmpty else { return (rows, leftOut) }
-        let any = TextSearchLiterals.anyOf(exact: wanted.exact, prefixes: wanted.prefixes)
+        let wanted = groups ?? [PreparedSearch.TokenUnion(exact: exact, prefixes: prefixes, column: nil)]
+        guard !wanted.isEmpty, wanted.allSatisfy({ !$0.exact.isEmpty || !$0.prefixes.isEmpty }) else { return (rows, leftOut) }
         let patterns = prefixes.map(TextSearchLiterals.likePattern)
         // The tokens the prefixes stand for, from the vocabulary; then
         // each candidate's positions of the query's tokens are cut out
@@ -189,11 +216,13 @@ enum PostgresSearch {
             SELECT d.id, d.path_len, d.title_len, d.body_len, coalesce(d.title, ''), \(hits("path_tsv")), \(hits("title_tsv")), \(hits("body_tsv")),
                    \(filtered), CASE WHEN d.body_unplaced IS NULL THEN ARRAY[]::text[] ELSE \(hits("body_unplaced")) END
             FROM documents d
-            WHERE d.path_tsv @@ $3::tsquery OR d.title_tsv @@ $3::tsquery OR d.body_tsv @@ $3::tsquery
-            """)
+            WHERE \(wanted.indices.map { holds(3 + $0, column: nil) }.joined(separator: " AND "))
+            """ + (excluded.isEmpty ? "" : " AND d.id <> ALL($\(3 + wanted.count))"))
         statement.binds.append(tokens ?? exact)
         statement.binds.append(patterns)
-        statement.binds.append(any)
+        for group in wanted { statement.binds.append(TextSearchLiterals.anyOf(exact: group.exact, prefixes: group.prefixes)) }
+        // PostgreSQL hashes a long list: each row is looked up once, before its vectors are read.
+        if !excluded.isEmpty { statement.binds.append(excluded) }
         let result = try await connection.query(statement, logger: logger)
         for try await (id, pathLength, titleLength, bodyLength, title, pathHits, titleHits, bodyHits, path, kind, mtime, rootID, metadata, unplaced)
             in result.decode((Int64, Int, Int, Int, String, [String], [String], [String], ByteBuffer, String, Int64, Int64, String?, [String]).self) {
@@ -206,6 +235,58 @@ enum PostgresSearch {
             }
         }
         return (rows, leftOut)
+    }
+
+    /// The condition that a document holds a token of the `tsquery` bound
+    /// to `$parameter`, in `column` (in any when nil), as its GIN indexes
+    /// answer it.
+    private static func holds(_ parameter: Int, column: Int?) -> String {
+        let columns = ["path_tsv", "title_tsv", "body_tsv"]
+        let searched = column.map { $0 < columns.count ? [columns[$0]] : [] } ?? columns
+        guard !searched.isEmpty else { return "false" }
+        return "(" + searched.map { "d.\($0) @@ $\(parameter)::tsquery" }.joined(separator: " OR ") + ")"
+    }
+
+    /// How many documents hold a token of the query (as the writers count
+    /// them) before only those holding every term are fetched first: below
+    /// it, fetching every candidate at once costs less than counting.
+    static let conjunctiveMinimum: Int64 = 5_000
+
+    /// The writers' document counts of tokens (a token in no document has none).
+    private static func tokenDocuments(_ tokens: [String], connection: PostgresConnection) async throws -> [String: Int64] {
+        var counts: [String: Int64] = [:]
+        for try await (token, count) in try await connection.query(
+            "SELECT token, sum(docs)::bigint FROM token_documents WHERE token = ANY(\(tokens)) GROUP BY token",
+            logger: PostgresSession.logger).decode((String, Int64).self) {
+            counts[token] = count
+        }
+        return counts
+    }
+
+    /// The documents of each union: a lone token's from the writers'
+    /// counts, the others counted through the GIN indexes, all in one
+    /// statement.
+    private static func documentCounts(_ unions: [PreparedSearch.TokenUnion],
+                                       connection: PostgresConnection) async throws -> [PreparedSearch.TokenUnion: Int64] {
+        var result: [PreparedSearch.TokenUnion: Int64] = [:]
+        let lone = unions.compactMap(\.loneToken)
+        if !lone.isEmpty {
+            let counts = try await tokenDocuments(lone, connection: connection)
+            for union in unions { if let token = union.loneToken { result[union] = counts[token] ?? 0 } }
+        }
+        let counted = unions.filter { $0.loneToken == nil }
+        guard !counted.isEmpty else { return result }
+        var statement = PostgresQuery(unsafeSQL: "SELECT " + counted.indices.map { index in
+            "(SELECT count(*) FROM documents d WHERE \(holds(index + 1, column: counted[index].column)))"
+        }.joined(separator: ", "))
+        for union in counted { statement.binds.append(TextSearchLiterals.anyOf(exact: union.exact, prefixes: union.prefixes)) }
+        let rows = try await connection.query(statement, logger: PostgresSession.logger)
+        for try await row in rows {
+            let cells = Array(row)
+            guard cells.count == counted.count else { break }
+            for (union, cell) in zip(counted, cells) { result[union] = try cell.decode(Int64.self) }
+        }
+        return result
     }
 
     /// The most tokens prefixes may stand for: past it (a one-letter

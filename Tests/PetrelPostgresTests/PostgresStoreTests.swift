@@ -238,6 +238,69 @@ struct PostgresStoreTests {
         #expect(try await reopened.check().contains { $0.contains("token_documents is wrong for 1 tokens") })
     }
 
+    /// A search first ranks only the documents holding every term, and
+    /// keeps that page only when no other document could have entered it.
+    @Test("Documents holding every term ranked first: the same pages and scores as SQLite, fewer documents read")
+    func conjunctiveFirstPass() async throws {
+        let server = try PostgresServer()
+        defer { server.stop() }
+        let directory = try TemporaryDirectory()
+        let root = directory.path("words")
+        try FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: true)
+        // gannet is in 100 notes, lantern in 60, both in 20; puffin in 6,
+        // of which 2 have a lantern.
+        for number in 0..<300 {
+            var lines = ["the keeper of the lighthouse writes the log at night"]
+            if number % 3 == 0 { lines.append("a gannet flew over the harbour") }
+            if number % 5 == 0 { lines.append("the storm lantern swings") }
+            if number % 50 == 0 { lines.append("a puffin on the quay") }
+            try (lines.joined(separator: ". ") + ".\n").write(toFile: root + "/note-\(number).txt", atomically: false, encoding: .utf8)
+        }
+        // Twelve documents about both, which fill a page above any document
+        // with one of them; three about puffins alone, above the notes with
+        // a puffin and a lantern.
+        for number in 0..<12 {
+            try "# Gannet lantern \(number)\n\nThe gannet lantern: gannet and lantern, gannet by the lantern.\n"
+                .write(toFile: root + "/both-\(number).md", atomically: false, encoding: .utf8)
+        }
+        for number in 0..<3 {
+            try "# Puffin \(number)\n\npuffin puffin puffin colony\n".write(toFile: root + "/puffin-\(number).md", atomically: false, encoding: .utf8)
+        }
+        let sqlite = try DocumentIndex(path: directory.path("index.sqlite"))
+        _ = try await sqlite.update(roots: [root])
+        _ = try await PostgresIndex(server.url).update(roots: [root])
+        // Every search tries the documents holding every term first.
+        let conjunctive = try await PostgresIndex(location: PostgresLocation(server.url), conjunctiveMinimum: 0)
+        let plain = try await PostgresIndex(location: PostgresLocation(server.url), conjunctiveMinimum: .max)
+        let kept = "only the documents holding every term were ranked: no other could enter the page"
+        let fellBack = "the documents holding every term could not settle the page: more candidates were read"
+        func notes(_ query: String, _ index: PostgresIndex, options: SearchOptions = SearchOptions()) async throws -> (read: Int, notes: [String]) {
+            let notes = try await index.search(query, options: options).notes
+            let read = notes.compactMap { $0.hasSuffix(" documents read as candidates") ? Int($0.prefix { $0.isNumber }) : nil }.first
+            return (read ?? -1, notes)
+        }
+        // The twelve fill the page: only the 32 documents with both words are read.
+        let both = try await notes("gannet lantern", conjunctive)
+        #expect(both.notes.contains(kept), "\(both.notes)")
+        #expect(both.read == 32)
+        #expect(try await notes("gannet lantern", plain).read == 152)
+        // Further down, the page could hold a document with one word: every candidate is read.
+        var deeper = SearchOptions()
+        deeper.offset = 20
+        let second = try await notes("gannet lantern", conjunctive, options: deeper)
+        #expect(second.notes.contains(fellBack) && second.read == 152, "\(second.notes)")
+        // Two notes hold a puffin and a lantern: the page is not full.
+        let puffin = try await notes("puffin lantern", conjunctive)
+        #expect(puffin.notes.contains(fellBack) && !puffin.notes.contains(kept), "\(puffin.notes)")
+        #expect(try sqlite.search("puffin lantern").hits.first?.path.contains("puffin-") == true)
+        let queries = ["gannet lantern", "lantern gannet", "puffin lantern", "gannet storm lantern", "keeper gannet", "the lantern",
+                       "lighthouse puffin night", "gannet OR puffin", "gannet -lantern", "\"storm lantern\" gannet", "gannets lanterns"]
+        let (hits, difference) = try await Self.compare(sqlite, conjunctive, queries)
+        #expect(hits >= 80 && difference <= 1e-9)
+        let paged = try await Self.compare(sqlite, conjunctive, queries, options: deeper, name: "offset 20")
+        #expect(paged.hits >= 40 && paged.difference <= 1e-9)
+    }
+
     /// PostgreSQL keeps a token's first 256 positions and none past 16,383:
     /// the occurrences it cut still count in the word's frequency
     /// (`body_unplaced`), so one-word queries rank long documents as

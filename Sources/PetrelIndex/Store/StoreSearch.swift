@@ -22,11 +22,12 @@ package struct PreparedSearch {
     /// the choice, and every candidate row as first read (see ``rank(_:documents:columnTotals:keeps:)``).
     private var fallback: (choice: CandidateChoice, rows: [PositionsRow])?
     /// When the store fetched only the documents holding a token of the
-    /// query's rarer words (see ``firstCandidates(documents:tokenDocuments:)``).
-    private var partial: PartialCandidates?
+    /// query's rarer words (see ``firstCandidates(documents:tokenDocuments:)``),
+    /// or of every term (``conjunctivePlan()``).
+    var partial: PartialCandidates?
     let snippetMaker: SnippetMaker?
     /// The tokenizer that reads expressions.
-    private let icu: ICUWordTokenizer
+    let icu: ICUWordTokenizer
     /// The filters of the options; the store sets the folder's id.
     package var filter: StoreFilter
 
@@ -152,6 +153,14 @@ package struct PreparedSearch {
         if let partial {
             for (term, text) in analyzed.softTermExpressions { unfetched[text] = partial.frequent[term] }
         }
+        // The conjunctive rows count nothing: the store counted each word,
+        // or only its most frequent token for a word already frequent.
+        if let partial, let conjunctive = partial.conjunctive {
+            for (_, text) in analyzed.softTermExpressions {
+                guard let union = try TokenUnion(of: FullTextExpression(text, tokenizer: icu)) else { throw PartialCandidates.EveryRowNeeded() }
+                if let least = conjunctive.least[union] { unfetched[text] = least } else { counts[text] = try partial.documents(of: union, conjunctive) }
+            }
+        }
         let pruned = try analyzed.withoutFrequentCandidates(documents: Int(clamping: documents), options: options) { text, bound in
             if let known = counts[text] { return known }
             if let least = unfetched[text] {
@@ -163,7 +172,7 @@ package struct PreparedSearch {
             counts[text] = count
             return count
         }
-        if let partial {
+        if let partial, partial.conjunctive == nil {
             // Exact only when every certainly frequent word brings no candidates.
             guard let pruned, pruned.complete != nil,
                   partial.frequent.keys.allSatisfy({ pruned.leftOut & (1 << UInt64($0)) != 0 }) else { throw PartialCandidates.EveryRowNeeded() }
@@ -185,6 +194,9 @@ package struct PreparedSearch {
     package mutating func rank(_ rows: [PositionsRow], documents: Int64, columnTotals: [Int64],
                                keeps: (PositionsRow) -> Bool = { _ in true }) throws -> [(row: PositionsRow, explanation: RankingExplanationValue)] {
         let first = try rankPage(rows, documents: documents, columnTotals: columnTotals, leftOut: fallback?.choice.leftOut ?? 0, keeps: keeps)
+        if let conjunctive = partial?.conjunctive {
+            try checkConjunctivePage(conjunctive, lastScore: first.lastScore, context: first.context)
+        }
         guard let (choice, every) = fallback else { return first.page }
         fallback = nil
         guard let next = choice.next(pageScores: first.page.map(\.explanation.score), limit: options.limit, bounds: first.bounds) else {
@@ -207,7 +219,7 @@ package struct PreparedSearch {
     /// applied), best first, and the most a row holding only the terms of
     /// `leftOut` (and fewer of them) can score.
     private func rankPage(_ rows: [PositionsRow], documents: Int64, columnTotals: [Int64], leftOut: UInt64 = 0,
-                          keeps: (PositionsRow) -> Bool) throws -> (page: [(row: PositionsRow, explanation: RankingExplanationValue)], bounds: [(terms: UInt64, bound: Double)]) {
+                          keeps: (PositionsRow) -> Bool) throws -> RankedPage {
         let statistics = try StoreStatistics(documents: documents, columnTotals: columnTotals, expression: expression, rows: rows, partial: partial)
         var model = model
         // Every match is scored in full: the bounds that spare SQLite's
@@ -227,7 +239,18 @@ package struct PreparedSearch {
         }
         let start = min(scored.count, max(0, options.offset))
         let end = min(scored.count, options.pageEnd)
-        return (Array(scored[start..<end]), leftOut == 0 ? [] : context.nestedBounds(leavingOut: leftOut))
+        return RankedPage(page: Array(scored[start..<end]), bounds: leftOut == 0 ? [] : context.nestedBounds(leavingOut: leftOut),
+                          lastScore: end == options.pageEnd && end > start ? scored[end - 1].explanation.score : nil, context: context)
+    }
+
+    /// A page ranked (``rankPage(_:documents:columnTotals:leftOut:keeps:)``).
+    private struct RankedPage {
+        var page: [(row: PositionsRow, explanation: RankingExplanationValue)]
+        /// The most a row holding only the terms left out (and fewer of them) can score.
+        var bounds: [(terms: UInt64, bound: Double)]
+        /// The score of the page's last row when the page is full.
+        var lastScore: Double?
+        var context: RankingContext
     }
 
     /// The results of the search, from the page's documents (each with the
@@ -397,6 +420,10 @@ struct StoreStatistics: RankingStatistics {
         self.documents = documents
         self.columnTotals = columnTotals
         frequencies = try expression.phrases.indices.map { phrase in
+            if let partial, let conjunctive = partial.conjunctive {
+                guard let union = PreparedSearch.TokenUnion(expression.phrases[phrase]) else { throw PartialCandidates.EveryRowNeeded() }
+                return try partial.documents(of: union, conjunctive)
+            }
             if let partial, !partial.fetchedEveryDocument(of: expression.phrases[phrase]) {
                 let found = expression.phrases[phrase]
                 guard found.column == nil, !found.isPrefix, found.positions.count == 1, found.positions[0].count == 1 else {
@@ -431,6 +458,24 @@ package struct PartialCandidates {
     let tokenDocuments: [String: Int64]
     /// Term → the least number of documents it matches.
     let frequent: [Int: Int]
+    /// When the rows are those that hold a token of every group (``PreparedSearch/conjunctivePlan()``).
+    var conjunctive: Conjunctive? = nil
+
+    struct Conjunctive {
+        let groups: [PreparedSearch.TokenUnion]
+        /// The documents of the unions the store counted.
+        let documents: [PreparedSearch.TokenUnion: Int]
+        /// The least documents of the frequent words it did not count.
+        let least: [PreparedSearch.TokenUnion: Int]
+    }
+
+    /// The documents of a union of tokens, as the store counted them (a
+    /// token's own, as the writers count them).
+    func documents(of union: PreparedSearch.TokenUnion, _ conjunctive: Conjunctive) throws -> Int {
+        if let count = conjunctive.documents[union] { return count }
+        if let token = union.loneToken { return Int(clamping: tokenDocuments[token] ?? 0) }
+        throw EveryRowNeeded()
+    }
 
     /// Whether every document holding the phrase was fetched: one of its
     /// positions holds only tokens whose documents were.

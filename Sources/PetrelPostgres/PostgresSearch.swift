@@ -129,7 +129,7 @@ enum PostgresSearch {
             try search.leaveOutFrequentWords(rows: &rows, documents: documents)
             // The phrases left that the rows cannot count (conjunctive rows).
             let uncounted = try search.uncountedPhrases()
-            if !uncounted.isEmpty { try search.addConjunctiveCounts(try await documentCounts(uncounted, connection: connection)) }
+            if !uncounted.isEmpty { search.addConjunctiveCounts(try await documentCounts(uncounted, connection: connection)) }
             return try search.rank(rows, documents: documents, columnTotals: totals) { !leftOut.contains($0.rowID) }
         }
         var ranked: [(row: PositionsRow, explanation: RankingExplanationValue)]?
@@ -263,18 +263,12 @@ enum PostgresSearch {
         return counts
     }
 
-    /// The documents of each union: a lone token's from the writers'
-    /// counts, the others counted through the GIN indexes, all in one
-    /// statement.
-    private static func documentCounts(_ unions: [PreparedSearch.TokenUnion],
+    /// The documents of each union, counted through the GIN indexes, all
+    /// in one statement (a lone token's count is the writers', which the
+    /// search read already).
+    private static func documentCounts(_ counted: [PreparedSearch.TokenUnion],
                                        connection: PostgresConnection) async throws -> [PreparedSearch.TokenUnion: Int64] {
         var result: [PreparedSearch.TokenUnion: Int64] = [:]
-        let lone = unions.compactMap(\.loneToken)
-        if !lone.isEmpty {
-            let counts = try await tokenDocuments(lone, connection: connection)
-            for union in unions { if let token = union.loneToken { result[union] = counts[token] ?? 0 } }
-        }
-        let counted = unions.filter { $0.loneToken == nil }
         guard !counted.isEmpty else { return result }
         var statement = PostgresQuery(unsafeSQL: "SELECT " + counted.indices.map { index in
             "(SELECT count(*) FROM documents d WHERE \(holds(index + 1, column: counted[index].column)))"

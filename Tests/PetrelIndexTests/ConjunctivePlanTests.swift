@@ -40,9 +40,9 @@ import Testing
         let stems = [PreparedSearch.TokenUnion(exact: [], prefixes: ["gannet"], column: nil),
                      PreparedSearch.TokenUnion(exact: [], prefixes: ["lantern"], column: nil)]
         #expect(try search.uncountedPhrases() == stems)
-        try search.addConjunctiveCounts([stems[0]: 12])
+        search.addConjunctiveCounts([stems[0]: 12])
         #expect(try search.uncountedPhrases() == [stems[1]])
-        try search.addConjunctiveCounts([stems[1]: 30])
+        search.addConjunctiveCounts([stems[1]: 30])
         #expect(try search.uncountedPhrases().isEmpty)
     }
 }

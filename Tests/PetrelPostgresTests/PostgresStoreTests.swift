@@ -93,6 +93,11 @@ struct PostgresStoreTests {
     /// Compares the hits of `queries` on both stores, with `options`
     /// (`name` in messages); returns how many hits were compared and the
     /// largest difference of scores.
+    /// How many documents a search read as candidates, from its notes.
+    static func documentsRead(_ notes: [String]) -> Int? {
+        notes.compactMap { $0.hasSuffix(" documents read as candidates") ? Int($0.prefix { $0.isNumber }) : nil }.first
+    }
+
     static func compare(_ sqlite: DocumentIndex, _ postgres: PostgresIndex, _ queries: [String], options: SearchOptions = SearchOptions(),
                         name: String = "") async throws -> (hits: Int, difference: Double) {
         var compared = 0
@@ -204,9 +209,7 @@ struct PostgresStoreTests {
         // The writers count each token's documents: the documents with
         // only "the" and "lighthouse" are not even read (fulmar is in 29).
         func read(_ query: String, _ index: PostgresIndex) async throws -> Int? {
-            try await index.search(query).notes.compactMap { note in
-                note.hasSuffix(" documents read as candidates") ? Int(note.prefix { $0.isNumber }) : nil
-            }.first
+            Self.documentsRead(try await index.search(query).notes)
         }
         #expect(try await read("lighthouse fulmar", postgres) ?? 0 < 100)
         #expect(try await read("the lighthouse kittiwake night", postgres) ?? 0 < 100)
@@ -276,8 +279,7 @@ struct PostgresStoreTests {
         let fellBack = "the documents holding every term could not settle the page: more candidates were read"
         func notes(_ query: String, _ index: PostgresIndex, options: SearchOptions = SearchOptions()) async throws -> (read: Int, notes: [String]) {
             let notes = try await index.search(query, options: options).notes
-            let read = notes.compactMap { $0.hasSuffix(" documents read as candidates") ? Int($0.prefix { $0.isNumber }) : nil }.first
-            return (read ?? -1, notes)
+            return (Self.documentsRead(notes) ?? -1, notes)
         }
         // The twelve fill the page: only the 32 documents with both words are read.
         let both = try await notes("gannet lantern", conjunctive)

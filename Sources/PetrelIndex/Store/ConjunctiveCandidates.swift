@@ -69,8 +69,9 @@ extension PreparedSearch {
         package let groups: [TokenUnion]
         /// The unions the store counts before it fetches the rows: the
         /// words' own documents (``leaveOutFrequentWords(rows:documents:)``
-        /// compares them with its bounds), but for the words whose most
-        /// frequent token is already past the bound of frequent words.
+        /// compares them with its bounds), but for the words of one token
+        /// (`tokenDocuments` has them) and those whose most frequent token is
+        /// already past the bound of frequent words.
         package let counts: [TokenUnion]
         /// The least count of those words (their most frequent token's).
         let least: [TokenUnion: Int]
@@ -113,8 +114,10 @@ extension PreparedSearch {
         var least: [TokenUnion: Int] = [:]
         for (_, text) in analyzed.softTermExpressions {
             guard let union = try TokenUnion(of: FullTextExpression(text, tokenizer: icu)) else { return nil }
+            // A word of one token: the store's own count of it.
+            guard union.loneToken == nil else { continue }
             let most = union.exact.map { Int(clamping: tokenDocuments[$0] ?? 0) }.max() ?? 0
-            if union.loneToken == nil, most > threshold { least[union] = most } else if union.loneToken == nil { counts.insert(union) }
+            if most > threshold { least[union] = most } else { counts.insert(union) }
         }
         return ConjunctivePlan(groups: groups.map { TokenUnion(exact: $0.exact, prefixes: $0.prefixes, column: nil) },
                                counts: counts.sorted { "\($0)" < "\($1)" }, least: least, tokenDocuments: tokenDocuments)
@@ -148,7 +151,7 @@ extension PreparedSearch {
     }
 
     /// Takes the counts of ``uncountedPhrases()``.
-    package mutating func addConjunctiveCounts(_ counts: [TokenUnion: Int64]) throws {
+    package mutating func addConjunctiveCounts(_ counts: [TokenUnion: Int64]) {
         guard let conjunctive = partial?.conjunctive else { return }
         var documents = conjunctive.documents
         for (union, count) in counts { documents[union] = Int(clamping: count) }
@@ -163,22 +166,18 @@ extension PreparedSearch {
         guard let lastScore else { throw PartialCandidates.EveryRowNeeded() }
         let termCount = terms.termCount
         let every: UInt64 = termCount >= 64 ? ~0 : (1 << UInt64(termCount)) - 1
+        let phrasesOfTerm = (0..<termCount).map { term in
+            expression.phrases.indices.filter { $0 < terms.phraseTerms.count && terms.phraseTerms[$0] == term }.map { expression.phrases[$0] }
+        }
         for group in conjunctive.groups {
             let exact = Set(group.exact)
             let prefixes = Set(group.prefixes)
             // The terms a row without any token of the group cannot hold:
             // each of their phrases has a position of the group's tokens only.
             var lacking: UInt64 = 0
-            for term in 0..<termCount {
-                let phrases = expression.phrases.indices.filter { $0 < terms.phraseTerms.count && terms.phraseTerms[$0] == term }
-                let cannotHold = !phrases.isEmpty && phrases.allSatisfy { index in
-                    let phrase = expression.phrases[index]
-                    return phrase.positions.indices.contains { position in
-                        let asPrefix = phrase.isPrefix && position == phrase.positions.count - 1
-                        return phrase.positions[position].allSatisfy { asPrefix ? prefixes.contains($0) : exact.contains($0) }
-                    }
-                }
-                if cannotHold { lacking |= 1 << UInt64(term) }
+            for (term, phrases) in phrasesOfTerm.enumerated()
+            where !phrases.isEmpty && phrases.allSatisfy({ $0.hasPosition(within: exact, prefixes: prefixes) }) {
+                lacking |= 1 << UInt64(term)
             }
             guard let bound = context.bound(ofRowsHoldingOnly: every & ~lacking), lastScore > bound else {
                 throw PartialCandidates.EveryRowNeeded()

@@ -15,6 +15,16 @@ package struct FullTextExpression: Sendable {
         package var isPrefix: Bool
         package var column: Int?
 
+        /// Whether one of its positions holds only tokens of `exact` (the
+        /// last of a prefix phrase: only prefixes of `prefixes`): a document
+        /// without any of those tokens cannot hold the phrase.
+        func hasPosition(within exact: Set<String>, prefixes: Set<String>) -> Bool {
+            positions.indices.contains { index in
+                let asPrefix = isPrefix && index == positions.count - 1
+                return positions[index].allSatisfy { asPrefix ? prefixes.contains($0) : exact.contains($0) }
+            }
+        }
+
         /// Every occurrence of the phrase in a row's columns (each token's
         /// offsets), in increasing column and offset.
         func instances(phrase: Int, in columns: [[String: [Int]]]) -> [FTS5PhraseInstance] {

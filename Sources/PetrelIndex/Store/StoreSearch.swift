@@ -480,9 +480,6 @@ package struct PartialCandidates {
     /// Whether every document holding the phrase was fetched: one of its
     /// positions holds only tokens whose documents were.
     func fetchedEveryDocument(of phrase: FullTextExpression.Phrase) -> Bool {
-        phrase.positions.indices.contains { index in
-            let last = index == phrase.positions.count - 1
-            return phrase.positions[index].allSatisfy { last && phrase.isPrefix ? prefixes.contains($0) : exact.contains($0) }
-        }
+        phrase.hasPosition(within: exact, prefixes: prefixes)
     }
 }

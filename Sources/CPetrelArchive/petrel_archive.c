@@ -12,6 +12,9 @@
     X(archive_read_support_format_zip) \
     X(archive_read_support_format_all) \
     X(archive_read_support_filter_all) \
+    X(archive_read_support_format_raw) \
+    X(archive_filter_count) \
+    X(archive_filter_name) \
     X(archive_read_open_memory) \
     X(archive_read_next_header) \
     X(archive_read_data) \
@@ -52,6 +55,9 @@ int petrel_archive_read_free(struct archive *reader) { return pointer_archive_re
 int petrel_archive_read_support_format_zip(struct archive *reader) { return pointer_archive_read_support_format_zip(reader); }
 int petrel_archive_read_support_format_all(struct archive *reader) { return pointer_archive_read_support_format_all(reader); }
 int petrel_archive_read_support_filter_all(struct archive *reader) { return pointer_archive_read_support_filter_all(reader); }
+int petrel_archive_read_support_format_raw(struct archive *reader) { return pointer_archive_read_support_format_raw(reader); }
+int petrel_archive_filter_count(struct archive *reader) { return pointer_archive_filter_count(reader); }
+const char *petrel_archive_filter_name(struct archive *reader, int index) { return pointer_archive_filter_name(reader, index); }
 int petrel_archive_read_open_memory(struct archive *reader, const void *buffer, size_t size) {
     return pointer_archive_read_open_memory(reader, buffer, size);
 }

@@ -199,6 +199,74 @@ struct FormatTests {
         guard case .tooLarge? = error else { Issue.record("expected tooLarge, got \(String(describing: error))"); return }
     }
 
+    /// A file compressed by a command, as `tool arguments plain.txt` leaves
+    /// it (`plain.txt.ext`).
+    func compressed(_ text: String, tool: String, _ arguments: [String], extension ext: String) throws -> [UInt8] {
+        let tree = try Tree(["plain.txt": text])
+        let result = try run(tool, arguments + [tree.path("plain.txt")])
+        try #require(result.status == 0, "\(tool): \(result.stderr)")
+        return try Array(Data(contentsOf: URL(fileURLWithPath: tree.path("plain.txt." + ext))))
+    }
+
+    /// bzip2, xz, lzma, zstd and lz4 files are read like gzip ones: the
+    /// document of the file inside, by its name; cut to the text budget;
+    /// refused past the size limit; a damaged file is unreadable, not text.
+    @Test(arguments: [
+        ("/bin/bzip2", ["-k"], "bz2"), ("/usr/bin/xz", ["-k"], "xz"), ("/usr/bin/xz", ["-k", "--format=lzma"], "lzma"),
+        ("/usr/bin/zstd", ["-q", "-k"], "zst"), ("/usr/bin/lz4", ["-q", "-k", "-m"], "lz4"),
+    ])
+    func otherCompressionsAreUnwrapped(tool: String, arguments: [String], ext: String) throws {
+        let registry = ExtractorRegistry.standard
+        let bytes = try compressed("# Compressed\nstorm petrel text", tool: tool, arguments, extension: ext)
+        #expect(!registry.isKnownBinary(name: "notes.md." + ext))
+        #expect(registry.isKnownBinary(name: "photo.jpg." + ext))
+        #expect(registry.readsWholeFile(name: "notes.md." + ext))
+        let document = try registry.extract(ExtractionInput(bytes: bytes, name: "notes.md." + ext, path: "/notes.md." + ext))
+        #expect(document.kind == "md")
+        #expect(document.title == "Compressed")
+        let text = try registry.extract(ExtractionInput(bytes: bytes, name: "notes.txt." + ext, path: "/notes.txt." + ext))
+        #expect(text.body == "# Compressed\nstorm petrel text")
+        #expect(!text.isTruncated)
+        // The format is known by the bytes: a wrong extension still reads.
+        let renamed = try registry.extract(ExtractionInput(bytes: bytes, name: "notes.txt.xz", path: "/notes.txt.xz"))
+        #expect(renamed.body == text.body)
+        let truncated = #expect(throws: ExtractionError.self) {
+            try registry.extract(ExtractionInput(bytes: Array(bytes.prefix(bytes.count / 2)), name: "cut.txt." + ext, path: "/cut.txt." + ext))
+        }
+        guard case .unreadable? = truncated else { Issue.record("expected unreadable, got \(String(describing: truncated))"); return }
+        // Plain text with a compression's name is not compressed data.
+        #expect(throws: ExtractionError.self) {
+            try registry.extract(ExtractionInput(bytes: Array("plain text".utf8), name: "fake.txt." + ext, path: "/fake.txt." + ext))
+        }
+        var small = registry
+        small.maximumDecompressedSize = 10
+        let tooLarge = #expect(throws: ExtractionError.self) {
+            try small.extract(ExtractionInput(bytes: bytes, name: "notes.pdf." + ext, path: "/notes.pdf." + ext))
+        }
+        guard case .tooLarge? = tooLarge else { Issue.record("expected tooLarge, got \(String(describing: tooLarge))"); return }
+        var budget = registry
+        budget.maximumTextBytes = 8
+        let cut = try budget.extract(ExtractionInput(bytes: bytes, name: "notes.txt." + ext, path: "/notes.txt." + ext))
+        #expect(cut.body == "# Compre")
+        #expect(cut.isTruncated)
+    }
+
+    /// A bomb of a compressed file expands only to the limit.
+    @Test func compressedBombIsBounded() throws {
+        let tree = try Tree()
+        let zeros = try run("/bin/bash", ["-c", "head -c 80000000 /dev/zero | tr '\\0' a | /usr/bin/xz -1 > \(tree.path("bomb.txt.xz"))"])
+        try #require(zeros.status == 0, "\(zeros.stderr)")
+        let bytes = Array(try Data(contentsOf: URL(fileURLWithPath: tree.path("bomb.txt.xz"))))
+        #expect(bytes.count < 100_000)
+        var registry = ExtractorRegistry.standard
+        registry.maximumTextBytes = nil
+        let error = #expect(throws: ExtractionError.self) {
+            try registry.extract(ExtractionInput(bytes: bytes, name: "bomb.txt.xz", path: "/bomb.txt.xz"))
+        }
+        guard case .tooLarge(let size)? = error else { Issue.record("expected tooLarge, got \(String(describing: error))"); return }
+        #expect(size <= registry.maximumDecompressedSize + 64 * 1024)
+    }
+
     @Test func registryChoosesByExtensionAndSniffs() throws {
         let registry = ExtractorRegistry.standard
         #expect(registry.isKnownBinary(name: "photo.JPG"))
@@ -206,6 +274,8 @@ struct FormatTests {
         #expect(!registry.isKnownBinary(name: "backup.tar.gz"))
         #expect(registry.isKnownBinary(name: "backup.rar"))
         #expect(!registry.isKnownBinary(name: "changelog.gz"))
+        #expect(!registry.isKnownBinary(name: "backup.tar.lz") && !registry.isKnownBinary(name: "old.tar.Z"))
+        #expect(registry.container(forName: "backup.tar.lzma") != nil && registry.container(forName: "notes.txt.lzma") == nil)
         let go = try registry.extract(ExtractionInput(bytes: Array("package main".utf8), name: "main.go", path: "/main.go"))
         #expect(go.kind == "go")
         let sniffed = try registry.extract(ExtractionInput(bytes: Array("<!DOCTYPE html><title>T</title>x".utf8), name: "README", path: "/README"))

@@ -20,7 +20,7 @@
 ensure_system_packages() {
     local missing=()
     local package
-    for package in libsqlite3-dev libicu-dev zlib1g-dev libstemmer-dev libarchive-dev libxml2-dev libgmime-3.0-dev pkg-config poppler-utils antiword catdoc zip p7zip-full zstd time util-linux bsdutils gzip sqlite3 python3 "$@"; do
+    for package in libsqlite3-dev libicu-dev zlib1g-dev libstemmer-dev libarchive-dev libxml2-dev libgmime-3.0-dev pkg-config poppler-utils antiword catdoc zip p7zip-full zstd bzip2 xz-utils lz4 time util-linux bsdutils gzip sqlite3 python3 "$@"; do
         dpkg -s "$package" >/dev/null 2>&1 || missing+=("$package")
     done
     [ ${#missing[@]} -eq 0 ] && return 0

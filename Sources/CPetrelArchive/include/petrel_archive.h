@@ -2,7 +2,8 @@
 #define PETREL_ARCHIVE_H
 
 /* libarchive (libarchive-dev): zip, tar (plain, gzip, bzip2, xz, zstd), 7z,
- * cpio and ar, read from memory. The office formats (OOXML, ODF, EPUB) are
+ * cpio and ar, and single files compressed with bzip2, xz, lzma, zstd, lzip,
+ * lz4 or compress, read from memory. The office formats (OOXML, ODF, EPUB) are
  * zip files too.
  *
  * libarchive is loaded (dlopen) when the first archive is opened, not at
@@ -22,6 +23,11 @@ int petrel_archive_read_free(struct archive *reader);
 int petrel_archive_read_support_format_zip(struct archive *reader);
 int petrel_archive_read_support_format_all(struct archive *reader);
 int petrel_archive_read_support_filter_all(struct archive *reader);
+/* A file compressed whole (bzip2, xz, zstd...) read as one entry, "data". */
+int petrel_archive_read_support_format_raw(struct archive *reader);
+/* The decompression filters applied, the last being "none" (the bytes as given). */
+int petrel_archive_filter_count(struct archive *reader);
+const char *petrel_archive_filter_name(struct archive *reader, int index);
 int petrel_archive_read_open_memory(struct archive *reader, const void *buffer, size_t size);
 int petrel_archive_read_next_header(struct archive *reader, struct archive_entry **entry);
 la_ssize_t petrel_archive_read_data(struct archive *reader, void *buffer, size_t size);

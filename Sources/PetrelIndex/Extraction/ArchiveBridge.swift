@@ -1,7 +1,8 @@
 // Archives through libarchive: the only file of PetrelIndex that hands
 // buffers to libarchive. Zip, tar (plain or compressed with gzip, bzip2, xz,
-// zstd), 7z, cpio and ar, read from memory, within limits, so that a zip
-// bomb or a damaged archive stays harmless.
+// zstd), 7z, cpio and ar, and single files compressed with bzip2, xz, lzma,
+// zstd, lzip, lz4 or compress, read from memory, within limits, so that a
+// zip bomb or a damaged archive stays harmless.
 import CPetrelArchive
 
 /// Reads the members of an archive held in memory.
@@ -109,6 +110,49 @@ enum ArchiveReader {
             }
         }
         return members
+    }
+
+    /// The bytes of a file compressed whole by any compression libarchive
+    /// reads but gzip (bzip2, xz, lzma, zstd, lzip, lz4, compress): the
+    /// first `prefix` bytes (`isCut` when there was more, which is not
+    /// expanded), or `.tooLarge` past `limit` bytes.
+    static func decompressed(_ input: [UInt8], limit: Int, prefix: Int) throws(CompressedFile.Failure) -> (bytes: [UInt8], isCut: Bool) {
+        if let reason = petrel_archive_unavailable() {
+            throw .damaged("compressed files need libarchive, which cannot be loaded: \(String(cString: reason))")
+        }
+        guard let reader = petrel_archive_read_new() else { throw .damaged("libarchive could not start") }
+        defer { petrel_archive_read_free(reader) }
+        petrel_archive_read_support_filter_all(reader)
+        petrel_archive_read_support_format_raw(reader)
+        let result: Result<(bytes: [UInt8], isCut: Bool), CompressedFile.Failure> = input.withUnsafeBytes { buffer in
+            guard petrel_archive_read_open_memory(reader, buffer.baseAddress, buffer.count) == ARCHIVE_OK else {
+                return .failure(.damaged(message(reader, or: "not compressed data")))
+            }
+            var entry: OpaquePointer?
+            let header = petrel_archive_read_next_header(reader, &entry)
+            guard header == ARCHIVE_OK || header == ARCHIVE_WARN else {
+                return .failure(.damaged(message(reader, or: "damaged compressed data")))
+            }
+            // The raw format takes any bytes: only a decompression filter
+            // (the last one is "none", the bytes as given) makes them a
+            // compressed file.
+            guard petrel_archive_filter_count(reader) > 1 else { return .failure(.damaged("not compressed data")) }
+            let format = petrel_archive_filter_name(reader, 0).map { String(cString: $0) } ?? "compressed"
+            var bytes: [UInt8] = []
+            var chunk = [UInt8](repeating: 0, count: 64 * 1024)
+            while true {
+                let count = chunk.withUnsafeMutableBytes { petrel_archive_read_data(reader, $0.baseAddress, $0.count) }
+                if count == 0 { return .success((bytes, false)) }
+                if count < 0 { return .failure(.damaged("\(format): \(message(reader, or: "truncated or damaged data"))")) }
+                bytes.append(contentsOf: chunk[0..<count])
+                if bytes.count > prefix, prefix <= limit {
+                    bytes.removeSubrange(prefix...)
+                    return .success((bytes, true))
+                }
+                if bytes.count > limit { return .failure(.tooLarge(bytes.count)) }
+            }
+        }
+        return try result.get()
     }
 
     /// The bytes of the one member at `path` (an OOXML or ODF part), nil

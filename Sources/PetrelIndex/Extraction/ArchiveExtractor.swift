@@ -1,5 +1,5 @@
-/// Archives (zip, tar plain or compressed with gzip, bzip2, xz or zstd,
-/// 7z), read by libarchive: each regular member is a part under its path
+/// Archives (zip, tar plain or compressed with gzip, bzip2, xz, zstd,
+/// lzip, lzma, lz4 or compress, 7z), read by libarchive: each regular member is a part under its path
 /// in the archive ("notes/plan.md"), extracted by the registry by its name,
 /// a nested archive in turn. Members with a binary extension are passed
 /// over without being expanded; encrypted members, and members past the
@@ -18,7 +18,8 @@ public struct ArchiveExtractor: ContainerExtractor {
     /// The extensions of the archives libarchive reads; compressed tar
     /// files by their double extension ("tar.gz") and their short one ("tgz").
     public static let extensions = [
-        "zip", "tar", "tgz", "tar.gz", "tbz", "tbz2", "tar.bz2", "txz", "tar.xz", "tzst", "tar.zst", "7z",
+        "zip", "tar", "tgz", "tar.gz", "tbz", "tbz2", "tar.bz2", "txz", "tar.xz", "tzst", "tar.zst", "tlz", "tar.lz",
+        "tar.lzma", "tar.lz4", "taz", "tar.z", "7z",
     ]
 
     public func parts(of input: ExtractionInput, limits: ContainerLimits) throws(ExtractionError) -> [ContainerPart] {

@@ -74,7 +74,7 @@ public struct ExtractorRegistry: Sendable {
     /// read at all throws.
     public func extractAll(_ input: ExtractionInput) throws(ExtractionError) -> ExtractedFile {
         guard let container = container(for: input) else {
-            return ExtractedFile(documents: [try extractUnwrappingGzip(input)])
+            return ExtractedFile(documents: [try extractUnwrappingCompression(input)])
         }
         var file = ExtractedFile(documents: [])
         var budget = containerLimits.maximumTotalBytes
@@ -154,7 +154,7 @@ public struct ExtractorRegistry: Sendable {
     public static let defaultBinaryExtensions: Set<String> = [
         "png", "jpg", "jpeg", "gif", "bmp", "ico", "icns", "webp", "tif", "tiff", "heic", "psd", "xcf", "mp3", "mp4", "m4a",
         "m4v", "ogg", "oga", "ogv", "opus", "wav", "flac", "aac", "avi", "mov", "mkv", "webm", "wmv", "jar", "war",
-        "bz2", "xz", "lz", "lzma", "zst", "rar", "cab", "so", "o", "a", "lib", "dylib", "dll",
+        "rar", "cab", "so", "o", "a", "lib", "dylib", "dll",
         "exe", "class", "pyc", "pyo", "wasm", "woff", "woff2", "ttf", "otf", "eot", "sqlite", "sqlite3", "db", "bin", "dat",
         "iso", "img", "dmg", "deb", "rpm", "apk", "mo", "gmo", "pack", "idx", "npy", "npz", "pkl", "parquet", "DS_Store",
     ]
@@ -216,8 +216,7 @@ public struct ExtractorRegistry: Sendable {
     public func isKnownBinary(name: String) -> Bool {
         if container(forName: name) != nil { return false }
         let ext = FilePath.pathExtension(of: Array(name.utf8))
-        if ext == "gz" {
-            let inner = String(name.dropLast(3))
+        if let inner = CompressedFile.innerName(of: name) {
             return FilePath.pathExtension(of: Array(inner.utf8)) == "tar" || isKnownBinary(name: inner)
         }
         return binaryExtensions.contains(ext)
@@ -229,11 +228,11 @@ public struct ExtractorRegistry: Sendable {
     public func readsWholeFile(name: String) -> Bool {
         if container(forName: name) != nil { return true }
         let ext = FilePath.pathExtension(of: Array(name.utf8))
-        if ext == "gz" || ext == "z" || containersByExtension[ext] != nil { return true }
+        if CompressedFile.extensions.contains(ext) || containersByExtension[ext] != nil { return true }
         return byExtension[ext]?.needsWholeFile ?? false
     }
 
-    /// Extracts a file's document, unwrapping gzip and choosing by
+    /// Extracts a file's document, unwrapping compression and choosing by
     /// extension. A container gives its own document (a mail's message);
     /// one with none of its own (an archive, a mailbox) is `binary` here:
     /// read its documents with ``extractAll(_:)``.
@@ -242,21 +241,22 @@ public struct ExtractorRegistry: Sendable {
             guard let own = try extractAll(input).documents.first(where: { $0.innerPath == nil }) else { throw .binary }
             return own
         }
-        return try extractUnwrappingGzip(input)
+        return try extractUnwrappingCompression(input)
     }
 
-    private func extractUnwrappingGzip(_ input: ExtractionInput) throws(ExtractionError) -> ExtractedDocument {
+    private func extractUnwrappingCompression(_ input: ExtractionInput) throws(ExtractionError) -> ExtractedDocument {
         var input = input
         var ext = FilePath.pathExtension(of: Array(input.name.utf8))
         var isCut = false
-        if ext == "gz" || ext == "z" || Gzip.isCompressed(input.bytes) {
-            guard Gzip.isCompressed(input.bytes) else { throw .unreadable("not gzip data") }
-            let innerName = ext == "gz" || ext == "z" ? String(input.name.dropLast(ext.count + 1)) : input.name
+        let compressedName = CompressedFile.innerName(of: input.name)
+        if compressedName != nil || Gzip.isCompressed(input.bytes) {
+            if ext == "gz", !Gzip.isCompressed(input.bytes) { throw .unreadable("not gzip data") }
+            let innerName = compressedName ?? input.name
             // Text may be cut like a plain file's; formats that need the
-            // whole file (PDF) are inflated whole, within the limit.
+            // whole file (PDF) are expanded whole, within the limit.
             let prefix = readsWholeFile(name: innerName) ? Int.max : (maximumTextBytes ?? Int.max)
             do {
-                (input.bytes, isCut) = try Gzip.decompress(input.bytes, limit: maximumDecompressedSize, prefix: prefix)
+                (input.bytes, isCut) = try CompressedFile.decompress(input.bytes, limit: maximumDecompressedSize, prefix: prefix)
                 if isCut { input.bytes = TextDecoding.droppingIncompleteTail(input.bytes) }
             } catch {
                 switch error {

@@ -3,10 +3,7 @@
 import CPetrelZlib
 
 enum Gzip {
-    enum Failure: Error, Sendable {
-        case damaged(String)
-        case tooLarge(Int)
-    }
+    typealias Failure = CompressedFile.Failure
 
     /// Whether bytes start with gzip's magic number.
     static func isCompressed(_ bytes: [UInt8]) -> Bool {

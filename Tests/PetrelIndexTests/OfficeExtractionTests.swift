@@ -196,6 +196,29 @@ struct OfficeHostileTests {
         #expect(document.isTruncated)
     }
 
+    /// A main part left unread past the expansion limit (a bomb of XML) is
+    /// named, with the limit, not reported missing.
+    @Test func oversizedMainPartIsNamed() throws {
+        let paragraphs = String(repeating: "<w:p><w:r><w:t>storm petrel</w:t></w:r></w:p>", count: 60_000)
+        let tree = try Tree([
+            "[Content_Types].xml": "<?xml version=\"1.0\"?><Types xmlns=\"http://schemas.openxmlformats.org/package/2006/content-types\"/>",
+            "word/document.xml": "<?xml version=\"1.0\"?><w:document xmlns:w=\"http://schemas.openxmlformats.org/wordprocessingml/2006/main\"><w:body>"
+                + paragraphs + "</w:body></w:document>",
+        ])
+        let zip = try run("/usr/bin/zip", ["-q", "-9", "-r", "big.docx", "[Content_Types].xml", "word"], in: tree.root)
+        try #require(zip.status == 0, "\(zip.stderr)")
+        let bytes = Array(try Data(contentsOf: URL(fileURLWithPath: tree.path("big.docx"))))
+        // A part may expand to 200 times the package, or a mebibyte.
+        let limit = max(1 << 20, bytes.count * 200)
+        try #require(paragraphs.utf8.count > limit)
+        #expect {
+            try OOXMLExtractor(.wordprocessing).extract(ExtractionInput(bytes: bytes, name: "big.docx", path: tree.path("big.docx")))
+        } throws: { error in
+            guard case ExtractionError.unreadable(let reason) = error else { return false }
+            return reason.hasPrefix("word/document.xml not read: ") && reason.contains("larger than the size limit (\(limit) bytes)")
+        }
+    }
+
     @Test func externalEntitiesAreNotLoaded() throws {
         let document = try OfficeFixtures.extract("license-xxe.docx")
         #expect(document.body.contains("Outside entity:"))

@@ -94,7 +94,7 @@ enum ArchiveReader {
             let declared = petrel_archive_entry_size_is_set(entry) != 0 ? Int(petrel_archive_entry_size(entry)) : -1
             let partLimit = max(0, min(limits.maximumPartBytes, limits.maximumTotalBytes - total, ratioBound))
             if declared > partLimit {
-                members.append(Member(path: path, bytes: nil, skipReason: "larger than the size limit (\(declared) bytes)"))
+                members.append(Member(path: path, bytes: nil, skipReason: "\(declared) bytes, larger than the size limit (\(partLimit) bytes)"))
                 continue
             }
             switch readData(reader, limit: partLimit, sizeHint: declared) {

@@ -25,10 +25,9 @@ public struct EPUBExtractor: DocumentExtractor {
             let lowered = path.lowercased()
             return lowered.hasPrefix("meta-inf/") || [".opf", ".xhtml", ".html", ".htm", ".xml"].contains { lowered.hasSuffix($0) }
         }
-        guard let container = package["META-INF/container.xml"] else { throw .unreadable("not an EPUB (no META-INF/container.xml)") }
-        guard let opfPath = EPUBExtractor.rootFile(container), let opf = package[opfPath] else {
-            throw .unreadable("not an EPUB (no package document)")
-        }
+        let container = try package.required("META-INF/container.xml", absent: "not an EPUB (no META-INF/container.xml)")
+        guard let opfPath = EPUBExtractor.rootFile(container) else { throw .unreadable("not an EPUB (no package document)") }
+        let opf = try package.required(opfPath, absent: "not an EPUB (no package document)")
         let book = EPUBPackage(opf, directory: opfPath.split(separator: "/").dropLast().joined(separator: "/"))
         if let encryption = package["META-INF/encryption.xml"] {
             let encrypted = EPUBExtractor.encryptedPaths(encryption)

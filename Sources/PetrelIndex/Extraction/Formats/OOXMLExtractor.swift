@@ -121,7 +121,7 @@ private struct OOXMLReading {
     // MARK: Word
 
     mutating func word(main: String, into sink: inout TextSink) throws(ExtractionError) {
-        guard let body = package[main] else { throw .unreadable("not a Word document (no \(main))") }
+        let body = try package.required(main, absent: "not a Word document (no \(main))")
         let relationships = OOXMLPackage.relationships(of: main, in: package)
         func targets(_ kind: String) -> [String] {
             relationships.filter { OOXMLPackage.kind(of: $0) == kind }.map(\.target)
@@ -218,9 +218,8 @@ private struct OOXMLReading {
     // MARK: Excel
 
     mutating func workbook(main: String, into sink: inout TextSink) throws(ExtractionError) {
-        guard let workbook = package[main], let reader = XMLStreamReader(workbook) else {
-            throw .unreadable("not an Excel workbook (no \(main))")
-        }
+        let workbook = try package.required(main, absent: "not an Excel workbook (no \(main))")
+        guard let reader = XMLStreamReader(workbook) else { throw .unreadable("not an Excel workbook (no \(main))") }
         let relationships = OOXMLPackage.relationships(of: main, in: package)
         var sheets: [(name: String, path: String?)] = []
         while case let event = reader.next(), event != .done, event != .failed {
@@ -341,9 +340,8 @@ private struct OOXMLReading {
     // MARK: PowerPoint
 
     mutating func presentation(main: String, into sink: inout TextSink) throws(ExtractionError) {
-        guard let presentation = package[main], let reader = XMLStreamReader(presentation) else {
-            throw .unreadable("not a PowerPoint presentation (no \(main))")
-        }
+        let presentation = try package.required(main, absent: "not a PowerPoint presentation (no \(main))")
+        guard let reader = XMLStreamReader(presentation) else { throw .unreadable("not a PowerPoint presentation (no \(main))") }
         let relationships = OOXMLPackage.relationships(of: main, in: package)
         var slides: [String] = []
         while case let event = reader.next(), event != .done, event != .failed {

@@ -76,6 +76,8 @@ struct TextSink {
 struct ZipPackage {
     /// The members read, by path.
     var parts: [String: [UInt8]] = [:]
+    /// The members left unread past a limit, with the reason.
+    var skipped: [String: String] = [:]
 
     /// The first bytes of an OLE compound file (legacy Office, and OOXML
     /// files protected by a password).
@@ -128,11 +130,22 @@ struct ZipPackage {
                 parts[member.path] = data
             } else if member.skipReason?.hasPrefix("encrypted") == true {
                 throw .encrypted
+            } else {
+                skipped[member.path] = member.skipReason ?? "not read"
             }
         }
     }
 
     subscript(path: String) -> [UInt8]? { parts[path] }
+
+    /// The part at `path`, which the document cannot do without: when it
+    /// is missing, `absent` (the package has none), or why it was left
+    /// unread (past a size limit).
+    func required(_ path: String, absent: @autoclosure () -> String) throws(ExtractionError) -> [UInt8] {
+        if let bytes = parts[path] { return bytes }
+        if let reason = skipped[path] { throw .unreadable("\(path) not read: \(reason)") }
+        throw .unreadable(absent())
+    }
 }
 
 /// One relationship of an OOXML part (`_rels/*.rels`).

@@ -36,7 +36,7 @@ public struct OpenDocumentExtractor: DocumentExtractor {
                 path == "content.xml" || path == "meta.xml" || path == "styles.xml" || path == "META-INF/manifest.xml"
             }
             if let manifest = package["META-INF/manifest.xml"], ODFReading.listsEncryption(manifest) { throw .encrypted }
-            guard let content = package["content.xml"] else { throw .unreadable("not an OpenDocument file (no content.xml)") }
+            let content = try package.required("content.xml", absent: "not an OpenDocument file (no content.xml)")
             if let meta = package["meta.xml"] { reading.read("meta.xml", meta, into: &sink) }
             reading.read("content.xml", content, into: &sink)
             // A text's page headers and footers are in the master pages'

@@ -110,6 +110,8 @@ gboolean g_mime_content_disposition_is_attachment(GMimeContentDisposition *dispo
 
 int g_mime_multipart_get_count(GMimeMultipart *multipart);
 GMimeObject *g_mime_multipart_get_part(GMimeMultipart *multipart, int index);
+const char *g_mime_multipart_get_prologue(GMimeMultipart *multipart);
+ssize_t g_mime_stream_write(GMimeStream *stream, const char *buffer, size_t length);
 const char *g_mime_part_get_filename(GMimePart *mime_part);
 GMimeDataWrapper *g_mime_part_get_content(GMimePart *mime_part);
 ssize_t g_mime_data_wrapper_write_to_stream(GMimeDataWrapper *wrapper, GMimeStream *stream);

@@ -55,6 +55,8 @@ static pthread_once_t petrel_mail_once = PTHREAD_ONCE_INIT;
     X(g_mime_content_disposition_is_attachment) \
     X(g_mime_multipart_get_count) \
     X(g_mime_multipart_get_part) \
+    X(g_mime_multipart_get_prologue) \
+    X(g_mime_stream_write) \
     X(g_mime_part_get_filename) \
     X(g_mime_part_get_content) \
     X(g_mime_data_wrapper_write_to_stream) \
@@ -108,6 +110,8 @@ PETREL_GMIME_FUNCTIONS(PETREL_GMIME_POINTER)
 #define g_mime_content_disposition_is_attachment petrel_g_mime_content_disposition_is_attachment
 #define g_mime_multipart_get_count petrel_g_mime_multipart_get_count
 #define g_mime_multipart_get_part petrel_g_mime_multipart_get_part
+#define g_mime_multipart_get_prologue petrel_g_mime_multipart_get_prologue
+#define g_mime_stream_write petrel_g_mime_stream_write
 #define g_mime_part_get_filename petrel_g_mime_part_get_filename
 #define g_mime_part_get_content petrel_g_mime_part_get_content
 #define g_mime_data_wrapper_write_to_stream petrel_g_mime_data_wrapper_write_to_stream
@@ -180,12 +184,28 @@ static const char *keep(petrel_mail_message *m, char *string) {
     return string;
 }
 
+/* Whether `object` is a multipart whose boundary never appears (or that
+ * names none): GMime then lists no part and keeps the whole body as the
+ * prologue, which is the message's text. */
+static int is_multipart_without_parts(GMimeObject *object) {
+    if (!petrel_gmime_is_a(object, g_mime_multipart_get_type())) return 0;
+    if (petrel_gmime_is_a(object, g_mime_multipart_encrypted_get_type())) return 0;
+    GMimeMultipart *multipart = (GMimeMultipart *)object;
+    if (g_mime_multipart_get_count(multipart) != 0) return 0;
+    const char *prologue = g_mime_multipart_get_prologue(multipart);
+    if (!prologue) return 0;
+    for (const char *c = prologue; *c; c++) {
+        if (*c != ' ' && *c != '\t' && *c != '\r' && *c != '\n') return 1;
+    }
+    return 0;
+}
+
 static void collect_parts(petrel_mail_message *m, GMimeObject *object, int32_t depth,
                           int32_t maximum_parts, int32_t maximum_depth) {
     if (!object) return;
     if (m->parts.count >= maximum_parts) { m->left_out += 1; return; }
     int is_multipart = petrel_gmime_is_a(object, g_mime_multipart_get_type());
-    if (!is_multipart || petrel_gmime_is_a(object, g_mime_multipart_encrypted_get_type())) {
+    if (!is_multipart || petrel_gmime_is_a(object, g_mime_multipart_encrypted_get_type()) || is_multipart_without_parts(object)) {
         if (append(&m->parts, object) != 0) m->left_out += 1;
         return;
     }
@@ -304,7 +324,7 @@ int32_t petrel_mail_part_at(petrel_mail_message *m, int32_t index, petrel_mail_p
     GMimeObject *object = m->parts.items[index];
     memset(part, 0, sizeof *part);
     GMimeContentType *type = g_mime_object_get_content_type(object);
-    char *mime_type = type ? (char *)keep(m, g_mime_content_type_get_mime_type(type)) : NULL;
+    char *mime_type = type && !is_multipart_without_parts(object) ? (char *)keep(m, g_mime_content_type_get_mime_type(type)) : NULL;
     if (mime_type) {
         for (char *c = mime_type; *c; c++) if (*c >= 'A' && *c <= 'Z') *c = (char)(*c - 'A' + 'a');
     }
@@ -334,6 +354,9 @@ int32_t petrel_mail_part_content(petrel_mail_message *m, int32_t index, size_t m
     } else if (petrel_gmime_is_a(object, g_mime_message_part_get_type())) {
         GMimeMessage *attached = g_mime_message_part_get_message((GMimeMessagePart *)object);
         if (attached) g_mime_object_write_to_stream((GMimeObject *)attached, NULL, m->content);
+    } else if (is_multipart_without_parts(object)) {
+        const char *prologue = g_mime_multipart_get_prologue((GMimeMultipart *)object);
+        g_mime_stream_write(m->content, prologue, strlen(prologue));
     }
     GByteArray *array = g_mime_stream_mem_get_byte_array((GMimeStreamMem *)m->content);
     if (!array || array->len > maximum_length) return -1;

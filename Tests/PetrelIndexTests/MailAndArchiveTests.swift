@@ -182,6 +182,17 @@ struct HostileMailTests {
         #expect(file.skipped.isEmpty)
     }
 
+    /// GMime lists no part of a multipart whose boundary never appears;
+    /// its body is then the message's text, not lost.
+    @Test(arguments: ["mail/boundary-never-seen.eml", "mail/no-boundary.eml"])
+    func boundaryNeverSeen(_ relative: String) throws {
+        let file = try MailFixtures.extract(relative)
+        #expect(file.innerPaths == [""])
+        #expect(file.document("")?.title == "No boundary")
+        #expect(file.document("")?.body == "The sender's program wrote the text with no boundary around it.\nStill worth reading, café.")
+        #expect(file.skipped.isEmpty)
+    }
+
     @Test func badBase64() throws {
         let file = try MailFixtures.extract("mail/bad-base64.eml")
         // GMime's decoder passes over what is not base64.

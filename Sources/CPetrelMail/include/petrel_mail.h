@@ -9,7 +9,8 @@
  * Headers are decoded (RFC 2047 encoded words, raw 8-bit text tried as
  * UTF-8 then windows-1252). A message's leaf MIME parts are listed in
  * order, multiparts walked into; an attached message (message/rfc822) is
- * one part whose content is the whole attached message.
+ * one part whose content is the whole attached message. A multipart whose
+ * boundary never appears is one text/plain part: its body as written.
  *
  * Messages may be parsed on several threads at once (GMime is set up once,
  * on first use); one message handle is used by one thread at a time. */

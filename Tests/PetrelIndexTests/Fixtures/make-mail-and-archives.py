@@ -205,6 +205,13 @@ def no_closing_boundary():
             b"The attachment has no closing boundary.\n")
 
 
+def boundary_never_seen(parameter):
+    """A multipart whose body never shows its boundary (or that names none)."""
+    return (b"From: a@example.org\nDate: " + DATE.encode() + b"\nSubject: No boundary\nMIME-Version: 1.0\n"
+            b"Content-Type: multipart/mixed" + parameter + b"\n\n"
+            b"The sender's program wrote the text with no boundary around it.\nStill worth reading, caf\xc3\xa9.\n")
+
+
 def bad_base64():
     return (b"From: a@example.org\nDate: " + DATE.encode() + b"\nSubject: Bad base64\nMIME-Version: 1.0\n"
             b"Content-Type: multipart/mixed; boundary=\"B\"\n\n"
@@ -335,6 +342,8 @@ def main():
     write("mail/spool/ann", mbox())
     write("mail/no-closing-boundary.eml", no_closing_boundary())
     write("mail/bad-base64.eml", bad_base64())
+    write("mail/boundary-never-seen.eml", boundary_never_seen(b"; boundary=\"ABC\""))
+    write("mail/no-boundary.eml", boundary_never_seen(b""))
     write("mail/many-parts.eml", many_parts(10_000))
     write("mail/huge-header.eml", huge_header())
     write("mail/raw-8bit-headers.eml", raw_8bit_headers())

@@ -128,6 +128,16 @@ struct MailTests {
         #expect(file.document("3!/report.md")?.body == "# Report\n\nGuillemot colony census.\n")
     }
 
+    /// A body line starting "From " that its writer did not escape is no
+    /// envelope (no time, no header after it): it stays in its message.
+    @Test func unescapedFromLinesStayInTheirMessage() throws {
+        let file = try MailFixtures.extract("mail/unescaped.mbox")
+        #expect(file.innerPaths == ["1", "2"])
+        #expect(file.document("1")?.body == "Minutes of the meeting.\nFrom the start, the budget was the question.\nFrom Ann, a proposal.")
+        #expect(file.document("2")?.title == "Message 2")
+        #expect(file.skipped.isEmpty)
+    }
+
     @Test func messagesPastThePartLimitAreLeftOut() throws {
         var registry = ExtractorRegistry.standard
         registry.containerLimits.maximumParts = 2

@@ -234,7 +234,8 @@ public struct MboxExtractor: ContainerExtractor {
         return parts
     }
 
-    /// The byte ranges of the messages, "From " lines left out. Bytes
+    /// The byte ranges of the messages, their "From " lines left out
+    /// (a line starting "From " that is no envelope stays text). Bytes
     /// before the first "From " line (none in a real mailbox) are a
     /// message of their own when they are not blank.
     static func messages(in bytes: [UInt8]) -> [Range<Int>] {
@@ -242,7 +243,7 @@ public struct MboxExtractor: ContainerExtractor {
         var index = 0
         while index < bytes.count {
             let lineEnd = bytes[index...].firstIndex(of: UInt8(ascii: "\n")).map { $0 + 1 } ?? bytes.count
-            if isFromLine(bytes, at: index) { starts.append((index, lineEnd)) }
+            if isFromLine(bytes, at: index), startsMessage(bytes, line: index..<lineEnd) { starts.append((index, lineEnd)) }
             index = lineEnd
         }
         var ranges: [Range<Int>] = []
@@ -253,6 +254,29 @@ public struct MboxExtractor: ContainerExtractor {
             ranges.append(start.body..<max(start.body, end))
         }
         return ranges
+    }
+
+    /// Whether the "From " line at `line` starts a message: an envelope
+    /// line holds a time (`Tue Nov 14 09:30:00 2023`), and header fields
+    /// follow it. A body line its writer left unescaped ("From the start,
+    /// we planned...") is neither, and stays in its message.
+    private static func startsMessage(_ bytes: [UInt8], line: Range<Int>) -> Bool {
+        let text = bytes[line]
+        var index = text.startIndex
+        while index + 5 <= text.endIndex {
+            if isDigit(text[index]), isDigit(text[index + 1]), text[index + 2] == UInt8(ascii: ":"),
+               isDigit(text[index + 3]), isDigit(text[index + 4]) { return true }
+            index += 1
+        }
+        let next = line.upperBound
+        guard next < bytes.count else { return false }
+        var end = next
+        while end < bytes.count, bytes[end] > 32, bytes[end] < 127, bytes[end] != UInt8(ascii: ":") { end += 1 }
+        return end > next && end < bytes.count && bytes[end] == UInt8(ascii: ":")
+    }
+
+    private static func isDigit(_ byte: UInt8) -> Bool {
+        byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9")
     }
 
     private static func isBlank(_ byte: UInt8) -> Bool {

@@ -197,6 +197,16 @@ def mbox():
     return out
 
 
+def unescaped_mbox():
+    """mboxo as some writers leave it: body lines starting "From " not escaped."""
+    out = b""
+    for number, body in enumerate([b"Minutes of the meeting.\nFrom the start, the budget was the question.\nFrom Ann, a proposal.\n",
+                                   b"Second message.\n"], start=1):
+        out += (b"From ann@example.org Tue Nov 14 09:3%d:00 2023\nFrom: Ann <ann@example.org>\nSubject: Message %d\n"
+                b"Date: " % (number, number) + DATE.encode() + b"\n\n" + body + b"\n")
+    return out
+
+
 def no_closing_boundary():
     return (b"From: a@example.org\nDate: " + DATE.encode() + b"\nSubject: Cut short\nMIME-Version: 1.0\n"
             b"Content-Type: multipart/mixed; boundary=\"XYZ\"\n\n"
@@ -344,6 +354,7 @@ def main():
     write("mail/bad-base64.eml", bad_base64())
     write("mail/boundary-never-seen.eml", boundary_never_seen(b"; boundary=\"ABC\""))
     write("mail/no-boundary.eml", boundary_never_seen(b""))
+    write("mail/unescaped.mbox", unescaped_mbox())
     write("mail/many-parts.eml", many_parts(10_000))
     write("mail/huge-header.eml", huge_header())
     write("mail/raw-8bit-headers.eml", raw_8bit_headers())

@@ -8,8 +8,8 @@ recollindex/recollq and omindex/quest on it.
 usage: eval_documents.py WORK_DIR --tools BIN_DIR [--systems a,b] [--split dev|heldout|all]
                          [--markdown] [--keep-work DIR] [--report FILE]
 """
-import argparse, base64, csv, email.policy, gzip, hashlib, html, io, json, os, random, re, shutil, subprocess, sys
-import tarfile, tempfile, time, unicodedata, urllib.parse, zipfile
+import argparse, base64, bz2, csv, email.policy, gzip, hashlib, html, io, json, os, random, re, shutil, subprocess, sys
+import lzma, tarfile, tempfile, time, unicodedata, urllib.parse, zipfile
 from concurrent.futures import ThreadPoolExecutor
 from email.message import EmailMessage
 from email.utils import format_datetime, make_msgid
@@ -195,9 +195,19 @@ def source_documents():
 # (a message of an mbox or a Maildir, an attachment, an archive member).
 
 KINDS = ["txt", "md", "html", "docx", "odt", "epub", "rtf", "pptx", "xlsx", "ods", "odp", "doc", "xls", "ppt", "pdf",
-         "eml", "mbox", "maildir", "attachment", "zip", "tar.gz"]
+         "eml", "mbox", "maildir", "attachment", "zip", "tar.gz", "compressed"]
 ATTACHMENT_FORMATS = ["pdf", "docx", "odt", "txt", "xlsx", "html"]
 MEMBER_FORMATS = ["docx", "txt", "pdf", "odt", "md", "html", "pptx"]
+# A file compressed whole: its format, and the compression's extension.
+COMPRESSED_FORMATS = [("txt", "bz2"), ("md", "xz"), ("pdf", "bz2"), ("html", "zst"), ("txt", "xz")]
+
+
+def compressed(extension, data):
+    if extension == "bz2":
+        return bz2.compress(data)
+    if extension == "xz":
+        return lzma.compress(data, format=lzma.FORMAT_XZ)
+    return subprocess.run(["zstd", "-q", "-c"], input=data, stdout=subprocess.PIPE, check=True).stdout
 MIME = {"pdf": "application/pdf", "docx": "application/vnd.openxmlformats-officedocument.wordprocessingml.document",
         "odt": "application/vnd.oasis.opendocument.text", "txt": "text/plain",
         "xlsx": "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet", "html": "text/html"}
@@ -392,6 +402,9 @@ def plan(docs):
             e["file"], e["inner"], e["format"] = "mail/archive.mbox", str(k), "mbox"
         elif kind == "maildir":
             e["file"], e["inner"], e["format"] = "mail/Maildir/cur/%d.M%dP7.evalhost:2,S" % (1709280000 + k * 3600, k), "", "maildir"
+        elif kind == "compressed":
+            fmt, extension = COMPRESSED_FORMATS[k % len(COMPRESSED_FORMATS)]
+            e["file"], e["inner"], e["format"] = "%s/%s.%s.%s" % (e["language"], name, fmt, extension), "", fmt
         elif kind == "attachment":
             fmt = ATTACHMENT_FORMATS[k % len(ATTACHMENT_FORMATS)]
             e["file"], e["inner"], e["format"] = "mail/attachments/%03d-%s.eml" % (k, e["language"]), "%s.%s" % (name, fmt), fmt
@@ -428,6 +441,8 @@ def build_corpus(entries):
             data = document_bytes(e["format"], e["title"], e["text"])
             cover = "%s\n\n-- \n%s" % (e["title"], e["id"])
             write(e["file"], message(n, e["language"], e["title"], cover, [(e["inner"], e["format"], data)]).as_bytes())
+        elif kind == "compressed":
+            write(e["file"], compressed(e["file"].rsplit(".", 1)[1], document_bytes(e["format"], e["title"], e["text"])))
         elif kind in ("zip", "tar.gz"):
             archives.setdefault(e["file"], []).append((e["inner"], document_bytes(e["format"], e["title"], e["text"])))
         else:
@@ -724,7 +739,8 @@ def main():
 
     def label_of(group):
         label = group[1] if group[0] != "kind" else {"attachment": "mail attachment", "mbox": "mbox message", "maildir": "Maildir message",
-                                                      "zip": "zip member", "tar.gz": "tar.gz member"}.get(group[1], group[1])
+                                                      "zip": "zip member", "tar.gz": "tar.gz member",
+                                                      "compressed": "compressed file (bz2, xz, zst)"}.get(group[1], group[1])
         return "**%s**" % label if group[0] == "all" and args.markdown else label
 
     def score(k, ids, depth):

@@ -298,6 +298,11 @@ struct SearchTests {
         let analyzed = try index.analyze(SearchQuery("alpha gamma GAMMA"))
         #expect(analyzed.terms.count == 2)
         #expect(analyzed.typedCounts == [1, 2])
+        // A word pasted thousands of times weighs what the model allows
+        // (it was an SQL error past 4,096).
+        let flood = try index.analyze(SearchQuery("alpha " + String(repeating: "gamma ", count: 5_000)))
+        #expect(flood.typedCounts == [1, 4096])
+        #expect(names(try index.search("alpha " + String(repeating: "gamma ", count: 5_000))) == ["b.txt", "a.txt"])
     }
 
     /// A pasted sentence keeps its quotes: when no document has the quoted

@@ -129,8 +129,9 @@ struct AnalyzedQuery: Sendable {
                     if let term = seen[key] {
                         // A word typed again weighs more (BM25's query
                         // term frequency): in a sentence, the words it
-                        // repeats are what it is about.
-                        typed[term] += 1
+                        // repeats are what it is about. The ranking
+                        // function takes counts up to its bound.
+                        typed[term] = min(typed[term] + 1, Double(RankingModel.maximumTermCount))
                         continue
                     }
                     let label = (field.map { "\($0.rawValue):" } ?? "") + token.token + (prefix ? "*" : "")

@@ -28,6 +28,33 @@ public struct ServerConfiguration: Sendable {
     /// A configuration for the index at `indexPath`, on loopback.
     public init(indexPath: String) { self.indexPath = indexPath }
 
+    /// An address to listen on as people write it, split into its host and,
+    /// when it names one, its port: `127.0.0.1`, `127.0.0.1:9000`,
+    /// `localhost:9000`, `::1`, `[::1]:9000`. Nil for text that cannot be
+    /// one: no host, or a port that is not a number from 0 to 65535.
+    public static func listenAddress(_ text: String) -> (host: String, port: Int?)? {
+        func port(_ digits: Substring) -> Int? {
+            guard !digits.isEmpty, digits.allSatisfy({ ("0"..."9").contains($0) }), let port = Int(digits), (0...65535).contains(port) else { return nil }
+            return port
+        }
+        if text.hasPrefix("[") {
+            guard let close = text.firstIndex(of: "]") else { return nil }
+            let host = String(text[text.index(after: text.startIndex)..<close])
+            let rest = text[text.index(after: close)...]
+            guard !host.isEmpty else { return nil }
+            if rest.isEmpty { return (host, nil) }
+            guard rest.hasPrefix(":"), let number = port(rest.dropFirst()) else { return nil }
+            return (host, number)
+        }
+        // One colon: host and port. More: an IPv6 address without a port.
+        if text.filter({ $0 == ":" }).count == 1 {
+            let parts = text.split(separator: ":", omittingEmptySubsequences: false)
+            guard !parts[0].isEmpty, let number = port(parts[1]) else { return nil }
+            return (String(parts[0]), number)
+        }
+        return text.isEmpty || text.contains(where: \.isWhitespace) ? nil : (text, nil)
+    }
+
     /// Whether `host` is a loopback address (127.0.0.0/8, ::1, localhost).
     public static func isLoopback(_ host: String) -> Bool {
         let bare = host.hasPrefix("[") && host.hasSuffix("]") ? String(host.dropFirst().dropLast()) : host

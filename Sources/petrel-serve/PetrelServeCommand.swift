@@ -42,11 +42,11 @@ struct PetrelServeCommand: ParsableCommand {
     @Option(name: .long, help: ArgumentHelp("The index file.", valueName: "file"))
     var index: String?
 
-    @Option(name: .long, help: ArgumentHelp("The address to listen on (default: 127.0.0.1, loopback only).", valueName: "address"))
+    @Option(name: .long, help: ArgumentHelp("The address to listen on, with :PORT if you like (127.0.0.1:9000, [::1]:9000; default: 127.0.0.1, loopback only).", valueName: "address"))
     var listen = "127.0.0.1"
 
-    @Option(name: .long, help: ArgumentHelp("The port (0: any free port).", valueName: "port"))
-    var port = 8080
+    @Option(name: .long, help: ArgumentHelp("The port (0: any free port; default: 8080, or the one --listen names).", valueName: "port"))
+    var port: Int?
 
     @Option(name: .long, help: ArgumentHelp("A secret every API request must carry; needed with a --listen address that is not loopback.", valueName: "token"))
     var token: String?
@@ -57,32 +57,45 @@ struct PetrelServeCommand: ParsableCommand {
     @Option(name: .long, help: ArgumentHelp("The longest one request may read the index, in seconds.", valueName: "seconds"))
     var timeout = 5.0
 
+    /// Where to listen: --listen's host, and its port, else --port's, else 8080.
+    private var address: (host: String, port: Int) {
+        let parsed = ServerConfiguration.listenAddress(listen) ?? (listen, nil)
+        return (parsed.host, parsed.port ?? port ?? 8080)
+    }
+
     func validate() throws {
-        if !(0...65535).contains(port) { throw ValidationError("--port must be from 0 to 65535") }
+        if let port, !(0...65535).contains(port) { throw ValidationError("--port must be from 0 to 65535") }
+        guard let parsed = ServerConfiguration.listenAddress(listen) else {
+            throw ValidationError("--listen \(listen) is not an address: give a host name or IP address, with :PORT if you like (127.0.0.1:9000, [::1]:9000)")
+        }
+        if let named = parsed.port, let port, named != port {
+            throw ValidationError("--listen \(listen) and --port \(port) name two ports: give one")
+        }
         if !(1...64).contains(readers) { throw ValidationError("--readers must be from 1 to 64") }
         if !(timeout > 0 && timeout <= 600) { throw ValidationError("--timeout must be more than 0 and at most 600 seconds") }
         if let token, token.count < 8 { throw ValidationError("--token must be at least 8 characters") }
-        if !ServerConfiguration.isLoopback(listen), token == nil {
+        if !ServerConfiguration.isLoopback(parsed.host), token == nil {
             throw ValidationError("--listen \(listen) is not a loopback address: give --token TOKEN too, so that only those who have it can search the index")
         }
     }
 
     func run() throws {
         var configuration = ServerConfiguration(indexPath: index ?? DocumentIndex.defaultPath())
-        configuration.host = listen
-        configuration.port = port
+        let (listenHost, listenPort) = address
+        configuration.host = listenHost
+        configuration.port = listenPort
         configuration.token = token
         configuration.readers = readers
         configuration.timeout = .milliseconds(Int((timeout * 1000).rounded()))
         let diagnostic: @Sendable (String) -> Void = { message in StandardStreams.writeError("petrel-serve: \(TerminalText.oneLine(message))\n") }
         let application: any ApplicationRunner
         do {
-            let host = listen.contains(":") && !listen.hasPrefix("[") ? "[\(listen)]" : listen
-            let loopback = ServerConfiguration.isLoopback(listen)
+            let host = listenHost.contains(":") ? "[\(listenHost)]" : listenHost
+            let loopback = ServerConfiguration.isLoopback(listenHost)
             let indexPath = configuration.indexPath
             application = try PetrelServer.makeRunner(configuration) { port in
                 if !loopback {
-                    diagnostic("warning: listening on \(listen), not loopback: anyone who can reach this address and has the token can search \(indexPath)")
+                    diagnostic("warning: listening on \(listenHost), not loopback: anyone who can reach this address and has the token can search \(indexPath)")
                 }
                 diagnostic("serving \(indexPath) at http://\(host):\(port)/ (Ctrl-C stops)")
             }

@@ -2,6 +2,7 @@ import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
+import PetrelServe
 import PetrelTestSupport
 import Testing
 
@@ -24,11 +25,30 @@ struct ServeCommandTests {
         #expect(openError.contains("--token"))
         let (portStatus, _, _) = try await Self.run(["--port", "70000"])
         #expect(portStatus == 2)
+        let (twoPortsStatus, _, twoPorts) = try await Self.run(["--listen", "127.0.0.1:9000", "--port", "9001"])
+        #expect(twoPortsStatus == 2)
+        #expect(twoPorts.contains("name two ports"))
+        let (badStatus, _, bad) = try await Self.run(["--listen", "127.0.0.1:http"])
+        #expect(badStatus == 2)
+        #expect(bad.contains("is not an address"))
         let directory = try TemporaryDirectory()
         let (indexStatus, _, indexError) = try await Self.run(["--index", directory.path("none.sqlite"), "--port", "0"])
         #expect(indexStatus == 2)
         #expect(indexError.contains("no index at"))
         #expect(indexError.contains("petrel-index FOLDER creates one"))
+    }
+
+    @Test("--listen takes a port as people write it")
+    func listenAddresses() {
+        #expect(ServerConfiguration.listenAddress("127.0.0.1")! == ("127.0.0.1", nil))
+        #expect(ServerConfiguration.listenAddress("127.0.0.1:9000")! == ("127.0.0.1", 9000))
+        #expect(ServerConfiguration.listenAddress("localhost:0")! == ("localhost", 0))
+        #expect(ServerConfiguration.listenAddress("::1")! == ("::1", nil))
+        #expect(ServerConfiguration.listenAddress("[::1]")! == ("::1", nil))
+        #expect(ServerConfiguration.listenAddress("[::1]:9000")! == ("::1", 9000))
+        for bad in ["", ":9000", "127.0.0.1:", "127.0.0.1:http", "127.0.0.1:70000", "[::1", "[]:80", "[::1]9000", "a b"] {
+            #expect(ServerConfiguration.listenAddress(bad) == nil, "\(bad)")
+        }
     }
 
     @Test("it says where it listens, answers, and stops on SIGTERM with status 0")
@@ -42,5 +62,12 @@ struct ServeCommandTests {
         #expect((response as? HTTPURLResponse)?.statusCode == 200)
         #expect(String(decoding: data, as: UTF8.self).contains("\"documents\""))
         #expect(server.terminate() == 0)
+        // A port written in --listen, as in a URL.
+        let colon = try ServeProcess(indexPath: fixture.indexPath, listen: ["--listen", "127.0.0.1:0"])
+        defer { colon.stop() }
+        #expect(colon.firstLine.hasPrefix("petrel-serve: serving \(fixture.indexPath) at http://127.0.0.1:"))
+        let (_, answer) = try await URLSession.shared.data(from: try #require(URL(string: colon.url + "api/state")))
+        #expect((answer as? HTTPURLResponse)?.statusCode == 200)
+        #expect(colon.terminate() == 0)
     }
 }

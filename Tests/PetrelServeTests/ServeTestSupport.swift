@@ -158,11 +158,12 @@ final class ServeProcess: @unchecked Sendable {
     /// The first line the server printed.
     let firstLine: String
 
-    init(indexPath: String) throws {
+    /// The server on `indexPath`, listening where `listen` says.
+    init(indexPath: String, listen: [String] = ["--port", "0"]) throws {
         let executable = try #require(builtServe(), "petrel-serve is not built next to the tests")
         let process = Process()
         process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = ["--index", indexPath, "--port", "0", "--readers", "2"]
+        process.arguments = ["--index", indexPath, "--readers", "2"] + listen
         let error = Pipe()
         process.standardError = error
         process.standardOutput = FileHandle.nullDevice

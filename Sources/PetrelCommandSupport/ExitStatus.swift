@@ -36,6 +36,11 @@ public enum CommandRunner {
         finish(run(type, running: body))
     }
 
+    /// Prints `text` on stdout and exits 0, as help and version do.
+    public static func succeed(printing text: String) -> Never {
+        finish((.success, text, ""))
+    }
+
     private static func finish(_ outcome: (status: ExitStatus, stdout: String, stderr: String)) -> Never {
         if !outcome.stdout.isEmpty { StandardStreams.writeOutputIgnoringErrors(outcome.stdout) }
         if !outcome.stderr.isEmpty { StandardStreams.writeError(outcome.stderr) }

@@ -11,8 +11,12 @@ public struct PetrelSearchCommand<Store: PostgresStoreAccess>: ParsableCommand {
     /// without ArgumentParser, whose first parse of a command costs a
     /// search process a fifth of its time (``SearchArguments/init(quickParsing:)``);
     /// everything else, help and every error included, goes through it.
+    /// `--help` and `--version` alone are answered with text fixed at build
+    /// time (``StaticAnswers``).
     public static func main() {
-        if let arguments = SearchArguments(quickParsing: Array(CommandLine.arguments.dropFirst())), (try? arguments.validate()) != nil {
+        let given = Array(CommandLine.arguments.dropFirst())
+        if let text = StaticAnswers.answer(to: given, width: StaticAnswers.terminalWidth) { CommandRunner.succeed(printing: text) }
+        if let arguments = SearchArguments(quickParsing: given), (try? arguments.validate()) != nil {
             CommandRunner.main(Self.self) { try arguments.run(Store.self) }
         }
         CommandRunner.main(Self.self)

@@ -118,8 +118,52 @@ struct OfficeExtractionTests {
         OfficeFixtures.expectNoMarkup(document)
     }
 
+    /// FictionBook, as pandoc writes it: the body without its markup, the
+    /// title and authors of `<title-info>`.
+    @Test func fictionBook() throws {
+        let document = try OfficeFixtures.extract("license.fb2")
+        #expect(document.kind == "fb2")
+        #expect(document.title == "Apache License, Version 2.0")
+        #expect(document.metadata.authors == ["The ApacheSoftware Foundation"])
+        #expect(OfficeFixtures.inOrder(document.body, ["Definitions", "“Licensor” shall mean", "Grant of Copyright License", "Trademarks"]))
+        #expect(document.body.contains("\nDefinitions\n"))
+        #expect(!document.body.contains("<p>") && !document.body.contains("pandoc"))
+        OfficeFixtures.expectNoMarkup(document)
+    }
+
+    /// Images are base64 in `<binary>`; a book in windows-1251 (the XML
+    /// declaration says so) is read in it; a file that is not FictionBook,
+    /// or malformed before any text, is unreadable.
+    @Test func fictionBookImagesEncodingsAndDamage() throws {
+        let book = """
+            <?xml version="1.0" encoding="windows-1251"?>
+            <FictionBook xmlns="http://www.gribuser.ru/xml/fictionbook/2.0"><description><title-info>\
+            <author><first-name>Анна</first-name><last-name>Петрова</last-name></author><book-title>Буревестник</book-title>\
+            <keywords>море, птицы</keywords><annotation><p>О море.</p></annotation></title-info></description>\
+            <body><section><title><p>Глава первая</p></title><p>Буревестник <emphasis>гордо</emphasis> реет.</p>\
+            <poem><stanza><v>Первая строка</v><v>Вторая строка</v></stanza></poem></section></body>\
+            <binary id="c.png" content-type="image/png">iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJ</binary></FictionBook>
+            """
+        let bytes = try #require(book.data(using: .windowsCP1251))
+        let document = try FB2Extractor().extract(ExtractionInput(bytes: Array(bytes), name: "b.fb2", path: "/b.fb2"))
+        #expect(document.title == "Буревестник")
+        #expect(document.metadata.authors == ["Анна Петрова"])
+        #expect(document.metadata.keywords == ["море", "птицы"])
+        #expect(document.body == "О море.\nГлава первая\nБуревестник гордо реет.\nПервая строка\nВторая строка\n")
+        #expect(throws: ExtractionError.self) {
+            try FB2Extractor().extract(ExtractionInput(bytes: Array("<html><body>x</body></html>".utf8), name: "x.fb2", path: "/x.fb2"))
+        }
+        #expect(throws: ExtractionError.self) {
+            try FB2Extractor().extract(ExtractionInput(bytes: Array("<FictionBook><body><p".utf8), name: "x.fb2", path: "/x.fb2"))
+        }
+        // Cut in the middle: the text before the cut stays, marked truncated.
+        let cut = try FB2Extractor().extract(ExtractionInput(bytes: Array(bytes.prefix(bytes.count - 60)), name: "c.fb2", path: "/c.fb2"))
+        #expect(cut.body.contains("Вторая строка"))
+        #expect(cut.isTruncated)
+    }
+
     /// The Japanese manual page of gzip (manpages-ja), in each format.
-    @Test(arguments: ["gzip-ja.docx", "gzip-ja.odt", "gzip-ja.rtf", "gzip-ja.epub"])
+    @Test(arguments: ["gzip-ja.docx", "gzip-ja.odt", "gzip-ja.rtf", "gzip-ja.epub", "gzip-ja.fb2"])
     func japanese(_ name: String) throws {
         let document = try OfficeFixtures.extract(name)
         #expect(document.body.contains("gzip, gunzip, zcat - ファイルの圧縮、伸長を行う"))
@@ -140,7 +184,7 @@ struct OfficeExtractionTests {
 
     @Test func officeFormatsAreRegisteredNotBinary() {
         let registry = ExtractorRegistry.standard
-        for ext in ["doc", "docx", "docm", "dotx", "xls", "xlsx", "xlsm", "ppt", "pptx", "ppsx", "odt", "ods", "odp", "odg", "ott", "fodt", "fods", "fodp", "epub", "rtf"] {
+        for ext in ["doc", "docx", "docm", "dotx", "xls", "xlsx", "xlsm", "ppt", "pptx", "ppsx", "odt", "ods", "odp", "odg", "ott", "fodt", "fods", "fodp", "epub", "rtf", "fb2"] {
             #expect(!registry.isKnownBinary(name: "file." + ext), "\(ext)")
             #expect(registry.readsWholeFile(name: "file." + ext), "\(ext)")
         }

@@ -181,8 +181,8 @@ public struct ExtractorRegistry: Sendable {
 
     /// Every format PetrelIndex reads: text, Markdown, HTML, PDF (with
     /// pdftotext), source code and light markup, office documents (OOXML,
-    /// OpenDocument, RTF; doc, xls and ppt with antiword and catdoc) and
-    /// EPUB; archives (zip, tar, 7z) and mail (eml, mbox, Maildir files) as
+    /// OpenDocument, RTF; doc, xls and ppt with antiword and catdoc), EPUB
+    /// and FictionBook (FB2); archives (zip, tar, 7z) and mail (eml, mbox, Maildir files) as
     /// containers of documents.
     public static let standard: ExtractorRegistry = {
         var registry = ExtractorRegistry()
@@ -205,6 +205,7 @@ public struct ExtractorRegistry: Sendable {
             registry.register(LegacyOfficeExtractor(format), forExtensions: extensions)
         }
         registry.register(EPUBExtractor(), forExtensions: ["epub"])
+        registry.register(FB2Extractor(), forExtensions: ["fb2"])
         registry.register(RTFExtractor(), forExtensions: ["rtf"])
         registry.register(container: ArchiveExtractor(), forExtensions: ArchiveExtractor.extensions)
         registry.register(container: MailExtractor(), forExtensions: ["eml"])

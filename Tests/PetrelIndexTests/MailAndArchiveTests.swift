@@ -307,17 +307,19 @@ struct ArchiveTests {
 
     @Test func registryNames() {
         let registry = ExtractorRegistry.standard
-        for name in ["a.zip", "a.tar", "a.tar.gz", "a.TGZ", "a.tar.bz2", "a.tbz2", "a.tar.xz", "a.txz", "a.tar.zst", "a.7z", "a.eml", "a.mbox"] {
+        for name in ["a.zip", "a.tar", "a.tar.gz", "a.TGZ", "a.tar.bz2", "a.tbz2", "a.tar.xz", "a.txz", "a.tar.zst", "a.tar.lz", "a.tar.Z", "a.7z", "a.eml", "a.mbox"] {
             #expect(registry.container(forName: name) != nil, "\(name)")
             #expect(!registry.isKnownBinary(name: name), "\(name)")
             #expect(registry.readsWholeFile(name: name), "\(name)")
         }
-        for name in ["a.jar", "a.apk", "a.deb", "a.rar", "a.png.gz", "a.bz2"] {
+        for name in ["a.jar", "a.apk", "a.deb", "a.rar", "a.png.gz", "a.png.bz2", "a.jpg.zst"] {
             #expect(registry.container(forName: name) == nil, "\(name)")
             #expect(registry.isKnownBinary(name: name), "\(name)")
         }
         #expect(registry.container(forName: "notes.txt.gz") == nil)
         #expect(!registry.isKnownBinary(name: "notes.txt.gz"))
+        // A file compressed whole is read, as the file inside it.
+        #expect(!registry.isKnownBinary(name: "notes.txt.bz2") && !registry.isKnownBinary(name: "a.xz"))
     }
 
     @Test func extractGivesAContainersOwnDocumentOnly() throws {

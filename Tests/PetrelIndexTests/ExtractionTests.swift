@@ -251,6 +251,25 @@ struct FormatTests {
         #expect(cut.isTruncated)
     }
 
+    /// Compressed binary data is known by its first bytes: only those are
+    /// expanded (past them, this file would be over the limit, and was
+    /// refused as too large once fully expanded); compressed UTF-16 text
+    /// still reads.
+    @Test func compressedBinaryIsKnownByItsHead() throws {
+        let tree = try Tree()
+        let made = try run("/bin/bash", ["-c", "head -c 1000000 /dev/urandom | /usr/bin/xz -0 > \(tree.path("data.xz")) && "
+                                         + "printf 'storm petrel UTF-16 text' | iconv -f UTF-8 -t UTF-16 | /usr/bin/xz > \(tree.path("utf16.txt.xz"))"])
+        try #require(made.status == 0, "\(made.stderr)")
+        var registry = ExtractorRegistry.standard
+        registry.maximumTextBytes = 8 << 20
+        registry.maximumDecompressedSize = 200_000
+        #expect(throws: ExtractionError.binary) {
+            try registry.extract(ExtractionInput(bytes: Array(try Data(contentsOf: URL(fileURLWithPath: tree.path("data.xz")))), name: "data.xz", path: "/data.xz"))
+        }
+        let text = try registry.extract(ExtractionInput(bytes: Array(try Data(contentsOf: URL(fileURLWithPath: tree.path("utf16.txt.xz")))), name: "utf16.txt.xz", path: "/utf16.txt.xz"))
+        #expect(text.body == "storm petrel UTF-16 text")
+    }
+
     /// A bomb of a compressed file expands only to the limit.
     @Test func compressedBombIsBounded() throws {
         let tree = try Tree()

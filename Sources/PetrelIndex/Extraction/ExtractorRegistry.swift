@@ -245,6 +245,11 @@ public struct ExtractorRegistry: Sendable {
         return try extractUnwrappingCompression(input)
     }
 
+    /// How much of a compressed file is expanded first, to tell binary
+    /// data: enough for TextDecoding's test of the first 8 KB of the text,
+    /// in UTF-16 too.
+    static let compressedHeadBytes = 64 * 1024
+
     private func extractUnwrappingCompression(_ input: ExtractionInput) throws(ExtractionError) -> ExtractedDocument {
         var input = input
         var ext = FilePath.pathExtension(of: Array(input.name.utf8))
@@ -255,7 +260,17 @@ public struct ExtractorRegistry: Sendable {
             let innerName = compressedName ?? input.name
             // Text may be cut like a plain file's; formats that need the
             // whole file (PDF) are expanded whole, within the limit.
-            let prefix = readsWholeFile(name: innerName) ? Int.max : (maximumTextBytes ?? Int.max)
+            let readsWhole = readsWholeFile(name: innerName)
+            let prefix = readsWhole ? Int.max : (maximumTextBytes ?? Int.max)
+            // A compressed binary file (a kernel module, an image) is known
+            // by its first bytes, as text files are (TextDecoding looks at
+            // the first 8 KB): expanding only those spares expanding the
+            // text budget (8 MB of xz: 0.2 s). A PDF under another name is
+            // no text either, and is read whole.
+            if !readsWhole, let head = try? CompressedFile.decompress(input.bytes, limit: maximumDecompressedSize, prefix: Self.compressedHeadBytes).bytes,
+               !head.starts(with: Array("%PDF".utf8)), TextDecoding.decode(head) == nil {
+                throw .binary
+            }
             do {
                 (input.bytes, isCut) = try CompressedFile.decompress(input.bytes, limit: maximumDecompressedSize, prefix: prefix)
                 if isCut { input.bytes = TextDecoding.droppingIncompleteTail(input.bytes) }

@@ -316,6 +316,41 @@ struct FormatTests {
         }
     }
 
+    /// A DjVu of two pages, each a bitmap (cjb2) with a text layer
+    /// (djvused), bundled by djvm: its text, page after page. A page
+    /// without a text layer alone has nothing to index.
+    @Test func djvuTextLayers() throws {
+        let tree = try Tree([
+            "blank.pbm": "P1\n8 8\n" + String(repeating: "0 0 0 0 0 0 0 0\n", count: 8),
+            "one.txt": #"(page 0 0 8 8 (line 0 4 8 8 (word 0 4 4 8 "Storm") (word 4 4 8 8 "petrels")) (line 0 0 8 4 (word 0 0 8 4 "burrows")))"#,
+            "two.txt": #"(page 0 0 8 8 (line 0 0 8 8 (word 0 0 8 8 "Guillemots")))"#,
+        ])
+        let script = """
+            set -e; cd \(tree.root)
+            cjb2 blank.pbm bare.djvu; cp bare.djvu one.djvu; cp bare.djvu two.djvu
+            djvused one.djvu -e 'select 1; set-txt one.txt' -s; djvused two.djvu -e 'select 1; set-txt two.txt' -s
+            djvm -c book.djvu one.djvu two.djvu
+            """
+        let made = try run("/bin/bash", ["-c", script])
+        try #require(made.status == 0, "djvulibre-bin: \(made.stderr)")
+        let book = try ExtractorRegistry.standard.extract(ExtractionInput(bytes: Array(try Data(contentsOf: URL(fileURLWithPath: tree.path("book.djvu")))),
+                                                                          name: "book.djvu", path: tree.path("book.djvu")))
+        #expect(book.kind == "djvu")
+        #expect(book.title == "Storm petrels")
+        #expect(OfficeFixtures.inOrder(book.body, ["Storm petrels", "burrows", "Guillemots"]))
+        #expect(throws: ExtractionError.unreadable("the DjVu file has no text layer")) {
+            try DjVuExtractor().extract(ExtractionInput(bytes: Array(try Data(contentsOf: URL(fileURLWithPath: tree.path("bare.djvu")))),
+                                                        name: "bare.djvu", path: tree.path("bare.djvu")))
+        }
+        #expect(throws: ExtractionError.unreadable("not a DjVu file (no AT&TFORM header)")) {
+            try DjVuExtractor().extract(ExtractionInput(bytes: Array("plain".utf8), name: "x.djvu", path: "/x.djvu"))
+        }
+        #expect(throws: ExtractionError.missingTool("djvutxt", install: "apt-get install djvulibre-bin")) {
+            try DjVuExtractor(searchPath: tree.root).extract(ExtractionInput(bytes: Array("AT&TFORM".utf8), name: "x.djvu", path: "/x.djvu"))
+        }
+        #expect(!ExtractorRegistry.standard.isKnownBinary(name: "scan.djvu") && ExtractorRegistry.standard.readsWholeFile(name: "scan.djvu"))
+    }
+
     /// `manual.pdf.gz` is read expanded: pdftotext gets those bytes, not
     /// the compressed file (which it cannot read).
     @Test(.requires(PDFExtractor.pdftotext != nil, "pdftotext is not installed (apt-get install poppler-utils)"))

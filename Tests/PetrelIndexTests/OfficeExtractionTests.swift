@@ -192,8 +192,8 @@ struct OfficeExtractionTests {
 
     /// The helpers the scripts install: a missing one fails here, it is not skipped.
     @Test func helpersAreInstalled() {
-        for tool in ["antiword", "catdoc", "xls2csv", "catppt"] {
-            #expect(ToolRunner.locate(tool) != nil, "\(tool) is missing: apt-get install antiword catdoc")
+        for tool in ["antiword", "catdoc", "xls2csv", "catppt", "djvutxt"] {
+            #expect(ToolRunner.locate(tool) != nil, "\(tool) is missing: apt-get install antiword catdoc djvulibre-bin")
         }
     }
 

@@ -180,7 +180,7 @@ public struct ExtractorRegistry: Sendable {
     ]
 
     /// Every format PetrelIndex reads: text, Markdown, HTML, PDF (with
-    /// pdftotext), source code and light markup, office documents (OOXML,
+    /// pdftotext), DjVu (with djvutxt), source code and light markup, office documents (OOXML,
     /// OpenDocument, RTF; doc, xls and ppt with antiword and catdoc), EPUB
     /// and FictionBook (FB2); archives (zip, tar, 7z) and mail (eml, mbox, Maildir files) as
     /// containers of documents.
@@ -194,6 +194,7 @@ public struct ExtractorRegistry: Sendable {
         registry.register(MarkdownExtractor(), forExtensions: ["md", "markdown", "mdown", "mkd", "mdx"])
         registry.register(HTMLExtractor(), forExtensions: ["html", "htm", "xhtml", "shtml"])
         registry.register(PDFExtractor(), forExtensions: ["pdf"])
+        registry.register(DjVuExtractor(), forExtensions: ["djvu", "djv"])
         registry.register(ManPageExtractor(), forExtensions: ["man", "1", "2", "3", "4", "5", "6", "7", "8", "9"])
         for (family, extensions) in ooxmlExtensions {
             registry.register(OOXMLExtractor(family), forExtensions: extensions)

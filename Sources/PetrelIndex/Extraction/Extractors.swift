@@ -178,20 +178,70 @@ public struct PDFExtractor: DocumentExtractor {
         guard let tool = searchPath == nil ? PDFExtractor.pdftotext : ToolRunner.locate("pdftotext", searchPath: searchPath) else {
             throw .missingTool("pdftotext", install: "apt-get install poppler-utils")
         }
-        // A compressed PDF (`manual.pdf.gz`) reaches here expanded: the
-        // tool reads those bytes from a temporary file, not the file on disk.
-        let (source, temporary) = try LegacyOfficeExtractor.file(for: input, suffix: ".pdf")
+        return try PageText.read(input, with: tool, named: "pdftotext", suffix: ".pdf", kind: "pdf", timeLimit: timeLimit) { source in
+            ["-q", "-enc", "UTF-8", "--", source, "-"]
+        }
+    }
+}
+
+/// DjVu documents (scanned books and papers) with a text layer, through
+/// `djvutxt` (Debian's `djvulibre-bin`), as Recoll reads them: one line a
+/// line of the layer, pages one after the other; the first line is the
+/// title. A DjVu without a text layer (a scan never recognised) has no
+/// text, and is unreadable.
+public struct DjVuExtractor: DocumentExtractor {
+    public var needsWholeFile: Bool { true }
+
+    /// How long `djvutxt` may run, in seconds, before it is killed.
+    public var timeLimit: Double
+    /// Where `djvutxt` is looked for (colon-separated folders); nil: the PATH.
+    public var searchPath: String?
+
+    /// Where `djvutxt` is, or nil when it is not on the PATH.
+    public static let djvutxt: String? = ToolRunner.locate("djvutxt")
+
+    /// A DjVu extractor; it needs `djvutxt`, found on `searchPath` (nil:
+    /// the PATH) and killed after `timeLimit` seconds (30).
+    public init(timeLimit: Double = 30, searchPath: String? = nil) {
+        self.timeLimit = timeLimit
+        self.searchPath = searchPath
+    }
+
+    public func extract(_ input: ExtractionInput) throws(ExtractionError) -> ExtractedDocument {
+        guard input.bytes.starts(with: Array("AT&TFORM".utf8)) else { throw .unreadable("not a DjVu file (no AT&TFORM header)") }
+        guard let tool = searchPath == nil ? DjVuExtractor.djvutxt : ToolRunner.locate("djvutxt", searchPath: searchPath) else {
+            throw .missingTool("djvutxt", install: "apt-get install djvulibre-bin")
+        }
+        let document = try PageText.read(input, with: tool, named: "djvutxt", suffix: ".djvu", kind: "djvu", timeLimit: timeLimit) { source in
+            // djvutxt takes no `--`: a path is never read as an option.
+            [source.hasPrefix("-") ? "./" + source : source]
+        }
+        guard document.title != nil else { throw .unreadable("the DjVu file has no text layer") }
+        return document
+    }
+}
+
+/// The text a helper program prints for a document of pages (pdftotext,
+/// djvutxt), as a document: pages (form feeds) become lines, the first
+/// line is the title.
+enum PageText {
+    /// Runs `tool` on the file of `input`: on its bytes written to a
+    /// temporary file when they are not the file on disk (an expanded
+    /// `manual.pdf.gz`), killed after `timeLimit` seconds.
+    static func read(_ input: ExtractionInput, with tool: String, named name: String, suffix: String, kind: String, timeLimit: Double,
+                     arguments: (String) -> [String]) throws(ExtractionError) -> ExtractedDocument {
+        let (source, temporary) = try LegacyOfficeExtractor.file(for: input, suffix: suffix)
         defer { if let temporary { try? FileManager.default.removeItem(atPath: temporary) } }
-        let output = try ToolRunner.run(tool, arguments: ["-q", "-enc", "UTF-8", "--", source, "-"], timeLimit: timeLimit, outputLimit: 256 << 20)
+        let output = try ToolRunner.run(tool, arguments: arguments(source), timeLimit: timeLimit, outputLimit: 256 << 20)
         if output.timedOut {
-            throw .unreadable("pdftotext did not finish within \(LegacyOfficeExtractor.seconds(timeLimit)) and was stopped")
+            throw .unreadable("\(name) did not finish within \(LegacyOfficeExtractor.seconds(timeLimit)) and was stopped")
         }
         guard output.status == 0 else {
-            throw .unreadable("pdftotext failed" + (output.status.map { " (exit \($0))" } ?? ""))
+            throw .unreadable("\(name) failed" + (output.status.map { " (exit \($0))" } ?? ""))
         }
         let text = String(decoding: output.bytes, as: UTF8.self).replacingOccurrences(of: "\u{0C}", with: "\n")
         let title = text.split(separator: "\n").lazy.map { $0.trimmingCharacters(in: .whitespaces) }.first { !$0.isEmpty }
-        var document = ExtractedDocument(title: title, body: text, kind: "pdf", encoding: "UTF-8")
+        var document = ExtractedDocument(title: title, body: text, kind: kind, encoding: "UTF-8")
         document.isTruncated = output.isCut
         return document
     }

@@ -98,12 +98,13 @@ enum ArchiveReader {
                 continue
             }
             switch readData(reader, limit: partLimit, sizeHint: declared) {
-            case .success(let bytes):
-                total += bytes.count
-                members.append(Member(path: path, bytes: bytes, skipReason: nil))
+            case .success(let data):
+                total += data.bytes.count
+                members.append(Member(path: path, bytes: data.bytes, skipReason: nil))
             case .failure(.tooLarge):
                 members.append(Member(path: path, bytes: nil, skipReason: "expands past the size limit (\(partLimit) bytes)"))
-            case .failure(.damaged(let reason)):
+            case .failure(.damaged(let message)):
+                let reason = message ?? "damaged member"
                 let isEncrypted = isEncryptionMessage(reason)
                 members.append(Member(path: path, bytes: nil, skipReason: isEncrypted ? "encrypted" : "damaged: \(reason)"))
                 if !isEncrypted { return members }
@@ -138,18 +139,11 @@ enum ArchiveReader {
             // compressed file.
             guard petrel_archive_filter_count(reader) > 1 else { return .failure(.damaged("not compressed data")) }
             let format = petrel_archive_filter_name(reader, 0).map { String(cString: $0) } ?? "compressed"
-            var bytes: [UInt8] = []
-            var chunk = [UInt8](repeating: 0, count: 64 * 1024)
-            while true {
-                let count = chunk.withUnsafeMutableBytes { petrel_archive_read_data(reader, $0.baseAddress, $0.count) }
-                if count == 0 { return .success((bytes, false)) }
-                if count < 0 { return .failure(.damaged("\(format): \(message(reader, or: "truncated or damaged data"))")) }
-                bytes.append(contentsOf: chunk[0..<count])
-                if bytes.count > prefix, prefix <= limit {
-                    bytes.removeSubrange(prefix...)
-                    return .success((bytes, true))
+            return readData(reader, limit: limit, prefix: prefix).mapError { failure in
+                switch failure {
+                case .tooLarge(let size): .tooLarge(size)
+                case .damaged(let message): .damaged("\(format): \(message ?? "truncated or damaged data")")
                 }
-                if bytes.count > limit { return .failure(.tooLarge(bytes.count)) }
             }
         }
         return try result.get()
@@ -162,19 +156,29 @@ enum ArchiveReader {
     }
 
     private enum DataFailure: Error {
-        case tooLarge
-        case damaged(String)
+        /// Past the limit, with the bytes expanded by then.
+        case tooLarge(Int)
+        /// libarchive's reason, when it gives one.
+        case damaged(String?)
     }
 
-    private static func readData(_ reader: OpaquePointer, limit: Int, sizeHint: Int) -> Result<[UInt8], DataFailure> {
+    /// The data of the current entry: its first `prefix` bytes (`isCut`
+    /// when there was more, which is not expanded), or `.tooLarge` past
+    /// `limit` bytes.
+    private static func readData(_ reader: OpaquePointer, limit: Int, prefix: Int = .max, sizeHint: Int = -1)
+        -> Result<(bytes: [UInt8], isCut: Bool), DataFailure> {
         var bytes: [UInt8] = []
         if sizeHint > 0 { bytes.reserveCapacity(min(sizeHint, limit)) }
         var chunk = [UInt8](repeating: 0, count: 64 * 1024)
         while true {
             let count = chunk.withUnsafeMutableBytes { petrel_archive_read_data(reader, $0.baseAddress, $0.count) }
-            if count == 0 { return .success(bytes) }
-            if count < 0 { return .failure(.damaged(message(reader, or: "damaged member"))) }
-            if bytes.count + count > limit { return .failure(.tooLarge) }
+            if count == 0 { return .success((bytes, false)) }
+            if count < 0 { return .failure(.damaged(message(reader))) }
+            if bytes.count + count > prefix, prefix <= limit {
+                bytes.append(contentsOf: chunk[0..<(prefix - bytes.count)])
+                return .success((bytes, true))
+            }
+            if bytes.count + count > limit { return .failure(.tooLarge(bytes.count + count)) }
             bytes.append(contentsOf: chunk[0..<count])
         }
     }
@@ -196,8 +200,11 @@ enum ArchiveReader {
         return String(path)
     }
 
+    private static func message(_ reader: OpaquePointer) -> String? {
+        petrel_archive_error_string(reader).map { String(cString: $0) }
+    }
+
     private static func message(_ reader: OpaquePointer, or fallback: String) -> String {
-        guard let text = petrel_archive_error_string(reader) else { return fallback }
-        return String(cString: text)
+        message(reader) ?? fallback
     }
 }

@@ -74,8 +74,7 @@ public struct FB2Extractor: DocumentExtractor {
             }
         }
         let bookTitle = String(decoding: title, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
-        metadata.keywords = String(decoding: keywords, as: UTF8.self).split(separator: ",")
-            .map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }.filter { !$0.isEmpty }
+        metadata.keywords = PropertyParts.keywords([String(decoding: keywords, as: UTF8.self)])
         var document = ExtractedDocument(title: bookTitle.isEmpty ? nil : bookTitle, body: String(decoding: sink.bytes, as: UTF8.self), kind: "fb2", encoding: "UTF-8")
         document.metadata = metadata
         document.isTruncated = sink.isTruncated

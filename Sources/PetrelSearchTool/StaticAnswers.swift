@@ -13,10 +13,11 @@ import PetrelIndex
 enum StaticAnswers {
     /// The text to print for `arguments` at `width` columns, or nil when
     /// ArgumentParser must answer.
-    static func answer(to arguments: [String], width: Int) -> String? {
+    /// `width` is asked only for help: a search does not look at the terminal.
+    static func answer(to arguments: [String], width: @autoclosure () -> Int) -> String? {
         switch arguments {
         case ["--version"]: PetrelRelease.version + "\n"
-        case ["--help"], ["-h"]: width == helpWidth ? help : nil
+        case ["--help"], ["-h"]: width() == helpWidth ? help : nil
         default: nil
         }
     }

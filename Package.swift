@@ -38,18 +38,31 @@ let staticSwiftRuntime: [LinkerSetting] = sharedSwiftRuntime ? [] : [
 let positionDependentSearch: [LinkerSetting] = sharedSwiftRuntime ? [] : [
     .unsafeFlags(["-Xclang-linker", "-no-pie"], .when(platforms: [.linux])),
 ]
+// petrel-search also carries Snowball's stemmers inside it (libstemmer.a,
+// from libstemmer-dev as the shared one): loading libstemmer.so cost each
+// start the relocation of its tables, 88 pages written by the loader, about
+// 1 ms of a 9.5 ms search (docs/performance/search.md). Every other product
+// links the shared library through CPetrelStemmerLinkage, which
+// petrel-search does not depend on where it links the archive.
+let staticStemmer: [LinkerSetting] = sharedSwiftRuntime ? [] : [
+    .unsafeFlags(["-Xlinker", "-l:libstemmer.a"], .when(platforms: [.linux])),
+]
+let stemmerLinkage: Target.Dependency = "CPetrelStemmerLinkage"
+let searchStemmerLinkage: Target.Dependency = sharedSwiftRuntime
+    ? "CPetrelStemmerLinkage"
+    : .target(name: "CPetrelStemmerLinkage", condition: .when(platforms: [.macOS, .iOS, .tvOS, .watchOS, .visionOS, .windows, .android, .wasi, .openbsd]))
 
 let package = Package(
     name: "Petrel",
     products: [
-        .library(name: "Petrel", targets: ["Petrel"]),
-        .library(name: "PetrelText", targets: ["PetrelText"]),
-        .library(name: "PetrelICU", targets: ["PetrelICU"]),
-        .library(name: "PetrelIndex", targets: ["PetrelIndex"]),
+        .library(name: "Petrel", targets: ["Petrel", "CPetrelStemmerLinkage"]),
+        .library(name: "PetrelText", targets: ["PetrelText", "CPetrelStemmerLinkage"]),
+        .library(name: "PetrelICU", targets: ["PetrelICU", "CPetrelStemmerLinkage"]),
+        .library(name: "PetrelIndex", targets: ["PetrelIndex", "CPetrelStemmerLinkage"]),
         // PetrelIndex on PostgreSQL through postgres-nio: a product of its
         // own, so that an app embedding PetrelIndex on SQLite never builds
         // SwiftNIO.
-        .library(name: "PetrelPostgres", targets: ["PetrelPostgres"]),
+        .library(name: "PetrelPostgres", targets: ["PetrelPostgres", "CPetrelStemmerLinkage"]),
         // `import GRDBSQLite` for code written for GRDB, which reaches
         // SQLite's C API through that module on Linux. Opt-in, and never a
         // dependency of Petrel: a target that also depends on GRDB (whose
@@ -60,7 +73,7 @@ let package = Package(
         .library(name: "GRDBSQLite", targets: ["PetrelGRDBSQLite"]),
         // libpetrel.so: Petrel's tokenizers and functions as a loadable
         // SQLite extension, for the sqlite3 shell, Python and other hosts.
-        .library(name: "petrel", type: .dynamic, targets: ["PetrelExtension"]),
+        .library(name: "petrel", type: .dynamic, targets: ["PetrelExtension", "CPetrelStemmerLinkage"]),
         .executable(name: "petrel-index", targets: ["petrel-index"]),
         .executable(name: "petrel-search", targets: ["petrel-search"]),
         // Their twins for indexes on PostgreSQL, which the two tools run in
@@ -107,10 +120,18 @@ let package = Package(
             pkgConfig: "sqlite3",
             providers: [.apt(["libsqlite3-dev"])]
         ),
-        // Snowball's stemmers (libstemmer-dev), which ship no pkg-config file.
+        // Snowball's stemmers (libstemmer-dev), which ship no pkg-config file:
+        // the header only. The library is linked by CPetrelStemmerLinkage
+        // (shared) or, in petrel-search, as an archive (staticStemmer).
         .systemLibrary(
             name: "CPetrelStemmer",
             providers: [.apt(["libstemmer-dev"])]
+        ),
+        // Links the shared libstemmer: every product and test that holds
+        // PetrelText depends on it, except petrel-search on Linux.
+        .target(
+            name: "CPetrelStemmerLinkage",
+            linkerSettings: [.linkedLibrary("stemmer")]
         ),
         // Tokenizers and token filters in Swift, no database; C only for
         // the Snowball stemmers, behind one bridge file.
@@ -243,25 +264,25 @@ let package = Package(
         ),
         .executableTarget(
             name: "petrel-index",
-            dependencies: ["PetrelIndexTool", "PetrelCommandSupport"],
+            dependencies: [stemmerLinkage, "PetrelIndexTool", "PetrelCommandSupport"],
             swiftSettings: commonSwiftSettings + staticSwiftRuntimeModules,
             linkerSettings: staticSwiftRuntime
         ),
         .executableTarget(
             name: "petrel-search",
-            dependencies: ["PetrelSearchTool", "PetrelCommandSupport"],
+            dependencies: [searchStemmerLinkage, "PetrelSearchTool", "PetrelCommandSupport"],
             swiftSettings: commonSwiftSettings + staticSwiftRuntimeModules,
-            linkerSettings: staticSwiftRuntime + positionDependentSearch
+            linkerSettings: staticSwiftRuntime + positionDependentSearch + staticStemmer
         ),
         .executableTarget(
             name: "petrel-index-postgres",
-            dependencies: ["PetrelIndexTool", "PetrelPostgresTools"],
+            dependencies: [stemmerLinkage, "PetrelIndexTool", "PetrelPostgresTools"],
             swiftSettings: commonSwiftSettings + staticSwiftRuntimeModules,
             linkerSettings: staticSwiftRuntime
         ),
         .executableTarget(
             name: "petrel-search-postgres",
-            dependencies: ["PetrelSearchTool", "PetrelPostgresTools"],
+            dependencies: [stemmerLinkage, "PetrelSearchTool", "PetrelPostgresTools"],
             swiftSettings: commonSwiftSettings + staticSwiftRuntimeModules,
             linkerSettings: staticSwiftRuntime
         ),
@@ -281,13 +302,13 @@ let package = Package(
         // Foundation that Hummingbird's modules pull in unresolved.)
         .executableTarget(
             name: "petrel-serve",
-            dependencies: ["PetrelServe", "PetrelIndex", "PetrelCommandSupport", .product(name: "ArgumentParser", package: "swift-argument-parser")],
+            dependencies: [stemmerLinkage, "PetrelServe", "PetrelIndex", "PetrelCommandSupport", .product(name: "ArgumentParser", package: "swift-argument-parser")],
             swiftSettings: commonSwiftSettings
         ),
         // Helpers shared by the test targets.
         .target(
             name: "PetrelTestSupport",
-            dependencies: ["Petrel"],
+            dependencies: [stemmerLinkage, "Petrel"],
             path: "Tests/PetrelTestSupport",
             swiftSettings: commonSwiftSettings
         ),
@@ -332,7 +353,7 @@ let package = Package(
         ),
         .testTarget(
             name: "PetrelTextTests",
-            dependencies: ["PetrelText"],
+            dependencies: [stemmerLinkage, "PetrelText"],
             swiftSettings: commonSwiftSettings
         ),
     ],

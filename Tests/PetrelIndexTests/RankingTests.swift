@@ -137,6 +137,26 @@ struct RankingTests {
         #expect(try dbQueue.read { db in try String.fetchAll(db, sql: filtered.sql) }.isEmpty)
     }
 
+    /// The model's numbers go to `petrel_rank` as text and come back as
+    /// the same `Double`s, whatever their digits (they were once cut to
+    /// four significant ones).
+    @Test func theModelsArgumentsReadBackToTheSameNumbers() throws {
+        for value in [0.0, 1, 2, 9_999, 10_000, 0.5, 0.3, 0.123456789, 1e-7, 12_345.678, 3.0e12, -0.25, 1.0 / 3] {
+            let text = RankingModel.number(value)
+            #expect(Double(text) == value, "\(value) as \(text)")
+            #expect(!text.contains(" "))
+        }
+        var options = SearchOptions()
+        options.ranking = try RankingParameters("k1=1.234567,proximity-b=0.3333333,lead=0.7071067811865476")
+        let model = RankingModel(options)
+        let terms = RankingModel.Terms(phraseTerms: [0, 0, 1], phraseWeights: [1, 0.123456789, 1.0 / 3], termCount: 2)
+        let (parsed, parsedTerms) = try RankingModel.parse(model.arguments(terms).texts.map { $0.databaseValue })
+        #expect(parsed.k1 == model.k1)
+        #expect(parsed.proximityB == model.proximityB)
+        #expect(parsed.leadWeight == model.leadWeight)
+        #expect(parsedTerms.phraseWeights == terms.phraseWeights)
+    }
+
     /// With the number of rows kept (the seventh model parameter), rows
     /// that cannot reach the best so far are not scored in full: the kept
     /// rows, their order and their scores are those of the full scoring.

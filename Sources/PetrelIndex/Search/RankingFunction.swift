@@ -155,12 +155,14 @@ struct RankingModel: Sendable, Equatable {
         idf * weighted * (k1 + 1) / (k1 + weighted)
     }
 
-    /// Four significant digits, as C's `%.4g`; whole numbers (most
-    /// weights) without going through Foundation's formatter, which costs
-    /// microseconds a number.
+    /// A number as text that reads back to the same `Double` (`parse`):
+    /// whole numbers (most weights) as integers, others in Swift's shortest
+    /// exact form. Foundation's `String(format:)` cost a process's first
+    /// search a tenth of a millisecond in runtime type lookups, and its
+    /// four digits rounded weights that users give with more.
     static func number(_ value: Double) -> String {
         if value == value.rounded(), value.sign == .plus, value < 10_000 { return String(Int(value)) }
-        return String(format: "%.4g", value)
+        return value.description
     }
 
     /// The call on a full-text table, its arguments bound: the statement's

@@ -145,7 +145,9 @@ extension SearchArguments {
     /// same values as ArgumentParser gives (a test compares them).
     init?(quickParsing arguments: [String]) {
         self.init()
-        var given = Set<String>()
+        // An array, not a Set: a handful of names, and a Set<String> is one
+        // more generic type for the runtime to instantiate at each start.
+        var given: [String] = []
         var remaining = arguments[...]
         while let argument = remaining.popFirst() {
             guard argument.hasPrefix("-") else {
@@ -159,7 +161,8 @@ extension SearchArguments {
             case "-0": "--null"
             default: argument
             }
-            guard given.insert(name).inserted else { return nil }
+            guard !given.contains(name) else { return nil }
+            given.append(name)
             switch name {
             case "--count": count = true
             case "--json": json = true

@@ -97,6 +97,29 @@ struct DocumentRecord: Sendable, Codable, FetchableRecord, MutablePersistableRec
     mutating func didInsert(_ inserted: InsertionSuccess) { id = inserted.rowID }
 }
 
+extension DocumentRecord {
+    /// Read column by column rather than through `Decodable`, whose
+    /// keyed container costs a search process's first page of hits a few
+    /// hundred microseconds of runtime type lookups. A value of the wrong
+    /// type (a foreign or damaged index) throws, as decoding did.
+    init(row: Row) throws {
+        id = try row.decode(forColumn: CodingKeys.id.rawValue)
+        rootID = try row.decode(forColumn: CodingKeys.rootID.rawValue)
+        path = try row.decode(forColumn: CodingKeys.path.rawValue)
+        size = try row.decode(forColumn: CodingKeys.size.rawValue)
+        modificationTime = try row.decode(forColumn: CodingKeys.modificationTime.rawValue)
+        hash = try row.decode(forColumn: CodingKeys.hash.rawValue)
+        kind = try row.decode(forColumn: CodingKeys.kind.rawValue)
+        language = try row.decode(forColumn: CodingKeys.language.rawValue)
+        encoding = try row.decode(forColumn: CodingKeys.encoding.rawValue)
+        title = try row.decode(forColumn: CodingKeys.title.rawValue)
+        indexedAt = try row.decode(forColumn: CodingKeys.indexedAt.rawValue)
+        containerID = try row.decode(forColumn: CodingKeys.containerID.rawValue)
+        innerPath = try row.decode(forColumn: CodingKeys.innerPath.rawValue)
+        metadata = try row.decode(forColumn: CodingKeys.metadata.rawValue)
+    }
+}
+
 /// A row of `documents_fts`, the FTS5 table of the documents' text: its
 /// rowid is the id of the document. Searches start from it (`matching`,
 /// `rank`) and join `documents` for the filters and the hit's details.
@@ -219,5 +242,13 @@ struct IndexSetting: Sendable, Codable, FetchableRecord, PersistableRecord {
     /// The value of a setting, nil when the index has none.
     static func value(_ db: Database, _ key: String) throws -> String? {
         try fetchOne(db, key: key)?.value
+    }
+}
+
+extension IndexSetting {
+    /// Read by column, not through `Decodable` (see ``DocumentRecord``).
+    init(row: Row) throws {
+        key = try row.decode(forColumn: CodingKeys.key.stringValue)
+        value = try row.decode(forColumn: CodingKeys.value.stringValue)
     }
 }

@@ -18,6 +18,9 @@ struct SearchQueryTests {
         ("title:(storm OR gale)", #"(title : "storm") OR (title : "gale")"#),
         ("NEAR(storm gallery, 5)", #"NEAR("storm" "gallery", 5)"#),
         ("NEAR(storm gallery)", #"NEAR("storm" "gallery", 10)"#),
+        // FTS5 reads the distance as a C int: a larger one is capped.
+        ("NEAR(storm gallery, 9223372036854775807)", #"NEAR("storm" "gallery", 1000000000)"#),
+        ("NEAR(storm gallery, 99999999999999999999999)", #"NEAR("storm" "gallery", 1000000000)"#),
         ("NEAR(storm gallery,3) dawn", #"(NEAR("storm" "gallery", 3)) AND ("dawn")"#),
         ("(storm OR gale) petrel", #"(("storm") OR ("gale")) AND ("petrel")"#),
         ("東京タワー", #""東京タワー""#),
@@ -98,6 +101,11 @@ struct SearchTests {
         let first = results.hits[0]
         #expect(first.matchRanges.map { String(decoding: Array(first.snippet.utf8)[$0], as: UTF8.self) }.contains("Storm"))
         #expect(names(try index.search("title:burrow")) == ["survey.html"])
+        // A distance past what FTS5 reads (a C int) matched nothing.
+        for distance in ["2147483648", "9223372036854775807", "99999999999999999999999"] {
+            #expect(names(try index.search("NEAR(keeper gallery, \(distance))")) == ["log.txt"], "\(distance)")
+        }
+        #expect(names(try index.search("NEAR(keeper gallery, 3)")).isEmpty)
         var options = SearchOptions()
         options.kinds = ["md"]
         #expect(Set(names(try index.search("petrels OR élève", options: options))) == ["french.md", "guide.md"])

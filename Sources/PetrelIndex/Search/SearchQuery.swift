@@ -25,6 +25,10 @@ public struct SearchQuery: Sendable, Equatable, CustomStringConvertible {
         case body
     }
 
+    /// The largest `NEAR` distance: a larger one, however many digits it
+    /// has, is read as this (FTS5 reads the distance as a C `int`).
+    public static let maximumNearDistance = 1_000_000_000
+
     /// A node of the parsed query.
     public indirect enum Node: Sendable, Equatable {
         /// A word as typed; `prefix` for `word*`.
@@ -395,10 +399,13 @@ struct QueryParser {
             words.append(item.text)
         }
         if let (number, position) = distanceText, !number.isEmpty {
-            guard let value = Int(number), value >= 0 else {
+            guard number.utf8.allSatisfy({ (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }) else {
                 throw SearchQueryError(message: "NEAR distance must be a number, not '\(number)'", position: position)
             }
-            distance = value
+            // FTS5 reads the distance into a C int: a larger one wrapped
+            // around and matched nothing. Any distance past the cap means
+            // "anywhere in the column".
+            distance = Int(number).map { min($0, SearchQuery.maximumNearDistance) } ?? SearchQuery.maximumNearDistance
         }
         if words.count >= 2 { return .near(words, distance: distance, field: field) }
         return words.first.map { .word($0, prefix: false, field: field) }

@@ -30,7 +30,11 @@ struct OptionValueTests {
         #expect(DateSpec.parse("1y", now: now) == now.addingTimeInterval(-31_557_600))
         #expect(DateSpec.parse("2024-05-01") == Date(timeIntervalSince1970: 1_714_521_600))
         #expect(DateSpec.parse("2024-05-01T12:00:00Z") == Date(timeIntervalSince1970: 1_714_564_800))
-        for invalid in ["yesterday", "", "7x", "d", "-3d", "2024-13-01", "2024/05/01"] {
+        // Leap days where they exist; days a month lacks are not rolled
+        // over into the next month.
+        #expect(DateSpec.parse("2024-02-29") == Date(timeIntervalSince1970: 1_709_164_800))
+        #expect(DateSpec.parse("1900-02-28") != nil)
+        for invalid in ["yesterday", "", "7x", "d", "-3d", "2024-13-01", "2024/05/01", "2024-02-30", "2023-02-29", "1900-02-29", "2024-04-31", "2024-00-10", "2024-05-00"] {
             #expect(DateSpec.parse(invalid, now: now) == nil, "\(invalid)")
         }
     }

@@ -74,7 +74,11 @@ public enum DateSpec {
         if trimmed.count == 10 {
             let day = ISO8601DateFormatter()
             day.formatOptions = [.withFullDate]
-            return day.date(from: trimmed)
+            // The formatter rolls a day the month lacks over into the next
+            // month (2024-02-30 is March 1st): a day that does not read back
+            // as written is not a date.
+            guard let date = day.date(from: trimmed), day.string(from: date) == trimmed else { return nil }
+            return date
         }
         return ISO8601DateFormatter().date(from: trimmed.uppercased())
     }

@@ -13,24 +13,23 @@ import PostgresNIO
 /// - `corpus_stats`: documents and tokens per column, one row per writer (a
 ///   folder's updates), so that indexers of different folders never update
 ///   the same row; a search sums the rows.
-/// - `lexemes`: every token some document has or had (in byte order, for
-///   prefixes): a search turns a prefix (`encod*`) into the tokens it
-///   stands for here, then reads those tokens' positions with PostgreSQL's
-///   own functions instead of unnesting every candidate's vectors.
-///   Writers add their batch's new tokens when they commit, sorted, so two
-///   indexers never wait on each other in a cycle; tokens of deleted
-///   documents stay (a prefix then also names a token no document has,
-///   which matches nothing).
 /// - `token_documents`: how many documents hold each token (in any column),
 ///   one row per token and writer, as `corpus_stats`: two indexers never
-///   update the same row, a search sums them. A search reads the exact
-///   document frequencies of the query's frequent words here, so that the
-///   documents holding only those words are never fetched.
+///   update the same row, a search sums them. Writers add their batch's
+///   counts when they commit, sorted, so two indexers never wait on each
+///   other in a cycle. A search reads the exact document frequencies of
+///   the query's frequent words here, so that the documents holding only
+///   those words are never fetched; and it is the vocabulary (in byte
+///   order, `COLLATE "C"`): a prefix (`encod*`) is turned here into the
+///   tokens documents hold that it stands for, whose positions are then
+///   read with PostgreSQL's own functions instead of unnesting every
+///   candidate's vectors. (A table of the tokens alone, `lexemes`, was a
+///   tenth of an update's time on the server; it is dropped.)
 enum PostgresSchema {
     static let version = "1"
 
     /// The index's tables (`--stats` sums their sizes).
-    static let tables = ["petrel_meta", "roots", "documents", "document_text", "lexemes", "corpus_stats", "token_documents"]
+    static let tables = ["petrel_meta", "roots", "documents", "document_text", "corpus_stats", "token_documents"]
 
     static let statements = [
         "CREATE TABLE IF NOT EXISTS petrel_meta (key text PRIMARY KEY, value text NOT NULL)",
@@ -71,7 +70,9 @@ enum PostgresSchema {
         "CREATE INDEX IF NOT EXISTS documents_body_tsv ON documents USING gin (body_tsv)",
         "CREATE TABLE IF NOT EXISTS document_text (id bigint PRIMARY KEY REFERENCES documents ON DELETE CASCADE, body text NOT NULL)",
         "ALTER TABLE document_text ALTER COLUMN body SET STORAGE EXTERNAL",
-        "CREATE TABLE IF NOT EXISTS lexemes (lexeme text COLLATE \"C\" PRIMARY KEY)",
+        // `token_documents` is the vocabulary now.
+        "DROP TABLE IF EXISTS lexemes",
+        "DELETE FROM petrel_meta WHERE key = 'lexemes'",
         """
         CREATE TABLE IF NOT EXISTS token_documents (
             token text COLLATE "C" NOT NULL,
@@ -103,21 +104,9 @@ enum PostgresSchema {
                 INSERT INTO petrel_meta (key, value) VALUES ('schema_version', \(version)), ('tokenizer', 'icu')
                 ON CONFLICT (key) DO NOTHING
                 """, logger: PostgresSession.logger)
-            // An index made before `lexemes` existed: its tokens, once.
-            var complete = false
-            for try await value in try await connection.query("SELECT \(unescaped: hasVocabulary)", logger: PostgresSession.logger).decode(Bool.self) {
-                complete = value
-            }
-            if !complete {
-                try await connection.query("""
-                    INSERT INTO lexemes SELECT DISTINCT l FROM documents d,
-                        unnest(tsvector_to_array(d.path_tsv) || tsvector_to_array(d.title_tsv) || tsvector_to_array(d.body_tsv)) l
-                    ON CONFLICT DO NOTHING
-                    """, logger: PostgresSession.logger)
-                try await connection.query("INSERT INTO petrel_meta (key, value) VALUES ('lexemes', 'complete')", logger: PostgresSession.logger)
-            }
             // An index made before `token_documents` existed: its counts, once,
             // each under the writer that counted the document.
+            var complete = false
             for try await value in try await connection.query("SELECT \(unescaped: hasTokenCounts)", logger: PostgresSession.logger).decode(Bool.self) {
                 complete = value
             }
@@ -137,13 +126,9 @@ enum PostgresSchema {
         try await connection.query("SELECT pg_advisory_unlock(\(lockSpace), 0)", logger: PostgresSession.logger)
     }
 
-    /// Whether `lexemes` holds every token of the index, as an SQL
+    /// Whether `token_documents` counts every document, as an SQL
     /// expression: it does once it was filled from the documents, or made
     /// before the first of them.
-    static let hasVocabulary = "EXISTS (SELECT 1 FROM petrel_meta WHERE key = 'lexemes')"
-
-    /// Whether `token_documents` counts every document, as an SQL
-    /// expression (as ``hasVocabulary``).
     static let hasTokenCounts = "EXISTS (SELECT 1 FROM petrel_meta WHERE key = 'token_documents')"
 
     /// The first key of Petrel's advisory locks ('PETR'); the second is 0

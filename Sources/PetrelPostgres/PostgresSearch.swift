@@ -36,19 +36,17 @@ enum PostgresSearch {
         // Pass 1: statistics.
         var documents: Int64 = 0
         var totals: [Int64] = [0, 0, 0]
-        // Whether `lexemes` holds every token (an index made before it was
-        // kept does not until its next update).
-        var hasVocabulary = false
-        // Whether `token_documents` counts every document (likewise).
+        // Whether `token_documents` counts every document, and so holds
+        // the vocabulary (an index made before it was kept does not until
+        // its next update).
         var hasTokenCounts = false
-        for try await (count, path, title, body, vocabulary, tokenCounts) in try await connection.query("""
+        for try await (count, path, title, body, tokenCounts) in try await connection.query("""
             SELECT coalesce(sum(docs), 0)::bigint, coalesce(sum(path_tokens), 0)::bigint,
                    coalesce(sum(title_tokens), 0)::bigint, coalesce(sum(body_tokens), 0)::bigint,
-                   \(unescaped: PostgresSchema.hasVocabulary), \(unescaped: PostgresSchema.hasTokenCounts) FROM corpus_stats
-            """, logger: logger).decode((Int64, Int64, Int64, Int64, Bool, Bool).self) {
+                   \(unescaped: PostgresSchema.hasTokenCounts) FROM corpus_stats
+            """, logger: logger).decode((Int64, Int64, Int64, Int64, Bool).self) {
             documents = count
             totals = [path, title, body]
-            hasVocabulary = vocabulary
             hasTokenCounts = tokenCounts
         }
         // The same sample of languages as SQLite's searches read.
@@ -67,21 +65,19 @@ enum PostgresSearch {
         var indexedWords = Set<String>()
         let lookups = try PreparedSearch.compoundLookups(query: query, tokenizer: .icu)
         if options.ranking.compoundWeight > 0, !lookups.isEmpty {
-            var words = Array(lookups)
-            // The vocabulary holds every token some document has or had:
-            // only the words in it can be in a document (a dozen lookups
-            // in a sorted table instead of three GIN searches for each of
-            // the scores of cuts of an English word).
-            if hasVocabulary {
-                var known: [String] = []
-                for try await word in try await connection.query("SELECT lexeme FROM lexemes WHERE lexeme = ANY(\(words))", logger: logger)
-                    .decode(String.self) {
-                    known.append(word)
+            let words = Array(lookups)
+            if hasTokenCounts {
+                // The words some document holds, from their counts (a
+                // dozen lookups in a sorted table instead of three GIN
+                // searches for each of the scores of cuts of an English
+                // word).
+                for try await word in try await connection.query("""
+                    SELECT token FROM token_documents WHERE token = ANY(\(words)) GROUP BY token HAVING sum(docs) > 0
+                    """, logger: logger).decode(String.self) {
+                    indexedWords.insert(word)
                 }
-                words = known
-            }
-            let any = words.map(TextSearchLiterals.quoted)
-            if !words.isEmpty {
+            } else {
+                let any = words.map(TextSearchLiterals.quoted)
                 for try await word in try await connection.query("""
                     SELECT w FROM unnest(\(words)::text[], \(any)::text[]) AS l(w, q)
                     WHERE EXISTS (SELECT 1 FROM documents d WHERE d.path_tsv @@ l.q::tsquery OR d.title_tsv @@ l.q::tsquery OR d.body_tsv @@ l.q::tsquery)
@@ -121,7 +117,7 @@ enum PostgresSearch {
         var known: (rows: [PositionsRow], leftOut: Set<Int64>) = ([], [])
         func rank(_ search: inout PreparedSearch, requiring groups: [PreparedSearch.TokenUnion]?) async throws
             -> [(row: PositionsRow, explanation: RankingExplanationValue)] {
-            let fetched = try await candidates(search, requiring: groups, excluding: known.rows.map(\.rowID), hasVocabulary: hasVocabulary,
+            let fetched = try await candidates(search, requiring: groups, excluding: known.rows.map(\.rowID), hasVocabulary: hasTokenCounts,
                                                connection: connection)
             known = (known.rows + fetched.rows, known.leftOut.union(fetched.leftOut))
             var (rows, leftOut) = known
@@ -195,7 +191,8 @@ enum PostgresSearch {
         let wanted = groups ?? [PreparedSearch.TokenUnion(exact: exact, prefixes: prefixes, column: nil)]
         guard !wanted.isEmpty, wanted.allSatisfy({ !$0.exact.isEmpty || !$0.prefixes.isEmpty }) else { return (rows, leftOut) }
         let patterns = prefixes.map(TextSearchLiterals.likePattern)
-        // The tokens the prefixes stand for, from the vocabulary; then
+        // The tokens the prefixes stand for, from the vocabulary
+        // (`token_documents`); then
         // each candidate's positions of the query's tokens are cut out
         // of its vectors by PostgreSQL's own functions (weight A on
         // those tokens, then only weight A kept), instead of unnesting
@@ -287,13 +284,15 @@ enum PostgresSearch {
     /// prefix), positions are read by unnesting the candidates' vectors.
     static let maximumExpansion = 10_000
 
-    /// The tokens of `lexemes` that match the prefixes' `LIKE` patterns; nil
-    /// when they stand for too many tokens.
+    /// The tokens some document holds that match the prefixes' `LIKE`
+    /// patterns (from `token_documents`, in byte order); nil when they
+    /// stand for too many tokens.
     private static func expand(_ patterns: [String], connection: PostgresConnection) async throws -> [String]? {
         var tokens: [String] = []
         for pattern in patterns {
             for try await token in try await connection.query(
-                "SELECT lexeme FROM lexemes WHERE lexeme LIKE \(pattern) LIMIT \(maximumExpansion + 1)", logger: PostgresSession.logger).decode(String.self) {
+                "SELECT token FROM token_documents WHERE token LIKE \(pattern) GROUP BY token HAVING sum(docs) > 0 LIMIT \(maximumExpansion + 1)",
+                logger: PostgresSession.logger).decode(String.self) {
                 tokens.append(token)
             }
             if tokens.count > maximumExpansion { return nil }

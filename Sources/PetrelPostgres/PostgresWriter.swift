@@ -22,9 +22,6 @@ struct PostgresWriter {
     /// One statement a document was a round trip each.
     var pending: [StoreDocument] = []
     static let batchSize = 64
-    /// The tokens of this transaction's documents, added to `lexemes` at
-    /// its commit.
-    var lexemes = Set<String>()
     /// Changes to `token_documents` not yet committed: per token, documents
     /// added less documents deleted.
     var tokenDocuments: [String: Int64] = [:]
@@ -84,7 +81,7 @@ struct PostgresWriter {
             documents = count
         }
         guard Double(changed) > 50 + 0.1 * Double(documents) else { return }
-        for table in ["documents", "lexemes", "token_documents"] {
+        for table in ["documents", "token_documents"] {
             try await connection.query("ANALYZE \(unescaped: table)", logger: PostgresSession.logger)
         }
     }
@@ -126,18 +123,12 @@ struct PostgresWriter {
     mutating func commit() async throws {
         guard inTransaction else { return }
         try await flush()
-        if !lexemes.isEmpty {
-            // Sorted: concurrent writers take the rows' locks in one order.
-            let sorted = lexemes.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
-            try await connection.query("INSERT INTO lexemes SELECT unnest(\(sorted)::text[]) ON CONFLICT DO NOTHING",
-                                       logger: PostgresSession.logger)
-            lexemes.removeAll()
-        }
         let counts = tokenDocuments.filter { $0.value != 0 }
         tokenDocuments.removeAll(keepingCapacity: true)
         if !counts.isEmpty {
-            // Sorted, as `lexemes`: this writer's rows only, in one order.
-            let sorted = counts.sorted { $0.key.utf8.lexicographicallyPrecedes($1.key.utf8) }
+            // Sorted: concurrent writers take the rows' locks in one order
+            // (this writer's rows only, but the index's pages are shared).
+            let sorted = counts.sorted { TextSearchLiterals.precedesInBytes($0.key, $1.key) }
             try await connection.query("""
                 INSERT INTO token_documents (token, writer, docs)
                 SELECT t, \(writer), d FROM unnest(\(sorted.map(\.key))::text[], \(sorted.map(\.value))::int8[]) AS u(t, d)
@@ -199,13 +190,12 @@ struct PostgresWriter {
 
     /// Gives a row a new path, its path tokens with it.
     private mutating func movePath(_ id: Int64, path: [UInt8], column: IndexedColumn, size: Int64?, modificationTime: Int64) async throws {
-        let vector = TextSearchLiterals.vector(column).text
-        remember(column)
+        let vector = TextSearchLiterals.vector(column).vector
         // The document's tokens before and after: those of the old path
         // only leave its counts, those of the new one only enter them.
         let rows = try await connection.query("""
             WITH old AS (SELECT path_len, tsvector_to_array(path_tsv || title_tsv || body_tsv) AS tokens FROM documents WHERE id = \(id))
-            UPDATE documents SET path = \(ByteBuffer(bytes: path)), path_tsv = \(vector)::tsvector, path_len = \(column.length),
+            UPDATE documents SET path = \(ByteBuffer(bytes: path)), path_tsv = \(vector), path_len = \(column.length),
                 size = coalesce(\(size), size), mtime = \(modificationTime), root_id = \(rootID)
             WHERE id = \(id) RETURNING (SELECT path_len FROM old), (SELECT tokens FROM old), tsvector_to_array(path_tsv || title_tsv || body_tsv)
             """, logger: PostgresSession.logger)
@@ -215,11 +205,6 @@ struct PostgresWriter {
             for token in was where !now.contains(token) { tokenDocuments[token, default: 0] -= 1 }
             for token in now where !was.contains(token) { tokenDocuments[token, default: 0] += 1 }
         }
-    }
-
-    /// Keeps a column's tokens for `lexemes`: those its vector holds.
-    private mutating func remember(_ column: IndexedColumn) {
-        for (token, _) in column.tokens where TextSearchLiterals.isStorable(token) { lexemes.insert(token) }
     }
 
     /// What ``delete(_:)`` deletes: a document and those inside it, or
@@ -285,19 +270,19 @@ struct PostgresWriter {
     /// path keeps it).
     private mutating func insert(_ documents: [StoreDocument], containerIDs: [Int64?]) async throws -> [Int64?] {
         // PostgreSQL's text holds no NUL character.
-        func clean(_ text: String?) -> String { text.map { $0.utf8.contains(0) ? $0.replacingOccurrences(of: "\0", with: " ") : $0 } ?? "" }
+        func clean(_ text: String?) -> String { text.map { TextSearchLiterals.containsNUL($0) ? $0.replacingOccurrences(of: "\0", with: " ") : $0 } ?? "" }
         // Arrays of one column each; a nullable column has a flag array
         // beside it (arrays of optionals are not bound).
         var paths: [ByteBuffer] = [], inner: [String] = [], kinds: [String] = [], languages: [String] = []
         var encodings: [String] = [], titles: [String] = [], metadata: [String] = []
-        var pathVectors: [String] = [], titleVectors: [String] = [], bodyVectors: [String] = []
+        var pathVectors: [TextSearchVector] = [], titleVectors: [TextSearchVector] = [], bodyVectors: [TextSearchVector] = []
         var containers: [Int64] = [], sizes: [Int64] = [], times: [Int64] = [], hashes: [Int64] = []
         var pathLengths: [Int64] = [], titleLengths: [Int64] = [], bodyLengths: [Int64] = []
         var complete: [Bool] = [], noContainer: [Bool] = [], noInner: [Bool] = [], noLanguage: [Bool] = []
         var noEncoding: [Bool] = [], noTitle: [Bool] = [], noMetadata: [Bool] = []
         var slot: [[UInt8]: Int] = [:]
         var tokenSets: [Set<String>] = []
-        var unplacedVectors: [String] = []
+        var unplacedVectors: [TextSearchVector] = []
         for (index, document) in documents.enumerated() {
             var written = Set<String>()
             var unplaced: [(String, Int)] = []
@@ -318,9 +303,8 @@ struct PostgresWriter {
             pathLengths.append(Int64(document.columns[0].length))
             titleLengths.append(Int64(document.columns[1].length))
             bodyLengths.append(Int64(document.columns[2].length))
-            pathVectors.append(vectors[0].text); titleVectors.append(vectors[1].text); bodyVectors.append(vectors[2].text)
+            pathVectors.append(vectors[0].vector); titleVectors.append(vectors[1].vector); bodyVectors.append(vectors[2].vector)
             complete.append(vectors.allSatisfy(\.isComplete))
-            for column in document.columns { remember(column) }
         }
         let logger = PostgresSession.logger
         var ids = [Int64?](repeating: nil, count: documents.count)
@@ -329,12 +313,12 @@ struct PostgresWriter {
                 path_len, title_len, body_len, path_tsv, title_tsv, body_tsv, body_unplaced, complete, writer)
             SELECT \(rootID), CASE WHEN nc THEN NULL ELSE c END, p, CASE WHEN ni THEN NULL ELSE i END, s, m, h, k,
                 CASE WHEN nl THEN NULL ELSE l END, CASE WHEN ne THEN NULL ELSE e END, CASE WHEN nt THEN NULL ELSE t END,
-                CASE WHEN nm THEN NULL ELSE md END, pl, tl, bl, pv::tsvector, tv::tsvector, bv::tsvector, nullif(bu, '')::tsvector, ok, \(writer)
+                CASE WHEN nm THEN NULL ELSE md END, pl, tl, bl, pv, tv, bv, CASE WHEN length(bu) = 0 THEN NULL ELSE bu END, ok, \(writer)
             FROM unnest(\(containers)::int8[], \(noContainer)::bool[], \(paths)::bytea[], \(inner)::text[], \(noInner)::bool[],
                 \(sizes)::int8[], \(times)::int8[], \(hashes)::int8[], \(kinds)::text[], \(languages)::text[], \(noLanguage)::bool[],
                 \(encodings)::text[], \(noEncoding)::bool[], \(titles)::text[], \(noTitle)::bool[], \(metadata)::text[], \(noMetadata)::bool[],
-                \(pathLengths)::int8[], \(titleLengths)::int8[], \(bodyLengths)::int8[], \(pathVectors)::text[], \(titleVectors)::text[],
-                \(bodyVectors)::text[], \(unplacedVectors)::text[], \(complete)::bool[])
+                \(pathLengths)::int8[], \(titleLengths)::int8[], \(bodyLengths)::int8[], \(pathVectors), \(titleVectors),
+                \(bodyVectors), \(unplacedVectors), \(complete)::bool[])
                 AS u(c, nc, p, i, ni, s, m, h, k, l, nl, e, ne, t, nt, md, nm, pl, tl, bl, pv, tv, bv, bu, ok)
             ON CONFLICT (path) DO NOTHING RETURNING id, path
             """, logger: logger)

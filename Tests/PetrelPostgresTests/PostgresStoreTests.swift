@@ -68,10 +68,10 @@ struct PostgresStoreTests {
         }
         let loosened = try await postgres.search("\"the lamp of the keeper at night\" rocks")
         #expect(loosened.notes.contains("no document has the phrase \"the lamp of the keeper at night\": its words are searched instead"))
-        // An index made before the vocabulary was kept: positions are read
-        // the slower way, with the same results; the next opening for an
-        // update fills the vocabulary from the documents.
-        try server.sql("DROP TABLE lexemes; DELETE FROM petrel_meta WHERE key = 'lexemes'")
+        // An index made before the token counts (the vocabulary) were
+        // kept: positions are read the slower way, with the same results;
+        // the next opening for an update counts them from the documents.
+        try server.sql("DELETE FROM token_documents; DELETE FROM petrel_meta WHERE key = 'token_documents'")
         let withoutVocabulary = try await Self.compare(sqlite, postgres, Self.queries, name: "no vocabulary")
         #expect(withoutVocabulary.hits == compared && withoutVocabulary.difference <= 1e-9)
         let reopened = try await PostgresIndex(server.url)
@@ -492,11 +492,11 @@ struct PostgresStoreTests {
         #expect(unknown.status == 2 && unknown.stderr.contains("is not a folder of this index"), "\(unknown.stderr)")
         try server.sql("UPDATE corpus_stats SET docs = docs + 1 WHERE ctid = (SELECT min(ctid) FROM corpus_stats)")
         try server.sql("DELETE FROM document_text WHERE id = (SELECT min(id) FROM documents)")
-        try server.sql("DELETE FROM lexemes WHERE lexeme = 'lighthouse'")
+        try server.sql("DELETE FROM token_documents WHERE token = 'lighthouse'")
         let damaged = try Self.run(indexer, ["--database", server.url, "--check"])
         #expect(damaged.status == 1, "\(damaged.stdout)\(damaged.stderr)")
         for problem in ["corpus_stats counts 9 documents, the documents hold 8", "1 documents have no text row",
-                        "1 tokens of the documents are missing from lexemes", "index its folders into an empty database"] {
+                        "token_documents is wrong for 1 tokens", "index its folders into an empty database"] {
             #expect(damaged.stderr.contains(problem), "\(problem): \(damaged.stderr)")
         }
         let badString = try Self.run(searcher, ["--database", "mysql://ann:secret@localhost/petrel", "lamp"])
@@ -597,7 +597,8 @@ struct PostgresStoreTests {
         // `last_autoanalyze`).
         let analysed = "(SELECT last_analyze FROM pg_stat_user_tables WHERE relname = 'documents')"
         try expect("\(analysed) IS NOT NULL")
-        try expect("(SELECT last_analyze FROM pg_stat_user_tables WHERE relname = 'lexemes') IS NOT NULL")
+        try expect("(SELECT last_analyze FROM pg_stat_user_tables WHERE relname = 'token_documents') IS NOT NULL")
+        try expect("to_regclass('lexemes') IS NULL")
         try server.sql("CREATE TABLE test_analysed AS SELECT \(analysed) AS at")
         // Two documents of 120: below autovacuum's threshold (50 and a tenth).
         for number in 0..<2 { try "Note \(number), rewritten: a lantern.\n".write(toFile: root + "/note-\(number).txt", atomically: false, encoding: .utf8) }

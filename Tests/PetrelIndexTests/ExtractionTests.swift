@@ -49,6 +49,31 @@ struct TextDecodingTests {
         let decoded = TextDecoding.decode(bytes)
         #expect(decoded?.text == "naïve café résumé déjà vu\u{FFFD} fin")
     }
+
+    /// The native trim gives what Foundation's gives, on every white space
+    /// and line break Unicode has (and the zero-width space, which
+    /// Foundation counts), next to marks and invisible characters that are
+    /// not white space (zero-width non-joiner, BOM), in random strings.
+    @Test func whitespaceIsTrimmedAsFoundationTrimsIt() {
+        let spaces: [Unicode.Scalar] = (0...0x3000).compactMap(Unicode.Scalar.init).filter {
+            CharacterSet.whitespacesAndNewlines.contains($0)
+        }
+        #expect(spaces.count == 26 && spaces.contains("\u{200B}"))
+        #expect(spaces.allSatisfy { $0.isTrimmedSpace })
+        let others: [Unicode.Scalar] = ["a", "東", "\u{301}", "\u{200C}", "\u{FEFF}", "\u{1F600}", "-", "\u{0}"]
+        var generator = SystemRandomNumberGenerator()
+        for _ in 0..<2_000 {
+            var text = String.UnicodeScalarView()
+            for _ in 0..<Int.random(in: 0...8, using: &generator) {
+                text.append(Bool.random(using: &generator) ? spaces.randomElement(using: &generator)! : others.randomElement(using: &generator)!)
+            }
+            let string = String(text)
+            #expect(string.trimmingWhitespace == string.trimmingCharacters(in: .whitespacesAndNewlines), "\(string.unicodeScalars.map(\.value))")
+            #expect(string.dropFirst().trimmingWhitespace == string.dropFirst().trimmingCharacters(in: .whitespacesAndNewlines))
+        }
+        #expect(" \n\t Subject line \u{3000}\r\n".trimmingWhitespace == "Subject line")
+        #expect("\u{A0}\u{85}".trimmingWhitespace == "")
+    }
 }
 
 @Suite("HTML extraction")

@@ -275,7 +275,7 @@ enum TitleFinder {
     }
 
     private static func clean(_ line: some StringProtocol) -> String? {
-        let trimmed = line.trimmingCharacters(in: .whitespacesAndNewlines)
+        let trimmed = line.trimmingWhitespace
         return trimmed.isEmpty ? nil : trimmed
     }
 

@@ -130,7 +130,7 @@ public struct MailExtractor: ContainerExtractor {
     /// The last component of a file name a mailer sent ("C:\docs\a.pdf" → "a.pdf").
     static func baseName(_ name: String) -> String {
         let last = name.split(whereSeparator: { $0 == "/" || $0 == "\\" }).last.map(String.init) ?? ""
-        return last.trimmingCharacters(in: .whitespacesAndNewlines)
+        return last.trimmingWhitespace
     }
 
     /// A part's text: in its declared charset when ICU knows it (and the
@@ -171,7 +171,7 @@ public struct MailExtractor: ContainerExtractor {
     }
 
     static func trimmed(_ text: String) -> String {
-        text.trimmingCharacters(in: .whitespacesAndNewlines)
+        text.trimmingWhitespace
     }
 }
 

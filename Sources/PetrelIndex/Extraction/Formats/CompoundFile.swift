@@ -195,7 +195,7 @@ struct CompoundFile {
                 return nil
             }
             if let end = result.firstIndex(of: "\u{0}") { result = String(result[..<end]) }
-            result = result.trimmingCharacters(in: .whitespacesAndNewlines)
+            result = result.trimmingWhitespace
             return result.isEmpty ? nil : result
         }
         return Summary(title: text(2), subject: text(3), author: text(4), keywords: text(5))

@@ -135,7 +135,7 @@ private struct EPUBPackage {
                 if field != nil { reader.appendText(to: &text) }
             case .end:
                 if let current = field, current.name == reader.localName {
-                    let value = String(decoding: text, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+                    let value = String(decoding: text, as: UTF8.self).trimmingWhitespace
                     if !value.isEmpty {
                         let key = current.name == "meta" ? (current.property ?? "") : current.name + (current.property.map { ":" + $0 } ?? "")
                         fields[key, default: []].append(value)

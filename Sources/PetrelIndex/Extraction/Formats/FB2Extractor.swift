@@ -62,7 +62,7 @@ public struct FB2Extractor: DocumentExtractor {
                 } else if open.last == "book-title", open.contains("title-info") {
                     reader.appendText(to: &title)
                 } else if open.count >= 2, open[open.count - 2] == "author", open.contains("title-info"), let field = open.last {
-                    author[field, default: ""] += reader.text.trimmingCharacters(in: .whitespacesAndNewlines)
+                    author[field, default: ""] += reader.text.trimmingWhitespace
                 } else if open.last == "keywords", open.contains("title-info") {
                     reader.appendText(to: &keywords)
                 }
@@ -73,7 +73,7 @@ public struct FB2Extractor: DocumentExtractor {
                 break reading
             }
         }
-        let bookTitle = String(decoding: title, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+        let bookTitle = String(decoding: title, as: UTF8.self).trimmingWhitespace
         metadata.keywords = PropertyParts.keywords([String(decoding: keywords, as: UTF8.self)])
         var document = ExtractedDocument(title: bookTitle.isEmpty ? nil : bookTitle, body: String(decoding: sink.bytes, as: UTF8.self), kind: "fb2", encoding: "UTF-8")
         document.metadata = metadata

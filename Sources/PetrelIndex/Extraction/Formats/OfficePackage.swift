@@ -59,7 +59,7 @@ struct TextSink {
     /// The text from byte `offset` on (a heading's), trimmed; nil when blank.
     func text(from offset: Int) -> String? {
         guard offset < bytes.count else { return nil }
-        let text = String(decoding: bytes[offset...], as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+        let text = String(decoding: bytes[offset...], as: UTF8.self).trimmingWhitespace
         return text.isEmpty ? nil : text
     }
 
@@ -220,7 +220,7 @@ enum PropertyParts {
                 if name != nil { reader.appendText(to: &text) }
             case .end:
                 if let field = name, reader.depth == depth {
-                    let value = String(decoding: text, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+                    let value = String(decoding: text, as: UTF8.self).trimmingWhitespace
                     if !value.isEmpty { fields[field, default: []].append(value) }
                     name = nil
                 }
@@ -305,7 +305,7 @@ enum PropertyParts {
     /// Keywords as written in one field: split at commas and semicolons.
     static func keywords(_ values: [String]) -> [String] {
         values.flatMap { $0.split(whereSeparator: { $0 == "," || $0 == ";" }) }
-            .map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }
+            .map(\.trimmingWhitespace)
             .filter { !$0.isEmpty }
     }
 }

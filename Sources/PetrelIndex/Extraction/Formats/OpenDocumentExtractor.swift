@@ -198,7 +198,7 @@ private struct ODFReading {
                     if local == "meta", reader.depth <= 1 {
                         inMeta = false
                     } else if let field = metaField, field == local {
-                        let value = String(decoding: metaText, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+                        let value = String(decoding: metaText, as: UTF8.self).trimmingWhitespace
                         if !value.isEmpty { fields[field, default: []].append(value) }
                         metaField = nil
                     }

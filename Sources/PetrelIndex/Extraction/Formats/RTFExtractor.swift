@@ -98,7 +98,7 @@ private struct RTFReader {
 
     func field(_ name: String) -> String? {
         guard let bytes = fields[name] else { return nil }
-        let text = String(decoding: bytes, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+        let text = String(decoding: bytes, as: UTF8.self).trimmingWhitespace
         return text.isEmpty ? nil : text
     }
 

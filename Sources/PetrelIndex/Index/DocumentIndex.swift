@@ -118,8 +118,7 @@ public final class DocumentIndex: Sendable {
         // A file that is not an index is refused before anything is
         // written to it (no WAL switch, no tables).
         if exists, DocumentIndex.fileSize(path) != 0 {
-            let probe = try DocumentIndex.openReadOnly(path)
-            let stored = try DocumentIndex.storedSettings(probe, path: path)
+            let (probe, stored) = try DocumentIndex.openReadOnly(path)
             try probe.close()
             if let stored, let tokenizer, tokenizer != stored.tokenizer {
                 throw IndexError(.tokenizerMismatch, "the index \(path) uses the \(stored.tokenizer.rawValue) tokenizer, not \(tokenizer.rawValue); rebuild it to change tokenizers")
@@ -171,8 +170,8 @@ public final class DocumentIndex: Sendable {
     public convenience init(readingAt path: String) throws {
         guard DocumentIndex.exists(at: path) else { throw IndexError(.noIndex, "no index at \(path)") }
         try DocumentIndex.requireRegularFile(path)
-        let dbQueue = try DocumentIndex.openReadOnly(path)
-        guard let stored = try DocumentIndex.storedSettings(dbQueue, path: path) else {
+        let (dbQueue, stored) = try DocumentIndex.openReadOnly(path)
+        guard let stored else {
             throw IndexError(.notAnIndex, "\(path) is not an index yet (an empty database)")
         }
         try self.init(path: path, dbQueue: dbQueue, tokenizer: stored.tokenizer, isReadOnly: true)
@@ -218,11 +217,13 @@ public final class DocumentIndex: Sendable {
         try db.add(fts5Function: RankingModel.explainFunction)
     }
 
-    /// A read-only connection. When SQLite cannot open the file read-only
-    /// as it is (a WAL index whose folder the user cannot write has no
-    /// `-shm` to share), the file is opened as immutable: read as it is on
-    /// disk, which is right as long as no update runs at the same time.
-    private static func openReadOnly(_ path: String) throws -> DatabaseQueue {
+    /// A read-only connection, and the settings the index records (nil for
+    /// an empty database), read in the connection's first transaction. When
+    /// SQLite cannot open the file read-only as it is (a WAL index whose
+    /// folder the user cannot write has no `-shm` to share), the file is
+    /// opened as immutable: read as it is on disk, which is right as long as
+    /// no update runs at the same time.
+    private static func openReadOnly(_ path: String) throws -> (DatabaseQueue, StoredSettings?) {
         if fileSize(path) == 0 {
             throw IndexError(.notAnIndex, "\(path) is an empty file, not an index")
         }
@@ -232,9 +233,13 @@ public final class DocumentIndex: Sendable {
         configuration.prepareDatabase { db in try db.execute(sql: "PRAGMA mmap_size = \(readMapSize)") }
         do {
             let dbQueue = try DatabaseQueue(path: path, configuration: configuration)
-            // Reading the schema is what fails when the WAL index cannot be shared.
-            try dbQueue.read { db in _ = try db.tableExists("petrel_meta") }
-            return dbQueue
+            // Reading the schema is what fails when the WAL index cannot be
+            // shared. One transaction: a second one cost a search process
+            // about 0.3 ms.
+            let stored = try dbQueue.read { db in try storedSettings(db, path: path) }
+            return (dbQueue, stored)
+        } catch let error as IndexError {
+            throw error
         } catch let error as DatabaseError where error.resultCode == .SQLITE_NOTADB {
             throw IndexError(.notAnIndex, "\(path) is not an SQLite database")
         } catch let error as DatabaseError where error.resultCode.primaryResultCode == .SQLITE_CORRUPT {
@@ -247,39 +252,24 @@ public final class DocumentIndex: Sendable {
             guard let encoded = absolute.addingPercentEncoding(withAllowedCharacters: allowed) else {
                 throw IndexError(.cannotOpen, "cannot open the index \(path): \(error)")
             }
+            let immutable: DatabaseQueue
             do {
-                return try DatabaseQueue(path: "file:\(encoded)?immutable=1", configuration: configuration)
+                immutable = try DatabaseQueue(path: "file:\(encoded)?immutable=1", configuration: configuration)
             } catch let retry {
                 throw IndexError(.cannotOpen, "cannot open the index \(path): \(error) (and as immutable: \(retry))")
             }
+            return (immutable, try storedSettings(immutable, path: path))
         }
     }
 
+    /// What an index records of itself.
+    typealias StoredSettings = (tokenizer: IndexTokenizer, schemaVersion: Int)
+
     /// The tokenizer and schema version an existing index records, nil for
     /// an empty file; an error for a database that is not an index.
-    private static func storedSettings(_ dbQueue: DatabaseQueue, path: String) throws -> (tokenizer: IndexTokenizer, schemaVersion: Int)? {
+    private static func storedSettings(_ dbQueue: DatabaseQueue, path: String) throws -> StoredSettings? {
         do {
-            return try dbQueue.read { db -> (IndexTokenizer, Int)? in
-                guard try db.tableExists("petrel_meta") else {
-                    // A process killed while creating the index can leave the
-                    // migrator's bookkeeping table alone: that file is still new.
-                    let tables = try Int.fetchOne(db, sql: """
-                        SELECT COUNT(*) FROM sqlite_master
-                        WHERE type = 'table' AND name <> 'grdb_migrations' AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\'
-                        """) ?? 0
-                    if tables > 0 { throw IndexError(.notAnIndex, "\(path) is an SQLite database but not a Petrel index") }
-                    return nil
-                }
-                let values = Dictionary(try IndexSetting.fetchAll(db).map { ($0.key, $0.value) }, uniquingKeysWith: { first, _ in first })
-                guard let name = values["tokenizer"], let tokenizer = IndexTokenizer(rawValue: name) else {
-                    throw IndexError(.unsupportedIndex, "the index \(path) names an unknown tokenizer (\(values["tokenizer"] ?? "none"))")
-                }
-                let version = Int(values["schema_version"] ?? "") ?? 0
-                if version > DocumentIndex.schemaVersion {
-                    throw IndexError(.unsupportedIndex, "the index \(path) has schema version \(version), made by a newer Petrel (this one reads up to \(DocumentIndex.schemaVersion))")
-                }
-                return (tokenizer, version)
-            }
+            return try dbQueue.read { db in try storedSettings(db, path: path) }
         } catch let error as IndexError {
             throw error
         } catch let error as DatabaseError where error.resultCode == .SQLITE_NOTADB {
@@ -289,6 +279,30 @@ public final class DocumentIndex: Sendable {
         } catch {
             throw IndexError(.cannotOpen, "cannot read the index \(path): \(error)")
         }
+    }
+
+    /// ``storedSettings(_:path:)`` inside a transaction of `db`, its
+    /// errors as SQLite gives them.
+    private static func storedSettings(_ db: Database, path: String) throws -> StoredSettings? {
+        guard try db.tableExists("petrel_meta") else {
+            // A process killed while creating the index can leave the
+            // migrator's bookkeeping table alone: that file is still new.
+            let tables = try Int.fetchOne(db, sql: """
+                SELECT COUNT(*) FROM sqlite_master
+                WHERE type = 'table' AND name <> 'grdb_migrations' AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\'
+                """) ?? 0
+            if tables > 0 { throw IndexError(.notAnIndex, "\(path) is an SQLite database but not a Petrel index") }
+            return nil
+        }
+        let values = Dictionary(try IndexSetting.fetchAll(db).map { ($0.key, $0.value) }, uniquingKeysWith: { first, _ in first })
+        guard let name = values["tokenizer"], let tokenizer = IndexTokenizer(rawValue: name) else {
+            throw IndexError(.unsupportedIndex, "the index \(path) names an unknown tokenizer (\(values["tokenizer"] ?? "none"))")
+        }
+        let version = Int(values["schema_version"] ?? "") ?? 0
+        if version > DocumentIndex.schemaVersion {
+            throw IndexError(.unsupportedIndex, "the index \(path) has schema version \(version), made by a newer Petrel (this one reads up to \(DocumentIndex.schemaVersion))")
+        }
+        return (tokenizer, version)
     }
 
     // MARK: - Roots

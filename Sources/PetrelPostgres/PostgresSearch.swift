@@ -117,7 +117,7 @@ enum PostgresSearch {
         var known: (rows: [PositionsRow], leftOut: Set<Int64>) = ([], [])
         func rank(_ search: inout PreparedSearch, requiring groups: [PreparedSearch.TokenUnion]?) async throws
             -> [(row: PositionsRow, explanation: RankingExplanationValue)] {
-            let fetched = try await candidates(search, requiring: groups, excluding: known.rows.map(\.rowID), hasVocabulary: hasTokenCounts,
+            let fetched = try await candidates(search, requiring: groups, excluding: known.rows.map(\.rowID), hasTokenCounts: hasTokenCounts,
                                                connection: connection)
             known = (known.rows + fetched.rows, known.leftOut.union(fetched.leftOut))
             var (rows, leftOut) = known
@@ -183,7 +183,7 @@ enum PostgresSearch {
     /// the statistics, as every document does on SQLite, but are not
     /// ranked).
     private static func candidates(_ prepared: PreparedSearch, requiring groups: [PreparedSearch.TokenUnion]?, excluding excluded: [Int64],
-                                   hasVocabulary: Bool, connection: PostgresConnection) async throws -> (rows: [PositionsRow], leftOut: Set<Int64>) {
+                                   hasTokenCounts: Bool, connection: PostgresConnection) async throws -> (rows: [PositionsRow], leftOut: Set<Int64>) {
         let logger = PostgresSession.logger
         let (exact, prefixes) = prepared.expression.tokens
         var rows: [PositionsRow] = []
@@ -191,13 +191,13 @@ enum PostgresSearch {
         let wanted = groups ?? [PreparedSearch.TokenUnion(exact: exact, prefixes: prefixes, column: nil)]
         guard !wanted.isEmpty, wanted.allSatisfy({ !$0.exact.isEmpty || !$0.prefixes.isEmpty }) else { return (rows, leftOut) }
         let patterns = prefixes.map(TextSearchLiterals.likePattern)
-        // The tokens the prefixes stand for, from the vocabulary
-        // (`token_documents`); then
-        // each candidate's positions of the query's tokens are cut out
-        // of its vectors by PostgreSQL's own functions (weight A on
+        // The tokens the prefixes stand for, from the vocabulary (the
+        // tokens `token_documents` counts, when it counts every document);
+        // then each candidate's positions of the query's tokens are cut
+        // out of its vectors by PostgreSQL's own functions (weight A on
         // those tokens, then only weight A kept), instead of unnesting
         // every lexeme of every candidate (ten times slower).
-        let expanded = hasVocabulary ? try await expand(patterns, connection: connection) : nil
+        let expanded = hasTokenCounts ? try await expand(patterns, connection: connection) : nil
         let tokens = expanded.map { exact + $0 }
         let read = tokens == nil ? offsets : TextSearchLiterals.offsets(inVectors:)
         func hits(_ column: String) -> String {

@@ -34,6 +34,26 @@ package struct IndexedColumn: Sendable, Equatable {
         length = position + 1
     }
 
+    /// The tokens of `text` by a tokenizer that lends each token's bytes,
+    /// placed as FTS5 places them: the same column as any tokenizer's
+    /// tokens give, with a `String` made only for each distinct token.
+    package init(_ text: String, tokenizer: some UTF8TokenEmitting) throws {
+        var table = TokenTable()
+        var offsets: [[Int]] = []
+        var position = -1
+        try tokenizer.tokenizeUTF8(text, for: .document) { bytes, _, isColocated in
+            if !isColocated || position < 0 { position += 1 }
+            let (slot, isNew) = table.insert(bytes)
+            if isNew {
+                offsets.append([position])
+            } else if offsets[slot].last != position {
+                offsets[slot].append(position)
+            }
+        }
+        length = position + 1
+        tokens = offsets.indices.map { (table.string($0), offsets[$0]) }
+    }
+
     /// An empty column.
     package init() {}
 }

@@ -56,7 +56,13 @@ struct TokenTable {
 
     private func equals(_ slot: Int, _ token: UnsafeBufferPointer<UInt8>) -> Bool {
         let range = range(slot)
-        return range.count == token.count && bytes[range].elementsEqual(token)
+        guard range.count == token.count else { return false }
+        var index = 0
+        while index < token.count {
+            if bytes[range.lowerBound + index] != token[index] { return false }
+            index += 1
+        }
+        return true
     }
 
     /// Doubles the buckets and places every slot again.

@@ -407,6 +407,19 @@ struct FormatTests {
         #expect(LanguageGuess.guess(text) == language)
     }
 
+    /// Text that starts in ASCII is judged on its bytes: the same answers as
+    /// counting its scalars' scripts, up to the same number of characters.
+    @Test func languageGuessOfASCIIText() {
+        // Fewer than eight letters: no guess.
+        #expect(LanguageGuess.guess("a1 b2 c3 4567 --- 89") == nil)
+        let english = String(repeating: "the cat and the dog ", count: 205)
+        let chinese = String(repeating: "海燕是一种小型海鸟，在海面上飞行。", count: 300)
+        // Han past the characters judged does not count; Han before them does.
+        #expect(LanguageGuess.guess(english + chinese) == "en")
+        #expect(LanguageGuess.guess("the cat " + chinese) == "zh")
+        #expect(LanguageGuess.guess(String(repeating: "der Hund und die Katze ", count: 300)) == "de")
+    }
+
     /// Only whole words count: a long word ending in a common word is not
     /// that word, and words of up to eight bytes (`olarak`, `questo`) are.
     @Test func languageGuessCountsWholeWordsOnly() {

@@ -63,14 +63,31 @@ public enum LanguageGuess {
         return key
     }
 
+    /// How many scalars of a text ``guess(_:)`` counts the scripts of.
+    private static let scalarsJudged = 4096
+
     /// The language of `text`, judged on its first few thousand characters.
     public static func guess(_ text: String) -> String? {
         var counts = [Int](repeating: 0, count: Script.allCases.count)
         var total = 0
         var seen = 0
+        // Text whose first scalars are all ASCII (most mail, source, man
+        // pages) is counted on its bytes: its scripts are its letters.
+        let asciiLetters: Int? = text.utf8.withContiguousStorageIfAvailable { bytes in
+            var letters = 0
+            for byte in bytes.prefix(scalarsJudged) {
+                guard byte < 0x80 else { return nil }
+                if (byte | 0x20) &- UInt8(ascii: "a") < 26 { letters += 1 }
+            }
+            return letters
+        } ?? nil
+        if let asciiLetters {
+            guard asciiLetters >= 8 else { return nil }
+            return byCommonWords(text, minimumHits: 3)
+        }
         for scalar in text.unicodeScalars {
             seen += 1
-            if seen > 4096 { break }
+            if seen > scalarsJudged { break }
             guard let script = Script(scalar) else { continue }
             counts[script.rawValue] += 1
             total += 1
@@ -137,21 +154,25 @@ public enum LanguageGuess {
                 bits &= bits - 1
             }
         }
-        scan: for byte in text.utf8.prefix(24_000) {
-            switch byte {
-            case UInt8(ascii: "a")...UInt8(ascii: "z"), 0x80...0xFF:
-                key = key << 8 | UInt64(byte)
-                length += 1
-            case UInt8(ascii: "A")...UInt8(ascii: "Z"):
-                key = key << 8 | UInt64(byte | 0x20)
-                length += 1
-            default:
-                guard length > 0 else { continue }
-                finish()
-                words += 1
-                if words >= 3000 { break scan }
+        func scan(_ bytes: some Sequence<UInt8>) {
+            for byte in bytes {
+                switch byte {
+                case UInt8(ascii: "a")...UInt8(ascii: "z"), 0x80...0xFF:
+                    key = key << 8 | UInt64(byte)
+                    length += 1
+                case UInt8(ascii: "A")...UInt8(ascii: "Z"):
+                    key = key << 8 | UInt64(byte | 0x20)
+                    length += 1
+                default:
+                    guard length > 0 else { continue }
+                    finish()
+                    words += 1
+                    if words >= 3000 { return }
+                }
             }
         }
+        // A native string's bytes are read in place; others (bridged) through the view.
+        if text.utf8.withContiguousStorageIfAvailable({ scan($0.prefix(24_000)) }) == nil { scan(text.utf8.prefix(24_000)) }
         if length > 0 { finish() }
         let ranked = scores.enumerated().sorted { $0.element > $1.element }
         guard let best = ranked.first, best.element >= minimumHits else { return nil }

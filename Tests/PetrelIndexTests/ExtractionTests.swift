@@ -611,3 +611,55 @@ struct ManPageTests {
         #expect(try extract(nameOnly, name: "ipcs.1").title == "ipcs")
     }
 }
+
+/// The metadata's JSON is written by hand; it must be the text Foundation's
+/// encoder gives, which is what indexes made before hold.
+@Suite("Metadata JSON")
+struct MetadataJSONTests {
+    static func encoded(_ metadata: DocumentMetadata) throws -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        encoder.dateEncodingStrategy = .iso8601
+        return String(decoding: try encoder.encode(metadata), as: UTF8.self)
+    }
+
+    @Test func sameAsJSONEncoder() throws {
+        var generator = SystemRandomNumberGenerator()
+        // Every control character, JSON's specials, slashes, non-ASCII,
+        // U+2028, an emoji, a lone combining mark.
+        let pieces = (0..<32).map { String(UnicodeScalar(UInt8($0))) }
+            + ["\"", "\\", "/", "</script>", "a", "Zoë", "海燕", "\u{2028}", "\u{7F}", "🐦", "\u{301}", " ", "ann@example.org"]
+        func text() -> String { (0..<Int.random(in: 0...6, using: &generator)).map { _ in pieces.randomElement(using: &generator)! }.joined() }
+        func texts() -> [String] { (0..<Int.random(in: 0...3, using: &generator)).map { _ in text() } }
+        func date() -> Date? {
+            // From year 1 to 9999, whole and fractional seconds.
+            Bool.random(using: &generator) ? nil : Date(timeIntervalSince1970: Double.random(in: -62_135_596_800...253_402_300_799, using: &generator))
+        }
+        for _ in 0..<2_000 {
+            var metadata = DocumentMetadata()
+            metadata.authors = texts()
+            metadata.subject = Bool.random(using: &generator) ? text() : nil
+            metadata.keywords = texts()
+            metadata.created = date()
+            metadata.modified = date()
+            metadata.from = texts()
+            metadata.to = texts()
+            metadata.cc = texts()
+            if metadata.isEmpty {
+                #expect(metadata.json == nil)
+            } else {
+                let json = try #require(metadata.json)
+                #expect(json == (try Self.encoded(metadata)))
+                #expect(DocumentMetadata(json: json)?.authors == metadata.authors)
+            }
+        }
+    }
+
+    /// Dates at the limits a file or a mail header can give.
+    @Test(arguments: [0, -62_135_596_800, 253_402_300_799, 10_413_792_000, 1_764_547_200.999])
+    func datesAsJSONEncoder(seconds: Double) throws {
+        var metadata = DocumentMetadata()
+        metadata.modified = Date(timeIntervalSince1970: seconds)
+        #expect(metadata.json == (try Self.encoded(metadata)))
+    }
+}

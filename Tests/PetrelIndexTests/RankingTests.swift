@@ -462,6 +462,28 @@ struct RankingTests {
         #expect(names(try index.search("common rare")).first == "rare.txt")
     }
 
+    /// A question says "I" and "my"; its answer does not. Among answers,
+    /// such a word is rare, and at its full IDF a page that happens to say
+    /// it outranks the one that answers.
+    @Test func pronounsOfAQuestionWeighLittle() throws {
+        var files: [String: String] = [:]
+        for n in 0..<12 { files["filler\(n).txt"] = "printers queues and paper trays, page \(n)" }
+        files["answer.txt"] = "To delete a print job, run lprm: it takes the job off the printer queue."
+        files["diary.txt"] = "I print my job list, and I keep my printer notes here."
+        let (_, index) = try Self.makeIndex(files)
+        let question = "How do I delete my print job from the printer?"
+        #expect(names(try index.search(question)).first == "answer.txt")
+        // At full weight, the page that says "I" and "my" comes first.
+        var equal = SearchOptions()
+        equal.ranking = try RankingParameters("pronoun=1")
+        #expect(names(try index.search(question, options: equal)).first == "diary.txt")
+        // Analysed as weighing less, in the SQL the search reports too.
+        let analyzed = try index.analyze(SearchQuery(question))
+        let weights = Dictionary(zip(analyzed.terms.map(\.label), analyzed.typedCounts), uniquingKeysWith: max)
+        #expect(weights["i"] == 0.3 && weights["my"] == 0.3 && weights["delete"] == 1)
+        #expect(throws: IndexError.self) { try RankingParameters("pronoun=0") }
+    }
+
     @Test func documentsWithMoreOfTheQueryComeFirst() throws {
         let (_, index) = try Self.makeIndex([
             "both.txt": "alpha beta gamma delta epsilon zeta eta theta",

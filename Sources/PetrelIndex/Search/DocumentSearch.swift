@@ -608,7 +608,7 @@ extension SearchRun {
     }
 
     func analyzed() throws -> AnalyzedQuery {
-        try AnalyzedQuery(query, analyze: analyze)
+        try AnalyzedQuery(query, pronounWeight: options.ranking.pronounWeight, analyze: analyze)
     }
 
     func run() throws -> SearchResults {

@@ -63,7 +63,8 @@ struct AnalyzedQuery: Sendable {
     var strictRankingTerms: RankingModel.Terms
     /// What the analysis did that a user may want to know.
     var notes: [String]
-    /// How many times each term's word was typed (1 for most).
+    /// How many times each term's word was typed (1 for most), times the
+    /// pronoun weight for a pronoun: a multiplier of the term's IDF.
     var typedCounts: [Double] = []
 
     private var clauses: [Clause] = []
@@ -75,8 +76,9 @@ struct AnalyzedQuery: Sendable {
     }
 
     /// Analyses a parsed query. `analyze` splits a word into its tokens (an
-    /// empty list for a word with nothing searchable).
-    init(_ query: SearchQuery, analyze: (String) throws -> [AnalyzedToken]) rethrows {
+    /// empty list for a word with nothing searchable); a personal pronoun
+    /// (``QueryPronouns``) weighs `pronounWeight` of its IDF.
+    init(_ query: SearchQuery, pronounWeight: Double = 1, analyze: (String) throws -> [AnalyzedToken]) rethrows {
         var positive: [SearchQuery.Node]
         var excluded: [SearchQuery.Node]
         if case .all(let members, let excluding) = query.root {
@@ -161,6 +163,13 @@ struct AnalyzedQuery: Sendable {
         self.notes = notes
         self.clauses = clauses
         self.excluded = excluded
+        // Pronouns, however rare among the documents, say little of what
+        // is asked for (a count of 1 is the word's own weight).
+        if pronounWeight != 1 {
+            for case .soft(let term, _, false, let token) in clauses where QueryPronouns.words.contains(token.token) {
+                typed[term] *= pronounWeight
+            }
+        }
         self.typedCounts = typed
 
         var builder = ExpressionBuilder()

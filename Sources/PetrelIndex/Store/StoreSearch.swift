@@ -47,7 +47,7 @@ package struct PreparedSearch {
         self.icu = icu
         let analyzer = QueryAnalyzer(tokenizer: tokenizer, icuTokenizer: icu, fts5Tokenizer: nil, queryText: query.text, options: options,
                                      alternatives: [:], sampleLanguages: sampleLanguages, isIndexed: { indexedWords.contains($0) })
-        analyzed = try AnalyzedQuery(query, analyze: analyzer.analyze)
+        analyzed = try AnalyzedQuery(query, pronounWeight: options.ranking.pronounWeight, analyze: analyzer.analyze)
         let strict = !options.relax
         expressionText = strict ? analyzed.strictExpression : analyzed.expression
         terms = strict ? analyzed.strictRankingTerms : analyzed.rankingTerms

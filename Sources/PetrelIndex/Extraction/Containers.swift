@@ -90,11 +90,8 @@ public struct DocumentMetadata: Sendable, Equatable, Codable {
     /// (every message has metadata); a test compares the two.
     var json: String? {
         guard !isEmpty else { return nil }
-        var json = "{"
-        func field(_ key: String, _ value: String) {
-            if json.utf8.count > 1 { json += "," }
-            json += "\"" + key + "\":" + value
-        }
+        var fields: [String] = []
+        func field(_ key: String, _ value: String) { fields.append("\"" + key + "\":" + value) }
         func strings(_ values: [String]) -> String {
             "[" + values.map(Self.quoted).joined(separator: ",") + "]"
         }
@@ -109,7 +106,7 @@ public struct DocumentMetadata: Sendable, Equatable, Codable {
         if let modified { field("modified", date(modified)) }
         if let subject { field("subject", Self.quoted(subject)) }
         field("to", strings(to))
-        return json + "}"
+        return "{" + fields.joined(separator: ",") + "}"
     }
 
     /// A JSON string, escaped as `JSONEncoder` escapes it: quote, backslash
@@ -117,11 +114,7 @@ public struct DocumentMetadata: Sendable, Equatable, Codable {
     /// as `\u00XX`.
     static func quoted(_ text: String) -> String {
         var result = "\""
-        var plain = true
-        for byte in text.utf8 where byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") || byte == UInt8(ascii: "/") {
-            plain = false
-            break
-        }
+        let plain = !text.utf8.contains { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") || $0 == UInt8(ascii: "/") }
         if plain { return result + text + "\"" }
         for scalar in text.unicodeScalars {
             switch scalar {
@@ -147,7 +140,6 @@ public struct DocumentMetadata: Sendable, Equatable, Codable {
         guard let json, let value = try? JSONDecoder.petrelMetadata.decode(DocumentMetadata.self, from: Data(json.utf8)) else { return nil }
         self = value
     }
-
 
     /// The words people search documents by (authors, subject, keywords,
     /// senders and recipients), as lines that go ahead of the body in the

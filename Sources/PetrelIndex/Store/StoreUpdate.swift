@@ -17,41 +17,50 @@ package struct IndexedColumn: Sendable, Equatable {
 
     /// The tokens of `text` by `tokenizer`, placed as FTS5 places them.
     package init(_ text: String, tokenizer: some TextTokenizer) throws {
-        // Each distinct token's place in `tokens`: one lookup per token.
-        var slots: [String: Int] = [:]
-        var position = -1
-        for token in try tokenizer.tokens(in: text, for: .document) {
-            if !token.isColocated || position < 0 { position += 1 }
-            if let slot = slots[token.text] {
-                // One offset per token at a position: a colocated form
-                // equal to its token adds nothing.
-                if tokens[slot].offsets.last != position { tokens[slot].offsets.append(position) }
-            } else {
-                slots[token.text] = tokens.count
-                tokens.append((token.text, [position]))
-            }
+        var placement = Placement()
+        try tokenizer.tokenize(text, for: .document) { token in
+            var text = token.text
+            text.withUTF8 { placement.add($0, isColocated: token.isColocated) }
         }
-        length = position + 1
+        self = placement.column
     }
 
     /// The tokens of `text` by a tokenizer that lends each token's bytes,
-    /// placed as FTS5 places them: the same column as any tokenizer's
-    /// tokens give, with a `String` made only for each distinct token.
+    /// placed as FTS5 places them, with a `String` made only for each
+    /// distinct token.
     package init(_ text: String, tokenizer: some UTF8TokenEmitting) throws {
-        var table = TokenTable()
-        var offsets: [[Int]] = []
-        var position = -1
+        var placement = Placement()
         try tokenizer.tokenizeUTF8(text, for: .document) { bytes, _, isColocated in
+            placement.add(bytes, isColocated: isColocated)
+        }
+        self = placement.column
+    }
+
+    /// A column being placed, token by token: each distinct token's slot
+    /// (``TokenTable``) and its offsets so far.
+    private struct Placement {
+        private var table = TokenTable()
+        private var offsets: [[Int]] = []
+        private var position = -1
+
+        mutating func add(_ token: UnsafeBufferPointer<UInt8>, isColocated: Bool) {
             if !isColocated || position < 0 { position += 1 }
-            let (slot, isNew) = table.insert(bytes)
+            let (slot, isNew) = table.insert(token)
             if isNew {
                 offsets.append([position])
             } else if offsets[slot].last != position {
+                // One offset per token at a position: a colocated form
+                // equal to its token adds nothing.
                 offsets[slot].append(position)
             }
         }
-        length = position + 1
-        tokens = offsets.indices.map { (table.string($0), offsets[$0]) }
+
+        var column: IndexedColumn {
+            var column = IndexedColumn()
+            column.length = position + 1
+            column.tokens = offsets.indices.map { (table.string($0), offsets[$0]) }
+            return column
+        }
     }
 
     /// An empty column.

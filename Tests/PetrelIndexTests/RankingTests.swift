@@ -17,8 +17,9 @@ struct RankingTests {
         return (tree, index)
     }
 
+    /// The query's word terms (its pairs of adjacent words left out).
     func terms(_ index: DocumentIndex, _ text: String) throws -> [String] {
-        try index.analyze(SearchQuery(text)).terms.map(\.label)
+        try index.analyze(SearchQuery(text)).terms.filter { !$0.isPair }.map(\.label)
     }
 
     // MARK: - Analysis
@@ -155,6 +156,16 @@ struct RankingTests {
         #expect(parsed.proximityB == model.proximityB)
         #expect(parsed.leadWeight == model.leadWeight)
         #expect(parsedTerms.phraseWeights == terms.phraseWeights)
+        #expect(parsedTerms.pairStart == nil)
+        // The first pair term goes along with the terms' weights.
+        var paired = RankingModel.Terms(phraseTerms: [0, 1, 2], phraseWeights: [1, 1, 1], termCount: 3)
+        paired.typedCounts = [1, 1, 0.3]
+        paired.pairStart = 2
+        let (_, parsedPaired) = try RankingModel.parse(model.arguments(paired).texts.map { $0.databaseValue })
+        #expect(parsedPaired.pairStart == 2 && parsedPaired.wordCount == 2 && parsedPaired.typedCounts == [1, 1, 0.3])
+        #expect(throws: DatabaseError.self) {
+            try RankingModel.parse((model.arguments(paired).texts.dropLast() + ["4"]).map { $0.databaseValue })
+        }
     }
 
     /// With the number of rows kept (the seventh model parameter), rows
@@ -482,6 +493,59 @@ struct RankingTests {
         let weights = Dictionary(zip(analyzed.terms.map(\.label), analyzed.typedCounts), uniquingKeysWith: max)
         #expect(weights["i"] == 0.3 && weights["my"] == 0.3 && weights["delete"] == 1)
         #expect(throws: IndexError.self) { try RankingParameters("pronoun=0") }
+    }
+
+    /// Two adjacent words of an unspaced run are a term of their own: a
+    /// page that has them together, in the query's order, ranks before one
+    /// that has the same words in the other order (which proximity alone
+    /// cannot tell apart), and both still match every word.
+    @Test func adjacentWordsOfUnspacedTextAreATermOfTheirOwn() throws {
+        var files: [String: String] = [:]
+        for n in 0..<6 {
+            files["contents\(n).txt"] = "目录 第\(n)章"
+            files["work\(n).txt"] = "工作 第\(n)天"
+        }
+        files["together.txt"] = "工作 目录 的 方法"
+        files["reversed.txt"] = "目录 工作 的 方法"
+        let (_, index) = try Self.makeIndex(files)
+        var flat = SearchOptions()
+        flat.ranking = try RankingParameters("pair=0")
+        let analyzed = try index.analyze(SearchQuery("修改工作目录"))
+        #expect(analyzed.terms.map(\.label) == ["修改", "工作", "目录", "\"修改 工作\"", "\"工作 目录\""])
+        #expect(analyzed.terms.map(\.isPair) == [false, false, false, true, true])
+        #expect(analyzed.typedCounts == [1, 1, 1, 0.3, 0.3])
+        #expect(analyzed.wordTermCount == 3)
+        #expect(try index.analyze(SearchQuery("修改工作目录"), options: flat).terms.count == 3)
+        var options = SearchOptions()
+        options.explain = true
+        let results = try index.search("工作目录", options: options)
+        #expect(names(results).prefix(2) == ["together.txt", "reversed.txt"])
+        #expect(results.hits.prefix(2).allSatisfy { $0.matchesAllWords })
+        #expect(results.hits.first?.explanation?["term \"工作 目录\""] ?? 0 > 0)
+        #expect(results.hits.dropFirst().first?.explanation?["term \"工作 目录\""] == nil)
+        // Without pairs the two pages tie: the same words, as close.
+        let unpaired = try index.search("工作目录", options: flat)
+        #expect(unpaired.hits.count >= 2 && unpaired.hits[0].score == unpaired.hits[1].score)
+        // Strict search still requires the words only, not their order.
+        var strict = SearchOptions()
+        strict.relax = false
+        let strictHits = try index.search("工作目录", options: strict)
+        #expect(Set(names(strictHits)) == ["together.txt", "reversed.txt"], "\(names(strictHits))")
+    }
+
+    /// Which neighbours pair: words of ideographs, kana or Hangul, not a
+    /// word all in hiragana (a particle), a pronoun, or Latin words.
+    @Test func onlyContentWordsOfUnspacedScriptsPair() {
+        func pairs(_ runs: [[String]]) -> [String] {
+            AnalyzedQuery.pairs(in: runs.map { $0.map { AnalyzedQuery.AnalyzedToken(token: $0, phrase: $0) } })
+        }
+        #expect(pairs([["工作", "目录"]]) == ["工作 目录"])
+        #expect(pairs([["ファイル", "を", "開く"]]) == [])
+        #expect(pairs([["設定", "ファイル", "を", "編集"]]) == ["設定 ファイル"])
+        #expect(pairs([["您", "的", "工作"]]) == ["的 工作"])
+        #expect(pairs([["e", "mail"], ["x86", "64"]]) == [])
+        #expect(pairs([["工作"], ["目录"]]) == [], "words typed apart do not pair")
+        #expect(pairs([["파일", "목록"]]) == ["파일 목록"])
     }
 
     @Test func documentsWithMoreOfTheQueryComeFirst() throws {

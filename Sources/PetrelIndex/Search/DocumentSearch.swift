@@ -260,8 +260,8 @@ extension DocumentIndex {
     }
 
     /// A query as this index analyses it (tests and `--explain`).
-    func analyze(_ query: SearchQuery) throws -> AnalyzedQuery {
-        try dbQueue.read { db in try SearchRun(db: db, index: self, query: query, options: SearchOptions()).analyzed() }
+    func analyze(_ query: SearchQuery, options: SearchOptions = SearchOptions()) throws -> AnalyzedQuery {
+        try dbQueue.read { db in try SearchRun(db: db, index: self, query: query, options: options).analyzed() }
     }
 }
 
@@ -608,7 +608,7 @@ extension SearchRun {
     }
 
     func analyzed() throws -> AnalyzedQuery {
-        try AnalyzedQuery(query, pronounWeight: options.ranking.pronounWeight, analyze: analyze)
+        try AnalyzedQuery(query, pronounWeight: options.ranking.pronounWeight, pairWeight: options.ranking.pairWeight, analyze: analyze)
     }
 
     func run() throws -> SearchResults {
@@ -649,7 +649,7 @@ extension SearchRun {
             fullCount = try matches(DocumentText.pattern(analyzed.strictExpression), filter: filter).fetchCount(db)
         }
         if options.explain, let explanation = ranked.first?.explanation {
-            notes += model.explanationNotes(explanation, terms: analyzed.terms, termCount: terms.termCount, options: options)
+            notes += model.explanationNotes(explanation, terms: analyzed.terms, termCount: terms.wordCount, options: options)
         }
 
         var hits = try hits(ranked, pattern: pattern, terms: analyzed.terms, snippetMaker: snippetMaker(for: query.root))
@@ -674,7 +674,7 @@ extension SearchRun {
             suggestions[word] = [word]
         }
         let partial = hits.contains { !$0.matchesAllWords }
-        if partial { notes.append("some documents match only some of the \(analyzed.terms.count) terms: they rank by how much of the query they match") }
+        if partial { notes.append("some documents match only some of the \(analyzed.wordTermCount) terms: they rank by how much of the query they match") }
         return SearchResults(query: query, expression: expression, hits: hits, fullMatchCount: fullCount,
                              relaxed: partial, suggestions: suggestions, notes: notes, sql: sql)
     }
@@ -867,7 +867,8 @@ extension SearchHit {
             }
             explanation = values
         }
-        let termCount = terms.count
+        // Pairs of adjacent words are not words a document lacks.
+        let termCount = terms.count(where: { !$0.isPair })
         let matched = scoreParts?.matchedTerms ?? termCount
         // A document inside a file is stored under the file's path, `!/`
         // and its inner path: the hit names the file.

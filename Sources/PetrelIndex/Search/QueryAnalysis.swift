@@ -16,6 +16,10 @@ struct AnalyzedQuery: Sendable {
         var label: String
         /// Required terms must match; soft ones add to the score.
         var isRequired: Bool
+        /// Two adjacent words of one unspaced run (``AnalyzedQuery/pairs``):
+        /// scored as a term of its own, never required, and not one of the
+        /// words a document is said to match.
+        var isPair = false
     }
 
     /// A token of a query word, as the analyzer gives it: the indexed form,
@@ -73,12 +77,21 @@ struct AnalyzedQuery: Sendable {
     private enum Clause {
         case soft(term: Int, field: SearchQuery.Field?, prefix: Bool, token: AnalyzedToken)
         case required(term: Int, node: SearchQuery.Node)
+        /// Two adjacent tokens as an FTS5 phrase (``pairs``).
+        case pair(term: Int, phrase: String)
     }
+
+    /// How many of ``terms`` are words, phrases and groups: the pairs of
+    /// adjacent words, if any, come after them.
+    var wordTermCount: Int { terms.count(where: { !$0.isPair }) }
 
     /// Analyses a parsed query. `analyze` splits a word into its tokens (an
     /// empty list for a word with nothing searchable); a personal pronoun
-    /// (``QueryPronouns``) weighs `pronounWeight` of its IDF.
-    init(_ query: SearchQuery, pronounWeight: Double = 1, analyze: (String) throws -> [AnalyzedToken]) rethrows {
+    /// (``QueryPronouns``) weighs `pronounWeight` of its IDF, and each pair
+    /// of adjacent words of an unspaced run (``pairs``) `pairWeight` of its
+    /// own IDF (0: no pairs).
+    init(_ query: SearchQuery, pronounWeight: Double = 1, pairWeight: Double = 0,
+         analyze: (String) throws -> [AnalyzedToken]) rethrows {
         var positive: [SearchQuery.Node]
         var excluded: [SearchQuery.Node]
         if case .all(let members, let excluding) = query.root {
@@ -102,6 +115,8 @@ struct AnalyzedQuery: Sendable {
         var seen: [String: Int] = [:]
         var typed: [Double] = []
         var truncated = false
+        // Each plain word's tokens, for the pairs.
+        var runs: [[AnalyzedToken]] = []
 
         /// A soft term's key: its token in its field, as a prefix or not.
         func termKey(_ token: String, field: SearchQuery.Field?, prefix: Bool) -> String {
@@ -124,6 +139,7 @@ struct AnalyzedQuery: Sendable {
             switch node {
             case .word(let word, let prefix, let field):
                 let tokens = try prefix ? [AnalyzedToken(token: word, phrase: word)] : analyze(word)
+                if !prefix && field == nil { runs.append(tokens) }
                 if tokens.isEmpty { notes.append("'\(word)' has nothing to search for: ignored") }
                 if tokens.count > 1 { notes.append("'\(word)' is searched as \(tokens.map(\.token).joined(separator: " "))") }
                 for token in tokens {
@@ -148,6 +164,16 @@ struct AnalyzedQuery: Sendable {
         }
         if truncated {
             notes.append("only the first \(Self.maximumTerms) terms of the query are searched")
+        }
+        // The pairs come last, within the same cap, so that a query's
+        // words are its first terms whatever pairs follow.
+        if pairWeight > 0 {
+            var seenPairs = Set<String>()
+            for pair in Self.pairs(in: runs) where terms.count < Self.maximumTerms && seenPairs.insert(pair).inserted {
+                terms.append(Term(label: "\"\(pair)\"", isRequired: false, isPair: true))
+                typed.append(pairWeight)
+                clauses.append(.pair(term: terms.count - 1, phrase: pair))
+            }
         }
         // A word both asked for and excluded was not meant to be excluded:
         // its dash is a sentence's (`Format -Numbers` in a pasted menu
@@ -174,14 +200,21 @@ struct AnalyzedQuery: Sendable {
 
         var builder = ExpressionBuilder()
         expression = builder.build(clauses: clauses, excluded: excluded, strict: false)
-        rankingTerms = builder.terms(count: terms.count)
+        rankingTerms = RankingModel.Terms(phraseTerms: [], phraseWeights: [], termCount: 0)
         var strictBuilder = ExpressionBuilder()
         strictExpression = strictBuilder.build(clauses: clauses, excluded: excluded, strict: true)
-        strictRankingTerms = strictBuilder.terms(count: terms.count)
-        rankingTerms.words = termWords
-        strictRankingTerms.words = termWords
-        rankingTerms.typedCounts = typed
-        strictRankingTerms.typedCounts = typed
+        strictRankingTerms = rankingTerms
+        rankingTerms = termsOfPhrases(builder)
+        strictRankingTerms = termsOfPhrases(strictBuilder)
+    }
+
+    /// How the phrases a builder wrote form the terms, with each term's
+    /// word and weight.
+    private func termsOfPhrases(_ builder: ExpressionBuilder) -> RankingModel.Terms {
+        var result = builder.terms(count: terms.count, pairStart: wordTermCount)
+        result.words = termWords
+        result.typedCounts = typedCounts
+        return result
     }
 
     /// Each term's word, for names made of the query's words: the token of
@@ -217,6 +250,11 @@ struct AnalyzedQuery: Sendable {
         for case .soft(let term, let field, let prefix, let token) in clauses {
             if frequentTerms.contains(term) { frequent.append((term, field, prefix, token)) } else { rare.append((term, field, prefix, token)) }
         }
+        // A document with a pair is a candidate: one left out holds none,
+        // which keeps the bound of what a left-out document scores exact.
+        for case .pair(let term, let phrase) in clauses {
+            rare.append((term, nil, false, AnalyzedToken(token: phrase, phrase: phrase)))
+        }
         guard !rare.isEmpty, !frequent.isEmpty else { return nil }
         var builder = ExpressionBuilder()
         let must = rare.map { builder.soft($0.3, field: $0.1, prefix: $0.2, term: $0.0) }
@@ -227,10 +265,7 @@ struct AnalyzedQuery: Sendable {
         let scored = frequent.map { builder.soft($0.3.ownForm, field: $0.1, prefix: $0.2, term: $0.0) }
         var result = "(" + must.joined(separator: " OR ") + ") AND (" + (copies + scored).joined(separator: " OR ") + ")"
         for node in excluded { result = "(" + result + ") NOT (" + builder.node(node, term: -1) + ")" }
-        var rankingTerms = builder.terms(count: terms.count)
-        rankingTerms.words = termWords
-        rankingTerms.typedCounts = typedCounts
-        return (result, rankingTerms)
+        return (result, termsOfPhrases(builder))
     }
 
     /// The soft terms searched with their stem as a prefix too.
@@ -252,12 +287,10 @@ struct AnalyzedQuery: Sendable {
         guard changed else { return false }
         var builder = ExpressionBuilder()
         expression = builder.build(clauses: clauses, excluded: excluded, strict: false)
-        rankingTerms = builder.terms(count: terms.count)
-        rankingTerms.words = termWords
+        rankingTerms = termsOfPhrases(builder)
         var strictBuilder = ExpressionBuilder()
         strictExpression = strictBuilder.build(clauses: clauses, excluded: excluded, strict: true)
-        strictRankingTerms = strictBuilder.terms(count: terms.count)
-        strictRankingTerms.words = termWords
+        strictRankingTerms = termsOfPhrases(strictBuilder)
         return true
     }
 
@@ -289,6 +322,46 @@ struct AnalyzedQuery: Sendable {
         return numbers
     }
 
+    /// The pairs of adjacent tokens of each run (one typed word's tokens)
+    /// that are worth a term of their own, as FTS5 phrase text
+    /// (`工作 目录`): two words of an unspaced script together say more than
+    /// each alone, as a bigram index of the same text would count them
+    /// (`作目`), with their own document frequency. `目录` in every page
+    /// and `工作` in a tenth: the pair names the pages about a working
+    /// directory. Only words of ideographs, kana or Hangul pair (a space
+    /// or a dash between Latin words is already a boundary the writer
+    /// chose); a word all in hiragana (a particle, an ending: `を`, `です`)
+    /// or a pronoun does not: `とは 何 です か` would favour every page that
+    /// asks a question.
+    static func pairs(in runs: [[AnalyzedToken]]) -> [String] {
+        var result: [String] = []
+        for run in runs where run.count > 1 {
+            for index in run.indices.dropFirst() {
+                let (first, second) = (run[index - 1], run[index])
+                guard Self.pairs(first.token), Self.pairs(second.token) else { continue }
+                result.append(first.phrase + " " + second.phrase)
+            }
+        }
+        return result
+    }
+
+    /// Whether a token may be one of a pair: it has an ideograph, kana or
+    /// a Hangul syllable, is not all hiragana, and is not a pronoun.
+    private static func pairs(_ token: String) -> Bool {
+        var unspaced = false
+        var hiraganaOnly = true
+        for scalar in token.unicodeScalars {
+            let value = scalar.value
+            let isHiragana = (0x3040...0x309F).contains(value)
+            if !isHiragana { hiraganaOnly = false }
+            if isHiragana || (0x30A0...0x30FF).contains(value) || (0x3400...0x4DBF).contains(value) || (0x4E00...0x9FFF).contains(value)
+                || (0xF900...0xFAFF).contains(value) || (0xAC00...0xD7AF).contains(value) || (0x20000...0x3134F).contains(value) {
+                unspaced = true
+            }
+        }
+        return unspaced && !hiraganaOnly && !QueryPronouns.words.contains(token)
+    }
+
     /// Whether the analysis left anything to search for.
     var isEmpty: Bool { terms.isEmpty }
 
@@ -299,8 +372,10 @@ struct AnalyzedQuery: Sendable {
         var phraseWeights: [Double] = []
         var phraseKeys: [String] = []
 
-        func terms(count: Int) -> RankingModel.Terms {
-            RankingModel.Terms(phraseTerms: phraseTerms, phraseWeights: phraseWeights, termCount: count, phraseKeys: phraseKeys)
+        func terms(count: Int, pairStart: Int) -> RankingModel.Terms {
+            var terms = RankingModel.Terms(phraseTerms: phraseTerms, phraseWeights: phraseWeights, termCount: count, phraseKeys: phraseKeys)
+            if pairStart < count { terms.pairStart = pairStart }
+            return terms
         }
 
         /// A phrase; `columns` is the field of the `NEAR` group it is in,
@@ -349,6 +424,7 @@ struct AnalyzedQuery: Sendable {
             var required: [String] = []
             var soft: [String] = []
             var firstRequired: SearchQuery.Node?
+            var firstStrict: (token: AnalyzedToken, field: SearchQuery.Field?, prefix: Bool)?
             for clause in clauses {
                 switch clause {
                 case .required(let term, let node):
@@ -356,7 +432,8 @@ struct AnalyzedQuery: Sendable {
                     if firstRequired == nil { firstRequired = node }
                 case .soft(let term, let field, let prefix, let token) where strict:
                     required.append("(" + self.soft(token, field: field, prefix: prefix, term: term) + ")")
-                case .soft:
+                    if firstStrict == nil { firstStrict = (token, field, prefix) }
+                case .soft, .pair:
                     break
                 }
             }
@@ -365,11 +442,17 @@ struct AnalyzedQuery: Sendable {
                     soft.append(self.soft(token, field: field, prefix: prefix, term: term))
                 }
             }
+            // Pairs are never required, even when every word is.
+            for case .pair(let term, let text) in clauses {
+                soft.append(phrase(text, prefix: false, field: nil, term: term))
+            }
             // Soft terms next to required ones stay optional, but must be in
             // the expression to be seen by the ranking: OR them with a copy
             // of a required term (whose phrases are not scored twice).
             if !soft.isEmpty, let firstRequired {
                 soft.append("(" + self.node(firstRequired, term: -1) + ")")
+            } else if !soft.isEmpty, let firstStrict {
+                soft.append(self.soft(firstStrict.token, field: firstStrict.field, prefix: firstStrict.prefix, term: -1))
             }
             var parts = required
             if !soft.isEmpty { parts.append("(" + soft.joined(separator: " OR ") + ")") }

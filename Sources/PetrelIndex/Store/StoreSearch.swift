@@ -47,7 +47,7 @@ package struct PreparedSearch {
         self.icu = icu
         let analyzer = QueryAnalyzer(tokenizer: tokenizer, icuTokenizer: icu, fts5Tokenizer: nil, queryText: query.text, options: options,
                                      alternatives: [:], sampleLanguages: sampleLanguages, isIndexed: { indexedWords.contains($0) })
-        analyzed = try AnalyzedQuery(query, pronounWeight: options.ranking.pronounWeight, analyze: analyzer.analyze)
+        analyzed = try AnalyzedQuery(query, pronounWeight: options.ranking.pronounWeight, pairWeight: options.ranking.pairWeight, analyze: analyzer.analyze)
         let strict = !options.relax
         expressionText = strict ? analyzed.strictExpression : analyzed.expression
         terms = strict ? analyzed.strictRankingTerms : analyzed.rankingTerms
@@ -273,10 +273,10 @@ package struct PreparedSearch {
         hits.sort { ($0.score, $1.path) > ($1.score, $0.path) }
         var notes = notes
         if options.explain, let explanation = ranked.first?.explanation.value {
-            notes += model.explanationNotes(explanation, terms: analyzed.terms, termCount: terms.termCount, options: options)
+            notes += model.explanationNotes(explanation, terms: analyzed.terms, termCount: terms.wordCount, options: options)
         }
         let partial = hits.contains { !$0.matchesAllWords }
-        if partial { notes.append("some documents match only some of the \(analyzed.terms.count) terms: they rank by how much of the query they match") }
+        if partial { notes.append("some documents match only some of the \(analyzed.wordTermCount) terms: they rank by how much of the query they match") }
         return SearchResults(query: query, expression: expressionText, hits: hits, fullMatchCount: nil, relaxed: partial, suggestions: [:], notes: notes)
     }
 

@@ -533,11 +533,34 @@ struct RankingTests {
         #expect(Set(names(strictHits)) == ["together.txt", "reversed.txt"], "\(names(strictHits))")
     }
 
+    /// A pair of two frequent words (`檔案 和`, each in more than 500
+    /// documents) is not searched: counting it passes over both words'
+    /// postings, and it would bring as candidates documents holding only
+    /// frequent words. A pair with a rarer word is, and the page is the
+    /// one every candidate gives.
+    @Test func pairsOfFrequentWordsAreNotSearched() throws {
+        var files: [String: String] = [:]
+        for n in 0..<540 { files["page\(n).txt"] = "檔案 和 目錄 第\(n)頁" }
+        for n in 0..<3 { files["copy\(n).txt"] = "複製 檔案 和 目錄 \(n)" }
+        let (_, index) = try Self.makeIndex(files)
+        var options = SearchOptions()
+        options.explain = true
+        let results = try index.search("複製檔案和目錄", options: options)
+        #expect(results.notes.contains("documents with only the most frequent words of the query are not candidates"))
+        #expect(results.expression.contains(#""複製 檔案""#))
+        #expect(!results.expression.contains(#""檔案 和""#) && !results.expression.contains(#""和 目錄""#))
+        #expect(names(results).prefix(3).sorted() == ["copy0.txt", "copy1.txt", "copy2.txt"])
+        // Below 500 documents, every pair is searched.
+        let small = try Self.makeIndex(Dictionary(uniqueKeysWithValues: files.filter { !$0.key.hasPrefix("page") || $0.key.count < 10 }.map { ($0.key, $0.value) }))
+        let few = try small.1.search("複製檔案和目錄", options: options)
+        #expect(few.expression.contains(#""檔案 和""#) && few.expression.contains(#""和 目錄""#))
+    }
+
     /// Which neighbours pair: words of ideographs, kana or Hangul, not a
     /// word all in hiragana (a particle), a pronoun, or Latin words.
     @Test func onlyContentWordsOfUnspacedScriptsPair() {
         func pairs(_ runs: [[String]]) -> [String] {
-            AnalyzedQuery.pairs(in: runs.map { $0.map { AnalyzedQuery.AnalyzedToken(token: $0, phrase: $0) } })
+            AnalyzedQuery.pairs(in: runs.map { $0.map { AnalyzedQuery.AnalyzedToken(token: $0, phrase: $0) } }).map { $0.0.phrase + " " + $0.1.phrase }
         }
         #expect(pairs([["工作", "目录"]]) == ["工作 目录"])
         #expect(pairs([["ファイル", "を", "開く"]]) == [])

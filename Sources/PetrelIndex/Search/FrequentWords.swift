@@ -57,8 +57,12 @@ extension AnalyzedQuery {
         // first row (call, calls, called, caller, callback...), the largest
         // cost of a slow query, while the word's own documents fill the
         // page many times: it is searched by its own form only.
-        let trimmed = analyzed.dropStems(of: common)
-        let note = common.isSubset(of: frequent)
+        // Pairs of two frequent words (`檔案 和`) are not searched either.
+        let withoutStems = analyzed.dropStems(of: common)
+        let withoutPairs = analyzed.dropPairs(holding: frequent)
+        let trimmed = withoutStems || withoutPairs
+        let note = !withoutStems ? "pairs of the query's most frequent words are not searched"
+            : common.isSubset(of: frequent)
             ? "the most frequent words of the query are searched by their own form only"
             : "the common words of the query are searched by their own form only"
         let complete = CandidateChoice.Search(expression: analyzed.expression, terms: analyzed.rankingTerms, note: note)

@@ -168,6 +168,9 @@ struct PostgresStoreTests {
             // harbour is frequent (in 600 documents) and worth something
             // (in half of them, not all).
             if number % 2 == 0 { words.append("boats in the harbour") }
+            // Unspaced text: 灯塔 和 看守 everywhere, 海燕 in 172 documents
+            // (pairs of adjacent words: 海燕 灯塔 is searched, 灯塔 和 not).
+            words.append(number % 7 == 0 ? "海燕飞过灯塔和看守" : "灯塔和看守的日志")
             try (words.joined(separator: ". ") + ".\n").write(toFile: root + "/note-\(number).txt", atomically: false, encoding: .utf8)
         }
         // Documents titled harbour outrank those with one distant hit of a
@@ -186,7 +189,7 @@ struct PostgresStoreTests {
         #expect(report.added == 1236)
         let queries = ["the petrel", "lighthouse fulmar", "keeper storm petrel", "calling the gannet", "the keeper", "calling",
                        "the lighthouse kittiwake night", "razorbill OR shearwater", "razorbill OR shearwater the", "night the log",
-                       "harbour puffin", "harbour cormorant", "the harbour puffin boats"]
+                       "harbour puffin", "harbour cormorant", "the harbour puffin boats", "海燕灯塔和看守", "灯塔和看守"]
         for query in queries {
             let expected = try sqlite.search(query)
             let found = try await postgres.search(query)
@@ -214,6 +217,13 @@ struct PostgresStoreTests {
         #expect(try await read("lighthouse fulmar", postgres) ?? 0 < 100)
         #expect(try await read("the lighthouse kittiwake night", postgres) ?? 0 < 100)
         #expect(try await read("harbour cormorant", postgres) ?? 0 < 100)
+        // Pairs of adjacent words bring no frequent word's documents.
+        var explained = SearchOptions()
+        explained.explain = true
+        let pairNotes = try await postgres.search("海燕灯塔和看守", options: explained).notes
+        #expect(try await read("海燕灯塔和看守", postgres) ?? 0 < 200, "\(pairNotes)")
+        #expect(try sqlite.search("海燕灯塔和看守").expression.contains(#""海燕 灯塔""#))
+        #expect(try !sqlite.search("海燕灯塔和看守").expression.contains(#""灯塔 和""#))
         // Beside puffin a harbour document can reach the page: every
         // candidate is read after all, with the same page.
         #expect(try await read("harbour puffin", postgres) ?? 0 > 600)

@@ -121,6 +121,10 @@ package struct PreparedSearch {
         var otherTokens = Set<String>()
         for (index, phrase) in expression.phrases.enumerated() {
             let term = index < terms.phraseTerms.count ? terms.phraseTerms[index] : -1
+            // A pair of adjacent words needs no documents of its own: one
+            // kept holds a word that is not frequent, whose documents are
+            // fetched; one of two frequent words is not searched.
+            if term >= terms.wordCount { continue }
             for (position, tokens) in phrase.positions.enumerated() {
                 let marked = phrase.isPrefix && position == phrase.positions.count - 1 ? tokens.map { $0 + "*" } : tokens
                 if frequent[term] != nil { frequentTokens.formUnion(marked) } else { otherTokens.formUnion(marked) }

@@ -868,7 +868,7 @@ extension SearchHit {
             explanation = values
         }
         // Pairs of adjacent words are not words a document lacks.
-        let termCount = terms.count(where: { !$0.isPair })
+        let termCount = AnalyzedQuery.wordCount(of: terms)
         let matched = scoreParts?.matchedTerms ?? termCount
         // A document inside a file is stored under the file's path, `!/`
         // and its inner path: the hit names the file.

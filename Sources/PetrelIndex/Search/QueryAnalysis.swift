@@ -83,7 +83,10 @@ struct AnalyzedQuery: Sendable {
 
     /// How many of ``terms`` are words, phrases and groups: the pairs of
     /// adjacent words, if any, come after them.
-    var wordTermCount: Int { terms.count(where: { !$0.isPair }) }
+    var wordTermCount: Int { Self.wordCount(of: terms) }
+
+    /// How many of `terms` are not pairs of adjacent words.
+    static func wordCount(of terms: [Term]) -> Int { terms.count(where: { !$0.isPair }) }
 
     /// Analyses a parsed query. `analyze` splits a word into its tokens (an
     /// empty list for a word with nothing searchable); a personal pronoun
@@ -204,6 +207,8 @@ struct AnalyzedQuery: Sendable {
 
         var builder = ExpressionBuilder()
         expression = builder.build(clauses: clauses, excluded: excluded, strict: false)
+        // Placeholders until every property is set: the terms of the
+        // phrases are read through `self`.
         rankingTerms = RankingModel.Terms(phraseTerms: [], phraseWeights: [], termCount: 0)
         var strictBuilder = ExpressionBuilder()
         strictExpression = strictBuilder.build(clauses: clauses, excluded: excluded, strict: true)

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import Synchronization
 
 /// The exit statuses of both Petrel commands, one contract (as grep and
 /// ripgrep): 0 success, 1 a partial or empty result (no hits, some files
@@ -26,6 +27,7 @@ public struct CommandExit: Error, Sendable {
 /// usage on stderr; errors a command throws exit 2 with `name: message`.
 public enum CommandRunner {
     public static func main<Command: ParsableCommand>(_ type: Command.Type, arguments: [String]? = nil) -> Never {
+        endsProcess.withLock { $0 = true }
         finish(run(type, arguments: arguments))
     }
 
@@ -33,7 +35,24 @@ public enum CommandRunner {
     /// ArgumentParser, under the same contract (what it throws ends the
     /// process as the command's `run()` would).
     public static func main<Command: ParsableCommand>(_ type: Command.Type, running body: () throws -> Void) -> Never {
+        endsProcess.withLock { $0 = true }
         finish(run(type, running: body))
+    }
+
+    /// Whether the command runs through `main`, so that the process ends
+    /// when it returns (false while tests call `run`).
+    private static let endsProcess = Mutex(false)
+    private static let keptUntilExit = Mutex<[any AnyObject & Sendable]>([])
+
+    /// Keeps `object` until the process exits, when the command runs as a
+    /// process: its deinitializer never runs, and the operating system
+    /// releases what it holds. For what needs no closing, such as a
+    /// read-only SQLite connection: closing one, with its dispatch queue,
+    /// was about a millisecond of a 7 ms `petrel-search` process. Under
+    /// tests, which call `run`, nothing is kept.
+    public static func keepUntilExit(_ object: any AnyObject & Sendable) {
+        guard endsProcess.withLock({ $0 }) else { return }
+        keptUntilExit.withLock { $0.append(object) }
     }
 
     /// Prints `text` on stdout and exits 0, as help and version do.

@@ -27,6 +27,23 @@ public enum ProcessEnvironment {
     public static func value(_ name: String) -> String? {
         getenv(name).map { String(cString: $0) }
     }
+
+    /// The current folder (getcwd), or "" when it cannot be read (it was
+    /// removed). Without FileManager, whose first use costs a search
+    /// process about 60 µs.
+    public static var currentDirectory: String {
+        var size = 4096
+        while size <= 1 << 20 {
+            let path: String? = withUnsafeTemporaryAllocation(of: CChar.self, capacity: size) { buffer in
+                guard let base = buffer.baseAddress, getcwd(base, size) != nil else { return nil }
+                return String(cString: base)
+            }
+            if let path { return path }
+            guard errno == ERANGE else { return "" }
+            size *= 2
+        }
+        return ""
+    }
 }
 
 enum Descriptor {

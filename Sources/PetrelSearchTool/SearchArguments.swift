@@ -58,6 +58,8 @@ struct SearchArguments: Equatable {
         do {
             if databaseURL != nil { try Store.prepare(tool: "petrel-search") }
             let documentIndex = try databaseURL == nil ? DocumentIndex(readingAt: indexPath) : nil
+            // A search only reads: the index needs no closing.
+            if let documentIndex { CommandRunner.keepUntilExit(documentIndex) }
             let text = query.joined(separator: " ")
             // author:, from:, to:, cc:, subject: and keywords: are filters.
             let (queryText, metadataFilters) = MetadataFilter.split(text)

@@ -28,7 +28,7 @@ struct SearchOutput {
 
     /// A path relative to the current folder when it is inside it.
     static func displayPath(_ path: String) -> String {
-        let current = FileManager.default.currentDirectoryPath
+        let current = ProcessEnvironment.currentDirectory
         let prefix = current.hasSuffix("/") ? current : current + "/"
         return path.hasPrefix(prefix) ? String(path.dropFirst(prefix.count)) : path
     }
@@ -98,7 +98,7 @@ struct SearchOutput {
     /// The paths, one per line or NUL-terminated: the file system's bytes
     /// for other programs, escaped text on a terminal.
     func paths(_ hits: [SearchHit], separator: UInt8) throws {
-        let current = Array(FileManager.default.currentDirectoryPath.utf8)
+        let current = Array(ProcessEnvironment.currentDirectory.utf8)
         let prefix = current.last == UInt8(ascii: "/") ? current : current + [UInt8(ascii: "/")]
         var out: [UInt8] = []
         // A file is listed once, however many documents inside it match.

@@ -63,6 +63,29 @@ struct ExitStatusTests {
         #expect(result.stdout.contains("--outcome"))
         #expect(result.stderr.isEmpty)
     }
+
+    /// A command run in process (as here) ends without its process: what it
+    /// asks to keep until exit is released as usual, or every test run of
+    /// petrel-search would leave an index open.
+    @Test func nothingIsKeptUntilExitWhenTheProcessGoesOn() {
+        final class Held: Sendable {}
+        weak var weakHeld: Held?
+        let outcome = CommandRunner.run(Probe.self) {
+            let held = Held()
+            weakHeld = held
+            CommandRunner.keepUntilExit(held)
+        }
+        #expect(outcome.status == .success)
+        #expect(weakHeld == nil)
+    }
+}
+
+@Suite("Process environment")
+struct ProcessEnvironmentTests {
+    @Test func theCurrentFolderIsWhatFoundationSays() {
+        #expect(ProcessEnvironment.currentDirectory == FileManager.default.currentDirectoryPath)
+        #expect(ProcessEnvironment.currentDirectory.hasPrefix("/"))
+    }
 }
 
 @Suite("Progress line")

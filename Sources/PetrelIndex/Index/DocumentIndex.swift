@@ -67,7 +67,9 @@ public final class DocumentIndex: Sendable {
 
     /// Whether an index file exists at `path`.
     public static func exists(at path: String) -> Bool {
-        FileManager.default.fileExists(atPath: path)
+        // stat(2) rather than FileManager, whose first use costs a search
+        // process about 60 µs.
+        (try? POSIX.status(FilePath(path))) != nil
     }
 
     /// Refuses a path that is there but is not a file (a folder, a device,

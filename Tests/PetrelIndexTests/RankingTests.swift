@@ -429,6 +429,74 @@ struct RankingTests {
         }
     }
 
+    /// A query of several words ranks first the documents holding every
+    /// word, and keeps their page only when no document missing a word
+    /// could have entered it (the ranking model's bound): the page is then
+    /// the one every candidate gives, in the same order with the same
+    /// scores, found without scoring the documents that hold one word.
+    @Test func documentsHoldingEveryWordAreRankedFirst() throws {
+        var files: [String: String] = [:]
+        // 600 documents: harbour and lantern in 280 each (neither frequent),
+        // both in 30 short ones.
+        for n in 0..<30 { files["both\(n).txt"] = "the harbour lantern \(n) on a quiet evening" + String(repeating: " calm", count: n) }
+        for n in 0..<250 {
+            files["harbour\(n).txt"] = "a harbour \(n) with boats and a long wall" + String(repeating: " stone", count: n % 40)
+            files["lantern\(n).txt"] = "a lantern \(n) with oil and a glass" + String(repeating: " wick", count: n % 40)
+        }
+        for n in 0..<46 { files["filler\(n).txt"] = "nothing of the kind here \(n)" }
+        // Beacon: in 12 long documents with harbour (weak hits), and as the
+        // title of 12 short ones without it (strong hits).
+        for n in 0..<12 {
+            files["far\(n).txt"] = String(repeating: "sea wind ", count: 300 + n) + "harbour beacon"
+            files["beacon\(n).md"] = "# beacon \(n)\n\nbeacon light over the water"
+        }
+        let (_, index) = try Self.makeIndex(files)
+        var options = SearchOptions()
+        options.explain = true
+        options.everyWordMinimumDocuments = 100
+        let first = "only the documents holding every term were ranked: no other could enter the page"
+        // The page of every candidate: the statement that explains the
+        // search ranks every document holding a word, without the bound
+        // that lets the ranking function skip rows (topCount 0).
+        func everyCandidate(_ results: SearchResults) throws -> [String] {
+            let sql = results.sql.replacingOccurrences(of: " 0.3 \(options.pageEnd) 4 0.5 ", with: " 0.3 0 4 0.5 ")
+            #expect(sql != results.sql)
+            return try index.dbQueue.read { db in try String.fetchAll(db, sql: sql) }
+        }
+        let settled = try index.search("harbour lantern", options: options)
+        #expect(settled.notes.contains(first))
+        #expect(settled.hits.count == 10)
+        #expect(names(settled).allSatisfy { $0.hasPrefix("both") })
+        #expect(try everyCandidate(settled) == settled.hits.map(\.path))
+        // The 12 documents with both words fill the page, but a document
+        // titled beacon scores more than they do: every candidate is ranked.
+        let unsettled = try index.search("harbour beacon", options: options)
+        #expect(!unsettled.notes.contains(first))
+        #expect(names(unsettled).prefix(10).contains { $0.hasPrefix("beacon") })
+        #expect(try everyCandidate(unsettled) == unsettled.hits.map(\.path))
+        // The scores are those of a search that ranks every candidate.
+        var unpruned = options
+        unpruned.everyWordMinimumDocuments = .max
+        let full = try index.search("harbour lantern", options: unpruned)
+        #expect(!full.notes.contains(first))
+        #expect(full.hits.map(\.path) == settled.hits.map(\.path))
+        #expect(full.hits.map(\.score) == settled.hits.map(\.score))
+        #expect(full.hits.map(\.matchesAllWords) == settled.hits.map(\.matchesAllWords))
+        // Further pages, and a page the documents with both cannot fill.
+        for (offset, limit) in [(5, 3), (20, 5), (25, 10)] {
+            options.offset = offset
+            options.limit = limit
+            unpruned.offset = offset
+            unpruned.limit = limit
+            let page = try index.search("harbour lantern", options: options)
+            #expect(page.notes.contains(first) == (offset + limit <= 30), "\(offset) \(limit)")
+            #expect(try everyCandidate(page) == page.hits.map(\.path), "\(offset) \(limit)")
+            let reference = try index.search("harbour lantern", options: unpruned)
+            #expect(reference.hits.map(\.path) == page.hits.map(\.path), "\(offset) \(limit)")
+            #expect(reference.hits.map(\.score) == page.hits.map(\.score), "\(offset) \(limit)")
+        }
+    }
+
     @Test func commonWordsAreSearchedByTheirOwnFormOnly() throws {
         // 601 documents: connecting in 300 (common above 100 documents
         // here, not frequent: that takes 500), connected in one.

@@ -54,6 +54,11 @@ public struct SearchOptions: Sendable, Equatable {
     /// searched by its own form only (see `AnalyzedQuery.stemShare`); tests
     /// lower it to see the rule on a small index.
     var stemMinimumDocuments = 500
+    /// The fewest documents holding a word of a query of several words
+    /// (summed over its words) for which the documents holding every word
+    /// are ranked first (see `SearchRun.everyWordPage`): below it, scoring
+    /// every candidate costs less than a second statement. Tests lower it.
+    var everyWordMinimumDocuments = 1_000
 
     /// The defaults: ten hits, every document, BM25F with the default
     /// weights, relaxation on, no fuzzy matching.
@@ -562,7 +567,8 @@ extension SearchRun {
     /// scores it keeps in a ``RankingCollector``, and reads the titles it
     /// needs through it.
     private func candidates(_ pattern: FTS5Pattern, terms: RankingModel.Terms, model arguments: RankingModel.Arguments,
-                            filter: SQLExpression?, leftOut: UInt64 = 0) throws -> (page: [Candidate], bounds: [(terms: UInt64, bound: Double)]) {
+                            filter: SQLExpression?, leftOut: UInt64 = 0,
+                            holdsEveryWord: Bool = false) throws -> (page: [Candidate], bounds: [(terms: UInt64, bound: Double)], missingWordBound: Double?) {
         let request = matches(pattern, filter: filter)
             .select(Column.rowID, rank(arguments).forKey("rank"))
             .order(SQL("rank"))
@@ -574,13 +580,48 @@ extension SearchRun {
         let lengths = try frequencies.lengths { try DocumentLengths.read(db) }
         let collector = RankingCollector(title: { id in try String.fetchOne(titles, arguments: [id]) ?? "" },
                                          frequencies: frequencies, phraseKeys: terms.phraseKeys, nameTitles: nameTitles,
-                                         lengths: lengths, leftOut: leftOut)
+                                         lengths: lengths, leftOut: leftOut, holdsEveryWord: holdsEveryWord)
         let rows = try RankingCollector.$current.withValue(collector) { try Row.fetchAll(db, request) }
         let page = rows.map { row in
             let id: Int64 = row[0]
             return Candidate(id: id, rank: row[1], explanation: collector.rows[id])
         }
-        return (page, collector.leftOutBounds)
+        return (page, collector.leftOutBounds, collector.missingWordBound)
+    }
+
+    /// The page of the documents holding every word of the query, when no
+    /// other document could have entered it: it is then the page of every
+    /// candidate, found without scoring the documents that hold only some
+    /// words (most of them, for a query of common words). This is MaxScore
+    /// (Turtle & Flood 1995) with FTS5 as the postings: the page's last
+    /// score is the threshold, and the ranking model bounds what a document
+    /// missing a word can score (``RankingContext/boundOfRowsMissingAWord()``).
+    /// Nil when the search must score every candidate: a query of one word,
+    /// with required terms or frequent words (``CandidateChoice``), few
+    /// candidates, a word no document has, names that credit absent words,
+    /// or a page the documents holding every word do not settle.
+    private func everyWordPage(_ analyzed: AnalyzedQuery, filter: SQLExpression?) throws -> [Candidate]? {
+        guard options.limit > 0, (2...64).contains(analyzed.wordTermCount),
+              !analyzed.terms.contains(where: \.isRequired) else { return nil }
+        // The words' own documents, counted when frequent words were looked
+        // for (withoutFrequentCandidates).
+        var documents = 0
+        for (_, expression) in analyzed.softTermExpressions {
+            guard let count = frequencies.count(of: expression), count > 0 else { return nil }
+            documents += count
+        }
+        guard documents >= options.everyWordMinimumDocuments else { return nil }
+        let terms = analyzed.strictRankingTerms
+        // With names that credit absent words (descriptions of three
+        // words or more), a row missing a word can score almost what one
+        // holding it does: the page stood for 2 of 62 such queries of the
+        // scale set, and the first pass cost the others.
+        guard !RankingContext.creditsAbsentWords(model, terms) else { return nil }
+        let found = try candidates(DocumentText.pattern(analyzed.strictExpression), terms: terms, model: model.arguments(terms),
+                                   filter: filter, holdsEveryWord: true)
+        guard found.page.count >= options.limit, let last = found.page.map(\.score).min(),
+              let bound = found.missingWordBound, last > bound else { return nil }
+        return found.page
     }
 
     /// The model as an ordinary function of the full-text table.
@@ -627,18 +668,26 @@ extension SearchRun {
         let filter = try filter()
         var pattern = DocumentText.pattern(expression)
         var arguments = model.arguments(terms)
-        let first = try candidates(pattern, terms: terms, model: arguments, filter: filter, leftOut: choice?.leftOut ?? 0)
-        var ranked = first.page
-        // Rows with only the frequent words could have entered the page:
-        // fewer words, or none, are left out.
-        if let next = choice?.next(pageScores: ranked.map(\.score), limit: options.limit, bounds: first.bounds) {
-            (expression, terms) = (next.expression, next.terms)
-            pattern = DocumentText.pattern(expression)
-            arguments = model.arguments(terms)
-            ranked = try candidates(pattern, terms: terms, model: arguments, filter: filter).page
-            notes += next.note.map { [$0] } ?? []
-        } else if let note = choice?.search.note {
-            notes.append(note)
+        var ranked: [Candidate]
+        let everyWord = strict || (choice?.leftOut ?? 0) != 0 ? nil : try everyWordPage(choice?.analyzed ?? analyzed, filter: filter)
+        if let everyWord {
+            ranked = everyWord
+            notes.append("only the documents holding every term were ranked: no other could enter the page")
+            if let note = choice?.search.note { notes.append(note) }
+        } else {
+            let first = try candidates(pattern, terms: terms, model: arguments, filter: filter, leftOut: choice?.leftOut ?? 0)
+            ranked = first.page
+            // Rows with only the frequent words could have entered the page:
+            // fewer words, or none, are left out.
+            if let next = choice?.next(pageScores: ranked.map(\.score), limit: options.limit, bounds: first.bounds) {
+                (expression, terms) = (next.expression, next.terms)
+                pattern = DocumentText.pattern(expression)
+                arguments = model.arguments(terms)
+                ranked = try candidates(pattern, terms: terms, model: arguments, filter: filter).page
+                notes += next.note.map { [$0] } ?? []
+            } else if let note = choice?.search.note {
+                notes.append(note)
+            }
         }
         // The standalone statement is for explaining: building it is a
         // share of a fast search.

@@ -66,7 +66,7 @@ extension AnalyzedQuery {
             ? "the most frequent words of the query are searched by their own form only"
             : "the common words of the query are searched by their own form only"
         let complete = CandidateChoice.Search(expression: analyzed.expression, terms: analyzed.rankingTerms, note: note)
-        let asAnalyzed = trimmed ? CandidateChoice(search: complete) : nil
+        let asAnalyzed = trimmed ? CandidateChoice(search: complete, analyzed: analyzed) : nil
         // A word alone brings the candidates whatever its frequency.
         if expressions.count == 1 { return asAnalyzed }
         // Enough documents with a rare word to fill the page; when there
@@ -120,7 +120,9 @@ struct CandidateChoice {
     var search: Search
     /// The terms that bring no candidates in `search`, a bit each (0: none).
     var leftOut: UInt64 = 0
-    /// The query as analysed, common words by their own form only.
+    /// The query as analysed, common words by their own form only (also
+    /// when no word is left out, for the documents holding every word:
+    /// ``AnalyzedQuery/strictExpression``).
     var analyzed: AnalyzedQuery?
     /// Every word bringing candidates; nil when no word was left out.
     var complete: Search?

@@ -360,9 +360,16 @@ final class RankingCollector: @unchecked Sendable {
     /// those terms, set by the ranking function when it starts on the
     /// statement (``RankingContext/nestedBounds(leavingOut:)``).
     fileprivate(set) var leftOutBounds: [(terms: UInt64, bound: Double)] = []
+    /// Whether the statement's rows are those holding every word of the
+    /// query, ranked first (``RankingContext/boundOfRowsMissingAWord()``).
+    let holdsEveryWord: Bool
+    /// The most a row missing a word of the query can score, set by the
+    /// ranking function when ``holdsEveryWord`` (nil: no bound).
+    fileprivate(set) var missingWordBound: Double?
 
     init(title: ((Int64) throws -> String)? = nil, frequencies: DocumentFrequencies.Session = .none, phraseKeys: [String] = [],
-         nameTitles: NameTitles? = nil, lengths: DocumentLengths? = nil, leftOut: UInt64 = 0) {
+         nameTitles: NameTitles? = nil, lengths: DocumentLengths? = nil, leftOut: UInt64 = 0, holdsEveryWord: Bool = false) {
+        self.holdsEveryWord = holdsEveryWord
         self.title = title
         self.frequencies = frequencies
         self.phraseKeys = phraseKeys
@@ -504,9 +511,7 @@ final class RankingContext {
         // Names are read for descriptions (three words or more, "get
         // socket name"): a query of one or two words is the name itself
         // or keywords, and each title read costs FTS5 its whole row.
-        let nameWords = terms.words.filter(NameMatch.isWord).count
-        names = model.nameWeight > 0 && terms.words.count <= terms.termCount && nameWords >= Self.fewestNameWords
-            ? NameMatch(words: terms.words) : nil
+        names = Self.readsNames(model, terms) ? NameMatch(words: terms.words) : nil
         var namesAbsent: UInt64 = 0
         if names != nil, model.absentNameWeight > 0 {
             for term in 0..<min(terms.termCount, terms.words.count, 64) where NameMatch.isWord(terms.words[term]) && idf[term] > 0 {
@@ -530,6 +535,7 @@ final class RankingContext {
             ? model.columnWeights[titleColumn] * model.absentNameWeight / max(1e-9, 1 - model.columnB[titleColumn]) : 0
         absentNamePart = idf.map { model.termScore(idf: $0, weighted: weighted) }
         if let collector, collector.leftOut != 0 { collector.leftOutBounds = nestedBounds(leavingOut: collector.leftOut) }
+        if let collector, collector.holdsEveryWord { collector.missingWordBound = boundOfRowsMissingAWord() }
     }
 
     /// The most the current row can score, from the terms it holds, and
@@ -565,6 +571,36 @@ final class RankingContext {
         var bound = bound(holding: present)
         for term in 0..<terms.termCount where absentNames(holding: present) & ~present & (1 << term) != 0 { bound += absentNamePart[term] }
         return bound
+    }
+
+    /// Whether titles are read for names made of the query's words.
+    static func readsNames(_ model: RankingModel, _ terms: RankingModel.Terms) -> Bool {
+        model.nameWeight > 0 && terms.words.count <= terms.termCount && terms.words.filter(NameMatch.isWord).count >= fewestNameWords
+    }
+
+    /// Whether a name can credit a row with words it lacks: the most a row
+    /// missing a word can score then holds that credit, as high as the
+    /// word's own part at its best in a title.
+    static func creditsAbsentWords(_ model: RankingModel, _ terms: RankingModel.Terms) -> Bool {
+        model.absentNameWeight > 0 && readsNames(model, terms)
+    }
+
+    /// The most a row that lacks one of the query's words (or more) can
+    /// score, whatever else it holds: a search that ranked first only the
+    /// rows holding every word keeps their page when its last score is
+    /// above this. Nil when the model has no such bound.
+    func boundOfRowsMissingAWord() -> Double? {
+        // The claim below needs `k1` and the weights not negative.
+        guard boundsWithoutSizes else { return nil }
+        let every: UInt64 = terms.termCount >= 64 ? ~0 : (1 << UInt64(terms.termCount)) - 1
+        var result: Double?
+        // A row holding fewer terms has a lower bound: a term's part at
+        // its best is above what a name can credit it.
+        for word in 0..<min(terms.wordCount, 64) {
+            guard let bound = bound(ofRowsHoldingOnly: every & ~(1 << UInt64(word))) else { return nil }
+            result = max(result ?? bound, bound)
+        }
+        return result
     }
 
     /// For a search that left out of its candidates the rows holding only

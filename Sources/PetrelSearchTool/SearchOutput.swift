@@ -28,7 +28,9 @@ struct SearchOutput {
 
     /// A path relative to the current folder when it is inside it.
     static func displayPath(_ path: String) -> String {
+        // No current folder (it was removed): paths stay absolute.
         let current = ProcessEnvironment.currentDirectory
+        guard !current.isEmpty else { return path }
         let prefix = current.hasSuffix("/") ? current : current + "/"
         return path.hasPrefix(prefix) ? String(path.dropFirst(prefix.count)) : path
     }
@@ -99,12 +101,13 @@ struct SearchOutput {
     /// for other programs, escaped text on a terminal.
     func paths(_ hits: [SearchHit], separator: UInt8) throws {
         let current = Array(ProcessEnvironment.currentDirectory.utf8)
-        let prefix = current.last == UInt8(ascii: "/") ? current : current + [UInt8(ascii: "/")]
+        // No current folder (it was removed): paths stay absolute.
+        let prefix = current.isEmpty ? nil : current.last == UInt8(ascii: "/") ? current : current + [UInt8(ascii: "/")]
         var out: [UInt8] = []
         // A file is listed once, however many documents inside it match.
         var listed = Set<[UInt8]>()
         for hit in hits where listed.insert(hit.pathBytes).inserted {
-            let bytes = hit.pathBytes.starts(with: prefix) ? Array(hit.pathBytes.dropFirst(prefix.count)) : hit.pathBytes
+            let bytes = prefix.map { hit.pathBytes.starts(with: $0) } == true ? Array(hit.pathBytes.dropFirst(prefix?.count ?? 0)) : hit.pathBytes
             if escapesControlCharacters {
                 out += Array(TerminalText.escaped(SearchOutput.displayPath(hit.path)).utf8)
             } else {

@@ -123,6 +123,25 @@ struct SearchCommandTests {
         #expect(badDate.stderr.contains("--since: 'yesterday' is not a date"))
     }
 
+    /// Paths are shown relative to the current folder when they are inside
+    /// it, and whole when the current folder is gone (removed while the
+    /// shell stood in it): never with a leading slash cut off.
+    @Test func pathsAreRelativeToTheCurrentFolderWhileItExists() throws {
+        let inside = try petrelSearch(["-l", "petrel"])
+        #expect(inside.status == 0)
+        #expect(inside.stdout.split(separator: "\n").allSatisfy { $0.hasPrefix("corpora/tiny/") }, "\(inside.stdout)")
+        let gone = directory.path("gone")
+        try FileManager.default.createDirectory(atPath: gone, withIntermediateDirectories: true)
+        let shell = "cd \"$1\" && rmdir \"$1\" && exec \"$2\" -l --index \"$3\" petrel"
+        let removed = try run("/bin/sh", ["-c", shell, "sh", gone, search, indexPath])
+        #expect(removed.status == 0, "\(removed.stderr)")
+        let lines = removed.stdout.split(separator: "\n")
+        #expect(!lines.isEmpty)
+        #expect(lines.allSatisfy { $0.hasPrefix(Self.repository + "/corpora/tiny/") }, "\(removed.stdout)")
+        let blocks = try run("/bin/sh", ["-c", "mkdir \"$1\" && cd \"$1\" && rmdir \"$1\" && exec \"$2\" --index \"$3\" -n 1 petrel", "sh", gone, search, indexPath])
+        #expect(blocks.stdout.hasPrefix("1. " + Self.repository + "/corpora/tiny/"), "\(blocks.stdout)")
+    }
+
     @Test func brokenPipeExitsQuietly() throws {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: search)

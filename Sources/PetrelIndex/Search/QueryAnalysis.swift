@@ -204,17 +204,13 @@ struct AnalyzedQuery: Sendable {
             }
         }
         self.typedCounts = typed
-
-        var builder = ExpressionBuilder()
-        expression = builder.build(clauses: clauses, excluded: excluded, strict: false)
-        // Placeholders until every property is set: the terms of the
-        // phrases are read through `self`.
+        // Placeholders until every property is set: the expressions and
+        // the terms of their phrases are written through `self`.
+        expression = ""
+        strictExpression = ""
         rankingTerms = RankingModel.Terms(phraseTerms: [], phraseWeights: [], termCount: 0)
-        var strictBuilder = ExpressionBuilder()
-        strictExpression = strictBuilder.build(clauses: clauses, excluded: excluded, strict: true)
         strictRankingTerms = rankingTerms
-        rankingTerms = termsOfPhrases(builder)
-        strictRankingTerms = termsOfPhrases(strictBuilder)
+        rebuild()
     }
 
     /// How the phrases a builder wrote form the terms, with each term's
@@ -316,7 +312,8 @@ struct AnalyzedQuery: Sendable {
         return true
     }
 
-    /// Writes the expressions again after a change of the clauses.
+    /// Writes the expressions, and the terms of their phrases, from the
+    /// clauses (again after a change of them).
     private mutating func rebuild() {
         var builder = ExpressionBuilder()
         expression = builder.build(clauses: clauses, excluded: excluded, strict: false)

@@ -135,7 +135,7 @@ enum PostgresSearch {
             do {
                 try conjunctive.setConjunctiveCounts(plan, counts: try await documentCounts(plan.counts, connection: connection))
                 ranked = try await rank(&conjunctive, requiring: plan.groups)
-                conjunctive.note("only the documents holding every term were ranked: no other could enter the page")
+                conjunctive.note(SearchResults.everyTermNote)
                 prepared = conjunctive
             } catch is PartialCandidates.EveryRowNeeded {
                 prepared.note("the documents holding every term could not settle the page: more candidates were read")

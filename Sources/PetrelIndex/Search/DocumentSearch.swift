@@ -223,6 +223,10 @@ extension RankingModel {
 }
 
 extension SearchResults {
+    /// The note of a search whose page the documents holding every term
+    /// settled, no other document being able to enter it (both stores).
+    package static let everyTermNote = "only the documents holding every term were ranked: no other could enter the page"
+
     /// A quoted phrase that no document has leaves a relaxed search with
     /// nothing; its words are then searched as plain words (a sentence
     /// pasted with its quotes, `new "drill-down" sheet`): the query to
@@ -672,7 +676,7 @@ extension SearchRun {
         let everyWord = strict || (choice?.leftOut ?? 0) != 0 ? nil : try everyWordPage(choice?.analyzed ?? analyzed, filter: filter)
         if let everyWord {
             ranked = everyWord
-            notes.append("only the documents holding every term were ranked: no other could enter the page")
+            notes.append(SearchResults.everyTermNote)
             if let note = choice?.search.note { notes.append(note) }
         } else {
             let first = try candidates(pattern, terms: terms, model: arguments, filter: filter, leftOut: choice?.leftOut ?? 0)

@@ -497,6 +497,46 @@ struct RankingTests {
         }
     }
 
+    @Test func documentsHoldingEveryWordSettleQueriesWithAFrequentWord() throws {
+        // 1,200 documents: ship in 730 (frequent: more than 500), anchor in
+        // 430 (not frequent, but common enough that a row holding it alone
+        // is bounded below the rows holding both), both in 30 short ones.
+        var files: [String: String] = [:]
+        for n in 0..<30 { files["both\(n).txt"] = "the ship anchor \(n)" + String(repeating: " calm", count: n % 3) }
+        for n in 0..<400 { files["anchor\(n).txt"] = "an anchor \(n) with a chain and a long rope" + String(repeating: " iron", count: n % 40) }
+        for n in 0..<700 { files["ship\(n).txt"] = "a ship \(n) with sails and a deck" + String(repeating: " wood", count: n % 40) }
+        for n in 0..<70 { files["filler\(n).txt"] = "nothing of the kind here \(n)" }
+        let (_, index) = try Self.makeIndex(files)
+        var options = SearchOptions()
+        options.explain = true
+        options.everyWordMinimumDocuments = 100
+        var unpruned = options
+        unpruned.everyWordMinimumDocuments = .max
+        let first = "only the documents holding every term were ranked: no other could enter the page"
+        let leftOut = "documents with only the most frequent words of the query are not candidates"
+        // Without the page of both words, the documents holding only ship
+        // are left out of the candidates, then found unable to enter.
+        let reference = try index.search("ship anchor", options: unpruned)
+        #expect(reference.notes.contains(leftOut) && !reference.notes.contains(first))
+        #expect(names(reference).allSatisfy { $0.hasPrefix("both") })
+        for (offset, limit) in [(0, 10), (5, 3), (20, 5), (25, 10), (40, 10)] {
+            options.offset = offset
+            options.limit = limit
+            unpruned.offset = offset
+            unpruned.limit = limit
+            let page = try index.search("ship anchor", options: options)
+            // Settled by the 30 documents with both words when they fill
+            // the page; the candidates are no longer the note then.
+            let settled = offset + limit <= 30
+            #expect(page.notes.contains(first) == settled, "\(offset) \(limit)")
+            #expect(page.notes.contains(leftOut) == !settled, "\(offset) \(limit)")
+            let full = try index.search("ship anchor", options: unpruned)
+            #expect(full.hits.map(\.path) == page.hits.map(\.path), "\(offset) \(limit)")
+            #expect(full.hits.map(\.score) == page.hits.map(\.score), "\(offset) \(limit)")
+            #expect(full.hits.map(\.matchesAllWords) == page.hits.map(\.matchesAllWords), "\(offset) \(limit)")
+        }
+    }
+
     @Test func commonWordsAreSearchedByTheirOwnFormOnly() throws {
         // 601 documents: connecting in 300 (common above 100 documents
         // here, not frequent: that takes 500), connected in one.

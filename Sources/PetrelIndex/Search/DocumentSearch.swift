@@ -601,16 +601,23 @@ extension SearchRun {
     /// score is the threshold, and the ranking model bounds what a document
     /// missing a word can score (``RankingContext/boundOfRowsMissingAWord()``).
     /// Nil when the search must score every candidate: a query of one word,
-    /// with required terms or frequent words (``CandidateChoice``), few
-    /// candidates, a word no document has, names that credit absent words,
-    /// or a page the documents holding every word do not settle.
-    private func everyWordPage(_ analyzed: AnalyzedQuery, filter: SQLExpression?) throws -> [Candidate]? {
+    /// with required terms, few candidates, a word no document has, names
+    /// that credit absent words, or a page the documents holding every word
+    /// do not settle. A query with frequent words (`frequent`, left out of
+    /// the candidates by ``CandidateChoice``) is tried too: the bound holds
+    /// for the rows holding only them, which are rows missing a word.
+    private func everyWordPage(_ analyzed: AnalyzedQuery, frequent: UInt64, filter: SQLExpression?) throws -> [Candidate]? {
         guard options.limit > 0, (2...64).contains(analyzed.wordTermCount),
               !analyzed.terms.contains(where: \.isRequired) else { return nil }
         // The words' own documents, counted when frequent words were looked
-        // for (withoutFrequentCandidates).
+        // for (withoutFrequentCandidates); a frequent word's count stopped
+        // past the frequent words' least bound.
         var documents = 0
-        for (_, expression) in analyzed.softTermExpressions {
+        for (term, expression) in analyzed.softTermExpressions {
+            if term < 64, frequent & (1 << UInt64(term)) != 0 {
+                documents += AnalyzedQuery.frequentMinimum
+                continue
+            }
             guard let count = frequencies.count(of: expression), count > 0 else { return nil }
             documents += count
         }
@@ -673,11 +680,14 @@ extension SearchRun {
         var pattern = DocumentText.pattern(expression)
         var arguments = model.arguments(terms)
         var ranked: [Candidate]
-        let everyWord = strict || (choice?.leftOut ?? 0) != 0 ? nil : try everyWordPage(choice?.analyzed ?? analyzed, filter: filter)
+        let everyWord = strict ? nil : try everyWordPage(choice?.analyzed ?? analyzed, frequent: choice?.leftOut ?? 0, filter: filter)
         if let everyWord {
             ranked = everyWord
             notes.append(SearchResults.everyTermNote)
-            if let note = choice?.search.note { notes.append(note) }
+            // The page holds every word: what the first pass would have
+            // left out is not the note, the words' own forms are.
+            let search = (choice?.leftOut ?? 0) != 0 ? choice?.complete : choice?.search
+            if let note = search?.note { notes.append(note) }
         } else {
             let first = try candidates(pattern, terms: terms, model: arguments, filter: filter, leftOut: choice?.leftOut ?? 0)
             ranked = first.page

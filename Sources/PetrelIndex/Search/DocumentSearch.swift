@@ -572,7 +572,7 @@ extension SearchRun {
     /// needs through it.
     private func candidates(_ pattern: FTS5Pattern, terms: RankingModel.Terms, model arguments: RankingModel.Arguments,
                             filter: SQLExpression?, leftOut: UInt64 = 0,
-                            holdsEveryWord: Bool = false) throws -> (page: [Candidate], bounds: [(terms: UInt64, bound: Double)], missingWordBound: Double?) {
+                            holdsEveryWord: Bool = false, seeds: [Candidate] = []) throws -> (page: [Candidate], bounds: [(terms: UInt64, bound: Double)], missingWordBound: Double?) {
         let request = matches(pattern, filter: filter)
             .select(Column.rowID, rank(arguments).forKey("rank"))
             .order(SQL("rank"))
@@ -584,7 +584,8 @@ extension SearchRun {
         let lengths = try frequencies.lengths { try DocumentLengths.read(db) }
         let collector = RankingCollector(title: { id in try String.fetchOne(titles, arguments: [id]) ?? "" },
                                          frequencies: frequencies, phraseKeys: terms.phraseKeys, nameTitles: nameTitles,
-                                         lengths: lengths, leftOut: leftOut, holdsEveryWord: holdsEveryWord)
+                                         lengths: lengths, leftOut: leftOut, holdsEveryWord: holdsEveryWord,
+                                         seeds: Dictionary(seeds.map { ($0.id, $0.score) }, uniquingKeysWith: max))
         let rows = try RankingCollector.$current.withValue(collector) { try Row.fetchAll(db, request) }
         let page = rows.map { row in
             let id: Int64 = row[0]
@@ -606,7 +607,7 @@ extension SearchRun {
     /// do not settle. A query with frequent words (`frequent`, left out of
     /// the candidates by ``CandidateChoice``) is tried too: the bound holds
     /// for the rows holding only them, which are rows missing a word.
-    private func everyWordPage(_ analyzed: AnalyzedQuery, frequent: UInt64, filter: SQLExpression?) throws -> [Candidate]? {
+    private func everyWordPage(_ analyzed: AnalyzedQuery, frequent: UInt64, filter: SQLExpression?) throws -> EveryWordPage? {
         guard options.limit > 0, (2...64).contains(analyzed.wordTermCount),
               !analyzed.terms.contains(where: \.isRequired) else { return nil }
         // The words' own documents, counted when frequent words were looked
@@ -631,8 +632,17 @@ extension SearchRun {
         let found = try candidates(DocumentText.pattern(analyzed.strictExpression), terms: terms, model: model.arguments(terms),
                                    filter: filter, holdsEveryWord: true)
         guard found.page.count >= options.limit, let last = found.page.map(\.score).min(),
-              let bound = found.missingWordBound, last > bound else { return nil }
-        return found.page
+              let bound = found.missingWordBound, last > bound else { return EveryWordPage(page: found.page, isSettled: false) }
+        return EveryWordPage(page: found.page, isSettled: true)
+    }
+
+    /// The page of the documents holding every word, and whether it is
+    /// the page of every candidate. When it is not, its rows are still
+    /// candidates with their scores: the search of every candidate starts
+    /// with them among its best (``RankingCollector/seeds``).
+    private struct EveryWordPage {
+        var page: [Candidate]
+        var isSettled: Bool
     }
 
     /// The model as an ordinary function of the full-text table.
@@ -681,15 +691,17 @@ extension SearchRun {
         var arguments = model.arguments(terms)
         var ranked: [Candidate]
         let everyWord = strict ? nil : try everyWordPage(choice?.analyzed ?? analyzed, frequent: choice?.leftOut ?? 0, filter: filter)
-        if let everyWord {
-            ranked = everyWord
+        if let everyWord, everyWord.isSettled {
+            ranked = everyWord.page
             notes.append(SearchResults.everyTermNote)
             // The page holds every word: what the first pass would have
             // left out is not the note, the words' own forms are.
             let search = (choice?.leftOut ?? 0) != 0 ? choice?.complete : choice?.search
             if let note = search?.note { notes.append(note) }
         } else {
-            let first = try candidates(pattern, terms: terms, model: arguments, filter: filter, leftOut: choice?.leftOut ?? 0)
+            // The documents holding every word are candidates too.
+            let first = try candidates(pattern, terms: terms, model: arguments, filter: filter, leftOut: choice?.leftOut ?? 0,
+                                       seeds: everyWord?.page ?? [])
             ranked = first.page
             // Rows with only the frequent words could have entered the page:
             // fewer words, or none, are left out.

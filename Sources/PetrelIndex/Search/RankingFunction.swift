@@ -366,10 +366,17 @@ final class RankingCollector: @unchecked Sendable {
     /// The most a row missing a word of the query can score, set by the
     /// ranking function when ``holdsEveryWord`` (nil: no bound).
     fileprivate(set) var missingWordBound: Double?
+    /// Rows of the statement already scored by an earlier pass of the same
+    /// query with the same terms, by rowid: their scores count among the
+    /// best from the first row on, so that rows which cannot reach them
+    /// are bounded instead of read (``RankingContext/rankScore(_:)``).
+    let seeds: [Int64: Double]
 
     init(title: ((Int64) throws -> String)? = nil, frequencies: DocumentFrequencies.Session = .none, phraseKeys: [String] = [],
-         nameTitles: NameTitles? = nil, lengths: DocumentLengths? = nil, leftOut: UInt64 = 0, holdsEveryWord: Bool = false) {
+         nameTitles: NameTitles? = nil, lengths: DocumentLengths? = nil, leftOut: UInt64 = 0, holdsEveryWord: Bool = false,
+         seeds: [Int64: Double] = [:]) {
         self.holdsEveryWord = holdsEveryWord
+        self.seeds = seeds
         self.title = title
         self.frequencies = frequencies
         self.phraseKeys = phraseKeys
@@ -536,7 +543,16 @@ final class RankingContext {
         absentNamePart = idf.map { model.termScore(idf: $0, weighted: weighted) }
         if let collector, collector.leftOut != 0 { collector.leftOutBounds = nestedBounds(leavingOut: collector.leftOut) }
         if let collector, collector.holdsEveryWord { collector.missingWordBound = boundOfRowsMissingAWord() }
+        // Each seeded row counts once, here: the lowest kept score is then
+        // never above the page's last. A hair below its score, so that
+        // the same row scored again cannot fall under it by rounding.
+        if let collector, model.topCount > 0 {
+            for score in collector.seeds.values { keep(score - abs(score) * Self.seedMargin) }
+        }
     }
+
+    /// How far below its score a seeded row is kept (relative).
+    static let seedMargin = 1e-9
 
     /// The most the current row can score, from the terms it holds, and
     /// those terms (a bit each).
@@ -998,8 +1014,13 @@ final class RankingContext {
             bounded = (held, bound)
         }
         let parts = try computeScore(match, lowestKept: isBoundable ? lowestKept : nil, held: bounded)
-        if model.topCount > 0, keep(parts.score), let collector {
-            collector.record(match.rowID, explanation(parts), lowestKept: lowestKeptScore, keeping: model.topCount)
+        if model.topCount > 0 {
+            // A seeded row is among the kept scores already.
+            let seeded = collector?.seeds[match.rowID] != nil
+            let entered = seeded ? parts.score >= (lowestKeptScore ?? -.infinity) : keep(parts.score)
+            if entered, let collector {
+                collector.record(match.rowID, explanation(parts), lowestKept: lowestKeptScore, keeping: model.topCount)
+            }
         }
         return parts.score
     }

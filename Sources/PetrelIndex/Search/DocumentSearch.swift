@@ -601,12 +601,14 @@ extension SearchRun {
     /// (Turtle & Flood 1995) with FTS5 as the postings: the page's last
     /// score is the threshold, and the ranking model bounds what a document
     /// missing a word can score (``RankingContext/boundOfRowsMissingAWord()``).
-    /// Nil when the search must score every candidate: a query of one word,
-    /// with required terms, few candidates, a word no document has, names
-    /// that credit absent words, or a page the documents holding every word
-    /// do not settle. A query with frequent words (`frequent`, left out of
-    /// the candidates by ``CandidateChoice``) is tried too: the bound holds
-    /// for the rows holding only them, which are rows missing a word.
+    /// Nil when the pass is not tried: a query of one word, with required
+    /// terms, few candidates, a word no document has, or names that credit
+    /// absent words. A page the documents holding every word do not settle
+    /// comes back unsettled, for the search of every candidate to start
+    /// from (``EveryWordPage``). A query with frequent words (`frequent`,
+    /// left out of the candidates by ``CandidateChoice``) is tried too: the
+    /// bound holds for the rows holding only them, which are rows missing a
+    /// word.
     private func everyWordPage(_ analyzed: AnalyzedQuery, frequent: UInt64, filter: SQLExpression?) throws -> EveryWordPage? {
         guard options.limit > 0, (2...64).contains(analyzed.wordTermCount),
               !analyzed.terms.contains(where: \.isRequired) else { return nil }

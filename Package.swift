@@ -1,10 +1,20 @@
-// swift-tools-version: 6.1
+// swift-tools-version: 6.2
 import PackageDescription
 
 // Every target is built in the Swift 6 language mode (the tools version's
 // default) with the same upcoming features, so no target drifts.
 let commonSwiftSettings: [SwiftSetting] = [
     .enableUpcomingFeature("ExistentialAny"),
+    // A concrete generic type's metadata (a `[String: Int]`, a `Set<Int64>`)
+    // is made by a call that names its conformances, not from its mangled
+    // name: from the name, Linux's runtime demangles it and looks each
+    // conformance up by scanning every conformance record of the binary
+    // (6,000 in petrel-search) the first time. That was 11% of a search
+    // process (1.3-1.7 ms of 16; docs/performance/search.md). Release builds
+    // only: debug builds keep the smaller code. Tools version 6.2 lets a
+    // package that depends on Petrel by version build it with this flag.
+    .unsafeFlags(["-Xfrontend", "-disable-concrete-type-metadata-mangled-name-accessors"],
+                 .when(platforms: [.linux], configuration: .release)),
 ]
 
 // On Linux the two command-line tools carry the Swift runtime and
@@ -14,9 +24,7 @@ let commonSwiftSettings: [SwiftSetting] = [
 // module is compiled against the static libraries too, so that it links
 // every archive they need (ICU data, CoreFoundation); lld, because gold
 // warns about an archive member of the static Foundation that none of
-// this code calls. Unsafe flags make only these two executable products
-// unusable as dependencies; the libraries are not concerned. Installed
-// tools then need only the Debian libraries (SQLite, ICU, Snowball, zlib).
+// this code calls. Installed tools then need only the Debian libraries (SQLite, ICU, Snowball, zlib).
 // PETREL_SHARED_SWIFT_RUNTIME=1 links them to the shared libraries instead:
 // scripts/test-tsan does, since the thread sanitizer's allocator aborts on
 // memory that the static libdispatch frees.

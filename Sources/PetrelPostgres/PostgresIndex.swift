@@ -212,8 +212,9 @@ public final class PostgresIndex: Sendable {
 
     /// Verifies the index: the statistics the writers keep (documents and
     /// tokens per column, which the ranking reads) against a count of the
-    /// documents, every document's text, and each token's document count
-    /// (the ranking reads it; prefix searches find their tokens there).
+    /// documents, every document's text, each token's document count
+    /// (the ranking reads it; prefix searches find their tokens there), and
+    /// each batch of body postings' count of its documents.
     /// Returns what is wrong, nothing for a sound index. An
     /// update that was killed leaves none of these wrong: each batch is
     /// one transaction.
@@ -242,6 +243,18 @@ public final class PostgresIndex: Sendable {
                     WHERE k.docs IS DISTINCT FROM c.docs
                     """, logger: logger).decode(Int.self) where wrong > 0 {
                     problems.append("token_documents is wrong for \(wrong) tokens (the ranking's document frequencies)")
+                }
+            }
+            for try await keeps in try await connection.query("SELECT \(unescaped: PostgresSchema.hasBodyPostings)", logger: logger).decode(Bool.self)
+            where keeps {
+                for try await (unbatched, miscounted) in try await connection.query("""
+                    SELECT (SELECT count(*) FROM documents WHERE batch IS NULL),
+                           (SELECT count(*) FROM postings_batches b
+                            FULL JOIN (SELECT batch, count(*) AS live FROM documents WHERE batch IS NOT NULL GROUP BY batch) d ON d.batch = b.batch
+                            WHERE coalesce(b.live, 0) <> coalesce(d.live, 0) OR b.batch IS NULL)
+                    """, logger: logger).decode((Int, Int).self) {
+                    if unbatched > 0 { problems.append("\(unbatched) documents have no batch of body postings") }
+                    if miscounted > 0 { problems.append("postings_batches counts the documents of \(miscounted) batches wrong") }
                 }
             }
             return problems

@@ -7,7 +7,12 @@ import PostgresNIO
 /// - `documents`: one row per document, as SQLite's `documents`, plus the
 ///   three columns' tokens as `tsvector`s (Petrel's tokens, exactly) and
 ///   their lengths in tokens, and the writer whose statistics counted it.
-///   GIN indexes on the three vectors find candidates.
+///   GIN indexes on the three vectors find candidates; `batch` is the
+///   batch of `body_postings` that holds its body.
+/// - `body_postings`: where each token is in each body, a row per token
+///   and batch of documents (``BodyPostings``), so that a search reads the
+///   positions of the query's tokens only; `postings_batches`: each batch's
+///   writer, documents, and how many of them are still indexed.
 /// - `document_text`: the bodies, for snippets, stored uncompressed out of
 ///   line so that reading a body's start reads only its first chunks.
 /// - `corpus_stats`: documents and tokens per column, one row per writer (a
@@ -29,7 +34,8 @@ enum PostgresSchema {
     static let version = "1"
 
     /// The index's tables (`--stats` sums their sizes).
-    static let tables = ["petrel_meta", "roots", "documents", "document_text", "corpus_stats", "token_documents"]
+    static let tables = ["petrel_meta", "roots", "documents", "document_text", "corpus_stats", "token_documents", "body_postings",
+                         "postings_batches"]
 
     static let statements = [
         "CREATE TABLE IF NOT EXISTS petrel_meta (key text PRIMARY KEY, value text NOT NULL)",
@@ -81,6 +87,23 @@ enum PostgresSchema {
             PRIMARY KEY (token, writer)
         )
         """,
+        // The bodies' postings (BodyPostings), a row per token and batch;
+        // each batch's documents and how many of them are still indexed
+        // (its writer compacts it once fewer than half are); and each
+        // document's batch. Read by token; compacted by batch.
+        "ALTER TABLE documents ADD COLUMN IF NOT EXISTS batch bigint",
+        "CREATE INDEX IF NOT EXISTS documents_batch ON documents (batch)",
+        "CREATE TABLE IF NOT EXISTS postings_batches (batch bigserial PRIMARY KEY, writer text NOT NULL, documents bigint NOT NULL, live bigint NOT NULL)",
+        """
+        CREATE TABLE IF NOT EXISTS body_postings (
+            token text COLLATE "C" NOT NULL,
+            batch bigint NOT NULL,
+            postings bytea NOT NULL,
+            PRIMARY KEY (token, batch)
+        )
+        """,
+        "ALTER TABLE body_postings ALTER COLUMN postings SET STORAGE EXTERNAL",
+        "CREATE INDEX IF NOT EXISTS body_postings_batch ON body_postings (batch)",
         """
         CREATE TABLE IF NOT EXISTS corpus_stats (
             writer text PRIMARY KEY,
@@ -102,6 +125,13 @@ enum PostgresSchema {
             }
             try await connection.query("""
                 INSERT INTO petrel_meta (key, value) VALUES ('schema_version', \(version)), ('tokenizer', 'icu')
+                ON CONFLICT (key) DO NOTHING
+                """, logger: PostgresSession.logger)
+            // Postings are written and read once every document's body is
+            // in them: from the first document of a new index (or of an
+            // index made before them, once it holds no document).
+            try await connection.query("""
+                INSERT INTO petrel_meta (key, value) SELECT 'body_postings', 'complete' WHERE NOT EXISTS (SELECT 1 FROM documents)
                 ON CONFLICT (key) DO NOTHING
                 """, logger: PostgresSession.logger)
             // An index made before `token_documents` existed: its counts, once,
@@ -130,6 +160,10 @@ enum PostgresSchema {
     /// expression: it does once it was filled from the documents, or made
     /// before the first of them.
     static let hasTokenCounts = "EXISTS (SELECT 1 FROM petrel_meta WHERE key = 'token_documents')"
+
+    /// Whether every document's body is in `body_postings`, as an SQL
+    /// expression.
+    static let hasBodyPostings = "EXISTS (SELECT 1 FROM petrel_meta WHERE key = 'body_postings')"
 
     /// The first key of Petrel's advisory locks ('PETR'); the second is 0
     /// for the schema, a folder's id for its updates.

@@ -40,14 +40,17 @@ enum PostgresSearch {
         // the vocabulary (an index made before it was kept does not until
         // its next update).
         var hasTokenCounts = false
-        for try await (count, path, title, body, tokenCounts) in try await connection.query("""
+        // Whether every body is in `body_postings`.
+        var hasBodyPostings = false
+        for try await (count, path, title, body, tokenCounts, bodyPostings) in try await connection.query("""
             SELECT coalesce(sum(docs), 0)::bigint, coalesce(sum(path_tokens), 0)::bigint,
                    coalesce(sum(title_tokens), 0)::bigint, coalesce(sum(body_tokens), 0)::bigint,
-                   \(unescaped: PostgresSchema.hasTokenCounts) FROM corpus_stats
-            """, logger: logger).decode((Int64, Int64, Int64, Int64, Bool).self) {
+                   \(unescaped: PostgresSchema.hasTokenCounts), \(unescaped: PostgresSchema.hasBodyPostings) FROM corpus_stats
+            """, logger: logger).decode((Int64, Int64, Int64, Int64, Bool, Bool).self) {
             documents = count
             totals = [path, title, body]
             hasTokenCounts = tokenCounts
+            hasBodyPostings = bodyPostings
         }
         // The same sample of languages as SQLite's searches read.
         var languages: [String?] = []
@@ -115,10 +118,12 @@ enum PostgresSearch {
         // Each pass's candidates are among the next one's (every term, then
         // the rarer words, then every word): what one read is not read again.
         var known: (rows: [PositionsRow], leftOut: Set<Int64>) = ([], [])
+        // The postings each pass read, by token: read once a search.
+        var postings = hasBodyPostings ? PostingsRead() : nil
         func rank(_ search: inout PreparedSearch, requiring groups: [PreparedSearch.TokenUnion]?) async throws
             -> [(row: PositionsRow, explanation: RankingExplanationValue)] {
             let fetched = try await candidates(search, requiring: groups, excluding: known.rows.map(\.rowID), hasTokenCounts: hasTokenCounts,
-                                               connection: connection)
+                                               postings: &postings, connection: connection)
             known = (known.rows + fetched.rows, known.leftOut.union(fetched.leftOut))
             var (rows, leftOut) = known
             // The query's most frequent words bring no candidates of their own.
@@ -183,7 +188,8 @@ enum PostgresSearch {
     /// the statistics, as every document does on SQLite, but are not
     /// ranked).
     private static func candidates(_ prepared: PreparedSearch, requiring groups: [PreparedSearch.TokenUnion]?, excluding excluded: [Int64],
-                                   hasTokenCounts: Bool, connection: PostgresConnection) async throws -> (rows: [PositionsRow], leftOut: Set<Int64>) {
+                                   hasTokenCounts: Bool, postings: inout PostingsRead?,
+                                   connection: PostgresConnection) async throws -> (rows: [PositionsRow], leftOut: Set<Int64>) {
         let logger = PostgresSession.logger
         let (exact, prefixes) = prepared.expression.tokens
         var rows: [PositionsRow] = []
@@ -199,6 +205,10 @@ enum PostgresSearch {
         // every lexeme of every candidate (ten times slower).
         let expanded = hasTokenCounts ? try await expand(patterns, connection: connection) : nil
         let tokens = expanded.map { exact + $0 }
+        if let tokens, postings != nil,
+           let found = try await candidates(prepared, holding: wanted, tokens: tokens, excluding: excluded, postings: &postings, connection: connection) {
+            return found
+        }
         let read = tokens == nil ? offsets : TextSearchLiterals.offsets(inVectors:)
         func hits(_ column: String) -> String {
             if tokens != nil { return "ARRAY[setweight(ts_filter(setweight(d.\(column), 'A', $1), '{a}'), 'D')::text]" }
@@ -232,6 +242,76 @@ enum PostgresSearch {
             }
         }
         return (rows, leftOut)
+    }
+
+    /// Pass 2's candidates on an index that keeps its bodies' postings: the
+    /// documents holding a token of each of `wanted` (GIN), with their short
+    /// path and title vectors whole; then the bodies' positions of `tokens`
+    /// from `body_postings`, for those documents only. Nil when a candidate
+    /// has no batch of postings (written by a Petrel that kept none, into
+    /// an index that keeps them): its body is then read from its vector.
+    private static func candidates(_ prepared: PreparedSearch, holding wanted: [PreparedSearch.TokenUnion], tokens: [String], excluding excluded: [Int64],
+                                   postings: inout PostingsRead?,
+                                   connection: PostgresConnection) async throws -> (rows: [PositionsRow], leftOut: Set<Int64>)? {
+        let filtered = prepared.filter.isEmpty
+            ? "d.path, ''::text, 0::bigint, 0::bigint, NULL::text" : "d.path, d.kind, d.mtime, d.root_id, d.metadata"
+        var statement = PostgresQuery(unsafeSQL: """
+            SELECT d.id, d.path_len, d.title_len, d.body_len, coalesce(d.title, ''), d.path_tsv, d.title_tsv, \(filtered), d.batch IS NULL
+            FROM documents d
+            WHERE \(wanted.indices.map { holds(1 + $0, column: nil) }.joined(separator: " AND "))
+            """ + (excluded.isEmpty ? "" : " AND d.id <> ALL($\(1 + wanted.count))"))
+        for group in wanted { statement.binds.append(TextSearchLiterals.anyOf(exact: group.exact, prefixes: group.prefixes)) }
+        if !excluded.isEmpty { statement.binds.append(excluded) }
+        let searched = Set(tokens)
+        var found: [(id: Int64, lengths: [Int], title: String, path: [UInt8], columns: [[String: [Int]]])] = []
+        var leftOut = Set<Int64>()
+        let result = try await connection.query(statement, logger: PostgresSession.logger)
+        var unbatched = false
+        for try await (id, pathLength, titleLength, bodyLength, title, pathVector, titleVector, path, kind, mtime, rootID, metadata, noBatch)
+            in result.decode((Int64, Int, Int, Int, String, ReceivedVector, ReceivedVector, ByteBuffer, String, Int64, Int64, String?, Bool).self) {
+            unbatched = unbatched || noBatch
+            let pathBytes = Array(path.readableBytesView)
+            found.append((id, [pathLength, titleLength, bodyLength], title, pathBytes, [pathVector.offsets(of: searched), titleVector.offsets(of: searched)]))
+            if !prepared.filter.isEmpty, try !prepared.filter.keeps(StoreFilter.Document(
+                path: pathBytes, kind: kind, modificationTime: mtime, rootID: rootID, metadata: metadata)) {
+                leftOut.insert(id)
+            }
+        }
+        guard !unbatched else { return nil }
+        var bodies: [Int64: [String: [Int]]] = [:]
+        if !found.isEmpty, var read = postings {
+            try await read.load(tokens, connection: connection)
+            postings = read
+            let ids = Set(found.map(\.id))
+            for token in tokens {
+                for list in read.lists[token] ?? [] {
+                    try BodyPostings.entries(list, wanted: ids) { id, offsets in bodies[id, default: [:]][token] = offsets }
+                }
+            }
+        }
+        let rows = found.map { candidate in
+            PositionsRow(rowID: candidate.id, path: candidate.path, lengths: candidate.lengths, title: candidate.title,
+                         columns: candidate.columns + [bodies[candidate.id] ?? [:]], expression: prepared.expression)
+        }
+        return (rows, leftOut)
+    }
+
+    /// The rows of `body_postings` a search has read, by token.
+    struct PostingsRead {
+        private(set) var lists: [String: [[UInt8]]] = [:]
+        private var loaded = Set<String>()
+
+        /// Reads the rows of the tokens not read yet.
+        mutating func load(_ tokens: [String], connection: PostgresConnection) async throws {
+            let missing = Array(Set(tokens).subtracting(loaded))
+            guard !missing.isEmpty else { return }
+            loaded.formUnion(missing)
+            for try await (token, list) in try await connection.query(
+                "SELECT token, postings FROM body_postings WHERE token = ANY(\(missing))", logger: PostgresSession.logger)
+                .decode((String, ByteBuffer).self) {
+                lists[token, default: []].append(Array(list.readableBytesView))
+            }
+        }
     }
 
     /// The condition that a document holds a token of the `tsquery` bound

@@ -25,6 +25,33 @@ struct PostgresWriter {
     /// Changes to `token_documents` not yet committed: per token, documents
     /// added less documents deleted.
     var tokenDocuments: [String: Int64] = [:]
+    /// The bodies of the transaction's documents, as `body_postings` rows;
+    /// nil for an index that does not keep them (made before they were).
+    var postings: BodyPostings?
+    /// The transaction's batch of `body_postings`, once it stored a
+    /// document, and how many it stored.
+    var batch: (id: Int64, documents: Int64)?
+    /// Changes to `postings_batches.live` not yet committed: documents of
+    /// earlier batches deleted.
+    var batchesLive: [Int64: Int64] = [:]
+
+    init(connection: PostgresConnection, rootID: Int64, writer: String, tokenizer: ICUWordTokenizer, keepsPostings: Bool) {
+        self.connection = connection
+        self.rootID = rootID
+        self.writer = writer
+        self.tokenizer = tokenizer
+        postings = keepsPostings ? BodyPostings() : nil
+    }
+
+    /// Whether the index keeps its bodies' postings.
+    static func keepsPostings(_ connection: PostgresConnection) async throws -> Bool {
+        var keeps = false
+        for try await value in try await connection.query("SELECT \(unescaped: PostgresSchema.hasBodyPostings)", logger: PostgresSession.logger)
+            .decode(Bool.self) {
+            keeps = value
+        }
+        return keeps
+    }
 
     /// Updates one folder on `connection`: claims it (advisory lock, waiting
     /// for another indexer of it), plans against what the index holds of
@@ -48,12 +75,14 @@ struct PostgresWriter {
             stored.append(StoreUpdate.Stored(id: id, path: Array(path.readableBytesView), size: size, modificationTime: mtime, hash: hash))
         }
         let tokenizer = try StoreUpdate.tokenizer(.icu)
-        var writer = PostgresWriter(connection: connection, rootID: rootID, writer: "root:\(rootID)", tokenizer: tokenizer)
+        var writer = PostgresWriter(connection: connection, rootID: rootID, writer: "root:\(rootID)", tokenizer: tokenizer,
+                                    keepsPostings: try await keepsPostings(connection))
         do {
             let report = try await StoreUpdate.run(folder: folder.bytes, stored: stored, options: options, tokenizer: .icu) { operation in
                 try await writer.apply(operation)
             }
             try await writer.commit()
+            try await compact(writer: writer.writer, connection: connection)
             try await connection.query("UPDATE roots SET last_run_at = now() WHERE id = \(rootID)", logger: logger)
             try await connection.query("SELECT pg_advisory_unlock(\(PostgresSchema.lockSpace), \(Int32(truncatingIfNeeded: rootID)))", logger: logger)
             try await analyzeIfDue(changed: report.added + report.updated + report.deleted + report.renamed, connection: connection)
@@ -99,12 +128,14 @@ struct PostgresWriter {
         }
         guard let rootID = found else { throw IndexError(.unknownFolder, "\(path) is not a folder of this index") }
         try await connection.query("SELECT pg_advisory_lock(\(PostgresSchema.lockSpace), \(Int32(truncatingIfNeeded: rootID)))", logger: logger)
-        var writer = PostgresWriter(connection: connection, rootID: rootID, writer: "root:\(rootID)", tokenizer: try StoreUpdate.tokenizer(.icu))
+        var writer = PostgresWriter(connection: connection, rootID: rootID, writer: "root:\(rootID)", tokenizer: try StoreUpdate.tokenizer(.icu),
+                                    keepsPostings: try await keepsPostings(connection))
         do {
             try await writer.begin()
             let removed = try await writer.delete(.folder(rootID))
             try await connection.query("DELETE FROM roots WHERE id = \(rootID)", logger: logger)
             try await writer.commit()
+            try await compact(writer: writer.writer, connection: connection)
             try await connection.query("SELECT pg_advisory_unlock(\(PostgresSchema.lockSpace), \(Int32(truncatingIfNeeded: rootID)))", logger: logger)
             return Int(removed)
         } catch {
@@ -119,10 +150,33 @@ struct PostgresWriter {
         inTransaction = true
     }
 
-    /// Commits the batch with its statistics.
+    /// Commits the batch with its statistics and postings.
     mutating func commit() async throws {
         guard inTransaction else { return }
         try await flush()
+        if let batch, var postings {
+            let (tokens, lists) = postings.take()
+            self.postings = postings
+            if !tokens.isEmpty {
+                try await connection.query("""
+                    INSERT INTO body_postings (token, batch, postings)
+                    SELECT t, \(batch.id), p FROM unnest(\(tokens)::text[], \(lists)::bytea[]) AS u(t, p)
+                    """, logger: PostgresSession.logger)
+            }
+            batchesLive[batch.id, default: 0] += batch.documents
+            try await connection.query("UPDATE postings_batches SET documents = \(batch.documents) WHERE batch = \(batch.id)",
+                                       logger: PostgresSession.logger)
+        }
+        batch = nil
+        let changes = batchesLive.filter { $0.value != 0 }.sorted { $0.key < $1.key }
+        batchesLive.removeAll()
+        if !changes.isEmpty {
+            // In the batches' order, as the token counts below.
+            try await connection.query("""
+                UPDATE postings_batches b SET live = b.live + u.c FROM unnest(\(changes.map(\.key))::int8[], \(changes.map(\.value))::int8[]) AS u(b, c)
+                WHERE b.batch = u.b
+                """, logger: PostgresSession.logger)
+        }
         let counts = tokenDocuments.filter { $0.value != 0 }
         tokenDocuments.removeAll(keepingCapacity: true)
         if !counts.isEmpty {
@@ -207,6 +261,54 @@ struct PostgresWriter {
         }
     }
 
+    /// Compacts the batches of `body_postings` that `writer` wrote and
+    /// that hold fewer than half of their documents: a batch none of whose
+    /// documents is left goes; another is written again with the entries
+    /// of its documents still indexed. One transaction a batch, under the
+    /// folder's lock (only its writer writes or compacts a batch).
+    static func compact(writer: String, connection: PostgresConnection) async throws {
+        let logger = PostgresSession.logger
+        var batches: [Int64] = []
+        for try await batch in try await connection.query(
+            "SELECT batch FROM postings_batches WHERE writer = \(writer) AND live * 2 < documents ORDER BY batch", logger: logger).decode(Int64.self) {
+            batches.append(batch)
+        }
+        for batch in batches {
+            try await connection.query("BEGIN", logger: logger)
+            do {
+                var live = Set<Int64>()
+                for try await id in try await connection.query("SELECT id FROM documents WHERE batch = \(batch)", logger: logger).decode(Int64.self) {
+                    live.insert(id)
+                }
+                var rewritten: [(String, ByteBuffer)] = []
+                if !live.isEmpty {
+                    for try await (token, postings) in try await connection.query(
+                        "SELECT token, postings FROM body_postings WHERE batch = \(batch)", logger: logger).decode((String, ByteBuffer).self) {
+                        let kept = try BodyPostings.keeping(live, of: Array(postings.readableBytesView))
+                        if !kept.isEmpty { rewritten.append((token, ByteBuffer(bytes: kept))) }
+                    }
+                }
+                try await connection.query("DELETE FROM body_postings WHERE batch = \(batch)", logger: logger)
+                if live.isEmpty {
+                    try await connection.query("DELETE FROM postings_batches WHERE batch = \(batch)", logger: logger)
+                } else {
+                    if !rewritten.isEmpty {
+                        try await connection.query("""
+                            INSERT INTO body_postings (token, batch, postings)
+                            SELECT t, \(batch), p FROM unnest(\(rewritten.map(\.0))::text[], \(rewritten.map(\.1))::bytea[]) AS u(t, p)
+                            """, logger: logger)
+                    }
+                    try await connection.query("UPDATE postings_batches SET documents = \(live.count), live = \(live.count) WHERE batch = \(batch)",
+                                               logger: logger)
+                }
+                try await connection.query("COMMIT", logger: logger)
+            } catch {
+                _ = try? await connection.query("ROLLBACK", logger: logger)
+                throw error
+            }
+        }
+    }
+
     /// What ``delete(_:)`` deletes: a document and those inside it, or
     /// every document of a folder.
     enum Deletion {
@@ -225,18 +327,27 @@ struct PostgresWriter {
     /// Deletes documents, taking them out of the statistics; how many went.
     @discardableResult
     private mutating func delete(_ deletion: Deletion) async throws -> Int64 {
-        // One row of totals (no token), then one per token of the documents.
+        // One row of totals (kind 0), then one per token of the documents
+        // (kind 1), then one per batch of postings (kind 2: its id as `path`).
         let rows = try await connection.query(PostgresQuery(unsafeSQL: """
-            WITH gone AS (DELETE FROM documents WHERE \(deletion.condition) RETURNING path_len, title_len, body_len, path_tsv, title_tsv, body_tsv)
-            SELECT NULL::text, count(*)::bigint, coalesce(sum(path_len), 0)::bigint, coalesce(sum(title_len), 0)::bigint, coalesce(sum(body_len), 0)::bigint
+            WITH gone AS (DELETE FROM documents WHERE \(deletion.condition)
+                          RETURNING path_len, title_len, body_len, path_tsv, title_tsv, body_tsv, batch)
+            SELECT 0, NULL::text, count(*)::bigint, coalesce(sum(path_len), 0)::bigint, coalesce(sum(title_len), 0)::bigint,
+                   coalesce(sum(body_len), 0)::bigint
             FROM gone
             UNION ALL
-            SELECT l, count(*)::bigint, 0, 0, 0 FROM gone, unnest(tsvector_to_array(path_tsv || title_tsv || body_tsv)) l GROUP BY l
+            SELECT 1, l, count(*)::bigint, 0, 0, 0 FROM gone, unnest(tsvector_to_array(path_tsv || title_tsv || body_tsv)) l GROUP BY l
+            UNION ALL
+            SELECT 2, NULL, count(*)::bigint, batch, 0, 0 FROM gone WHERE batch IS NOT NULL GROUP BY batch
             """), logger: PostgresSession.logger)
         var deleted: Int64 = 0
-        for try await (token, count, path, title, body) in rows.decode((String?, Int64, Int64, Int64, Int64).self) {
-            if let token {
+        for try await (kind, token, count, path, title, body) in rows.decode((Int, String?, Int64, Int64, Int64, Int64).self) {
+            if kind == 1, let token {
                 tokenDocuments[token, default: 0] -= count
+                continue
+            }
+            if kind == 2 {
+                batchesLive[path, default: 0] -= count
                 continue
             }
             deleted = count
@@ -282,12 +393,18 @@ struct PostgresWriter {
         var noEncoding: [Bool] = [], noTitle: [Bool] = [], noMetadata: [Bool] = []
         var slot: [[UInt8]: Int] = [:]
         var tokenSets: [Set<String>] = []
+        var bodyTokens: [[Int]] = []
         var unplacedVectors: [TextSearchVector] = []
         for (index, document) in documents.enumerated() {
             var written = Set<String>()
             var unplaced: [(String, Int)] = []
             var vectors = document.columns.dropLast().map { TextSearchLiterals.vector($0, written: &written) }
-            if let body = document.columns.last { vectors.append(TextSearchLiterals.vector(body, written: &written, unplaced: &unplaced)) }
+            if let body = document.columns.last {
+                // The body's postings list the tokens its vector holds.
+                var inVector: [Int] = []
+                vectors.append(TextSearchLiterals.vector(body, written: &written, unplaced: &unplaced, kept: &inVector))
+                if postings != nil { bodyTokens.append(inVector) }
+            }
             unplacedVectors.append(TextSearchLiterals.counts(unplaced))
             tokenSets.append(written)
             slot[document.path] = index
@@ -307,13 +424,20 @@ struct PostgresWriter {
             complete.append(vectors.allSatisfy(\.isComplete))
         }
         let logger = PostgresSession.logger
+        if postings != nil, batch == nil {
+            for try await id in try await connection.query(
+                "INSERT INTO postings_batches (writer, documents, live) VALUES (\(writer), 0, 0) RETURNING batch", logger: logger).decode(Int64.self) {
+                batch = (id, 0)
+            }
+        }
         var ids = [Int64?](repeating: nil, count: documents.count)
         let rows = try await connection.query("""
             INSERT INTO documents (root_id, container_id, path, inner_path, size, mtime, hash, kind, language, encoding, title, metadata,
-                path_len, title_len, body_len, path_tsv, title_tsv, body_tsv, body_unplaced, complete, writer)
+                path_len, title_len, body_len, path_tsv, title_tsv, body_tsv, body_unplaced, complete, writer, batch)
             SELECT \(rootID), CASE WHEN nc THEN NULL ELSE c END, p, CASE WHEN ni THEN NULL ELSE i END, s, m, h, k,
                 CASE WHEN nl THEN NULL ELSE l END, CASE WHEN ne THEN NULL ELSE e END, CASE WHEN nt THEN NULL ELSE t END,
-                CASE WHEN nm THEN NULL ELSE md END, pl, tl, bl, pv, tv, bv, CASE WHEN length(bu) = 0 THEN NULL ELSE bu END, ok, \(writer)
+                CASE WHEN nm THEN NULL ELSE md END, pl, tl, bl, pv, tv, bv, CASE WHEN length(bu) = 0 THEN NULL ELSE bu END, ok, \(writer),
+                \(batch?.id)
             FROM unnest(\(containers)::int8[], \(noContainer)::bool[], \(paths)::bytea[], \(inner)::text[], \(noInner)::bool[],
                 \(sizes)::int8[], \(times)::int8[], \(hashes)::int8[], \(kinds)::text[], \(languages)::text[], \(noLanguage)::bool[],
                 \(encodings)::text[], \(noEncoding)::bool[], \(titles)::text[], \(noTitle)::bool[], \(metadata)::text[], \(noMetadata)::bool[],
@@ -334,6 +458,18 @@ struct PostgresWriter {
             delta[2] += titleLengths[index]
             delta[3] += bodyLengths[index]
             for token in tokenSets[index] { tokenDocuments[token, default: 0] += 1 }
+        }
+        // Each inserted body's postings, in increasing id.
+        if postings != nil, let batchID = batch?.id {
+            var order: [(id: Int64, index: Int)] = []
+            for (index, id) in ids.enumerated() { if let id { order.append((id, index)) } }
+            order.sort { $0.id < $1.id }
+            for (id, index) in order {
+                if let body = documents[index].columns.last {
+                    try postings?.add(document: id, tokens: bodyTokens[index].lazy.map { body.tokens[$0] })
+                }
+            }
+            batch = (batchID, (batch?.documents ?? 0) + Int64(order.count))
         }
         if !inserted.isEmpty {
             try await connection.query("INSERT INTO document_text (id, body) SELECT * FROM unnest(\(inserted)::int8[], \(bodies)::text[])",

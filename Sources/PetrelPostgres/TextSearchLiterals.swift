@@ -87,10 +87,19 @@ enum TextSearchLiterals {
     /// many were: the ranking still counts them in its frequency.
     static func vector(_ column: IndexedColumn, written: inout Set<String>, unplaced: inout [(String, Int)])
         -> (vector: TextSearchVector, isComplete: Bool) {
+        var kept: [Int] = []
+        return vector(column, written: &written, unplaced: &unplaced, kept: &kept)
+    }
+
+    /// As ``vector(_:written:unplaced:)``, adding to `kept` the index in
+    /// `column.tokens` of each token the vector holds (the tokens the
+    /// body's postings list).
+    static func vector(_ column: IndexedColumn, written: inout Set<String>, unplaced: inout [(String, Int)], kept indices: inout [Int])
+        -> (vector: TextSearchVector, isComplete: Bool) {
         var vector = TextSearchVector()
         var size = 0
         var isComplete = true
-        for (token, offsets) in column.tokens {
+        for (index, (token, offsets)) in column.tokens.enumerated() {
             guard isStorable(token) else {
                 isComplete = false
                 continue
@@ -108,6 +117,7 @@ enum TextSearchLiterals {
                 break
             }
             written.insert(token)
+            indices.append(index)
             vector.append(token, positions: offsets[..<kept].lazy.map { $0 + 1 })
         }
         return (vector, isComplete)

@@ -1,4 +1,5 @@
 import Foundation
+import PetrelTestSupport
 import Testing
 @testable import PetrelIndex
 

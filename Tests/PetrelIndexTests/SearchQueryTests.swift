@@ -1,3 +1,4 @@
+import PetrelTestSupport
 import Testing
 @testable import PetrelIndex
 
@@ -463,18 +464,5 @@ struct SearchTests {
         var paths: [String] = []
         for try await hit in index.searchHits(try SearchQuery("albatross")) { paths.append(hit.path) }
         #expect(paths.count == 1)
-    }
-}
-
-/// A small deterministic random generator (SplitMix64), so random tests repeat.
-struct SeededGenerator: RandomNumberGenerator {
-    private var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }

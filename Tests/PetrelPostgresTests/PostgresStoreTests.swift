@@ -345,6 +345,81 @@ struct PostgresStoreTests {
         #expect(Set(scores).count == scores.count)
     }
 
+    /// Bodies are read from `body_postings`; documents deleted leave
+    /// their batches, which are compacted once less than half of them is
+    /// left and dropped once none is; an index made before postings
+    /// searches its vectors, as before.
+    @Test("Body postings: the same pages as SQLite after deletions; batches compacted, then dropped; an index without them reads its vectors")
+    func bodyPostings() async throws {
+        let server = try PostgresServer()
+        defer { server.stop() }
+        let directory = try TemporaryDirectory()
+        let root = directory.path("notes")
+        try FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: true)
+        let count = 300
+        for number in 0..<count {
+            try "Note \(number): the keeper logs ship \(number % 17) near rock \(number % 7); the lantern turns \(number % 5) times.\n"
+                .write(toFile: root + "/note-\(number).txt", atomically: false, encoding: .utf8)
+        }
+        let sqlite = try DocumentIndex(path: directory.path("index.sqlite"))
+        _ = try await sqlite.update(roots: [root])
+        let postgres = try await PostgresIndex(server.url)
+        _ = try await postgres.update(roots: [root])
+        func expect(_ condition: String) throws {
+            try server.sql("DO $$ BEGIN IF NOT (\(condition)) THEN RAISE EXCEPTION 'not so: %', $c$\(condition)$c$; END IF; END $$")
+        }
+        try expect("(SELECT count(DISTINCT batch) FROM body_postings) = 1")
+        try expect("(SELECT documents = \(count) AND live = \(count) FROM postings_batches)")
+        let queries = ["keeper ship", "lantern", "rock 3", "\"the lantern turns\"", "note 17", "ship 5 OR rock 6", "keep*"]
+        let before = try await Self.compare(sqlite, postgres, queries)
+        #expect(before.hits >= 40 && before.difference <= 1e-9)
+        try server.sql("CREATE TABLE test_size AS SELECT sum(length(postings)) AS bytes FROM body_postings")
+        // A third of the notes go: the batch keeps them (two thirds live).
+        for number in 0..<(count / 3) { try FileManager.default.removeItem(atPath: root + "/note-\(number).txt") }
+        _ = try await sqlite.update(roots: [root])
+        #expect(try await postgres.update(roots: [root]).deleted == count / 3)
+        try expect("(SELECT documents = \(count) AND live = \(count - count / 3) FROM postings_batches)")
+        try expect("(SELECT sum(length(postings)) FROM body_postings) = (SELECT bytes FROM test_size)")
+        let afterFirst = try await Self.compare(sqlite, postgres, queries)
+        #expect(afterFirst.hits >= 40 && afterFirst.difference <= 1e-9)
+        // Another third: fewer than half are left, and the batch is written again.
+        for number in (count / 3)..<(2 * count / 3) { try FileManager.default.removeItem(atPath: root + "/note-\(number).txt") }
+        _ = try await sqlite.update(roots: [root])
+        _ = try await postgres.update(roots: [root])
+        try expect("(SELECT documents = \(count / 3) AND live = \(count / 3) FROM postings_batches)")
+        try expect("(SELECT sum(length(postings)) FROM body_postings) < (SELECT bytes FROM test_size) / 2")
+        let compacted = try await Self.compare(sqlite, postgres, queries)
+        #expect(compacted.hits >= 40 && compacted.difference <= 1e-9)
+        #expect(try await postgres.check() == [])
+        // Documents written over: the old batch empties and goes.
+        for number in (2 * count / 3)..<count {
+            try "Note \(number), rewritten: the gannet passes rock \(number % 7).\n"
+                .write(toFile: root + "/note-\(number).txt", atomically: false, encoding: .utf8)
+        }
+        _ = try await sqlite.update(roots: [root])
+        #expect(try await postgres.update(roots: [root]).updated == count / 3)
+        try expect("(SELECT count(*) FROM postings_batches) = 1 AND (SELECT count(DISTINCT batch) FROM body_postings) = 1")
+        let rewritten = try await Self.compare(sqlite, postgres, queries + ["gannet rock"])
+        #expect(rewritten.hits >= 40 && rewritten.difference <= 1e-9)
+        #expect(try await postgres.check() == [])
+        // Documents written by a Petrel that kept no postings, into an
+        // index that keeps them: their bodies are read from their vectors.
+        try server.sql("UPDATE documents SET batch = NULL; DELETE FROM body_postings; DELETE FROM postings_batches")
+        let unbatched = try await Self.compare(sqlite, postgres, queries + ["gannet rock"])
+        #expect(unbatched.hits == rewritten.hits && unbatched.difference <= 1e-9)
+        #expect(try await postgres.check() == ["\(count / 3) documents have no batch of body postings"])
+        // An index made before postings: no flag, and its searches read
+        // the vectors, with the same pages.
+        try server.sql("DELETE FROM petrel_meta WHERE key = 'body_postings'; DELETE FROM body_postings")
+        let vectors = try await Self.compare(sqlite, postgres, queries + ["gannet rock"])
+        #expect(vectors.hits == rewritten.hits && vectors.difference <= 1e-9)
+        // Removing the folder drops its batches.
+        try server.sql("INSERT INTO petrel_meta VALUES ('body_postings', 'complete')")
+        #expect(try await postgres.removeRoot(root) == count / 3)
+        try expect("(SELECT count(*) FROM postings_batches) = 0 AND (SELECT count(*) FROM documents) = 0")
+        #expect(try await postgres.check() == [])
+    }
+
     @Test("Filters (kinds, dates, a folder, a path glob, metadata) keep the same documents, with the same scores, as on SQLite")
     func filtersAsOnSQLite() async throws {
         let server = try PostgresServer()

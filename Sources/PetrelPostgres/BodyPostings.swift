@@ -153,43 +153,82 @@ extension BodyPostings {
 /// A `tsvector` as PostgreSQL sends it in binary (`tsvectorsend`: the
 /// number of lexemes, then each lexeme's bytes and a NUL, its number of
 /// positions and the positions, 16 bits each with the weight in the top
-/// two), read into each lexeme's offsets from 0: a candidate's path and
-/// title, read whole (they are short) instead of cut on the server.
+/// two): a candidate's path and title, read whole (they are short) and cut
+/// to the query's tokens in Swift, instead of on the server. The bytes are
+/// kept as they came; a lexeme becomes a `String` only when it is a token
+/// searched for.
 struct ReceivedVector: PostgresDecodable {
-    /// Every lexeme with its offsets.
-    let lexemes: [(lexeme: String, offsets: [Int])]
+    private enum Form {
+        case binary(ByteBuffer)
+        case text([String: [Int]])
+    }
+
+    private let form: Form
 
     init(from buffer: inout ByteBuffer, type: PostgresDataType, format: PostgresFormat, context: PostgresDecodingContext<some PostgresJSONDecoder>) throws {
         guard type == .tsvector else { throw PostgresDecodingError.Code.typeMismatch }
         switch format {
         case .text:
-            let literal = buffer.readString(length: buffer.readableBytes) ?? ""
-            lexemes = TextSearchLiterals.offsets(inVectors: [literal]).map { ($0.key, $0.value) }
+            form = .text(TextSearchLiterals.offsets(inVectors: [buffer.readString(length: buffer.readableBytes) ?? ""]))
         case .binary:
-            guard let count = buffer.readInteger(as: Int32.self), count >= 0 else { throw PostgresDecodingError.Code.failure }
-            var lexemes: [(String, [Int])] = []
-            lexemes.reserveCapacity(Int(count))
-            for _ in 0..<count {
-                guard let end = buffer.readableBytesView.firstIndex(of: 0),
-                      let lexeme = buffer.readString(length: end - buffer.readerIndex) else { throw PostgresDecodingError.Code.failure }
-                buffer.moveReaderIndex(forwardBy: 1)
-                guard let positions = buffer.readInteger(as: UInt16.self) else { throw PostgresDecodingError.Code.failure }
-                var offsets: [Int] = []
-                offsets.reserveCapacity(Int(positions))
-                for _ in 0..<positions {
-                    guard let position = buffer.readInteger(as: UInt16.self) else { throw PostgresDecodingError.Code.failure }
-                    offsets.append(Int(position & 0x3FFF) - 1)
-                }
-                lexemes.append((lexeme, offsets))
-            }
-            self.lexemes = lexemes
+            guard let bytes = buffer.readSlice(length: buffer.readableBytes) else { throw PostgresDecodingError.Code.failure }
+            form = .binary(bytes)
         }
     }
 
-    /// The offsets of the lexemes of `tokens`.
-    func offsets(of tokens: Set<String>) -> [String: [Int]] {
-        var result: [String: [Int]] = [:]
-        for (lexeme, offsets) in lexemes where tokens.contains(lexeme) { result[lexeme] = offsets }
-        return result
+    /// The offsets (from 0) of the lexemes that are tokens of `searched`.
+    func offsets(of searched: SearchedTokens) throws -> [String: [Int]] {
+        switch form {
+        case .text(let all):
+            return all.filter { searched.contains($0.key) }
+        case .binary(let buffer):
+            var result: [String: [Int]] = [:]
+            let bytes = buffer.readableBytesView
+            func malformed() -> IndexError { IndexError(.damaged, "a tsvector of the index is not one") }
+            guard let count = buffer.getInteger(at: buffer.readerIndex, as: Int32.self), count >= 0 else { throw malformed() }
+            var index = bytes.startIndex + 4
+            for _ in 0..<count {
+                guard let end = bytes[index...].firstIndex(of: 0), end + 3 <= bytes.endIndex else { throw malformed() }
+                let token = searched.token(bytes[index..<end])
+                let positions = Int(bytes[end + 1]) << 8 | Int(bytes[end + 2])
+                index = end + 3
+                guard index + 2 * positions <= bytes.endIndex else { throw malformed() }
+                if let token {
+                    var offsets: [Int] = []
+                    offsets.reserveCapacity(positions)
+                    for position in 0..<positions {
+                        let at = index + 2 * position
+                        offsets.append((Int(bytes[at]) << 8 | Int(bytes[at + 1])) & 0x3FFF - 1)
+                    }
+                    result[token] = offsets
+                }
+                index += 2 * positions
+            }
+            return result
+        }
+    }
+}
+
+/// The tokens a search looks for, found from a lexeme's bytes: only a
+/// lexeme of the length of some token is compared, and only a match
+/// becomes a `String`.
+struct SearchedTokens {
+    private let tokens: Set<String>
+    private let byLength: [Int: [[UInt8]]]
+
+    init(_ tokens: [String]) {
+        self.tokens = Set(tokens)
+        var byLength: [Int: [[UInt8]]] = [:]
+        for token in self.tokens { byLength[token.utf8.count, default: []].append(Array(token.utf8)) }
+        self.byLength = byLength
+    }
+
+    func contains(_ token: String) -> Bool { tokens.contains(token) }
+
+    /// The token these bytes spell, if it is one searched for.
+    func token(_ bytes: some Collection<UInt8>) -> String? {
+        guard let candidates = byLength[bytes.count] else { return nil }
+        for candidate in candidates where candidate.elementsEqual(bytes) { return String(decoding: candidate, as: UTF8.self) }
+        return nil
     }
 }

@@ -262,7 +262,7 @@ enum PostgresSearch {
             """ + (excluded.isEmpty ? "" : " AND d.id <> ALL($\(1 + wanted.count))"))
         for group in wanted { statement.binds.append(TextSearchLiterals.anyOf(exact: group.exact, prefixes: group.prefixes)) }
         if !excluded.isEmpty { statement.binds.append(excluded) }
-        let searched = Set(tokens)
+        let searched = SearchedTokens(tokens)
         var found: [(id: Int64, lengths: [Int], title: String, path: [UInt8], columns: [[String: [Int]]])] = []
         var leftOut = Set<Int64>()
         let result = try await connection.query(statement, logger: PostgresSession.logger)
@@ -271,7 +271,7 @@ enum PostgresSearch {
             in result.decode((Int64, Int, Int, Int, String, ReceivedVector, ReceivedVector, ByteBuffer, String, Int64, Int64, String?, Bool).self) {
             unbatched = unbatched || noBatch
             let pathBytes = Array(path.readableBytesView)
-            found.append((id, [pathLength, titleLength, bodyLength], title, pathBytes, [pathVector.offsets(of: searched), titleVector.offsets(of: searched)]))
+            found.append((id, [pathLength, titleLength, bodyLength], title, pathBytes, [try pathVector.offsets(of: searched), try titleVector.offsets(of: searched)]))
             if !prepared.filter.isEmpty, try !prepared.filter.keeps(StoreFilter.Document(
                 path: pathBytes, kind: kind, modificationTime: mtime, rootID: rootID, metadata: metadata)) {
                 leftOut.insert(id)

@@ -1,4 +1,5 @@
 import PetrelTestSupport
+import PostgresNIO
 import Testing
 @testable import PetrelIndex
 @testable import PetrelPostgres
@@ -75,6 +76,26 @@ struct BodyPostingsTests {
         ]
         for bytes in bad {
             #expect(throws: IndexError.self, "\(bytes)") { try BodyPostings.entries(bytes, wanted: [5, 1 << 62]) { _, _ in } }
+        }
+    }
+
+    @Test("A binary tsvector read back: the searched tokens' offsets only; a vector cut short is an error")
+    func receivedVectors() throws {
+        var vector = TextSearchVector()
+        vector.append("harbour", positions: [1, 7])
+        vector.append("it's", positions: [2])
+        vector.append("東京", positions: [3, 16_383])
+        var buffer = ByteBuffer()
+        vector.encode(into: &buffer, context: .default)
+        var copy = buffer
+        let received = try ReceivedVector(from: &copy, type: .tsvector, format: .binary, context: .default)
+        let found = try received.offsets(of: SearchedTokens(["東京", "harbour", "keeper", "harbours"]))
+        #expect(found == ["harbour": [0, 6], "東京": [2, 16_382]])
+        #expect(try received.offsets(of: SearchedTokens([])).isEmpty)
+        for cut in [1, 6, buffer.readableBytes - 1] {
+            var short = buffer.getSlice(at: 0, length: cut) ?? ByteBuffer()
+            let damaged = try ReceivedVector(from: &short, type: .tsvector, format: .binary, context: .default)
+            #expect(throws: IndexError.self, "cut at \(cut)") { try damaged.offsets(of: SearchedTokens(["東京"])) }
         }
     }
 }

@@ -109,16 +109,26 @@ enum TextSearchLiterals {
             var kept = 0
             while kept < offsets.count, kept < maximumPositions, offsets[kept] + 1 <= maximumPosition { kept += 1 }
             if kept < offsets.count { isComplete = false }
-            guard kept > 0 else { continue }
-            if kept < offsets.count { unplaced.append((token, offsets.count - kept)) }
-            size += token.utf8.count + 2 * kept + 8
+            // A token whose every occurrence is past the last position
+            // PostgreSQL keeps is written at that position, once: GIN and
+            // the counts then know the document holds it, as SQLite does
+            // (a body's true offsets are in its postings).
+            let marker = kept == 0
+            let placed = marker ? min(1, offsets.count) : kept
+            guard placed > 0 else { continue }
+            if placed < offsets.count { unplaced.append((token, offsets.count - placed)) }
+            size += token.utf8.count + 2 * placed + 8
             guard size <= maximumVectorBytes else {
                 isComplete = false
                 break
             }
             written.insert(token)
             indices.append(index)
-            vector.append(token, positions: offsets[..<kept].lazy.map { $0 + 1 })
+            if marker {
+                vector.append(token, positions: [maximumPosition])
+            } else {
+                vector.append(token, positions: offsets[..<kept].lazy.map { $0 + 1 })
+            }
         }
         return (vector, isComplete)
     }

@@ -18,13 +18,13 @@ struct TextSearchLiteralsTests {
     func binaryVectorsReadBackAsPostgreSQLsOwn() async throws {
         var column = IndexedColumn()
         column.tokens = [("it's", [0, 5]), (#"a\b"#, [1]), ("far", [16_382, 16_383, 20_000]), ("nul\0", [2]), ("", [3]),
-                         ("many", Array(0..<300)), ("東京", [4]), ("Zebra", [6])]
+                         ("many", Array(0..<300)), ("東京", [4]), ("Zebra", [6]), ("deep", [17_000, 18_000, 19_000])]
         var written = Set<String>()
         var unplaced: [(String, Int)] = []
         let (vector, isComplete) = TextSearchLiterals.vector(column, written: &written, unplaced: &unplaced)
         #expect(!isComplete)
-        #expect(written == ["it's", #"a\b"#, "far", "many", "東京", "Zebra"])
-        #expect(unplaced.map(\.0) == ["far", "many"] && unplaced.map(\.1) == [2, 44])
+        #expect(written == ["it's", #"a\b"#, "far", "many", "東京", "Zebra", "deep"])
+        #expect(unplaced.map(\.0) == ["far", "many", "deep"] && unplaced.map(\.1) == [2, 44, 2])
         let counts = TextSearchLiterals.counts([("far", 20_000), ("two", 2)])
         let complete = TextSearchLiterals.vector({ var c = IndexedColumn(); c.tokens = [("storm", [0, 3]), ("petrel", [1])]; return c }())
         #expect(complete.isComplete)
@@ -41,7 +41,7 @@ struct TextSearchLiteralsTests {
             printed.append(text)
         }
         let many = (1...256).map(String.init).joined(separator: ",")
-        #expect(printed == [#"'Zebra':7 'a\\b':2 'far':16383 'it''s':1,6 'many':"# + many + " '東京':5",
+        #expect(printed == [#"'Zebra':7 'a\\b':2 'deep':16383 'far':16383 'it''s':1,6 'many':"# + many + " '東京':5",
                             "'far':3617,16383 'two':2", "'petrel':2 'storm':1,4"])
         // Read back as the search reads vectors, and as PostgreSQL's own
         // parser reads the same text.

@@ -283,7 +283,7 @@ enum PostgresSearch {
             try await read.load(tokens, connection: connection)
             postings = read
             let ids = Set(found.map(\.id))
-            for token in tokens {
+            for token in Set(tokens) {
                 for list in read.lists[token] ?? [] {
                     try BodyPostings.entries(list, wanted: ids) { id, offsets in bodies[id, default: [:]][token] = offsets }
                 }

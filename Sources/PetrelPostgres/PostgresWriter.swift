@@ -263,14 +263,15 @@ struct PostgresWriter {
 
     /// Compacts the batches of `body_postings` that `writer` wrote and
     /// that hold fewer than half of their documents: a batch none of whose
-    /// documents is left goes; another is written again with the entries
-    /// of its documents still indexed. One transaction a batch, under the
+    /// documents is left goes (one whose every document went in its own
+    /// transaction too); another is written again with the entries of its
+    /// documents still indexed. One transaction a batch, under the
     /// folder's lock (only its writer writes or compacts a batch).
     static func compact(writer: String, connection: PostgresConnection) async throws {
         let logger = PostgresSession.logger
         var batches: [Int64] = []
         for try await batch in try await connection.query(
-            "SELECT batch FROM postings_batches WHERE writer = \(writer) AND live * 2 < documents ORDER BY batch", logger: logger).decode(Int64.self) {
+            "SELECT batch FROM postings_batches WHERE writer = \(writer) AND (live * 2 < documents OR live <= 0) ORDER BY batch", logger: logger).decode(Int64.self) {
             batches.append(batch)
         }
         for batch in batches {

@@ -316,7 +316,7 @@ extension PetrelIndexCommand {
             } else {
                 let (problems, index) = try Store.check(url: url)
                 try output.checkResult(path: index, problems: problems, fullTextChecked: false,
-                                       checks: "the kept statistics, every document's text and each token's document count (the vocabulary) agree with the documents",
+                                       checks: "the kept statistics, every document's text, each token's document count (the vocabulary) and the batches of body postings agree with the documents",
                                        repair: "index its folders into an empty database (petrel-index --database URL FOLDER...)")
                 if !problems.isEmpty { throw CommandExit(.partial) }
             }

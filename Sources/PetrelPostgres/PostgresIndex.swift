@@ -232,8 +232,7 @@ public final class PostgresIndex: Sendable {
                 """, logger: logger).decode(Int.self) where withoutText > 0 {
                 problems.append("\(withoutText) documents have no text row")
             }
-            for try await counted in try await connection.query("SELECT \(unescaped: PostgresSchema.hasTokenCounts)", logger: logger).decode(Bool.self)
-            where counted {
+            if try await PostgresSchema.holds(PostgresSchema.hasTokenCounts, on: connection) {
                 for try await wrong in try await connection.query("""
                     SELECT count(*) FROM
                         (SELECT token, sum(docs) AS docs FROM token_documents GROUP BY token HAVING sum(docs) <> 0) k
@@ -245,13 +244,12 @@ public final class PostgresIndex: Sendable {
                     problems.append("token_documents is wrong for \(wrong) tokens (the ranking's document frequencies)")
                 }
             }
-            for try await keeps in try await connection.query("SELECT \(unescaped: PostgresSchema.hasBodyPostings)", logger: logger).decode(Bool.self)
-            where keeps {
+            if try await PostgresSchema.holds(PostgresSchema.hasBodyPostings, on: connection) {
                 for try await (unbatched, miscounted) in try await connection.query("""
                     SELECT (SELECT count(*) FROM documents WHERE batch IS NULL),
                            (SELECT count(*) FROM postings_batches b
                             FULL JOIN (SELECT batch, count(*) AS live FROM documents WHERE batch IS NOT NULL GROUP BY batch) d ON d.batch = b.batch
-                            WHERE coalesce(b.live, 0) <> coalesce(d.live, 0) OR b.batch IS NULL)
+                            WHERE coalesce(b.live, 0) <> coalesce(d.live, 0))
                     """, logger: logger).decode((Int, Int).self) {
                     if unbatched > 0 { problems.append("\(unbatched) documents have no batch of body postings") }
                     if miscounted > 0 { problems.append("postings_batches counts the documents of \(miscounted) batches wrong") }

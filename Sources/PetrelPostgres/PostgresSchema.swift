@@ -136,11 +136,7 @@ enum PostgresSchema {
                 """, logger: PostgresSession.logger)
             // An index made before `token_documents` existed: its counts, once,
             // each under the writer that counted the document.
-            var complete = false
-            for try await value in try await connection.query("SELECT \(unescaped: hasTokenCounts)", logger: PostgresSession.logger).decode(Bool.self) {
-                complete = value
-            }
-            if !complete {
+            if try await !holds(hasTokenCounts, on: connection) {
                 try await connection.query("""
                     INSERT INTO token_documents (token, writer, docs)
                     SELECT l, d.writer, count(*) FROM documents d, unnest(tsvector_to_array(d.path_tsv || d.title_tsv || d.body_tsv)) l
@@ -164,6 +160,16 @@ enum PostgresSchema {
     /// Whether every document's body is in `body_postings`, as an SQL
     /// expression.
     static let hasBodyPostings = "EXISTS (SELECT 1 FROM petrel_meta WHERE key = 'body_postings')"
+
+    /// Whether the index holds what one of these expressions
+    /// (``hasTokenCounts``, ``hasBodyPostings``) asks.
+    static func holds(_ expression: String, on connection: PostgresConnection) async throws -> Bool {
+        var result = false
+        for try await value in try await connection.query("SELECT \(unescaped: expression)", logger: PostgresSession.logger).decode(Bool.self) {
+            result = value
+        }
+        return result
+    }
 
     /// The first key of Petrel's advisory locks ('PETR'); the second is 0
     /// for the schema, a folder's id for its updates.

@@ -43,16 +43,6 @@ struct PostgresWriter {
         postings = keepsPostings ? BodyPostings() : nil
     }
 
-    /// Whether the index keeps its bodies' postings.
-    static func keepsPostings(_ connection: PostgresConnection) async throws -> Bool {
-        var keeps = false
-        for try await value in try await connection.query("SELECT \(unescaped: PostgresSchema.hasBodyPostings)", logger: PostgresSession.logger)
-            .decode(Bool.self) {
-            keeps = value
-        }
-        return keeps
-    }
-
     /// Updates one folder on `connection`: claims it (advisory lock, waiting
     /// for another indexer of it), plans against what the index holds of
     /// it, and writes.
@@ -76,7 +66,7 @@ struct PostgresWriter {
         }
         let tokenizer = try StoreUpdate.tokenizer(.icu)
         var writer = PostgresWriter(connection: connection, rootID: rootID, writer: "root:\(rootID)", tokenizer: tokenizer,
-                                    keepsPostings: try await keepsPostings(connection))
+                                    keepsPostings: try await PostgresSchema.holds(PostgresSchema.hasBodyPostings, on: connection))
         do {
             let report = try await StoreUpdate.run(folder: folder.bytes, stored: stored, options: options, tokenizer: .icu) { operation in
                 try await writer.apply(operation)
@@ -129,7 +119,7 @@ struct PostgresWriter {
         guard let rootID = found else { throw IndexError(.unknownFolder, "\(path) is not a folder of this index") }
         try await connection.query("SELECT pg_advisory_lock(\(PostgresSchema.lockSpace), \(Int32(truncatingIfNeeded: rootID)))", logger: logger)
         var writer = PostgresWriter(connection: connection, rootID: rootID, writer: "root:\(rootID)", tokenizer: try StoreUpdate.tokenizer(.icu),
-                                    keepsPostings: try await keepsPostings(connection))
+                                    keepsPostings: try await PostgresSchema.holds(PostgresSchema.hasBodyPostings, on: connection))
         do {
             try await writer.begin()
             let removed = try await writer.delete(.folder(rootID))

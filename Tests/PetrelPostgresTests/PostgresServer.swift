@@ -62,6 +62,12 @@ final class PostgresServer: @unchecked Sendable {
         try Self.run("/usr/bin/psql", ["-X", "-q", "-v", "ON_ERROR_STOP=1", url, "-c", statements])
     }
 
+    /// Asks the server whether an SQL condition holds: an error, quoting
+    /// it, when it does not.
+    func expect(_ condition: String) throws {
+        try sql("DO $$ BEGIN IF NOT (\(condition)) THEN RAISE EXCEPTION 'not so: %', $c$\(condition)$c$; END IF; END $$")
+    }
+
     /// Runs a PostgreSQL program as the server's user.
     private static func asServer(_ program: String, _ arguments: [String]) throws {
         if isRoot {

@@ -29,6 +29,16 @@ struct PostgresStoreTests {
         return root
     }
 
+    /// A folder `name` of `count` notes, `note-N.txt`, each of `text(N)`.
+    static func makeNotes(in directory: TemporaryDirectory, named name: String, count: Int, _ text: (Int) -> String) throws -> String {
+        let root = directory.path(name)
+        try FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: true)
+        for number in 0..<count {
+            try text(number).write(toFile: root + "/note-\(number).txt", atomically: false, encoding: .utf8)
+        }
+        return root
+    }
+
     static let queries = [
         "lighthouse keeper", "lamp", "encoding", "encod*", "Mueller", "Großmann strasse", "有条件的执行脚本", "执行", "タブに変換",
         "\"lighthouse keeper\"", "keeper -lamp", "title:lighthouse", "lantern rocks night", "keeper OR harbour", "灯台守",
@@ -357,20 +367,15 @@ struct PostgresStoreTests {
         let server = try PostgresServer()
         defer { server.stop() }
         let directory = try TemporaryDirectory()
-        let root = directory.path("notes")
-        try FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: true)
         let count = 300
-        for number in 0..<count {
-            try "Note \(number): the keeper logs ship \(number % 17) near rock \(number % 7); the lantern turns \(number % 5) times.\n"
-                .write(toFile: root + "/note-\(number).txt", atomically: false, encoding: .utf8)
+        let root = try Self.makeNotes(in: directory, named: "notes", count: count) { number in
+            "Note \(number): the keeper logs ship \(number % 17) near rock \(number % 7); the lantern turns \(number % 5) times.\n"
         }
         let sqlite = try DocumentIndex(path: directory.path("index.sqlite"))
         _ = try await sqlite.update(roots: [root])
         let postgres = try await PostgresIndex(server.url)
         _ = try await postgres.update(roots: [root])
-        func expect(_ condition: String) throws {
-            try server.sql("DO $$ BEGIN IF NOT (\(condition)) THEN RAISE EXCEPTION 'not so: %', $c$\(condition)$c$; END IF; END $$")
-        }
+        let expect = server.expect
         try expect("(SELECT count(DISTINCT batch) FROM body_postings) = 1")
         try expect("(SELECT documents = \(count) AND live = \(count) FROM postings_batches)")
         let queries = ["keeper ship", "lantern", "rock 3", "\"the lantern turns\"", "note 17", "ship 5 OR rock 6", "keep*"]
@@ -627,12 +632,9 @@ struct PostgresStoreTests {
         let server = try PostgresServer()
         defer { server.stop() }
         let directory = try TemporaryDirectory()
-        let root = directory.path("many")
-        try FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: true)
         let count = 1500
-        for number in 0..<count {
-            try "Note \(number): the keeper logs ship \(number % 97) near rock \(number % 13) at lantern time.\n"
-                .write(toFile: root + "/note-\(number).txt", atomically: false, encoding: .utf8)
+        let root = try Self.makeNotes(in: directory, named: "many", count: count) { number in
+            "Note \(number): the keeper logs ship \(number % 97) near rock \(number % 13) at lantern time.\n"
         }
         let index = try await PostgresIndex(server.url)
         let process = Process()
@@ -670,17 +672,10 @@ struct PostgresStoreTests {
         let server = try PostgresServer()
         defer { server.stop() }
         let directory = try TemporaryDirectory()
-        let root = directory.path("notes")
-        try FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: true)
-        for number in 0..<120 {
-            try "Note \(number): the keeper lights the lamp.\n".write(toFile: root + "/note-\(number).txt", atomically: false, encoding: .utf8)
-        }
+        let root = try Self.makeNotes(in: directory, named: "notes", count: 120) { "Note \($0): the keeper lights the lamp.\n" }
         let index = try await PostgresIndex(server.url)
         #expect(try await index.update(roots: [root]).added == 120)
-        // What a test asks of the server: an error when it is not so.
-        func expect(_ condition: String) throws {
-            try server.sql("DO $$ BEGIN IF NOT (\(condition)) THEN RAISE EXCEPTION 'not so: %', $c$\(condition)$c$; END IF; END $$")
-        }
+        let expect = server.expect
         // `last_analyze`: an ANALYZE run by a session (autovacuum's are
         // `last_autoanalyze`).
         let analysed = "(SELECT last_analyze FROM pg_stat_user_tables WHERE relname = 'documents')"

@@ -209,7 +209,12 @@ package enum StoreUpdate {
             extraction.run(reads, missing: missing, into: queue, shouldStop: { stop.isSet })
             queue.close()
         }
-        let slots = DispatchSemaphore(value: window)
+        // Made empty and filled: libdispatch traps when a semaphore goes
+        // below the value it was made with and is then freed, which a
+        // failed write left behind (the converter's last waits after
+        // `stop`, the update gone).
+        let slots = DispatchSemaphore(value: 0)
+        for _ in 0..<window { slots.signal() }
         let base = location.bytes.lastIndex(of: UInt8(ascii: "/")).map { FilePath(bytes: Array(location.bytes[..<$0])) } ?? location
         let converter = Converter(icu: icu, relativeBase: base, batchDocuments: options.batchDocuments, batchBytes: options.batchBytes)
         let (operations, continuation) = AsyncThrowingStream.makeStream(of: StoreOperation.self)

@@ -23,6 +23,9 @@ public final class PostgresIndex: Sendable {
     /// How many documents must hold a token of a query before its search
     /// first ranks only those holding every term (PostgresSearch).
     let conjunctiveMinimum: Int64
+    /// Run by each search once it has read the statistics, inside its
+    /// transaction (tests make a standby cancel it there).
+    let afterStatistics: (@Sendable () async throws -> Void)?
 
     /// Opens the index at `location`, creating its tables when missing
     /// (`create`; when false, a database without them throws
@@ -35,14 +38,20 @@ public final class PostgresIndex: Sendable {
 
     /// As ``init(location:create:)``, with the number of documents holding
     /// a token of a query past which a search first ranks only those that
-    /// hold every term (tests lower it to take that path on small trees).
-    package init(location: PostgresLocation, create: Bool = true, conjunctiveMinimum: Int64) async throws {
+    /// hold every term (tests lower it to take that path on small trees),
+    /// and what each search runs once it has read the statistics.
+    package init(location: PostgresLocation, create: Bool = true, conjunctiveMinimum: Int64? = nil,
+                 afterStatistics: (@Sendable () async throws -> Void)? = nil) async throws {
         self.location = location
-        self.conjunctiveMinimum = conjunctiveMinimum
+        self.conjunctiveMinimum = conjunctiveMinimum ?? PostgresSearch.conjunctiveMinimum
+        self.afterStatistics = afterStatistics
         let exists = try await withConnection(doing: "cannot open the index in") { connection in
-            if create { try await PostgresSchema.create(connection) }
+            if create {
+                try await PostgresSession.requirePrimary(connection, location, doing: "cannot create the index in")
+                try await PostgresSchema.create(connection)
+            }
             var found = false
-            for try await _ in try await connection.query("SELECT 1 FROM pg_tables WHERE tablename = 'petrel_meta'", logger: PostgresSession.logger)
+            for try await _ in try await connection.statement("SELECT 1 FROM pg_tables WHERE tablename = 'petrel_meta'", logger: PostgresSession.logger)
                 .decode(Int.self) {
                 found = true
             }
@@ -57,21 +66,28 @@ public final class PostgresIndex: Sendable {
     }
 
     /// Runs `body` on a new connection, closed after; postgres-nio's errors
-    /// become ``IndexError``s that say what was being done.
-    func withConnection<T: Sendable>(doing: String, _ body: (PostgresConnection) async throws -> T) async throws -> T {
-        let connection: PostgresConnection
-        do {
-            connection = try await PostgresSession.connect(location)
-        } catch {
-            throw PostgresSession.failure(error, location, doing: doing)
-        }
-        do {
-            let result = try await body(connection)
-            try? await connection.close()
-            return result
-        } catch {
-            try? await connection.close()
-            throw PostgresSession.failure(error, location, doing: doing)
+    /// become ``IndexError``s that say what was being done. An error that
+    /// `isTransient` accepts runs `body` again on a new connection, up to
+    /// three times in all (a server that cannot be reached is not retried).
+    func withConnection<T: Sendable>(doing: String, retrying isTransient: (any Error) -> Bool = { _ in false },
+                                     _ body: (PostgresConnection) async throws -> T) async throws -> T {
+        var attempt = 1
+        while true {
+            let connection: PostgresConnection
+            do {
+                connection = try await PostgresSession.connect(location)
+            } catch {
+                throw PostgresSession.failure(error, location, doing: doing)
+            }
+            do {
+                let result = try await body(connection)
+                try? await connection.close()
+                return result
+            } catch {
+                try? await connection.close()
+                guard attempt < 3, isTransient(error) else { throw PostgresSession.failure(error, location, doing: doing) }
+                attempt += 1
+            }
         }
     }
 
@@ -83,7 +99,8 @@ public final class PostgresIndex: Sendable {
         for root in roots {
             let folder = try StoreUpdate.folder(root)
             let one = try await withConnection(doing: "cannot update the index in") { connection in
-                try await PostgresWriter.update(folder: folder, options: options, connection: connection)
+                try await PostgresSession.requirePrimary(connection, location, doing: "cannot update the index in")
+                return try await PostgresWriter.update(folder: folder, options: options, connection: connection)
             }
             report.roots += one.roots
             report.filesSeen += one.filesSeen
@@ -110,7 +127,8 @@ public final class PostgresIndex: Sendable {
     @discardableResult
     public func removeRoot(_ path: String) async throws -> Int {
         try await withConnection(doing: "cannot update the index in") { connection in
-            try await PostgresWriter.removeRoot(spellings: StoreUpdate.spellings(ofFolder: path), named: path, connection: connection)
+            try await PostgresSession.requirePrimary(connection, location, doing: "cannot update the index in")
+            return try await PostgresWriter.removeRoot(spellings: StoreUpdate.spellings(ofFolder: path), named: path, connection: connection)
         }
     }
 
@@ -122,12 +140,15 @@ public final class PostgresIndex: Sendable {
 
     /// Searches in three passes: the index's statistics, the candidates
     /// with only the positions of the query's tokens, the page; ranked in
-    /// Swift by the model SQLite's searches use.
+    /// Swift by the model SQLite's searches use. On a hot standby, a search
+    /// that the standby cancels to replay its primary's changes runs again.
     public func search(_ query: SearchQuery, options: SearchOptions = SearchOptions()) async throws -> SearchResults {
-        try await withConnection(doing: "cannot search the index in") { connection in
-            let results = try await PostgresSearch.run(query, options: options, conjunctiveMinimum: conjunctiveMinimum, connection: connection)
+        try await withConnection(doing: "cannot search the index in", retrying: PostgresSession.isRecoveryConflict) { connection in
+            let results = try await PostgresSearch.run(query, options: options, conjunctiveMinimum: conjunctiveMinimum,
+                                                       afterStatistics: afterStatistics, connection: connection)
             guard let loosened = results.phraseRetry(options: options) else { return results }
-            let retried = try await PostgresSearch.run(loosened.query, options: options, conjunctiveMinimum: conjunctiveMinimum, connection: connection)
+            let retried = try await PostgresSearch.run(loosened.query, options: options, conjunctiveMinimum: conjunctiveMinimum,
+                                                       afterStatistics: afterStatistics, connection: connection)
             return results.replaced(by: retried, loosening: loosened.phrases)
         }
     }
@@ -141,7 +162,7 @@ public final class PostgresIndex: Sendable {
 
     private static func statisticsAndRecount(on connection: PostgresConnection) async throws -> (kept: [Int64], counted: [Int64]) {
         var result: (kept: [Int64], counted: [Int64]) = ([], [])
-        for try await row in try await connection.query("""
+        for try await row in try await connection.statement("""
             SELECT (SELECT coalesce(sum(docs), 0)::bigint FROM corpus_stats), (SELECT coalesce(sum(path_tokens), 0)::bigint FROM corpus_stats),
                    (SELECT coalesce(sum(title_tokens), 0)::bigint FROM corpus_stats), (SELECT coalesce(sum(body_tokens), 0)::bigint FROM corpus_stats),
                    count(*)::bigint, coalesce(sum(path_len), 0)::bigint, coalesce(sum(title_len), 0)::bigint, coalesce(sum(body_len), 0)::bigint
@@ -156,7 +177,7 @@ public final class PostgresIndex: Sendable {
     package func lockedFolderCount() async throws -> Int {
         try await withConnection(doing: "cannot read the index in") { connection in
             var count = 0
-            for try await value in try await connection.query(
+            for try await value in try await connection.statement(
                 "SELECT count(*)::bigint FROM pg_locks WHERE locktype = 'advisory' AND classid = \(Int64(PostgresSchema.lockSpace)) AND objid <> 0 AND granted",
                 logger: PostgresSession.logger).decode(Int.self) {
                 count = value
@@ -171,7 +192,7 @@ public final class PostgresIndex: Sendable {
     public func roots() async throws -> [IndexedRoot] {
         try await withConnection(doing: "cannot read the index in") { connection in
             var roots: [IndexedRoot] = []
-            for try await (id, path, lastRun, count) in try await connection.query("""
+            for try await (id, path, lastRun, count) in try await connection.statement("""
                 SELECT r.id, r.path, extract(epoch FROM r.last_run_at)::float8, (SELECT count(*) FROM documents d WHERE d.root_id = r.id)
                 FROM roots r ORDER BY r.path
                 """, logger: PostgresSession.logger).decode((Int64, ByteBuffer, Double?, Int).self) {
@@ -190,7 +211,7 @@ public final class PostgresIndex: Sendable {
             let logger = PostgresSession.logger
             var statistics = IndexStatistics(path: location.description, tokenizer: .icu, schemaVersion: 0, lastUpdatedBy: nil,
                                              rootCount: 0, documentCount: 0, indexedBytes: 0, fileSize: 0, kinds: [:], languages: [:])
-            for try await (version, roots, documents, bytes, size) in try await connection.query("""
+            for try await (version, roots, documents, bytes, size) in try await connection.statement("""
                 SELECT (SELECT value FROM petrel_meta WHERE key = 'schema_version'), (SELECT count(*) FROM roots),
                        count(*), coalesce(sum(size), 0)::bigint,
                        (SELECT coalesce(sum(pg_total_relation_size(c.oid)), 0)::bigint FROM pg_class c
@@ -200,7 +221,7 @@ public final class PostgresIndex: Sendable {
                 statistics.schemaVersion = version.flatMap { Int($0) } ?? 0
                 (statistics.rootCount, statistics.documentCount, statistics.indexedBytes, statistics.fileSize) = (roots, documents, bytes, size)
             }
-            for try await (column, value, count) in try await connection.query("""
+            for try await (column, value, count) in try await connection.statement("""
                 SELECT 'kind', kind, count(*) FROM documents GROUP BY kind
                 UNION ALL SELECT 'language', language, count(*) FROM documents WHERE language IS NOT NULL GROUP BY language
                 """, logger: logger).decode((String, String, Int).self) {
@@ -227,13 +248,13 @@ public final class PostgresIndex: Sendable {
             where keptValue != countedValue {
                 problems.append("corpus_stats counts \(keptValue) \(name), the documents hold \(countedValue)")
             }
-            for try await withoutText in try await connection.query("""
+            for try await withoutText in try await connection.statement("""
                 SELECT count(*) FROM documents d WHERE NOT EXISTS (SELECT 1 FROM document_text t WHERE t.id = d.id)
                 """, logger: logger).decode(Int.self) where withoutText > 0 {
                 problems.append("\(withoutText) documents have no text row")
             }
             if try await PostgresSchema.holds(PostgresSchema.hasTokenCounts, on: connection) {
-                for try await wrong in try await connection.query("""
+                for try await wrong in try await connection.statement("""
                     SELECT count(*) FROM
                         (SELECT token, sum(docs) AS docs FROM token_documents GROUP BY token HAVING sum(docs) <> 0) k
                         FULL JOIN (SELECT l AS token, count(*) AS docs FROM documents d,
@@ -245,7 +266,7 @@ public final class PostgresIndex: Sendable {
                 }
             }
             if try await PostgresSchema.holds(PostgresSchema.hasBodyPostings, on: connection) {
-                for try await (unbatched, miscounted) in try await connection.query("""
+                for try await (unbatched, miscounted) in try await connection.statement("""
                     SELECT (SELECT count(*) FROM documents WHERE batch IS NULL),
                            (SELECT count(*) FROM postings_batches b
                             FULL JOIN (SELECT batch, count(*) AS live FROM documents WHERE batch IS NOT NULL GROUP BY batch) d ON d.batch = b.batch
@@ -263,7 +284,7 @@ public final class PostgresIndex: Sendable {
     public func documentCount() async throws -> Int {
         try await withConnection(doing: "cannot read the index in") { connection in
             var count = 0
-            for try await value in try await connection.query("SELECT count(*) FROM documents", logger: PostgresSession.logger).decode(Int.self) {
+            for try await value in try await connection.statement("SELECT count(*) FROM documents", logger: PostgresSession.logger).decode(Int.self) {
                 count = value
             }
             return count

@@ -76,13 +76,47 @@ enum PostgresSession {
         try await PostgresConnection.connect(configuration: location.configuration, id: 1, logger: logger)
     }
 
+    /// Throws when the server is a hot standby, whose transactions only
+    /// read: an index is updated on its primary.
+    static func requirePrimary(_ connection: PostgresConnection, _ location: PostgresLocation, doing: String) async throws {
+        var isStandby = false
+        for try await inRecovery in try await connection.statement("SELECT pg_is_in_recovery()", logger: logger).decode(Bool.self) {
+            isStandby = inRecovery
+        }
+        if isStandby {
+            throw IndexError(.cannotOpen, "\(doing) PostgreSQL at \(location): the server is a hot standby, which only reads; update the index on its primary")
+        }
+    }
+
+    /// Whether a read-only transaction may simply run again after this
+    /// error: a hot standby cancels a reader whose snapshot or locks stand
+    /// in the way of what it replays from its primary (SQLSTATE 40001),
+    /// and ends its session when it was between statements; the next
+    /// snapshot is a new one.
+    static func isRecoveryConflict(_ error: any Error) -> Bool {
+        if error is SessionEnded { return true }
+        guard let error = error as? PSQLError else { return false }
+        if error.serverInfo?[.sqlState] == "40001" { return true }
+        // Closed after the server's last word (postgres-nio reports the
+        // close as its own when a statement was asked for meanwhile).
+        return error.code == .serverClosedConnection || error.code == .clientClosedConnection
+    }
+
+    /// A statement not sent: the server had ended the session (a standby's
+    /// recovery conflict, a restart, an administrator).
+    struct SessionEnded: Error, CustomStringConvertible {
+        var description: String { "the server closed the connection (stopped, restarted, or it ended the session)" }
+    }
+
     /// An error of postgres-nio as an ``IndexError``: the server's own
     /// message when it sent one, else what happened to the connection.
     static func failure(_ error: any Error, _ location: PostgresLocation, doing: String) -> IndexError {
         if let error = error as? IndexError { return error }
-        guard let error = error as? PSQLError else {
+        guard var error = error as? PSQLError else {
             return IndexError(.cannotOpen, "\(doing) PostgreSQL at \(location): \(error)")
         }
+        // A connection closed after the server said why: its reason.
+        if error.serverInfo == nil, let reason = error.underlying as? PSQLError, reason.serverInfo?[.message] != nil { error = reason }
         if let message = error.serverInfo?[.message] {
             let state = error.serverInfo?[.sqlState].map { " (SQLSTATE \($0))" } ?? ""
             return IndexError(.cannotOpen, "\(doing) PostgreSQL at \(location): \(message)\(state)")
@@ -90,9 +124,24 @@ enum PostgresSession {
         let detail: String
         switch error.code {
         case .connectionError: detail = error.underlying.map { "\($0)" } ?? "the connection failed"
-        case .serverClosedConnection, .uncleanShutdown: detail = "the server closed the connection (stopped, restarted or unreachable)"
+        case .serverClosedConnection, .clientClosedConnection, .uncleanShutdown:
+            detail = "the server closed the connection (stopped, restarted or unreachable)"
         default: detail = "\(error.code)" + (error.underlying.map { ": \($0)" } ?? "")
         }
         return IndexError(.cannotOpen, "\(doing) PostgreSQL at \(location): \(detail)")
+    }
+}
+
+extension PostgresConnection {
+    /// `query(_:logger:)`, refused at once on a connection the server has
+    /// closed. postgres-nio 1.33 writes a statement to a closed channel
+    /// without a promise, and the statement's result then never comes: a
+    /// session ended while the client computed between two statements
+    /// hung the search. A session that ends in the instant between this
+    /// check and the write is not caught.
+    @discardableResult
+    func statement(_ query: PostgresQuery, logger: Logger) async throws -> PostgresRowSequence {
+        guard !isClosed else { throw PostgresSession.SessionEnded() }
+        return try await self.query(query, logger: logger)
     }
 }

@@ -118,38 +118,38 @@ enum PostgresSchema {
     /// Creates what is missing, once per database at a time (an advisory
     /// lock: two processes creating the tables together would collide).
     static func create(_ connection: PostgresConnection) async throws {
-        try await connection.query("SELECT pg_advisory_lock(\(lockSpace), 0)", logger: PostgresSession.logger)
+        try await connection.statement("SELECT pg_advisory_lock(\(lockSpace), 0)", logger: PostgresSession.logger)
         do {
             for statement in statements {
-                try await connection.query(PostgresQuery(unsafeSQL: statement), logger: PostgresSession.logger)
+                try await connection.statement(PostgresQuery(unsafeSQL: statement), logger: PostgresSession.logger)
             }
-            try await connection.query("""
+            try await connection.statement("""
                 INSERT INTO petrel_meta (key, value) VALUES ('schema_version', \(version)), ('tokenizer', 'icu')
                 ON CONFLICT (key) DO NOTHING
                 """, logger: PostgresSession.logger)
             // Postings are written and read once every document's body is
             // in them: from the first document of a new index (or of an
             // index made before them, once it holds no document).
-            try await connection.query("""
+            try await connection.statement("""
                 INSERT INTO petrel_meta (key, value) SELECT 'body_postings', 'complete' WHERE NOT EXISTS (SELECT 1 FROM documents)
                 ON CONFLICT (key) DO NOTHING
                 """, logger: PostgresSession.logger)
             // An index made before `token_documents` existed: its counts, once,
             // each under the writer that counted the document.
             if try await !holds(hasTokenCounts, on: connection) {
-                try await connection.query("""
+                try await connection.statement("""
                     INSERT INTO token_documents (token, writer, docs)
                     SELECT l, d.writer, count(*) FROM documents d, unnest(tsvector_to_array(d.path_tsv || d.title_tsv || d.body_tsv)) l
                     GROUP BY l, d.writer
                     ON CONFLICT (token, writer) DO UPDATE SET docs = EXCLUDED.docs
                     """, logger: PostgresSession.logger)
-                try await connection.query("INSERT INTO petrel_meta (key, value) VALUES ('token_documents', 'complete')", logger: PostgresSession.logger)
+                try await connection.statement("INSERT INTO petrel_meta (key, value) VALUES ('token_documents', 'complete')", logger: PostgresSession.logger)
             }
         } catch {
-            _ = try? await connection.query("SELECT pg_advisory_unlock(\(lockSpace), 0)", logger: PostgresSession.logger)
+            _ = try? await connection.statement("SELECT pg_advisory_unlock(\(lockSpace), 0)", logger: PostgresSession.logger)
             throw error
         }
-        try await connection.query("SELECT pg_advisory_unlock(\(lockSpace), 0)", logger: PostgresSession.logger)
+        try await connection.statement("SELECT pg_advisory_unlock(\(lockSpace), 0)", logger: PostgresSession.logger)
     }
 
     /// Whether `token_documents` counts every document, as an SQL
@@ -165,7 +165,7 @@ enum PostgresSchema {
     /// (``hasTokenCounts``, ``hasBodyPostings``) asks.
     static func holds(_ expression: String, on connection: PostgresConnection) async throws -> Bool {
         var result = false
-        for try await value in try await connection.query("SELECT \(unescaped: expression)", logger: PostgresSession.logger).decode(Bool.self) {
+        for try await value in try await connection.statement("SELECT \(unescaped: expression)", logger: PostgresSession.logger).decode(Bool.self) {
             result = value
         }
         return result

@@ -17,20 +17,23 @@ import PostgresNIO
 ///    snippets.
 enum PostgresSearch {
     static func run(_ query: SearchQuery, options: SearchOptions, conjunctiveMinimum: Int64 = conjunctiveMinimum,
+                    afterStatistics: (@Sendable () async throws -> Void)? = nil,
                     connection: PostgresConnection) async throws -> SearchResults {
         let logger = PostgresSession.logger
-        try await connection.query("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY", logger: logger)
+        try await connection.statement("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY", logger: logger)
         do {
-            let results = try await passes(query, options: options, conjunctiveMinimum: conjunctiveMinimum, connection: connection)
-            try await connection.query("COMMIT", logger: logger)
+            let results = try await passes(query, options: options, conjunctiveMinimum: conjunctiveMinimum,
+                                           afterStatistics: afterStatistics, connection: connection)
+            try await connection.statement("COMMIT", logger: logger)
             return results
         } catch {
-            _ = try? await connection.query("ROLLBACK", logger: logger)
+            _ = try? await connection.statement("ROLLBACK", logger: logger)
             throw error
         }
     }
 
     private static func passes(_ query: SearchQuery, options: SearchOptions, conjunctiveMinimum: Int64,
+                               afterStatistics: (@Sendable () async throws -> Void)?,
                                connection: PostgresConnection) async throws -> SearchResults {
         let logger = PostgresSession.logger
         // Pass 1: statistics.
@@ -42,7 +45,7 @@ enum PostgresSearch {
         var hasTokenCounts = false
         // Whether every body is in `body_postings`.
         var hasBodyPostings = false
-        for try await (count, path, title, body, tokenCounts, bodyPostings) in try await connection.query("""
+        for try await (count, path, title, body, tokenCounts, bodyPostings) in try await connection.statement("""
             SELECT coalesce(sum(docs), 0)::bigint, coalesce(sum(path_tokens), 0)::bigint,
                    coalesce(sum(title_tokens), 0)::bigint, coalesce(sum(body_tokens), 0)::bigint,
                    \(unescaped: PostgresSchema.hasTokenCounts), \(unescaped: PostgresSchema.hasBodyPostings) FROM corpus_stats
@@ -55,7 +58,7 @@ enum PostgresSearch {
         // The same sample of languages as SQLite's searches read.
         var languages: [String?] = []
         let sampleSize = 64
-        for try await language in try await connection.query("""
+        for try await language in try await connection.statement("""
             WITH RECURSIVE bounds(low, high) AS (SELECT (SELECT min(id) FROM documents), (SELECT max(id) FROM documents)),
             steps(n) AS (SELECT 0 UNION ALL SELECT n + 1 FROM steps WHERE n + 1 < \(sampleSize))
             SELECT (SELECT language FROM documents WHERE id >= low + (high - low) * n / \(sampleSize) ORDER BY id LIMIT 1)
@@ -63,6 +66,7 @@ enum PostgresSearch {
             """, logger: logger).decode(String?.self) {
             languages.append(language)
         }
+        try await afterStatistics?()
         // The words compounds of the query may split into that documents
         // have, looked up at once (SQLite's analysis asks one at a time).
         var indexedWords = Set<String>()
@@ -74,14 +78,14 @@ enum PostgresSearch {
                 // dozen lookups in a sorted table instead of three GIN
                 // searches for each of the scores of cuts of an English
                 // word).
-                for try await word in try await connection.query("""
+                for try await word in try await connection.statement("""
                     SELECT token FROM token_documents WHERE token = ANY(\(words)) GROUP BY token HAVING sum(docs) > 0
                     """, logger: logger).decode(String.self) {
                     indexedWords.insert(word)
                 }
             } else {
                 let any = words.map(TextSearchLiterals.quoted)
-                for try await word in try await connection.query("""
+                for try await word in try await connection.statement("""
                     SELECT w FROM unnest(\(words)::text[], \(any)::text[]) AS l(w, q)
                     WHERE EXISTS (SELECT 1 FROM documents d WHERE d.path_tsv @@ l.q::tsquery OR d.title_tsv @@ l.q::tsquery OR d.body_tsv @@ l.q::tsquery)
                     """, logger: logger).decode(String.self) {
@@ -95,7 +99,7 @@ enum PostgresSearch {
         // The folder a search is limited to, by its id.
         if let root = prepared.filter.root {
             let spellings = prepared.filter.rootSpellings.map { ByteBuffer(bytes: $0) }
-            for try await id in try await connection.query("SELECT id FROM roots WHERE path = ANY(\(spellings))", logger: logger).decode(Int64.self) {
+            for try await id in try await connection.statement("SELECT id FROM roots WHERE path = ANY(\(spellings))", logger: logger).decode(Int64.self) {
                 prepared.filter.rootID = id
             }
             guard prepared.filter.rootID != nil else { throw IndexError(.unknownFolder, "\(root) is not a folder of this index") }
@@ -166,7 +170,7 @@ enum PostgresSearch {
         if !page.isEmpty {
             let ids = page.map(\.row.rowID)
             let limit = Int32(PreparedSearch.snippetBytes)
-            let result = try await connection.query("""
+            let result = try await connection.statement("""
                 SELECT d.id, d.path, d.inner_path, d.title, d.size, d.mtime, d.kind, d.language, d.metadata,
                        substr(t.body, 1, \(limit)), length(t.body) <= \(limit)
                 FROM documents d JOIN document_text t ON t.id = d.id WHERE d.id = ANY(\(ids))
@@ -230,7 +234,7 @@ enum PostgresSearch {
         for group in wanted { statement.binds.append(TextSearchLiterals.anyOf(exact: group.exact, prefixes: group.prefixes)) }
         // PostgreSQL hashes a long list: each row is looked up once, before its vectors are read.
         if !excluded.isEmpty { statement.binds.append(excluded) }
-        let result = try await connection.query(statement, logger: logger)
+        let result = try await connection.statement(statement, logger: logger)
         for try await (id, pathLength, titleLength, bodyLength, title, pathHits, titleHits, bodyHits, path, kind, mtime, rootID, metadata, unplaced)
             in result.decode((Int64, Int, Int, Int, String, [String], [String], [String], ByteBuffer, String, Int64, Int64, String?, [String]).self) {
             rows.append(PositionsRow(rowID: id, path: Array(path.readableBytesView), lengths: [pathLength, titleLength, bodyLength], title: title,
@@ -265,7 +269,7 @@ enum PostgresSearch {
         let searched = SearchedTokens(tokens)
         var found: [(id: Int64, lengths: [Int], title: String, path: [UInt8], columns: [[String: [Int]]])] = []
         var leftOut = Set<Int64>()
-        let result = try await connection.query(statement, logger: PostgresSession.logger)
+        let result = try await connection.statement(statement, logger: PostgresSession.logger)
         var unbatched = false
         for try await (id, pathLength, titleLength, bodyLength, title, pathVector, titleVector, path, kind, mtime, rootID, metadata, noBatch)
             in result.decode((Int64, Int, Int, Int, String, ReceivedVector, ReceivedVector, ByteBuffer, String, Int64, Int64, String?, Bool).self) {
@@ -306,7 +310,7 @@ enum PostgresSearch {
             let missing = Array(Set(tokens).subtracting(loaded))
             guard !missing.isEmpty else { return }
             loaded.formUnion(missing)
-            for try await (token, list) in try await connection.query(
+            for try await (token, list) in try await connection.statement(
                 "SELECT token, postings FROM body_postings WHERE token = ANY(\(missing))", logger: PostgresSession.logger)
                 .decode((String, ByteBuffer).self) {
                 lists[token, default: []].append(Array(list.readableBytesView))
@@ -332,7 +336,7 @@ enum PostgresSearch {
     /// The writers' document counts of tokens (a token in no document has none).
     private static func tokenDocuments(_ tokens: [String], connection: PostgresConnection) async throws -> [String: Int64] {
         var counts: [String: Int64] = [:]
-        for try await (token, count) in try await connection.query(
+        for try await (token, count) in try await connection.statement(
             "SELECT token, sum(docs)::bigint FROM token_documents WHERE token = ANY(\(tokens)) GROUP BY token",
             logger: PostgresSession.logger).decode((String, Int64).self) {
             counts[token] = count
@@ -351,7 +355,7 @@ enum PostgresSearch {
             "(SELECT count(*) FROM documents d WHERE \(holds(index + 1, column: counted[index].column)))"
         }.joined(separator: ", "))
         for union in counted { statement.binds.append(TextSearchLiterals.anyOf(exact: union.exact, prefixes: union.prefixes)) }
-        let rows = try await connection.query(statement, logger: PostgresSession.logger)
+        let rows = try await connection.statement(statement, logger: PostgresSession.logger)
         for try await row in rows {
             let cells = Array(row)
             guard cells.count == counted.count else { break }
@@ -370,7 +374,7 @@ enum PostgresSearch {
     private static func expand(_ patterns: [String], connection: PostgresConnection) async throws -> [String]? {
         var tokens: [String] = []
         for pattern in patterns {
-            for try await token in try await connection.query(
+            for try await token in try await connection.statement(
                 "SELECT token FROM token_documents WHERE token LIKE \(pattern) GROUP BY token HAVING sum(docs) > 0 LIMIT \(maximumExpansion + 1)",
                 logger: PostgresSession.logger).decode(String.self) {
                 tokens.append(token)

@@ -49,7 +49,7 @@ struct PostgresWriter {
     static func update(folder: (bytes: [UInt8], display: String), options: UpdateOptions, connection: PostgresConnection) async throws -> IndexReport {
         let logger = PostgresSession.logger
         var rootID: Int64 = -1
-        for try await id in try await connection.query("""
+        for try await id in try await connection.statement("""
             INSERT INTO roots (path, display) VALUES (\(ByteBuffer(bytes: folder.bytes)), \(folder.display))
             ON CONFLICT (path) DO UPDATE SET display = EXCLUDED.display RETURNING id
             """, logger: logger).decode(Int64.self) {
@@ -57,9 +57,9 @@ struct PostgresWriter {
         }
         // The folder's lock, held by this session until the update ends
         // (or its connection does).
-        try await connection.query("SELECT pg_advisory_lock(\(PostgresSchema.lockSpace), \(Int32(truncatingIfNeeded: rootID)))", logger: logger)
+        try await connection.statement("SELECT pg_advisory_lock(\(PostgresSchema.lockSpace), \(Int32(truncatingIfNeeded: rootID)))", logger: logger)
         var stored: [StoreUpdate.Stored] = []
-        let rows = try await connection.query(
+        let rows = try await connection.statement(
             "SELECT id, path, size, mtime, hash FROM documents WHERE root_id = \(rootID) AND container_id IS NULL", logger: logger)
         for try await (id, path, size, mtime, hash) in rows.decode((Int64, ByteBuffer, Int64, Int64, Int64).self) {
             stored.append(StoreUpdate.Stored(id: id, path: Array(path.readableBytesView), size: size, modificationTime: mtime, hash: hash))
@@ -73,12 +73,12 @@ struct PostgresWriter {
             }
             try await writer.commit()
             try await compact(writer: writer.writer, connection: connection)
-            try await connection.query("UPDATE roots SET last_run_at = now() WHERE id = \(rootID)", logger: logger)
-            try await connection.query("SELECT pg_advisory_unlock(\(PostgresSchema.lockSpace), \(Int32(truncatingIfNeeded: rootID)))", logger: logger)
+            try await connection.statement("UPDATE roots SET last_run_at = now() WHERE id = \(rootID)", logger: logger)
+            try await connection.statement("SELECT pg_advisory_unlock(\(PostgresSchema.lockSpace), \(Int32(truncatingIfNeeded: rootID)))", logger: logger)
             try await analyzeIfDue(changed: report.added + report.updated + report.deleted + report.renamed, connection: connection)
             return report
         } catch {
-            if writer.inTransaction { _ = try? await connection.query("ROLLBACK", logger: logger) }
+            if writer.inTransaction { _ = try? await connection.statement("ROLLBACK", logger: logger) }
             throw error
         }
     }
@@ -95,13 +95,13 @@ struct PostgresWriter {
     static func analyzeIfDue(changed: Int, connection: PostgresConnection) async throws {
         guard changed > 0 else { return }
         var documents: Int64 = 0
-        for try await count in try await connection.query("SELECT coalesce(sum(docs), 0)::bigint FROM corpus_stats", logger: PostgresSession.logger)
+        for try await count in try await connection.statement("SELECT coalesce(sum(docs), 0)::bigint FROM corpus_stats", logger: PostgresSession.logger)
             .decode(Int64.self) {
             documents = count
         }
         guard Double(changed) > 50 + 0.1 * Double(documents) else { return }
         for table in ["documents", "token_documents"] {
-            try await connection.query("ANALYZE \(unescaped: table)", logger: PostgresSession.logger)
+            try await connection.statement("ANALYZE \(unescaped: table)", logger: PostgresSession.logger)
         }
     }
 
@@ -112,31 +112,31 @@ struct PostgresWriter {
     static func removeRoot(spellings: [[UInt8]], named path: String, connection: PostgresConnection) async throws -> Int {
         let logger = PostgresSession.logger
         var found: Int64?
-        for try await id in try await connection.query(
+        for try await id in try await connection.statement(
             "SELECT id FROM roots WHERE path = ANY(\(spellings.map { ByteBuffer(bytes: $0) })) ORDER BY id LIMIT 1", logger: logger).decode(Int64.self) {
             found = id
         }
         guard let rootID = found else { throw IndexError(.unknownFolder, "\(path) is not a folder of this index") }
-        try await connection.query("SELECT pg_advisory_lock(\(PostgresSchema.lockSpace), \(Int32(truncatingIfNeeded: rootID)))", logger: logger)
+        try await connection.statement("SELECT pg_advisory_lock(\(PostgresSchema.lockSpace), \(Int32(truncatingIfNeeded: rootID)))", logger: logger)
         var writer = PostgresWriter(connection: connection, rootID: rootID, writer: "root:\(rootID)", tokenizer: try StoreUpdate.tokenizer(.icu),
                                     keepsPostings: try await PostgresSchema.holds(PostgresSchema.hasBodyPostings, on: connection))
         do {
             try await writer.begin()
             let removed = try await writer.delete(.folder(rootID))
-            try await connection.query("DELETE FROM roots WHERE id = \(rootID)", logger: logger)
+            try await connection.statement("DELETE FROM roots WHERE id = \(rootID)", logger: logger)
             try await writer.commit()
             try await compact(writer: writer.writer, connection: connection)
-            try await connection.query("SELECT pg_advisory_unlock(\(PostgresSchema.lockSpace), \(Int32(truncatingIfNeeded: rootID)))", logger: logger)
+            try await connection.statement("SELECT pg_advisory_unlock(\(PostgresSchema.lockSpace), \(Int32(truncatingIfNeeded: rootID)))", logger: logger)
             return Int(removed)
         } catch {
-            if writer.inTransaction { _ = try? await connection.query("ROLLBACK", logger: logger) }
+            if writer.inTransaction { _ = try? await connection.statement("ROLLBACK", logger: logger) }
             throw error
         }
     }
 
     mutating func begin() async throws {
         guard !inTransaction else { return }
-        try await connection.query("BEGIN", logger: PostgresSession.logger)
+        try await connection.statement("BEGIN", logger: PostgresSession.logger)
         inTransaction = true
     }
 
@@ -148,13 +148,13 @@ struct PostgresWriter {
             let (tokens, lists) = postings.take()
             self.postings = postings
             if !tokens.isEmpty {
-                try await connection.query("""
+                try await connection.statement("""
                     INSERT INTO body_postings (token, batch, postings)
                     SELECT t, \(batch.id), p FROM unnest(\(tokens)::text[], \(lists)::bytea[]) AS u(t, p)
                     """, logger: PostgresSession.logger)
             }
             batchesLive[batch.id, default: 0] += batch.documents
-            try await connection.query("UPDATE postings_batches SET documents = \(batch.documents) WHERE batch = \(batch.id)",
+            try await connection.statement("UPDATE postings_batches SET documents = \(batch.documents) WHERE batch = \(batch.id)",
                                        logger: PostgresSession.logger)
         }
         batch = nil
@@ -162,7 +162,7 @@ struct PostgresWriter {
         batchesLive.removeAll()
         if !changes.isEmpty {
             // In the batches' order, as the token counts below.
-            try await connection.query("""
+            try await connection.statement("""
                 UPDATE postings_batches b SET live = b.live + u.c FROM unnest(\(changes.map(\.key))::int8[], \(changes.map(\.value))::int8[]) AS u(b, c)
                 WHERE b.batch = u.b
                 """, logger: PostgresSession.logger)
@@ -173,14 +173,14 @@ struct PostgresWriter {
             // Sorted: concurrent writers take the rows' locks in one order
             // (this writer's rows only, but the index's pages are shared).
             let sorted = counts.sorted { TextSearchLiterals.precedesInBytes($0.key, $1.key) }
-            try await connection.query("""
+            try await connection.statement("""
                 INSERT INTO token_documents (token, writer, docs)
                 SELECT t, \(writer), d FROM unnest(\(sorted.map(\.key))::text[], \(sorted.map(\.value))::int8[]) AS u(t, d)
                 ON CONFLICT (token, writer) DO UPDATE SET docs = token_documents.docs + EXCLUDED.docs
                 """, logger: PostgresSession.logger)
         }
         if delta.contains(where: { $0 != 0 }) {
-            try await connection.query("""
+            try await connection.statement("""
                 INSERT INTO corpus_stats (writer, docs, path_tokens, title_tokens, body_tokens)
                 VALUES (\(writer), \(delta[0]), \(delta[1]), \(delta[2]), \(delta[3]))
                 ON CONFLICT (writer) DO UPDATE SET docs = corpus_stats.docs + EXCLUDED.docs,
@@ -190,7 +190,7 @@ struct PostgresWriter {
                 """, logger: PostgresSession.logger)
             delta = [0, 0, 0, 0]
         }
-        try await connection.query("COMMIT", logger: PostgresSession.logger)
+        try await connection.statement("COMMIT", logger: PostgresSession.logger)
         inTransaction = false
     }
 
@@ -211,15 +211,15 @@ struct PostgresWriter {
         case .touch(let id, let size, let modificationTime):
             try await begin()
             try await flush()
-            try await connection.query("UPDATE documents SET size = \(size), mtime = \(modificationTime) WHERE id = \(id)", logger: logger)
-            try await connection.query("UPDATE documents SET mtime = \(modificationTime) WHERE container_id = \(id)", logger: logger)
+            try await connection.statement("UPDATE documents SET size = \(size), mtime = \(modificationTime) WHERE id = \(id)", logger: logger)
+            try await connection.statement("UPDATE documents SET mtime = \(modificationTime) WHERE container_id = \(id)", logger: logger)
         case .move(let id, let path, let pathColumn, let size, let modificationTime, let fullTextPath):
             try await begin()
             try await flush()
             try await movePath(id, path: path, column: pathColumn, size: size, modificationTime: modificationTime)
             // The documents inside the file follow it.
             var inner: [(Int64, String)] = []
-            for try await row in try await connection.query(
+            for try await row in try await connection.statement(
                 "SELECT id, coalesce(inner_path, '') FROM documents WHERE container_id = \(id)", logger: logger).decode((Int64, String).self) {
                 inner.append(row)
             }
@@ -237,7 +237,7 @@ struct PostgresWriter {
         let vector = TextSearchLiterals.vector(column).vector
         // The document's tokens before and after: those of the old path
         // only leave its counts, those of the new one only enter them.
-        let rows = try await connection.query("""
+        let rows = try await connection.statement("""
             WITH old AS (SELECT path_len, tsvector_to_array(path_tsv || title_tsv || body_tsv) AS tokens FROM documents WHERE id = \(id))
             UPDATE documents SET path = \(ByteBuffer(bytes: path)), path_tsv = \(vector), path_len = \(column.length),
                 size = coalesce(\(size), size), mtime = \(modificationTime), root_id = \(rootID)
@@ -260,41 +260,41 @@ struct PostgresWriter {
     static func compact(writer: String, connection: PostgresConnection) async throws {
         let logger = PostgresSession.logger
         var batches: [Int64] = []
-        for try await batch in try await connection.query(
+        for try await batch in try await connection.statement(
             "SELECT batch FROM postings_batches WHERE writer = \(writer) AND (live * 2 < documents OR live <= 0) ORDER BY batch", logger: logger).decode(Int64.self) {
             batches.append(batch)
         }
         for batch in batches {
-            try await connection.query("BEGIN", logger: logger)
+            try await connection.statement("BEGIN", logger: logger)
             do {
                 var live = Set<Int64>()
-                for try await id in try await connection.query("SELECT id FROM documents WHERE batch = \(batch)", logger: logger).decode(Int64.self) {
+                for try await id in try await connection.statement("SELECT id FROM documents WHERE batch = \(batch)", logger: logger).decode(Int64.self) {
                     live.insert(id)
                 }
                 var rewritten: [(String, ByteBuffer)] = []
                 if !live.isEmpty {
-                    for try await (token, postings) in try await connection.query(
+                    for try await (token, postings) in try await connection.statement(
                         "SELECT token, postings FROM body_postings WHERE batch = \(batch)", logger: logger).decode((String, ByteBuffer).self) {
                         let kept = try BodyPostings.keeping(live, of: Array(postings.readableBytesView))
                         if !kept.isEmpty { rewritten.append((token, ByteBuffer(bytes: kept))) }
                     }
                 }
-                try await connection.query("DELETE FROM body_postings WHERE batch = \(batch)", logger: logger)
+                try await connection.statement("DELETE FROM body_postings WHERE batch = \(batch)", logger: logger)
                 if live.isEmpty {
-                    try await connection.query("DELETE FROM postings_batches WHERE batch = \(batch)", logger: logger)
+                    try await connection.statement("DELETE FROM postings_batches WHERE batch = \(batch)", logger: logger)
                 } else {
                     if !rewritten.isEmpty {
-                        try await connection.query("""
+                        try await connection.statement("""
                             INSERT INTO body_postings (token, batch, postings)
                             SELECT t, \(batch), p FROM unnest(\(rewritten.map(\.0))::text[], \(rewritten.map(\.1))::bytea[]) AS u(t, p)
                             """, logger: logger)
                     }
-                    try await connection.query("UPDATE postings_batches SET documents = \(live.count), live = \(live.count) WHERE batch = \(batch)",
+                    try await connection.statement("UPDATE postings_batches SET documents = \(live.count), live = \(live.count) WHERE batch = \(batch)",
                                                logger: logger)
                 }
-                try await connection.query("COMMIT", logger: logger)
+                try await connection.statement("COMMIT", logger: logger)
             } catch {
-                _ = try? await connection.query("ROLLBACK", logger: logger)
+                _ = try? await connection.statement("ROLLBACK", logger: logger)
                 throw error
             }
         }
@@ -320,7 +320,7 @@ struct PostgresWriter {
     private mutating func delete(_ deletion: Deletion) async throws -> Int64 {
         // One row of totals (kind 0), then one per token of the documents
         // (kind 1), then one per batch of postings (kind 2: its id as `path`).
-        let rows = try await connection.query(PostgresQuery(unsafeSQL: """
+        let rows = try await connection.statement(PostgresQuery(unsafeSQL: """
             WITH gone AS (DELETE FROM documents WHERE \(deletion.condition)
                           RETURNING path_len, title_len, body_len, path_tsv, title_tsv, body_tsv, batch)
             SELECT 0, NULL::text, count(*)::bigint, coalesce(sum(path_len), 0)::bigint, coalesce(sum(title_len), 0)::bigint,
@@ -416,13 +416,13 @@ struct PostgresWriter {
         }
         let logger = PostgresSession.logger
         if postings != nil, batch == nil {
-            for try await id in try await connection.query(
+            for try await id in try await connection.statement(
                 "INSERT INTO postings_batches (writer, documents, live) VALUES (\(writer), 0, 0) RETURNING batch", logger: logger).decode(Int64.self) {
                 batch = (id, 0)
             }
         }
         var ids = [Int64?](repeating: nil, count: documents.count)
-        let rows = try await connection.query("""
+        let rows = try await connection.statement("""
             INSERT INTO documents (root_id, container_id, path, inner_path, size, mtime, hash, kind, language, encoding, title, metadata,
                 path_len, title_len, body_len, path_tsv, title_tsv, body_tsv, body_unplaced, complete, writer, batch)
             SELECT \(rootID), CASE WHEN nc THEN NULL ELSE c END, p, CASE WHEN ni THEN NULL ELSE i END, s, m, h, k,
@@ -463,7 +463,7 @@ struct PostgresWriter {
             batch = (batchID, (batch?.documents ?? 0) + Int64(order.count))
         }
         if !inserted.isEmpty {
-            try await connection.query("INSERT INTO document_text (id, body) SELECT * FROM unnest(\(inserted)::int8[], \(bodies)::text[])",
+            try await connection.statement("INSERT INTO document_text (id, body) SELECT * FROM unnest(\(inserted)::int8[], \(bodies)::text[])",
                                        logger: logger)
         }
         return ids

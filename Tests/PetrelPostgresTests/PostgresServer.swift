@@ -20,24 +20,65 @@ final class PostgresServer: @unchecked Sendable {
     var url: String { "postgres://petrel@127.0.0.1:\(port)/postgres" }
 
     init() throws {
-        folder = NSTemporaryDirectory() + "petrel-pg-\(UUID().uuidString.prefix(8))"
-        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-        if Self.isRoot { try Self.run("/bin/chown", ["postgres:postgres", folder]) }
+        folder = try Self.makeFolder()
         try Self.asServer(Self.binaries + "/initdb", ["-D", folder + "/data", "-U", "petrel", "-A", "trust", "--no-sync", "-E", "UTF8", "--locale=C.UTF-8"])
-        var port = 0
+        port = try Self.start(folder, settings: "")
+    }
+
+    /// A hot standby of `primary`: its base backup, streamed (`pg_basebackup
+    /// -R` writes the settings that make it follow the primary), started on
+    /// a port of its own with `settings` (`-c name=value`...).
+    init(standbyOf primary: PostgresServer, settings: String = "") throws {
+        folder = try Self.makeFolder()
+        try Self.asServer(Self.binaries + "/pg_basebackup", ["-D", folder + "/data", "-R", "-X", "stream", "--no-sync",
+                                                             "-h", "127.0.0.1", "-p", "\(primary.port)", "-U", "petrel"])
+        port = try Self.start(folder, settings: settings)
+    }
+
+    private static func makeFolder() throws -> String {
+        let folder = NSTemporaryDirectory() + "petrel-pg-\(UUID().uuidString.prefix(8))"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        if isRoot { try run("/bin/chown", ["postgres:postgres", folder]) }
+        return folder
+    }
+
+    /// Starts the cluster in `folder` on a free loopback port: the port.
+    private static func start(_ folder: String, settings: String) throws -> Int {
         for attempt in 0..<20 {
             let candidate = 20_000 + Int.random(in: 0..<20_000) + attempt
             do {
-                try Self.asServer(Self.binaries + "/pg_ctl", ["-D", folder + "/data", "-l", folder + "/log", "-w", "-t", "60", "start", "-o",
-                                                    "-p \(candidate) -k \(folder) -c listen_addresses=127.0.0.1 -c fsync=off -c shared_buffers=32MB"])
-                port = candidate
-                break
+                try asServer(binaries + "/pg_ctl", ["-D", folder + "/data", "-l", folder + "/log", "-w", "-t", "60", "start", "-o",
+                                                    "-p \(candidate) -k \(folder) -c listen_addresses=127.0.0.1 -c fsync=off -c shared_buffers=32MB \(settings)"])
+                return candidate
             } catch {
                 continue
             }
         }
-        guard port != 0 else { throw Failure("no PostgreSQL server could start: see \(folder)/log") }
-        self.port = port
+        throw Failure("no PostgreSQL server could start: see \(folder)/log")
+    }
+
+    /// Makes a standby its own primary (`pg_ctl promote`, waited for).
+    func promote() throws {
+        try Self.asServer(Self.binaries + "/pg_ctl", ["-D", folder + "/data", "-w", "-t", "60", "promote"])
+    }
+
+    /// Waits until this standby has replayed everything `primary` has
+    /// written so far.
+    func waitForReplay(of primary: PostgresServer) throws {
+        let written = try primary.value("SELECT pg_current_wal_lsn()")
+        let deadline = Date().addingTimeInterval(120)
+        while try value("SELECT pg_last_wal_replay_lsn() >= '\(written)'::pg_lsn") != "t" {
+            guard Date() < deadline else { throw Failure("the standby on port \(port) did not replay up to \(written) in 120 s") }
+            Thread.sleep(forTimeInterval: 0.05)
+        }
+    }
+
+    /// The one value an SQL query gives, as psql prints it unaligned.
+    func value(_ query: String) throws -> String {
+        let outputPath = NSTemporaryDirectory() + "petrel-pg-value-\(UUID().uuidString)"
+        defer { try? FileManager.default.removeItem(atPath: outputPath) }
+        try Self.run("/usr/bin/psql", ["-X", "-q", "-A", "-t", "-v", "ON_ERROR_STOP=1", "-o", outputPath, url, "-c", query])
+        return try String(contentsOfFile: outputPath, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)
     }
 
     /// Stops the server at once (as a crash would) or cleanly.

@@ -707,6 +707,145 @@ struct PostgresStoreTests {
         }
     }
 
+    @Test("A hot standby answers searches as its primary does, also while the primary indexes; it refuses updates until promoted",
+          .timeLimit(.minutes(5)))
+    func hotStandby() async throws {
+        let primary = try PostgresServer()
+        defer { primary.stop() }
+        let directory = try TemporaryDirectory()
+        let root = try Self.makeTree(in: directory)
+        let index = try await PostgresIndex(primary.url)
+        try await index.update(roots: [root])
+        // A standby that cancels at once what stands in the way of replay
+        // (the default waits 30 s), so that the retry below is needed.
+        let standby = try PostgresServer(standbyOf: primary, settings: "-c max_standby_streaming_delay=0")
+        defer { standby.stop() }
+        try standby.waitForReplay(of: primary)
+        let replica = try await PostgresIndex(location: PostgresLocation(standby.url), create: false)
+        for query in Self.queries {
+            let (expected, found) = (try await index.search(query).hits, try await replica.search(query).hits)
+            #expect(!expected.isEmpty, "\(query)")
+            #expect(found.map(\.path) == expected.map(\.path), "\(query)")
+            #expect(found.map(\.score) == expected.map(\.score), "\(query)")
+        }
+
+        // Updates go to the primary: each refused with the reason, nothing written.
+        let notes = try Self.makeNotes(in: directory, named: "notes", count: 400) { "Note \($0) about the albatross and the storm petrel, number \($0 * 7)." }
+        let writes: [@Sendable () async throws -> Void] = [
+            { _ = try await replica.update(roots: [notes]) },
+            { _ = try await replica.removeRoot(root) },
+            { _ = try await PostgresIndex(standby.url) },
+        ]
+        for write in writes {
+            do {
+                try await write()
+                Issue.record("wrote to a standby")
+            } catch let error as IndexError {
+                #expect(error.code == .cannotOpen)
+                #expect(error.message.contains("PostgreSQL at \(standby.url): the server is a hot standby, which only reads; update the index on its primary"),
+                        "\(error.message)")
+            }
+        }
+
+        // The same from the command line: exit status 2 and the reason.
+        let indexer = try #require(Self.tool("petrel-index"), "petrel-index is built next to the tests")
+        let searcher = try #require(Self.tool("petrel-search"), "petrel-search is built next to the tests")
+        let refused = try Self.run(indexer, ["--database", standby.url, notes])
+        #expect(refused.status == 2)
+        #expect(refused.stderr.contains("the server is a hot standby, which only reads; update the index on its primary"), "\(refused.stderr)")
+        let found = try Self.run(searcher, ["--database", standby.url, "--files-only", "lighthouse", "keeper"])
+        #expect(found.status == 0, "\(found.stderr)")
+        #expect(found.stdout.split(separator: "\n").first.map(String.init) == root + "/lighthouse.md")
+
+        // Searches of the standby while the primary indexes: every one
+        // answers from one consistent snapshot.
+        var many = SearchOptions()
+        many.limit = 1_000
+        let writer = Task { try await index.update(roots: [notes]) }
+        var counts: [Int] = []
+        for _ in 0..<40 {
+            counts.append(try await replica.search("albatross", options: many).hits.count)
+            let (kept, counted) = try await replica.statisticsAndRecount()
+            #expect(kept == counted)
+        }
+        #expect(try await writer.value.added == 400)
+        try standby.waitForReplay(of: primary)
+        counts.append(try await replica.search("albatross", options: many).hits.count)
+        #expect(counts == counts.sorted(), "\(counts)")
+        #expect(counts.last == 400)
+
+        // A search the standby cancels to replay a lock its primary took
+        // (the session is ended) runs again, on a new snapshot.
+        let calls = Collected<Int>()
+        let cancelled = try await PostgresIndex(location: PostgresLocation(standby.url), create: false, afterStatistics: {
+            calls.append(calls.all.count)
+            guard calls.all.count == 1 else { return }
+            try primary.sql("BEGIN; LOCK TABLE documents IN ACCESS EXCLUSIVE MODE; COMMIT")
+            try standby.waitForReplay(of: primary)
+        })
+        let again = try await cancelled.search("lighthouse keeper").hits
+        #expect(calls.all.count == 2)
+        #expect(again.map(\.path) == (try await index.search("lighthouse keeper").hits.map(\.path)))
+
+        // Promoted, the standby is a primary of its own: it takes updates.
+        try standby.promote()
+        let promoted = try await PostgresIndex(standby.url)
+        let more = try Self.makeNotes(in: directory, named: "more", count: 3) { "Promoted note \($0): the fulmar glides." }
+        #expect(try await promoted.update(roots: [more]).added == 3)
+        #expect(try await promoted.search("fulmar").hits.count == 3)
+        #expect(try await promoted.check().isEmpty)
+        #expect(try await index.search("fulmar").hits.isEmpty)
+    }
+
+    @Test("A session the server ends between statements: a search runs again, an update fails with the reason and the next run converges",
+          .timeLimit(.minutes(5)))
+    func sessionEnded() async throws {
+        let server = try PostgresServer()
+        defer { server.stop() }
+        let directory = try TemporaryDirectory()
+        let root = try Self.makeTree(in: directory)
+        let index = try await PostgresIndex(server.url)
+        try await index.update(roots: [root])
+        let expected = try await index.search("lighthouse keeper").hits
+        // The search's own session, ended by an administrator while the
+        // search computes between two statements.
+        let calls = Collected<Int>()
+        let ended = try await PostgresIndex(location: PostgresLocation(server.url), create: false, afterStatistics: {
+            calls.append(calls.all.count)
+            guard calls.all.count == 1 else { return }
+            try server.sql("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE state = 'idle in transaction' AND pid <> pg_backend_pid()")
+        })
+        let hits = try await ended.search("lighthouse keeper").hits
+        #expect(calls.all.count == 2)
+        #expect(hits.map(\.path) == expected.map(\.path))
+        #expect(hits.map(\.score) == expected.map(\.score))
+
+        // An update whose session is ended fails, saying so; the next run
+        // takes every document in.
+        let notes = try Self.makeNotes(in: directory, named: "notes", count: 3_000) { "Note \($0): the shearwater skims the waves, tally \($0 * 13)." }
+        let writer = Task { try await index.update(roots: [notes]) }
+        var terminated = false
+        while !terminated {
+            let count = try server.value("""
+                SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity
+                WHERE xact_start IS NOT NULL AND backend_type = 'client backend' AND pid <> pg_backend_pid()
+                """)
+            terminated = count != "0"
+            if !terminated { try await Task.sleep(for: .milliseconds(20)) }
+        }
+        do {
+            let report = try await writer.value
+            Issue.record("an update whose session was ended reported \(report.added) documents")
+        } catch let error as IndexError {
+            #expect(error.code == .cannotOpen)
+            #expect(error.message.hasPrefix("cannot update the index in PostgreSQL at \(server.url): "), "\(error.message)")
+        }
+        _ = try await index.update(roots: [notes])
+        #expect(try await index.documentCount() == 3_008)
+        #expect(try await index.check().isEmpty)
+        #expect(try await index.search("shearwater", options: { var options = SearchOptions(); options.limit = 5_000; return options }()).hits.count == 3_000)
+    }
+
     @Test("A server stopped after indexing: searches and updates fail with the reason")
     func serverGone() async throws {
         let server = try PostgresServer()

@@ -846,7 +846,7 @@ struct PostgresStoreTests {
         #expect(try await index.search("shearwater", options: { var options = SearchOptions(); options.limit = 5_000; return options }()).hits.count == 3_000)
     }
 
-    @Test("A server stopped after indexing: searches and updates fail with the reason")
+    @Test("A server stopped during a search and after indexing: searches and updates fail with the reason", .timeLimit(.minutes(3)))
     func serverGone() async throws {
         let server = try PostgresServer()
         defer { server.stop() }
@@ -855,7 +855,16 @@ struct PostgresStoreTests {
         let index = try await PostgresIndex(server.url)
         try await index.update(roots: [root])
         #expect(try await index.search("lamp").hits.count >= 2)
-        try server.halt()
+        // The server stops in the middle of a search: it fails with the
+        // reason (its retries cannot connect), and does not hang.
+        let halting = try await PostgresIndex(location: PostgresLocation(server.url), create: false, afterStatistics: { try server.halt() })
+        do {
+            _ = try await halting.search("lamp")
+            Issue.record("a search finished on a server stopped under it")
+        } catch let error as IndexError {
+            #expect(error.code == .cannotOpen)
+            #expect(error.message.hasPrefix("cannot search the index in PostgreSQL at postgres://petrel@127.0.0.1:\(server.port)/postgres: "), "\(error.message)")
+        }
         do {
             _ = try await index.search("lamp")
             Issue.record("searched a stopped server")

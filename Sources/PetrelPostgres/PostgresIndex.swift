@@ -65,30 +65,11 @@ public final class PostgresIndex: Sendable {
         try await self.init(location: PostgresLocation(connectionString))
     }
 
-    /// Runs `body` on a new connection, closed after; postgres-nio's errors
-    /// become ``IndexError``s that say what was being done. An error that
-    /// `isTransient` accepts runs `body` again on a new connection, up to
-    /// three times in all (a server that cannot be reached is not retried).
+    /// Runs `body` on a new connection, closed after (see
+    /// ``PostgresSession/withConnections(to:doing:retrying:_:)``).
     func withConnection<T: Sendable>(doing: String, retrying isTransient: (any Error) -> Bool = { _ in false },
                                      _ body: (PostgresConnection) async throws -> T) async throws -> T {
-        var attempt = 1
-        while true {
-            let connection: PostgresConnection
-            do {
-                connection = try await PostgresSession.connect(location)
-            } catch {
-                throw PostgresSession.failure(error, location, doing: doing)
-            }
-            do {
-                let result = try await body(connection)
-                try? await connection.close()
-                return result
-            } catch {
-                try? await connection.close()
-                guard attempt < 3, isTransient(error) else { throw PostgresSession.failure(error, location, doing: doing) }
-                attempt += 1
-            }
-        }
+        try await PostgresSession.withConnections(to: [location], doing: doing, retrying: isTransient) { try await body($0[0]) }
     }
 
     /// Brings the index up to date with `roots` (folders), each under its
@@ -145,10 +126,10 @@ public final class PostgresIndex: Sendable {
     public func search(_ query: SearchQuery, options: SearchOptions = SearchOptions()) async throws -> SearchResults {
         try await withConnection(doing: "cannot search the index in", retrying: PostgresSession.isRecoveryConflict) { connection in
             let results = try await PostgresSearch.run(query, options: options, conjunctiveMinimum: conjunctiveMinimum,
-                                                       afterStatistics: afterStatistics, connection: connection)
+                                                       afterStatistics: afterStatistics, connections: [connection])
             guard let loosened = results.phraseRetry(options: options) else { return results }
             let retried = try await PostgresSearch.run(loosened.query, options: options, conjunctiveMinimum: conjunctiveMinimum,
-                                                       afterStatistics: afterStatistics, connection: connection)
+                                                       afterStatistics: afterStatistics, connections: [connection])
             return results.replaced(by: retried, loosening: loosened.phrases)
         }
     }

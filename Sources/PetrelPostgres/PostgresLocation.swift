@@ -76,6 +76,37 @@ enum PostgresSession {
         try await PostgresConnection.connect(configuration: location.configuration, id: 1, logger: logger)
     }
 
+    /// Runs `body` on a new connection to each of `locations`, closed
+    /// after; postgres-nio's errors become ``IndexError``s that say what
+    /// was being done, and where. An error that `isTransient` accepts runs
+    /// `body` again on new connections, up to three times in all (a server
+    /// that cannot be reached is not retried).
+    static func withConnections<T: Sendable>(to locations: [PostgresLocation], doing: String, retrying isTransient: (any Error) -> Bool,
+                                             _ body: ([PostgresConnection]) async throws -> T) async throws -> T {
+        let place = locations.map(\.description).joined(separator: ", ")
+        var attempt = 1
+        while true {
+            var connections: [PostgresConnection] = []
+            for location in locations {
+                do {
+                    connections.append(try await connect(location))
+                } catch {
+                    for connection in connections { try? await connection.close() }
+                    throw failure(error, at: location.description, doing: doing)
+                }
+            }
+            do {
+                let result = try await body(connections)
+                for connection in connections { try? await connection.close() }
+                return result
+            } catch {
+                for connection in connections { try? await connection.close() }
+                guard attempt < 3, isTransient(error) else { throw failure(error, at: place, doing: doing) }
+                attempt += 1
+            }
+        }
+    }
+
     /// Throws when the server is a hot standby, whose transactions only
     /// read: an index is updated on its primary.
     static func requirePrimary(_ connection: PostgresConnection, _ location: PostgresLocation, doing: String) async throws {
@@ -110,7 +141,8 @@ enum PostgresSession {
 
     /// An error of postgres-nio as an ``IndexError``: the server's own
     /// message when it sent one, else what happened to the connection.
-    static func failure(_ error: any Error, _ location: PostgresLocation, doing: String) -> IndexError {
+    /// `location` names the server or servers.
+    static func failure(_ error: any Error, at location: String, doing: String) -> IndexError {
         if let error = error as? IndexError { return error }
         guard var error = error as? PSQLError else {
             return IndexError(.cannotOpen, "\(doing) PostgreSQL at \(location): \(error)")

@@ -3,7 +3,9 @@ import PetrelIndex
 import PostgresNIO
 
 /// One search on PostgreSQL, in one read-only REPEATABLE READ transaction
-/// (one snapshot for its three passes):
+/// (one snapshot for its three passes) on each shard (one database for a
+/// ``PostgresIndex``, several for ``PostgresShards``, whose counts are
+/// summed before anything is ranked):
 ///
 /// 1. the index's statistics: documents and tokens per column, summed over
 ///    the writers' rows of `corpus_stats`, and the languages of a sample of
@@ -18,23 +20,36 @@ import PostgresNIO
 enum PostgresSearch {
     static func run(_ query: SearchQuery, options: SearchOptions, conjunctiveMinimum: Int64 = conjunctiveMinimum,
                     afterStatistics: (@Sendable () async throws -> Void)? = nil,
-                    connection: PostgresConnection) async throws -> SearchResults {
+                    connections: [PostgresConnection]) async throws -> SearchResults {
         let logger = PostgresSession.logger
-        try await connection.statement("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY", logger: logger)
+        let shards = Shards(connections)
         do {
+            for connection in connections { try await connection.statement("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY", logger: logger) }
             let results = try await passes(query, options: options, conjunctiveMinimum: conjunctiveMinimum,
-                                           afterStatistics: afterStatistics, connection: connection)
-            try await connection.statement("COMMIT", logger: logger)
+                                           afterStatistics: afterStatistics, shards: shards)
+            for connection in connections { try await connection.statement("COMMIT", logger: logger) }
             return results
         } catch {
-            _ = try? await connection.statement("ROLLBACK", logger: logger)
+            for connection in connections { _ = try? await connection.statement("ROLLBACK", logger: logger) }
             throw error
         }
     }
 
+    /// The connections of one search, a shard each (one for an index in
+    /// one database), and the row ids that tell their documents apart: a
+    /// shard's document `id` is row `id × shards + shard` (the id itself
+    /// when there is one shard).
+    struct Shards {
+        let connections: [PostgresConnection]
+        init(_ connections: [PostgresConnection]) { self.connections = connections }
+        var count: Int { connections.count }
+        func rowID(_ id: Int64, shard: Int) -> Int64 { id * Int64(count) + Int64(shard) }
+        func document(_ rowID: Int64) -> (shard: Int, id: Int64) { (Int(rowID % Int64(count)), rowID / Int64(count)) }
+    }
+
     private static func passes(_ query: SearchQuery, options: SearchOptions, conjunctiveMinimum: Int64,
                                afterStatistics: (@Sendable () async throws -> Void)?,
-                               connection: PostgresConnection) async throws -> SearchResults {
+                               shards: Shards) async throws -> SearchResults {
         let logger = PostgresSession.logger
         // Pass 1: statistics.
         var documents: Int64 = 0
@@ -42,22 +57,26 @@ enum PostgresSearch {
         // Whether `token_documents` counts every document, and so holds
         // the vocabulary (an index made before it was kept does not until
         // its next update).
-        var hasTokenCounts = false
+        var hasTokenCounts = true
         // Whether every body is in `body_postings`.
-        var hasBodyPostings = false
+        var hasBodyPostings = true
+        // The statistics of all shards, summed: each writer's are.
+        for connection in shards.connections {
         for try await (count, path, title, body, tokenCounts, bodyPostings) in try await connection.statement("""
             SELECT coalesce(sum(docs), 0)::bigint, coalesce(sum(path_tokens), 0)::bigint,
                    coalesce(sum(title_tokens), 0)::bigint, coalesce(sum(body_tokens), 0)::bigint,
                    \(unescaped: PostgresSchema.hasTokenCounts), \(unescaped: PostgresSchema.hasBodyPostings) FROM corpus_stats
             """, logger: logger).decode((Int64, Int64, Int64, Int64, Bool, Bool).self) {
-            documents = count
-            totals = [path, title, body]
-            hasTokenCounts = tokenCounts
-            hasBodyPostings = bodyPostings
+            documents += count
+            totals = [totals[0] + path, totals[1] + title, totals[2] + body]
+            hasTokenCounts = hasTokenCounts && tokenCounts
+            hasBodyPostings = hasBodyPostings && bodyPostings
+        }
         }
         // The same sample of languages as SQLite's searches read.
         var languages: [String?] = []
         let sampleSize = 64
+        for connection in shards.connections {
         for try await language in try await connection.statement("""
             WITH RECURSIVE bounds(low, high) AS (SELECT (SELECT min(id) FROM documents), (SELECT max(id) FROM documents)),
             steps(n) AS (SELECT 0 UNION ALL SELECT n + 1 FROM steps WHERE n + 1 < \(sampleSize))
@@ -65,6 +84,7 @@ enum PostgresSearch {
             FROM steps, bounds WHERE low IS NOT NULL
             """, logger: logger).decode(String?.self) {
             languages.append(language)
+        }
         }
         try await afterStatistics?()
         // The words compounds of the query may split into that documents
@@ -78,31 +98,39 @@ enum PostgresSearch {
                 // dozen lookups in a sorted table instead of three GIN
                 // searches for each of the scores of cuts of an English
                 // word).
-                for try await word in try await connection.statement("""
-                    SELECT token FROM token_documents WHERE token = ANY(\(words)) GROUP BY token HAVING sum(docs) > 0
-                    """, logger: logger).decode(String.self) {
-                    indexedWords.insert(word)
+                for connection in shards.connections {
+                    for try await word in try await connection.statement("""
+                        SELECT token FROM token_documents WHERE token = ANY(\(words)) GROUP BY token HAVING sum(docs) > 0
+                        """, logger: logger).decode(String.self) {
+                        indexedWords.insert(word)
+                    }
                 }
             } else {
                 let any = words.map(TextSearchLiterals.quoted)
+                for connection in shards.connections {
                 for try await word in try await connection.statement("""
                     SELECT w FROM unnest(\(words)::text[], \(any)::text[]) AS l(w, q)
                     WHERE EXISTS (SELECT 1 FROM documents d WHERE d.path_tsv @@ l.q::tsquery OR d.title_tsv @@ l.q::tsquery OR d.body_tsv @@ l.q::tsquery)
                     """, logger: logger).decode(String.self) {
                     indexedWords.insert(word)
                 }
+                }
             }
         }
         var prepared = try PreparedSearch(query: query, options: options, tokenizer: .icu, sampleLanguages: { languages },
                                           indexedWords: indexedWords)
         guard !prepared.isEmpty else { return prepared.emptyResults }
-        // The folder a search is limited to, by its id.
+        // The folder a search is limited to, by its id in each shard
+        // (nil in a shard that does not keep it: none of its documents).
+        var rootIDs = [Int64?](repeating: nil, count: shards.count)
         if let root = prepared.filter.root {
             let spellings = prepared.filter.rootSpellings.map { ByteBuffer(bytes: $0) }
-            for try await id in try await connection.statement("SELECT id FROM roots WHERE path = ANY(\(spellings))", logger: logger).decode(Int64.self) {
-                prepared.filter.rootID = id
+            for (shard, connection) in shards.connections.enumerated() {
+                for try await id in try await connection.statement("SELECT id FROM roots WHERE path = ANY(\(spellings))", logger: logger).decode(Int64.self) {
+                    rootIDs[shard] = id
+                }
             }
-            guard prepared.filter.rootID != nil else { throw IndexError(.unknownFolder, "\(root) is not a folder of this index") }
+            guard rootIDs.contains(where: { $0 != nil }) else { throw IndexError(.unknownFolder, "\(root) is not a folder of this index") }
         }
 
         // Pass 2: candidates, with the positions of the query's tokens.
@@ -117,24 +145,38 @@ enum PostgresSearch {
         var first: (exact: [String], prefixes: [String])?
         var tokenCounts: [String: Int64] = [:]
         if hasTokenCounts, !exact.isEmpty {
-            tokenCounts = try await tokenDocuments(exact, connection: connection)
+            tokenCounts = try await tokenDocuments(exact, shards: shards)
         }
         // Each pass's candidates are among the next one's (every term, then
         // the rarer words, then every word): what one read is not read again.
         var known: (rows: [PositionsRow], leftOut: Set<Int64>) = ([], [])
         // The postings each pass read, by token: read once a search.
-        var postings = hasBodyPostings ? PostingsRead() : nil
+        var postings = hasBodyPostings ? [PostingsRead](repeating: PostingsRead(), count: shards.count) : nil
         func rank(_ search: inout PreparedSearch, requiring groups: [PreparedSearch.TokenUnion]?) async throws
             -> [(row: PositionsRow, explanation: RankingExplanationValue)] {
-            let fetched = try await candidates(search, requiring: groups, excluding: known.rows.map(\.rowID), hasTokenCounts: hasTokenCounts,
-                                               postings: &postings, connection: connection)
+            var fetched: (rows: [PositionsRow], leftOut: Set<Int64>) = ([], [])
+            var excluded = [[Int64]](repeating: [], count: shards.count)
+            for row in known.rows {
+                let (shard, id) = shards.document(row.rowID)
+                excluded[shard].append(id)
+            }
+            for shard in 0..<shards.count {
+                var local = search
+                local.filter.rootID = rootIDs[shard]
+                var read = postings?[shard]
+                let one = try await candidates(local, requiring: groups, excluding: excluded[shard], hasTokenCounts: hasTokenCounts,
+                                               postings: &read, shard: shard, of: shards)
+                if let read { postings?[shard] = read }
+                fetched.rows += one.rows
+                fetched.leftOut.formUnion(one.leftOut)
+            }
             known = (known.rows + fetched.rows, known.leftOut.union(fetched.leftOut))
             var (rows, leftOut) = known
             // The query's most frequent words bring no candidates of their own.
             try search.leaveOutFrequentWords(rows: &rows, documents: documents)
             // The phrases left that the rows cannot count (conjunctive rows).
             let uncounted = try search.uncountedPhrases()
-            if !uncounted.isEmpty { search.addConjunctiveCounts(try await documentCounts(uncounted, connection: connection)) }
+            if !uncounted.isEmpty { search.addConjunctiveCounts(try await documentCounts(uncounted, shards: shards)) }
             return try search.rank(rows, documents: documents, columnTotals: totals) { !leftOut.contains($0.rowID) }
         }
         var ranked: [(row: PositionsRow, explanation: RankingExplanationValue)]?
@@ -142,7 +184,7 @@ enum PostgresSearch {
            let plan = try prepared.conjunctivePlan(documents: documents, tokenDocuments: tokenCounts) {
             var conjunctive = prepared
             do {
-                try conjunctive.setConjunctiveCounts(plan, counts: try await documentCounts(plan.counts, connection: connection))
+                try conjunctive.setConjunctiveCounts(plan, counts: try await documentCounts(plan.counts, shards: shards))
                 ranked = try await rank(&conjunctive, requiring: plan.groups)
                 conjunctive.note(SearchResults.everyTermNote)
                 prepared = conjunctive
@@ -167,17 +209,21 @@ enum PostgresSearch {
 
         // Pass 3: the page.
         var hits: [Int64: StoreHitDocument] = [:]
-        if !page.isEmpty {
-            let ids = page.map(\.row.rowID)
+        var pageIDs = [[Int64]](repeating: [], count: shards.count)
+        for entry in page {
+            let (shard, id) = shards.document(entry.row.rowID)
+            pageIDs[shard].append(id)
+        }
+        for (shard, ids) in pageIDs.enumerated() where !ids.isEmpty {
             let limit = Int32(PreparedSearch.snippetBytes)
-            let result = try await connection.statement("""
+            let result = try await shards.connections[shard].statement("""
                 SELECT d.id, d.path, d.inner_path, d.title, d.size, d.mtime, d.kind, d.language, d.metadata,
                        substr(t.body, 1, \(limit)), length(t.body) <= \(limit)
                 FROM documents d JOIN document_text t ON t.id = d.id WHERE d.id = ANY(\(ids))
                 """, logger: logger)
             for try await (id, path, innerPath, title, size, mtime, kind, language, metadata, body, whole) in result.decode(
                 (Int64, ByteBuffer, String?, String?, Int64, Int64, String, String?, String?, String, Bool).self) {
-                hits[id] = StoreHitDocument(path: Array(path.readableBytesView), innerPath: innerPath, title: title, size: size,
+                hits[shards.rowID(id, shard: shard)] = StoreHitDocument(path: Array(path.readableBytesView), innerPath: innerPath, title: title, size: size,
                                             modificationTime: mtime, kind: kind, language: language, metadata: metadata,
                                             bodyStart: body, isWholeBody: whole)
             }
@@ -193,8 +239,9 @@ enum PostgresSearch {
     /// ranked).
     private static func candidates(_ prepared: PreparedSearch, requiring groups: [PreparedSearch.TokenUnion]?, excluding excluded: [Int64],
                                    hasTokenCounts: Bool, postings: inout PostingsRead?,
-                                   connection: PostgresConnection) async throws -> (rows: [PositionsRow], leftOut: Set<Int64>) {
+                                   shard: Int, of shards: Shards) async throws -> (rows: [PositionsRow], leftOut: Set<Int64>) {
         let logger = PostgresSession.logger
+        let connection = shards.connections[shard]
         let (exact, prefixes) = prepared.expression.tokens
         var rows: [PositionsRow] = []
         var leftOut = Set<Int64>()
@@ -210,7 +257,8 @@ enum PostgresSearch {
         let expanded = hasTokenCounts ? try await expand(patterns, connection: connection) : nil
         let tokens = expanded.map { exact + $0 }
         if let tokens, postings != nil,
-           let found = try await candidates(prepared, holding: wanted, tokens: tokens, excluding: excluded, postings: &postings, connection: connection) {
+           let found = try await candidates(prepared, holding: wanted, tokens: tokens, excluding: excluded, postings: &postings,
+                                            shard: shard, of: shards) {
             return found
         }
         let read = tokens == nil ? offsets : TextSearchLiterals.offsets(inVectors:)
@@ -237,12 +285,12 @@ enum PostgresSearch {
         let result = try await connection.statement(statement, logger: logger)
         for try await (id, pathLength, titleLength, bodyLength, title, pathHits, titleHits, bodyHits, path, kind, mtime, rootID, metadata, unplaced)
             in result.decode((Int64, Int, Int, Int, String, [String], [String], [String], ByteBuffer, String, Int64, Int64, String?, [String]).self) {
-            rows.append(PositionsRow(rowID: id, path: Array(path.readableBytesView), lengths: [pathLength, titleLength, bodyLength], title: title,
+            rows.append(PositionsRow(rowID: shards.rowID(id, shard: shard), path: Array(path.readableBytesView), lengths: [pathLength, titleLength, bodyLength], title: title,
                                      columns: [read(pathHits), read(titleHits), read(bodyHits)],
                                      unplaced: unplaced.isEmpty ? [:] : TextSearchLiterals.counts(fromOffsets: read(unplaced)), expression: prepared.expression))
             if !prepared.filter.isEmpty, try !prepared.filter.keeps(StoreFilter.Document(
                 path: Array(path.readableBytesView), kind: kind, modificationTime: mtime, rootID: rootID, metadata: metadata)) {
-                leftOut.insert(id)
+                leftOut.insert(shards.rowID(id, shard: shard))
             }
         }
         return (rows, leftOut)
@@ -256,7 +304,8 @@ enum PostgresSearch {
     /// an index that keeps them): its body is then read from its vector.
     private static func candidates(_ prepared: PreparedSearch, holding wanted: [PreparedSearch.TokenUnion], tokens: [String], excluding excluded: [Int64],
                                    postings: inout PostingsRead?,
-                                   connection: PostgresConnection) async throws -> (rows: [PositionsRow], leftOut: Set<Int64>)? {
+                                   shard: Int, of shards: Shards) async throws -> (rows: [PositionsRow], leftOut: Set<Int64>)? {
+        let connection = shards.connections[shard]
         let filtered = prepared.filter.isEmpty
             ? "d.path, ''::text, 0::bigint, 0::bigint, NULL::text" : "d.path, d.kind, d.mtime, d.root_id, d.metadata"
         var statement = PostgresQuery(unsafeSQL: """
@@ -278,7 +327,7 @@ enum PostgresSearch {
             found.append((id, [pathLength, titleLength, bodyLength], title, pathBytes, [try pathVector.offsets(of: searched), try titleVector.offsets(of: searched)]))
             if !prepared.filter.isEmpty, try !prepared.filter.keeps(StoreFilter.Document(
                 path: pathBytes, kind: kind, modificationTime: mtime, rootID: rootID, metadata: metadata)) {
-                leftOut.insert(id)
+                leftOut.insert(shards.rowID(id, shard: shard))
             }
         }
         guard !unbatched else { return nil }
@@ -294,7 +343,7 @@ enum PostgresSearch {
             }
         }
         let rows = found.map { candidate in
-            PositionsRow(rowID: candidate.id, path: candidate.path, lengths: candidate.lengths, title: candidate.title,
+            PositionsRow(rowID: shards.rowID(candidate.id, shard: shard), path: candidate.path, lengths: candidate.lengths, title: candidate.title,
                          columns: candidate.columns + [bodies[candidate.id] ?? [:]], expression: prepared.expression)
         }
         return (rows, leftOut)
@@ -333,33 +382,37 @@ enum PostgresSearch {
     /// it, fetching every candidate at once costs less than counting.
     static let conjunctiveMinimum: Int64 = 5_000
 
-    /// The writers' document counts of tokens (a token in no document has none).
-    private static func tokenDocuments(_ tokens: [String], connection: PostgresConnection) async throws -> [String: Int64] {
+    /// The writers' document counts of tokens (a token in no document has
+    /// none), summed over the shards.
+    private static func tokenDocuments(_ tokens: [String], shards: Shards) async throws -> [String: Int64] {
         var counts: [String: Int64] = [:]
-        for try await (token, count) in try await connection.statement(
-            "SELECT token, sum(docs)::bigint FROM token_documents WHERE token = ANY(\(tokens)) GROUP BY token",
-            logger: PostgresSession.logger).decode((String, Int64).self) {
-            counts[token] = count
+        for connection in shards.connections {
+            for try await (token, count) in try await connection.statement(
+                "SELECT token, sum(docs)::bigint FROM token_documents WHERE token = ANY(\(tokens)) GROUP BY token",
+                logger: PostgresSession.logger).decode((String, Int64).self) {
+                counts[token, default: 0] += count
+            }
         }
         return counts
     }
 
     /// The documents of each union, counted through the GIN indexes, all
-    /// in one statement (a lone token's count is the writers', which the
-    /// search read already).
+    /// in one statement a shard (a lone token's count is the writers', which
+    /// the search read already), summed over the shards.
     private static func documentCounts(_ counted: [PreparedSearch.TokenUnion],
-                                       connection: PostgresConnection) async throws -> [PreparedSearch.TokenUnion: Int64] {
+                                       shards: Shards) async throws -> [PreparedSearch.TokenUnion: Int64] {
         var result: [PreparedSearch.TokenUnion: Int64] = [:]
         guard !counted.isEmpty else { return result }
         var statement = PostgresQuery(unsafeSQL: "SELECT " + counted.indices.map { index in
             "(SELECT count(*) FROM documents d WHERE \(holds(index + 1, column: counted[index].column)))"
         }.joined(separator: ", "))
         for union in counted { statement.binds.append(TextSearchLiterals.anyOf(exact: union.exact, prefixes: union.prefixes)) }
-        let rows = try await connection.statement(statement, logger: PostgresSession.logger)
-        for try await row in rows {
-            let cells = Array(row)
-            guard cells.count == counted.count else { break }
-            for (union, cell) in zip(counted, cells) { result[union] = try cell.decode(Int64.self) }
+        for connection in shards.connections {
+            for try await row in try await connection.statement(statement, logger: PostgresSession.logger) {
+                let cells = Array(row)
+                guard cells.count == counted.count else { break }
+                for (union, cell) in zip(counted, cells) { result[union, default: 0] += try cell.decode(Int64.self) }
+            }
         }
         return result
     }

@@ -8,7 +8,13 @@ import PetrelPostgres
 public enum PostgresToolStore: PostgresStoreAccess {
     public static func prepare(tool: String) throws {}
 
+    /// Searches the index at `url`, or the shards of one index at several
+    /// URLs separated by commas (``PostgresShards``).
     public static func search(url: String, query: SearchQuery, options: SearchOptions) throws -> SearchResults {
+        let locations = try url.split(separator: ",", omittingEmptySubsequences: false).map { try PostgresLocation(String($0)) }
+        if locations.count > 1 {
+            return try AsyncBridge.wait { try await PostgresShards(locations).search(query, options: options) }
+        }
         let location = try PostgresLocation(url)
         return try AsyncBridge.wait { try await PostgresIndex(location: location, create: false).search(query, options: options) }
     }

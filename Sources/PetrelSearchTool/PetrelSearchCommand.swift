@@ -45,7 +45,7 @@ public struct PetrelSearchCommand<Store: PostgresStoreAccess>: ParsableCommand {
             The index is --index, else $PETREL_INDEX, else $XDG_DATA_HOME/petrel/index.sqlite \
             (~/.local/share/petrel/index.sqlite), as petrel-index finds it. An index on PostgreSQL \
             is --database postgres://user@host:port/database, else $PETREL_DATABASE when --index \
-            is not given (no filters by path, kind, date, folder or metadata there yet).
+            is not given; several, separated by commas, are searched as the shards of one index.
 
             Examples:
               petrel-search storm petrel                 ranked hits with snippets
@@ -74,7 +74,7 @@ public struct PetrelSearchCommand<Store: PostgresStoreAccess>: ParsableCommand {
     @Option(name: .long, help: ArgumentHelp("The index file.", valueName: "file"))
     var index: String?
 
-    @Option(name: .long, help: ArgumentHelp("An index on PostgreSQL (postgres://user@host:port/database).", valueName: "url"))
+    @Option(name: .long, help: ArgumentHelp("An index on PostgreSQL (postgres://user@host:port/database), or its shards, comma-separated.", valueName: "url"))
     var database: String?
 
     @Option(name: [.customShort("n"), .long], help: "The most hits to show (default: 10; every hit with --files-only).")

@@ -26,7 +26,7 @@ The index is --index, else $PETREL_INDEX, else
 $XDG_DATA_HOME/petrel/index.sqlite (~/.local/share/petrel/index.sqlite), as
 petrel-index finds it. An index on PostgreSQL is --database
 postgres://user@host:port/database, else $PETREL_DATABASE when --index is not
-given (no filters by path, kind, date, folder or metadata there yet).
+given; several, separated by commas, are searched as the shards of one index.
 
 Examples:
   petrel-search storm petrel                 ranked hits with snippets
@@ -56,7 +56,8 @@ ARGUMENTS:
 OPTIONS:
   --index <file>          The index file.
   --database <url>        An index on PostgreSQL
-                          (postgres://user@host:port/database).
+                          (postgres://user@host:port/database), or its shards,
+                          comma-separated.
   -n, --limit <limit>     The most hits to show (default: 10; every hit with
                           --files-only).
   --offset <offset>       Skip this many hits first. (default: 0)

@@ -797,6 +797,60 @@ struct PostgresStoreTests {
         #expect(try await index.search("fulmar").hits.isEmpty)
     }
 
+    @Test("Two shards on two servers: one list with the pages and scores of one SQLite index of both shards' folders")
+    func shards() async throws {
+        let (one, two) = (try PostgresServer(), try PostgresServer())
+        defer { one.stop(); two.stop() }
+        let first = try TemporaryDirectory()
+        let second = try TemporaryDirectory()
+        let roots = [try Self.makeTree(in: first),
+                     try Self.makeNotes(in: second, named: "notes", count: 40) { number in
+                         number % 3 == 0 ? "The keeper of the lighthouse \(number) trims the lamp; the lantern turns." : "Harbour note \(number): ships, rocks and a log."
+                     }]
+        let sqlite = try DocumentIndex(path: first.path("both.sqlite"))
+        try await sqlite.update(roots: roots)
+        try await PostgresIndex(one.url).update(roots: [roots[0]])
+        try await PostgresIndex(two.url).update(roots: [roots[1]])
+        let locations = [try PostgresLocation(one.url), try PostgresLocation(two.url)]
+        let sharded = try await PostgresShards(locations)
+        // The same when the documents holding every term are ranked first
+        // (each shard's are read, then the others).
+        let conjunctive = try await PostgresShards(locations, conjunctiveMinimum: 0)
+        var options = SearchOptions()
+        options.limit = 60
+        for query in Self.queries + ["harbour note", "keeper lamp lantern", "ships rocks"] {
+            let expected = try sqlite.search(query, options: options).hits
+            for search in [sharded, conjunctive] {
+                let found = try await search.search(query, options: options).hits
+                #expect(found.map(\.path) == expected.map(\.path), "\(query)")
+                #expect(found.count == expected.count && zip(found, expected).allSatisfy { abs($0.score - $1.score) <= 1e-9 }, "\(query)")
+            }
+        }
+        // Both shards hold hits of a word of both; from the command line too.
+        let both = try await sharded.search("keeper", options: options).hits
+        #expect(Set(both.map { $0.path.hasPrefix(roots[0]) }) == [true, false])
+        let searcher = try #require(Self.tool("petrel-search"), "petrel-search is built next to the tests")
+        let listed = try Self.run(searcher, ["--database", one.url + "," + two.url, "--files-only", "-n", "60", "keeper"])
+        #expect(listed.status == 0, "\(listed.stderr)")
+        #expect(listed.stdout.split(separator: "\n").map(String.init) == both.map(\.path))
+        // A folder limits the list to its shard's documents, as on SQLite.
+        options.root = roots[1]
+        let limited = try await sharded.search("keeper lighthouse", options: options).hits
+        #expect(!limited.isEmpty && limited.allSatisfy { $0.path.hasPrefix(roots[1] + "/") })
+        #expect(limited.map(\.path) == (try sqlite.search("keeper lighthouse", options: options).hits.map(\.path)))
+        options.root = first.path("elsewhere")
+        await #expect(throws: IndexError.self) { try await sharded.search("keeper", options: options) }
+        // A shard that is not an index, or not there: clear errors.
+        await #expect(throws: IndexError.self) { try await PostgresShards([]) }
+        do {
+            _ = try await PostgresShards([PostgresLocation(one.url), PostgresLocation("postgres://petrel@127.0.0.1:1/postgres")])
+            Issue.record("opened a shard on port 1")
+        } catch let error as IndexError {
+            #expect(error.code == .cannotOpen)
+            #expect(error.message.contains("postgres://petrel@127.0.0.1:1/postgres"), "\(error.message)")
+        }
+    }
+
     @Test("A session the server ends between statements: a search runs again, an update fails with the reason and the next run converges",
           .timeLimit(.minutes(5)))
     func sessionEnded() async throws {

@@ -73,11 +73,11 @@ final class PostgresServer: @unchecked Sendable {
         }
     }
 
-    /// The one value an SQL query gives, as psql prints it unaligned.
-    func value(_ query: String) throws -> String {
+    /// The one value an SQL query gives in `database`, as psql prints it unaligned.
+    func value(_ query: String, database: String = "postgres") throws -> String {
         let outputPath = NSTemporaryDirectory() + "petrel-pg-value-\(UUID().uuidString)"
         defer { try? FileManager.default.removeItem(atPath: outputPath) }
-        try Self.run("/usr/bin/psql", ["-X", "-q", "-A", "-t", "-v", "ON_ERROR_STOP=1", "-o", outputPath, url, "-c", query])
+        try Self.run("/usr/bin/psql", ["-X", "-q", "-A", "-t", "-v", "ON_ERROR_STOP=1", "-o", outputPath, url(database), "-c", query])
         return try String(contentsOfFile: outputPath, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)
     }
 
@@ -98,10 +98,13 @@ final class PostgresServer: @unchecked Sendable {
     }
 
     /// Runs SQL on the server with psql (what a test changes behind the
-    /// index's back).
-    func sql(_ statements: String) throws {
-        try Self.run("/usr/bin/psql", ["-X", "-q", "-v", "ON_ERROR_STOP=1", url, "-c", statements])
+    /// index's back), in `database`.
+    func sql(_ statements: String, database: String = "postgres") throws {
+        try Self.run("/usr/bin/psql", ["-X", "-q", "-v", "ON_ERROR_STOP=1", url(database), "-c", statements])
     }
+
+    /// The connection string of `database` on this server.
+    func url(_ database: String) -> String { "postgres://petrel@127.0.0.1:\(port)/\(database)" }
 
     /// Asks the server whether an SQL condition holds: an error, quoting
     /// it, when it does not.

@@ -8,6 +8,9 @@ import Testing
 /// with its own (``PostgresServer``).
 @Suite(.serialized, .requires(PostgresServer.isInstalled, "PostgreSQL 15 (postgresql-15) is installed"))
 struct PostgresStoreTests {
+    /// The repository's root.
+    static let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().path
+
     /// A small tree in several languages and scripts.
     static func makeTree(in directory: TemporaryDirectory) throws -> String {
         let root = directory.path("tree")
@@ -840,6 +843,23 @@ struct PostgresStoreTests {
         #expect(limited.map(\.path) == (try sqlite.search("keeper lighthouse", options: options).hits.map(\.path)))
         options.root = first.path("elsewhere")
         await #expect(throws: IndexError.self) { try await sharded.search("keeper", options: options) }
+        // The guide's postgres_fdw front, its SQL run as the guide writes
+        // it (servers and user put in): one view of both shards for SQL
+        // clients, whose text conditions each shard evaluates.
+        let guide = try String(contentsOfFile: Self.repository + "/docs/postgres-operations.md", encoding: .utf8)
+        let blocks = guide.components(separatedBy: "```sql\n").dropFirst().map { $0.components(separatedBy: "```")[0] }
+        let front = try #require(blocks.first { $0.contains("CREATE EXTENSION IF NOT EXISTS postgres_fdw") }, "the guide's postgres_fdw DDL")
+        let example = try #require(blocks.first { $0.contains("FROM petrel_documents") }, "the guide's query of the view")
+        try one.sql("CREATE DATABASE front")
+        try one.sql(front
+            .replacingOccurrences(of: "host 'db1.example.org', port '5432', dbname 'petrel'", with: "host '127.0.0.1', port '\(one.port)', dbname 'postgres'")
+            .replacingOccurrences(of: "host 'db2.example.org', port '5432', dbname 'petrel'", with: "host '127.0.0.1', port '\(two.port)', dbname 'postgres'")
+            .replacingOccurrences(of: "OPTIONS (user 'reader', password '…')", with: "OPTIONS (user 'petrel')"), database: "front")
+        #expect(try one.value("SELECT count(*) FROM petrel_documents", database: "front") == "48")
+        #expect(try one.value("SELECT string_agg(DISTINCT shard, ',' ORDER BY shard) FROM petrel_documents WHERE body_tsv @@ 'keeper'::tsquery",
+                              database: "front") == "shard1,shard2")
+        try one.sql(example, database: "front")
+
         // A shard that is not an index, or not there: clear errors.
         await #expect(throws: IndexError.self) { try await PostgresShards([]) }
         do {

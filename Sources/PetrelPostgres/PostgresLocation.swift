@@ -28,6 +28,9 @@ public struct PostgresLocation: Sendable, Equatable, CustomStringConvertible {
         guard text.hasPrefix("postgres://") || text.hasPrefix("postgresql://") else {
             throw IndexError(.invalidParameter, "'\(Self.redacted(text))' is not a PostgreSQL connection string (postgres://user@host:port/database)")
         }
+        if text.contains(",postgres://") || text.contains(",postgresql://") {
+            throw IndexError(.invalidParameter, "'\(Self.redacted(text))' names several databases: only a search reads several (the shards of one index); each is updated on its own")
+        }
         guard let components = URLComponents(string: text) else {
             throw IndexError(.invalidParameter, "'\(Self.redacted(text))' is not a valid connection string")
         }

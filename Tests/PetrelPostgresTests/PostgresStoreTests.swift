@@ -701,6 +701,10 @@ struct PostgresStoreTests {
     func badConnections() async throws {
         #expect(throws: IndexError.self) { try PostgresLocation("mysql://petrel@localhost/petrel") }
         #expect(throws: IndexError.self) { try PostgresLocation("postgres://localhost") }
+        // Shards are searched together, but each is one location.
+        #expect(throws: IndexError(.invalidParameter, "'postgres://petrel@db1/petrel,postgres://petrel@db2/petrel' names several databases: only a search reads several (the shards of one index); each is updated on its own")) {
+            try PostgresLocation("postgres://petrel@db1/petrel,postgres://petrel@db2/petrel")
+        }
         do {
             _ = try await PostgresIndex("postgres://petrel@127.0.0.1:1/postgres")
             Issue.record("connected to port 1")

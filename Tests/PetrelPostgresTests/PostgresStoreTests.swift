@@ -8,6 +8,16 @@ import Testing
 /// with its own (``PostgresServer``).
 @Suite(.serialized, .requires(PostgresServer.isInstalled, "PostgreSQL 15 (postgresql-15) is installed"))
 struct PostgresStoreTests {
+    /// Runs `body`, which must fail to reach the index (``IndexError``
+    /// `.cannotOpen`) with a message that `holds`.
+    static func expectCannotOpen(_ body: () async throws -> Void, message holds: (String) -> Bool,
+                                 sourceLocation: SourceLocation = #_sourceLocation) async {
+        let error = await #expect(throws: IndexError.self, sourceLocation: sourceLocation) { try await body() }
+        guard let error else { return }
+        #expect(error.code == .cannotOpen, sourceLocation: sourceLocation)
+        #expect(holds(error.message), "\(error.message)", sourceLocation: sourceLocation)
+    }
+
     /// The repository's root.
     static let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().path
 
@@ -705,12 +715,8 @@ struct PostgresStoreTests {
         #expect(throws: IndexError(.invalidParameter, "'postgres://petrel@db1/petrel,postgres://petrel@db2/petrel' names several databases: only a search reads several (the shards of one index); each is updated on its own")) {
             try PostgresLocation("postgres://petrel@db1/petrel,postgres://petrel@db2/petrel")
         }
-        do {
-            _ = try await PostgresIndex("postgres://petrel@127.0.0.1:1/postgres")
-            Issue.record("connected to port 1")
-        } catch let error as IndexError {
-            #expect(error.code == .cannotOpen)
-            #expect(error.message.contains("cannot open the index in PostgreSQL at postgres://petrel@127.0.0.1:1/postgres"), "\(error.message)")
+        await Self.expectCannotOpen({ _ = try await PostgresIndex("postgres://petrel@127.0.0.1:1/postgres") }) {
+            $0.contains("cannot open the index in PostgreSQL at postgres://petrel@127.0.0.1:1/postgres")
         }
     }
 
@@ -744,13 +750,8 @@ struct PostgresStoreTests {
             { _ = try await PostgresIndex(standby.url) },
         ]
         for write in writes {
-            do {
-                try await write()
-                Issue.record("wrote to a standby")
-            } catch let error as IndexError {
-                #expect(error.code == .cannotOpen)
-                #expect(error.message.contains("PostgreSQL at \(standby.url): the server is a hot standby, which only reads; update the index on its primary"),
-                        "\(error.message)")
+            await Self.expectCannotOpen(write) {
+                $0.contains("PostgreSQL at \(standby.url): the server is a hot standby, which only reads; update the index on its primary")
             }
         }
 
@@ -866,13 +867,9 @@ struct PostgresStoreTests {
 
         // A shard that is not an index, or not there: clear errors.
         await #expect(throws: IndexError.self) { try await PostgresShards([]) }
-        do {
+        await Self.expectCannotOpen({
             _ = try await PostgresShards([PostgresLocation(one.url), PostgresLocation("postgres://petrel@127.0.0.1:1/postgres")])
-            Issue.record("opened a shard on port 1")
-        } catch let error as IndexError {
-            #expect(error.code == .cannotOpen)
-            #expect(error.message.contains("postgres://petrel@127.0.0.1:1/postgres"), "\(error.message)")
-        }
+        }) { $0.contains("postgres://petrel@127.0.0.1:1/postgres") }
     }
 
     @Test("A session the server ends between statements: a search runs again, an update fails with the reason and the next run converges",
@@ -911,13 +908,7 @@ struct PostgresStoreTests {
             terminated = count != "0"
             if !terminated { try await Task.sleep(for: .milliseconds(20)) }
         }
-        do {
-            let report = try await writer.value
-            Issue.record("an update whose session was ended reported \(report.added) documents")
-        } catch let error as IndexError {
-            #expect(error.code == .cannotOpen)
-            #expect(error.message.hasPrefix("cannot update the index in PostgreSQL at \(server.url): "), "\(error.message)")
-        }
+        await Self.expectCannotOpen({ _ = try await writer.value }) { $0.hasPrefix("cannot update the index in PostgreSQL at \(server.url): ") }
         _ = try await index.update(roots: [notes])
         #expect(try await index.documentCount() == 3_008)
         #expect(try await index.check().isEmpty)
@@ -936,19 +927,11 @@ struct PostgresStoreTests {
         // The server stops in the middle of a search: it fails with the
         // reason (its retries cannot connect), and does not hang.
         let halting = try await PostgresIndex(location: PostgresLocation(server.url), create: false, afterStatistics: { try server.halt() })
-        do {
-            _ = try await halting.search("lamp")
-            Issue.record("a search finished on a server stopped under it")
-        } catch let error as IndexError {
-            #expect(error.code == .cannotOpen)
-            #expect(error.message.hasPrefix("cannot search the index in PostgreSQL at postgres://petrel@127.0.0.1:\(server.port)/postgres: "), "\(error.message)")
+        await Self.expectCannotOpen({ _ = try await halting.search("lamp") }) {
+            $0.hasPrefix("cannot search the index in PostgreSQL at postgres://petrel@127.0.0.1:\(server.port)/postgres: ")
         }
-        do {
-            _ = try await index.search("lamp")
-            Issue.record("searched a stopped server")
-        } catch let error as IndexError {
-            #expect(error.code == .cannotOpen)
-            #expect(error.message.hasPrefix("cannot search the index in PostgreSQL at postgres://petrel@127.0.0.1:\(server.port)/postgres"), "\(error.message)")
+        await Self.expectCannotOpen({ _ = try await index.search("lamp") }) {
+            $0.hasPrefix("cannot search the index in PostgreSQL at postgres://petrel@127.0.0.1:\(server.port)/postgres")
         }
         await #expect(throws: IndexError.self) { try await index.update(roots: [root]) }
     }

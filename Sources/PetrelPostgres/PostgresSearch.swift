@@ -62,29 +62,29 @@ enum PostgresSearch {
         var hasBodyPostings = true
         // The statistics of all shards, summed: each writer's are.
         for connection in shards.connections {
-        for try await (count, path, title, body, tokenCounts, bodyPostings) in try await connection.statement("""
-            SELECT coalesce(sum(docs), 0)::bigint, coalesce(sum(path_tokens), 0)::bigint,
-                   coalesce(sum(title_tokens), 0)::bigint, coalesce(sum(body_tokens), 0)::bigint,
-                   \(unescaped: PostgresSchema.hasTokenCounts), \(unescaped: PostgresSchema.hasBodyPostings) FROM corpus_stats
-            """, logger: logger).decode((Int64, Int64, Int64, Int64, Bool, Bool).self) {
-            documents += count
-            totals = [totals[0] + path, totals[1] + title, totals[2] + body]
-            hasTokenCounts = hasTokenCounts && tokenCounts
-            hasBodyPostings = hasBodyPostings && bodyPostings
-        }
+            for try await (count, path, title, body, tokenCounts, bodyPostings) in try await connection.statement("""
+                SELECT coalesce(sum(docs), 0)::bigint, coalesce(sum(path_tokens), 0)::bigint,
+                       coalesce(sum(title_tokens), 0)::bigint, coalesce(sum(body_tokens), 0)::bigint,
+                       \(unescaped: PostgresSchema.hasTokenCounts), \(unescaped: PostgresSchema.hasBodyPostings) FROM corpus_stats
+                """, logger: logger).decode((Int64, Int64, Int64, Int64, Bool, Bool).self) {
+                documents += count
+                totals = [totals[0] + path, totals[1] + title, totals[2] + body]
+                hasTokenCounts = hasTokenCounts && tokenCounts
+                hasBodyPostings = hasBodyPostings && bodyPostings
+            }
         }
         // The same sample of languages as SQLite's searches read.
         var languages: [String?] = []
         let sampleSize = 64
         for connection in shards.connections {
-        for try await language in try await connection.statement("""
-            WITH RECURSIVE bounds(low, high) AS (SELECT (SELECT min(id) FROM documents), (SELECT max(id) FROM documents)),
-            steps(n) AS (SELECT 0 UNION ALL SELECT n + 1 FROM steps WHERE n + 1 < \(sampleSize))
-            SELECT (SELECT language FROM documents WHERE id >= low + (high - low) * n / \(sampleSize) ORDER BY id LIMIT 1)
-            FROM steps, bounds WHERE low IS NOT NULL
-            """, logger: logger).decode(String?.self) {
-            languages.append(language)
-        }
+            for try await language in try await connection.statement("""
+                WITH RECURSIVE bounds(low, high) AS (SELECT (SELECT min(id) FROM documents), (SELECT max(id) FROM documents)),
+                steps(n) AS (SELECT 0 UNION ALL SELECT n + 1 FROM steps WHERE n + 1 < \(sampleSize))
+                SELECT (SELECT language FROM documents WHERE id >= low + (high - low) * n / \(sampleSize) ORDER BY id LIMIT 1)
+                FROM steps, bounds WHERE low IS NOT NULL
+                """, logger: logger).decode(String?.self) {
+                languages.append(language)
+            }
         }
         try await afterStatistics?()
         // The words compounds of the query may split into that documents
@@ -108,12 +108,12 @@ enum PostgresSearch {
             } else {
                 let any = words.map(TextSearchLiterals.quoted)
                 for connection in shards.connections {
-                for try await word in try await connection.statement("""
-                    SELECT w FROM unnest(\(words)::text[], \(any)::text[]) AS l(w, q)
-                    WHERE EXISTS (SELECT 1 FROM documents d WHERE d.path_tsv @@ l.q::tsquery OR d.title_tsv @@ l.q::tsquery OR d.body_tsv @@ l.q::tsquery)
-                    """, logger: logger).decode(String.self) {
-                    indexedWords.insert(word)
-                }
+                    for try await word in try await connection.statement("""
+                        SELECT w FROM unnest(\(words)::text[], \(any)::text[]) AS l(w, q)
+                        WHERE EXISTS (SELECT 1 FROM documents d WHERE d.path_tsv @@ l.q::tsquery OR d.title_tsv @@ l.q::tsquery OR d.body_tsv @@ l.q::tsquery)
+                        """, logger: logger).decode(String.self) {
+                        indexedWords.insert(word)
+                    }
                 }
             }
         }

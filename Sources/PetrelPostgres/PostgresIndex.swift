@@ -125,12 +125,8 @@ public final class PostgresIndex: Sendable {
     /// that the standby cancels to replay its primary's changes runs again.
     public func search(_ query: SearchQuery, options: SearchOptions = SearchOptions()) async throws -> SearchResults {
         try await withConnection(doing: "cannot search the index in", retrying: PostgresSession.isRecoveryConflict) { connection in
-            let results = try await PostgresSearch.run(query, options: options, conjunctiveMinimum: conjunctiveMinimum,
-                                                       afterStatistics: afterStatistics, connections: [connection])
-            guard let loosened = results.phraseRetry(options: options) else { return results }
-            let retried = try await PostgresSearch.run(loosened.query, options: options, conjunctiveMinimum: conjunctiveMinimum,
-                                                       afterStatistics: afterStatistics, connections: [connection])
-            return results.replaced(by: retried, loosening: loosened.phrases)
+            try await PostgresSearch.run(query, options: options, conjunctiveMinimum: conjunctiveMinimum,
+                                         afterStatistics: afterStatistics, connections: [connection])
         }
     }
 

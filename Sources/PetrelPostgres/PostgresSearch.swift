@@ -18,9 +18,24 @@ import PostgresNIO
 /// 3. the page: the hits' rows and the start of their bodies, for
 ///    snippets.
 enum PostgresSearch {
+    /// A search over `connections` (a shard each); when a quoted phrase no
+    /// document has leaves it empty, the search again with the phrase's
+    /// words (``SearchResults/phraseRetry(options:)``, as on SQLite).
     static func run(_ query: SearchQuery, options: SearchOptions, conjunctiveMinimum: Int64 = conjunctiveMinimum,
                     afterStatistics: (@Sendable () async throws -> Void)? = nil,
                     connections: [PostgresConnection]) async throws -> SearchResults {
+        let results = try await transaction(query, options: options, conjunctiveMinimum: conjunctiveMinimum,
+                                            afterStatistics: afterStatistics, connections: connections)
+        guard let loosened = results.phraseRetry(options: options) else { return results }
+        let retried = try await transaction(loosened.query, options: options, conjunctiveMinimum: conjunctiveMinimum,
+                                            afterStatistics: afterStatistics, connections: connections)
+        return results.replaced(by: retried, loosening: loosened.phrases)
+    }
+
+    /// One search's passes, in a transaction on each connection.
+    private static func transaction(_ query: SearchQuery, options: SearchOptions, conjunctiveMinimum: Int64,
+                                    afterStatistics: (@Sendable () async throws -> Void)?,
+                                    connections: [PostgresConnection]) async throws -> SearchResults {
         let logger = PostgresSession.logger
         let shards = Shards(connections)
         do {

@@ -55,10 +55,7 @@ public final class PostgresShards: Sendable {
     public func search(_ query: SearchQuery, options: SearchOptions = SearchOptions()) async throws -> SearchResults {
         try await PostgresSession.withConnections(to: locations, doing: "cannot search the index in",
                                                   retrying: PostgresSession.isRecoveryConflict) { connections in
-            let results = try await PostgresSearch.run(query, options: options, conjunctiveMinimum: conjunctiveMinimum, connections: connections)
-            guard let loosened = results.phraseRetry(options: options) else { return results }
-            let retried = try await PostgresSearch.run(loosened.query, options: options, conjunctiveMinimum: conjunctiveMinimum, connections: connections)
-            return results.replaced(by: retried, loosening: loosened.phrases)
+            try await PostgresSearch.run(query, options: options, conjunctiveMinimum: conjunctiveMinimum, connections: connections)
         }
     }
 }

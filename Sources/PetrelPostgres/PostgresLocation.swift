@@ -79,6 +79,38 @@ enum PostgresSession {
         try await PostgresConnection.connect(configuration: location.configuration, id: 1, logger: logger)
     }
 
+    /// A new connection to each of `locations`, made at once; when one
+    /// cannot be made, the others are closed and the first failure, in the
+    /// order of `locations`, is thrown.
+    private static func connectAll(_ locations: [PostgresLocation], doing: String) async throws -> [PostgresConnection] {
+        if locations.count == 1 {
+            do { return [try await connect(locations[0])] } catch { throw failure(error, at: locations[0].description, doing: doing) }
+        }
+        let attempts = await withTaskGroup(of: (Int, Result<PostgresConnection, any Error>).self) { group in
+            for (index, location) in locations.enumerated() {
+                group.addTask {
+                    do { return (index, .success(try await connect(location))) } catch { return (index, .failure(error)) }
+                }
+            }
+            var attempts = [Result<PostgresConnection, any Error>?](repeating: nil, count: locations.count)
+            for await (index, attempt) in group { attempts[index] = attempt }
+            return attempts.compactMap { $0 }
+        }
+        var connections: [PostgresConnection] = []
+        var firstFailure: (any Error)?
+        for (location, attempt) in zip(locations, attempts) {
+            switch attempt {
+            case .success(let connection): connections.append(connection)
+            case .failure(let error): firstFailure = firstFailure ?? failure(error, at: location.description, doing: doing)
+            }
+        }
+        if let firstFailure {
+            for connection in connections { try? await connection.close() }
+            throw firstFailure
+        }
+        return connections
+    }
+
     /// Runs `body` on a new connection to each of `locations`, closed
     /// after; postgres-nio's errors become ``IndexError``s that say what
     /// was being done, and where. An error that `isTransient` accepts runs
@@ -89,15 +121,7 @@ enum PostgresSession {
         let place = locations.map(\.description).joined(separator: ", ")
         var attempt = 1
         while true {
-            var connections: [PostgresConnection] = []
-            for location in locations {
-                do {
-                    connections.append(try await connect(location))
-                } catch {
-                    for connection in connections { try? await connection.close() }
-                    throw failure(error, at: location.description, doing: doing)
-                }
-            }
+            let connections = try await connectAll(locations, doing: doing)
             do {
                 let result = try await body(connections)
                 for connection in connections { try? await connection.close() }
@@ -178,5 +202,15 @@ extension PostgresConnection {
     func statement(_ query: PostgresQuery, logger: Logger) async throws -> PostgresRowSequence {
         guard !isClosed else { throw PostgresSession.SessionEnded() }
         return try await self.query(query, logger: logger)
+    }
+}
+
+extension AsyncSequence where Self: Sendable {
+    /// Every element, in order (a result's decoded rows, gathered to be
+    /// handed from one shard's task to the search).
+    func gathered() async throws -> [Element] {
+        var elements: [Element] = []
+        for try await element in self { elements.append(element) }
+        return elements
     }
 }

@@ -39,13 +39,13 @@ enum PostgresSearch {
         let logger = PostgresSession.logger
         let shards = Shards(connections)
         do {
-            for connection in connections { try await connection.statement("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY", logger: logger) }
+            _ = try await shards.each { _, connection in try await connection.statement("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY", logger: logger) }
             let results = try await passes(query, options: options, conjunctiveMinimum: conjunctiveMinimum,
                                            afterStatistics: afterStatistics, shards: shards)
-            for connection in connections { try await connection.statement("COMMIT", logger: logger) }
+            _ = try await shards.each { _, connection in try await connection.statement("COMMIT", logger: logger) }
             return results
         } catch {
-            for connection in connections { _ = try? await connection.statement("ROLLBACK", logger: logger) }
+            _ = await shards.everyShard { _, connection in _ = try? await connection.statement("ROLLBACK", logger: logger) }
             throw error
         }
     }
@@ -60,47 +60,45 @@ enum PostgresSearch {
         var count: Int { connections.count }
         func rowID(_ id: Int64, shard: Int) -> Int64 { id * Int64(count) + Int64(shard) }
         func document(_ rowID: Int64) -> (shard: Int, id: Int64) { (Int(rowID % Int64(count)), rowID / Int64(count)) }
+
+        /// `body` run on every shard at once, each on its shard's own
+        /// connection, and its results in the shards' order; the first
+        /// error is thrown once every shard's `body` has ended.
+        func each<T: Sendable>(_ body: @escaping @Sendable (_ shard: Int, _ connection: PostgresConnection) async throws -> T) async throws -> [T] {
+            if count == 1 { return [try await body(0, connections[0])] }
+            return try await withThrowingTaskGroup(of: (Int, T).self) { group in
+                for (shard, connection) in connections.enumerated() {
+                    group.addTask { (shard, try await body(shard, connection)) }
+                }
+                var results = [T?](repeating: nil, count: count)
+                for try await (shard, result) in group { results[shard] = result }
+                return results.compactMap { $0 }
+            }
+        }
+
+        /// `body` run on every shard at once, when it cannot fail.
+        func everyShard(_ body: @escaping @Sendable (_ shard: Int, _ connection: PostgresConnection) async -> Void) async {
+            await withTaskGroup(of: Void.self) { group in
+                for (shard, connection) in connections.enumerated() { group.addTask { await body(shard, connection) } }
+            }
+        }
     }
 
     private static func passes(_ query: SearchQuery, options: SearchOptions, conjunctiveMinimum: Int64,
                                afterStatistics: (@Sendable () async throws -> Void)?,
                                shards: Shards) async throws -> SearchResults {
         let logger = PostgresSession.logger
-        // Pass 1: statistics.
-        var documents: Int64 = 0
-        var totals: [Int64] = [0, 0, 0]
+        // Pass 1: statistics. Each shard's, then summed: each writer's are.
+        let statistics = try await shards.each { _, connection in try await ShardStatistics(connection) }
+        let documents = statistics.reduce(0) { $0 + $1.documents }
+        let totals = statistics.reduce([0, 0, 0]) { sums, shard in zip(sums, shard.columnTokens).map { $0 + $1 } }
         // Whether `token_documents` counts every document, and so holds
         // the vocabulary (an index made before it was kept does not until
         // its next update).
-        var hasTokenCounts = true
+        let hasTokenCounts = statistics.allSatisfy(\.hasTokenCounts)
         // Whether every body is in `body_postings`.
-        var hasBodyPostings = true
-        // The statistics of all shards, summed: each writer's are.
-        for connection in shards.connections {
-            for try await (count, path, title, body, tokenCounts, bodyPostings) in try await connection.statement("""
-                SELECT coalesce(sum(docs), 0)::bigint, coalesce(sum(path_tokens), 0)::bigint,
-                       coalesce(sum(title_tokens), 0)::bigint, coalesce(sum(body_tokens), 0)::bigint,
-                       \(unescaped: PostgresSchema.hasTokenCounts), \(unescaped: PostgresSchema.hasBodyPostings) FROM corpus_stats
-                """, logger: logger).decode((Int64, Int64, Int64, Int64, Bool, Bool).self) {
-                documents += count
-                totals = [totals[0] + path, totals[1] + title, totals[2] + body]
-                hasTokenCounts = hasTokenCounts && tokenCounts
-                hasBodyPostings = hasBodyPostings && bodyPostings
-            }
-        }
-        // The same sample of languages as SQLite's searches read.
-        var languages: [String?] = []
-        let sampleSize = 64
-        for connection in shards.connections {
-            for try await language in try await connection.statement("""
-                WITH RECURSIVE bounds(low, high) AS (SELECT (SELECT min(id) FROM documents), (SELECT max(id) FROM documents)),
-                steps(n) AS (SELECT 0 UNION ALL SELECT n + 1 FROM steps WHERE n + 1 < \(sampleSize))
-                SELECT (SELECT language FROM documents WHERE id >= low + (high - low) * n / \(sampleSize) ORDER BY id LIMIT 1)
-                FROM steps, bounds WHERE low IS NOT NULL
-                """, logger: logger).decode(String?.self) {
-                languages.append(language)
-            }
-        }
+        let hasBodyPostings = statistics.allSatisfy(\.hasBodyPostings)
+        let languages = statistics.flatMap(\.languages)
         try await afterStatistics?()
         // The words compounds of the query may split into that documents
         // have, looked up at once (SQLite's analysis asks one at a time).
@@ -113,22 +111,22 @@ enum PostgresSearch {
                 // dozen lookups in a sorted table instead of three GIN
                 // searches for each of the scores of cuts of an English
                 // word).
-                for connection in shards.connections {
-                    for try await word in try await connection.statement("""
+                for found in try await shards.each({ _, connection in
+                    try await connection.statement("""
                         SELECT token FROM token_documents WHERE token = ANY(\(words)) GROUP BY token HAVING sum(docs) > 0
-                        """, logger: logger).decode(String.self) {
-                        indexedWords.insert(word)
-                    }
+                        """, logger: logger).decode(String.self).gathered()
+                }) {
+                    indexedWords.formUnion(found)
                 }
             } else {
                 let any = words.map(TextSearchLiterals.quoted)
-                for connection in shards.connections {
-                    for try await word in try await connection.statement("""
+                for found in try await shards.each({ _, connection in
+                    try await connection.statement("""
                         SELECT w FROM unnest(\(words)::text[], \(any)::text[]) AS l(w, q)
                         WHERE EXISTS (SELECT 1 FROM documents d WHERE d.path_tsv @@ l.q::tsquery OR d.title_tsv @@ l.q::tsquery OR d.body_tsv @@ l.q::tsquery)
-                        """, logger: logger).decode(String.self) {
-                        indexedWords.insert(word)
-                    }
+                        """, logger: logger).decode(String.self).gathered()
+                }) {
+                    indexedWords.formUnion(found)
                 }
             }
         }
@@ -140,10 +138,8 @@ enum PostgresSearch {
         var rootIDs = [Int64?](repeating: nil, count: shards.count)
         if let root = prepared.filter.root {
             let spellings = prepared.filter.rootSpellings.map { ByteBuffer(bytes: $0) }
-            for (shard, connection) in shards.connections.enumerated() {
-                for try await id in try await connection.statement("SELECT id FROM roots WHERE path = ANY(\(spellings))", logger: logger).decode(Int64.self) {
-                    rootIDs[shard] = id
-                }
+            rootIDs = try await shards.each { _, connection in
+                try await connection.statement("SELECT id FROM roots WHERE path = ANY(\(spellings))", logger: logger).decode(Int64.self).gathered().last
             }
             guard rootIDs.contains(where: { $0 != nil }) else { throw IndexError(.unknownFolder, "\(root) is not a folder of this index") }
         }
@@ -175,12 +171,16 @@ enum PostgresSearch {
                 let (shard, id) = shards.document(row.rowID)
                 excluded[shard].append(id)
             }
-            for shard in 0..<shards.count {
-                var local = search
-                local.filter.rootID = rootIDs[shard]
-                var read = postings?[shard]
-                let one = try await candidates(local, requiring: groups, excluding: excluded[shard], hasTokenCounts: hasTokenCounts,
-                                               postings: &read, shard: shard, of: shards)
+            let expression = search.expression, filter = search.filter, read = postings, roots = rootIDs, excludedIDs = excluded
+            let each = try await shards.each { shard, _ in
+                var filter = filter
+                filter.rootID = roots[shard]
+                var postings = read?[shard]
+                let one = try await candidates(expression: expression, filter: filter, requiring: groups, excluding: excludedIDs[shard],
+                                               hasTokenCounts: hasTokenCounts, postings: &postings, shard: shard, of: shards)
+                return (one, postings)
+            }
+            for (shard, (one, read)) in each.enumerated() {
                 if let read { postings?[shard] = read }
                 fetched.rows += one.rows
                 fetched.leftOut.formUnion(one.leftOut)
@@ -229,21 +229,60 @@ enum PostgresSearch {
             let (shard, id) = shards.document(entry.row.rowID)
             pageIDs[shard].append(id)
         }
-        for (shard, ids) in pageIDs.enumerated() where !ids.isEmpty {
+        let idsOfPage = pageIDs
+        let pages = try await shards.each { shard, connection in
+            var hits: [(Int64, StoreHitDocument)] = []
+            let ids = idsOfPage[shard]
+            guard !ids.isEmpty else { return hits }
             let limit = Int32(PreparedSearch.snippetBytes)
-            let result = try await shards.connections[shard].statement("""
+            let result = try await connection.statement("""
                 SELECT d.id, d.path, d.inner_path, d.title, d.size, d.mtime, d.kind, d.language, d.metadata,
                        substr(t.body, 1, \(limit)), length(t.body) <= \(limit)
                 FROM documents d JOIN document_text t ON t.id = d.id WHERE d.id = ANY(\(ids))
                 """, logger: logger)
             for try await (id, path, innerPath, title, size, mtime, kind, language, metadata, body, whole) in result.decode(
                 (Int64, ByteBuffer, String?, String?, Int64, Int64, String, String?, String?, String, Bool).self) {
-                hits[shards.rowID(id, shard: shard)] = StoreHitDocument(path: Array(path.readableBytesView), innerPath: innerPath, title: title, size: size,
-                                            modificationTime: mtime, kind: kind, language: language, metadata: metadata,
-                                            bodyStart: body, isWholeBody: whole)
+                hits.append((shards.rowID(id, shard: shard), StoreHitDocument(
+                    path: Array(path.readableBytesView), innerPath: innerPath, title: title, size: size, modificationTime: mtime, kind: kind,
+                    language: language, metadata: metadata, bodyStart: body, isWholeBody: whole)))
             }
+            return hits
         }
+        for (rowID, hit) in pages.joined() { hits[rowID] = hit }
         return prepared.results(page, documents: hits)
+    }
+
+    /// One shard's part of pass 1: its writers' statistics, summed, and
+    /// the languages of a sample of its documents (the same sample as
+    /// SQLite's searches read).
+    struct ShardStatistics: Sendable {
+        var documents: Int64 = 0
+        /// Tokens in the paths, titles and bodies.
+        var columnTokens: [Int64] = [0, 0, 0]
+        var hasTokenCounts = true
+        var hasBodyPostings = true
+        var languages: [String?] = []
+
+        init(_ connection: PostgresConnection) async throws {
+            let logger = PostgresSession.logger
+            for try await (count, path, title, body, tokenCounts, bodyPostings) in try await connection.statement("""
+                SELECT coalesce(sum(docs), 0)::bigint, coalesce(sum(path_tokens), 0)::bigint,
+                       coalesce(sum(title_tokens), 0)::bigint, coalesce(sum(body_tokens), 0)::bigint,
+                       \(unescaped: PostgresSchema.hasTokenCounts), \(unescaped: PostgresSchema.hasBodyPostings) FROM corpus_stats
+                """, logger: logger).decode((Int64, Int64, Int64, Int64, Bool, Bool).self) {
+                documents = count
+                columnTokens = [path, title, body]
+                hasTokenCounts = tokenCounts
+                hasBodyPostings = bodyPostings
+            }
+            let sampleSize = 64
+            languages = try await connection.statement("""
+                WITH RECURSIVE bounds(low, high) AS (SELECT (SELECT min(id) FROM documents), (SELECT max(id) FROM documents)),
+                steps(n) AS (SELECT 0 UNION ALL SELECT n + 1 FROM steps WHERE n + 1 < \(sampleSize))
+                SELECT (SELECT language FROM documents WHERE id >= low + (high - low) * n / \(sampleSize) ORDER BY id LIMIT 1)
+                FROM steps, bounds WHERE low IS NOT NULL
+                """, logger: logger).decode(String?.self).gathered()
+        }
     }
 
     /// The candidates of pass 2: the documents holding a token of the
@@ -252,12 +291,12 @@ enum PostgresSearch {
     /// the query; and those of them the filters leave out (they count in
     /// the statistics, as every document does on SQLite, but are not
     /// ranked).
-    private static func candidates(_ prepared: PreparedSearch, requiring groups: [PreparedSearch.TokenUnion]?, excluding excluded: [Int64],
-                                   hasTokenCounts: Bool, postings: inout PostingsRead?,
+    private static func candidates(expression: FullTextExpression, filter: StoreFilter, requiring groups: [PreparedSearch.TokenUnion]?,
+                                   excluding excluded: [Int64], hasTokenCounts: Bool, postings: inout PostingsRead?,
                                    shard: Int, of shards: Shards) async throws -> (rows: [PositionsRow], leftOut: Set<Int64>) {
         let logger = PostgresSession.logger
         let connection = shards.connections[shard]
-        let (exact, prefixes) = prepared.expression.tokens
+        let (exact, prefixes) = expression.tokens
         var rows: [PositionsRow] = []
         var leftOut = Set<Int64>()
         let wanted = groups ?? [PreparedSearch.TokenUnion(exact: exact, prefixes: prefixes, column: nil)]
@@ -272,8 +311,8 @@ enum PostgresSearch {
         let expanded = hasTokenCounts ? try await expand(patterns, connection: connection) : nil
         let tokens = expanded.map { exact + $0 }
         if let tokens, postings != nil,
-           let found = try await candidates(prepared, holding: wanted, tokens: tokens, excluding: excluded, postings: &postings,
-                                            shard: shard, of: shards) {
+           let found = try await candidates(expression: expression, filter: filter, holding: wanted, tokens: tokens, excluding: excluded,
+                                            postings: &postings, shard: shard, of: shards) {
             return found
         }
         let read = tokens == nil ? offsets : TextSearchLiterals.offsets(inVectors:)
@@ -284,7 +323,7 @@ enum PostgresSearch {
         // What the filters read, only when there are filters: a common
         // word's candidates are most of the index. The path always: ties
         // rank in its order.
-        let filtered = prepared.filter.isEmpty
+        let filtered = filter.isEmpty
             ? "d.path, ''::text, 0::bigint, 0::bigint, NULL::text" : "d.path, d.kind, d.mtime, d.root_id, d.metadata"
         var statement = PostgresQuery(unsafeSQL: """
             SELECT d.id, d.path_len, d.title_len, d.body_len, coalesce(d.title, ''), \(hits("path_tsv")), \(hits("title_tsv")), \(hits("body_tsv")),
@@ -302,8 +341,8 @@ enum PostgresSearch {
             in result.decode((Int64, Int, Int, Int, String, [String], [String], [String], ByteBuffer, String, Int64, Int64, String?, [String]).self) {
             rows.append(PositionsRow(rowID: shards.rowID(id, shard: shard), path: Array(path.readableBytesView), lengths: [pathLength, titleLength, bodyLength], title: title,
                                      columns: [read(pathHits), read(titleHits), read(bodyHits)],
-                                     unplaced: unplaced.isEmpty ? [:] : TextSearchLiterals.counts(fromOffsets: read(unplaced)), expression: prepared.expression))
-            if !prepared.filter.isEmpty, try !prepared.filter.keeps(StoreFilter.Document(
+                                     unplaced: unplaced.isEmpty ? [:] : TextSearchLiterals.counts(fromOffsets: read(unplaced)), expression: expression))
+            if !filter.isEmpty, try !filter.keeps(StoreFilter.Document(
                 path: Array(path.readableBytesView), kind: kind, modificationTime: mtime, rootID: rootID, metadata: metadata)) {
                 leftOut.insert(shards.rowID(id, shard: shard))
             }
@@ -317,11 +356,11 @@ enum PostgresSearch {
     /// from `body_postings`, for those documents only. Nil when a candidate
     /// has no batch of postings (written by a Petrel that kept none, into
     /// an index that keeps them): its body is then read from its vector.
-    private static func candidates(_ prepared: PreparedSearch, holding wanted: [PreparedSearch.TokenUnion], tokens: [String], excluding excluded: [Int64],
-                                   postings: inout PostingsRead?,
+    private static func candidates(expression: FullTextExpression, filter: StoreFilter, holding wanted: [PreparedSearch.TokenUnion], tokens: [String],
+                                   excluding excluded: [Int64], postings: inout PostingsRead?,
                                    shard: Int, of shards: Shards) async throws -> (rows: [PositionsRow], leftOut: Set<Int64>)? {
         let connection = shards.connections[shard]
-        let filtered = prepared.filter.isEmpty
+        let filtered = filter.isEmpty
             ? "d.path, ''::text, 0::bigint, 0::bigint, NULL::text" : "d.path, d.kind, d.mtime, d.root_id, d.metadata"
         var statement = PostgresQuery(unsafeSQL: """
             SELECT d.id, d.path_len, d.title_len, d.body_len, coalesce(d.title, ''), d.path_tsv, d.title_tsv, \(filtered), d.batch IS NULL
@@ -340,7 +379,7 @@ enum PostgresSearch {
             unbatched = unbatched || noBatch
             let pathBytes = Array(path.readableBytesView)
             found.append((id, [pathLength, titleLength, bodyLength], title, pathBytes, [try pathVector.offsets(of: searched), try titleVector.offsets(of: searched)]))
-            if !prepared.filter.isEmpty, try !prepared.filter.keeps(StoreFilter.Document(
+            if !filter.isEmpty, try !filter.keeps(StoreFilter.Document(
                 path: pathBytes, kind: kind, modificationTime: mtime, rootID: rootID, metadata: metadata)) {
                 leftOut.insert(shards.rowID(id, shard: shard))
             }
@@ -359,7 +398,7 @@ enum PostgresSearch {
         }
         let rows = found.map { candidate in
             PositionsRow(rowID: shards.rowID(candidate.id, shard: shard), path: candidate.path, lengths: candidate.lengths, title: candidate.title,
-                         columns: candidate.columns + [bodies[candidate.id] ?? [:]], expression: prepared.expression)
+                         columns: candidate.columns + [bodies[candidate.id] ?? [:]], expression: expression)
         }
         return (rows, leftOut)
     }
@@ -401,12 +440,11 @@ enum PostgresSearch {
     /// none), summed over the shards.
     private static func tokenDocuments(_ tokens: [String], shards: Shards) async throws -> [String: Int64] {
         var counts: [String: Int64] = [:]
-        for connection in shards.connections {
-            for try await (token, count) in try await connection.statement(
-                "SELECT token, sum(docs)::bigint FROM token_documents WHERE token = ANY(\(tokens)) GROUP BY token",
-                logger: PostgresSession.logger).decode((String, Int64).self) {
-                counts[token, default: 0] += count
-            }
+        for shard in try await shards.each({ _, connection in
+            try await connection.statement("SELECT token, sum(docs)::bigint FROM token_documents WHERE token = ANY(\(tokens)) GROUP BY token",
+                                           logger: PostgresSession.logger).decode((String, Int64).self).gathered()
+        }) {
+            for (token, count) in shard { counts[token, default: 0] += count }
         }
         return counts
     }
@@ -422,12 +460,15 @@ enum PostgresSearch {
             "(SELECT count(*) FROM documents d WHERE \(holds(index + 1, column: counted[index].column)))"
         }.joined(separator: ", "))
         for union in counted { statement.binds.append(TextSearchLiterals.anyOf(exact: union.exact, prefixes: union.prefixes)) }
-        for connection in shards.connections {
-            for try await row in try await connection.statement(statement, logger: PostgresSession.logger) {
-                let cells = Array(row)
-                guard cells.count == counted.count else { break }
-                for (union, cell) in zip(counted, cells) { result[union, default: 0] += try cell.decode(Int64.self) }
+        let query = statement
+        for shard in try await shards.each({ _, connection in
+            var counts: [Int64] = []
+            for try await row in try await connection.statement(query, logger: PostgresSession.logger) {
+                counts = try row.map { try $0.decode(Int64.self) }
             }
+            return counts
+        }) where shard.count == counted.count {
+            for (union, count) in zip(counted, shard) { result[union, default: 0] += count }
         }
         return result
     }

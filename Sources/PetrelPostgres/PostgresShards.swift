@@ -35,9 +35,19 @@ public final class PostgresShards: Sendable {
     /// term (tests lower it to take that path on small trees).
     package init(_ locations: [PostgresLocation], conjunctiveMinimum: Int64?) async throws {
         guard !locations.isEmpty else { throw IndexError(.invalidParameter, "a search of shards needs at least one database") }
-        for location in locations {
-            _ = try await PostgresIndex(location: location, create: false)
+        // Each shard opened at once; the first failure in the order given is thrown.
+        let opened = await withTaskGroup(of: (Int, (any Error)?).self) { group in
+            for (index, location) in locations.enumerated() {
+                group.addTask {
+                    do { _ = try await PostgresIndex(location: location, create: false) } catch { return (index, error) }
+                    return (index, nil)
+                }
+            }
+            var failures = [(any Error)?](repeating: nil, count: locations.count)
+            for await (index, failure) in group { failures[index] = failure }
+            return failures
         }
+        if let failure = opened.lazy.compactMap({ $0 }).first { throw failure }
         self.locations = locations
         self.conjunctiveMinimum = conjunctiveMinimum ?? PostgresSearch.conjunctiveMinimum
     }

@@ -73,6 +73,16 @@ final class PostgresServer: @unchecked Sendable {
         }
     }
 
+    /// Waits until an SQL condition holds on the server (what another
+    /// session does meanwhile), a minute at most.
+    func waitUntil(_ condition: String) async throws {
+        let deadline = Date().addingTimeInterval(60)
+        while try value("SELECT (\(condition))") != "t" {
+            guard Date() < deadline else { throw Failure("waited 60 s on port \(port) for: \(condition)") }
+            try await Task.sleep(for: .milliseconds(20))
+        }
+    }
+
     /// The one value an SQL query gives in `database`, as psql prints it unaligned.
     func value(_ query: String, database: String = "postgres") throws -> String {
         let outputPath = NSTemporaryDirectory() + "petrel-pg-value-\(UUID().uuidString)"

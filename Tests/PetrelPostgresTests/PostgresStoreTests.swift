@@ -841,6 +841,21 @@ struct PostgresStoreTests {
         let listed = try Self.run(searcher, ["--database", one.url + "," + two.url, "--files-only", "-n", "60", "keeper"])
         #expect(listed.status == 0, "\(listed.stderr)")
         #expect(listed.stdout.split(separator: "\n").map(String.init) == both.map(\.path))
+        // The shards are searched at once: while the first waits for a
+        // lock on its statistics, the second has already read its own.
+        let holder = Thread { _ = try? one.sql("BEGIN; LOCK TABLE corpus_stats IN ACCESS EXCLUSIVE MODE; SELECT pg_sleep(600)") }
+        holder.start()
+        try await one.waitUntil("""
+            SELECT count(*) = 1 FROM pg_locks l JOIN pg_class c ON c.oid = l.relation
+            WHERE c.relname = 'corpus_stats' AND l.mode = 'AccessExclusiveLock' AND l.granted
+            """)
+        let waiting = Task { [options] in try await sharded.search("keeper", options: options).hits }
+        try await one.waitUntil("SELECT count(*) = 1 FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND query LIKE '%FROM corpus_stats%'")
+        try await two.waitUntil("SELECT count(*) = 1 FROM pg_stat_activity WHERE state = 'idle in transaction' AND query LIKE '%SELECT language FROM documents%'")
+        try one.sql("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE query LIKE '%pg_sleep(600)%' AND pid <> pg_backend_pid()")
+        let afterWaiting = try await waiting.value
+        #expect(afterWaiting.map(\.path) == both.map(\.path) && afterWaiting.map(\.score) == both.map(\.score))
+
         // A folder limits the list to its shard's documents, as on SQLite.
         options.root = roots[1]
         let limited = try await sharded.search("keeper lighthouse", options: options).hits

@@ -45,7 +45,7 @@ enum PostgresSearch {
             _ = try await shards.each { _, connection in try await connection.statement("COMMIT", logger: logger) }
             return results
         } catch {
-            _ = await shards.everyShard { _, connection in _ = try? await connection.statement("ROLLBACK", logger: logger) }
+            await shards.everyShard { _, connection in _ = try? await connection.statement("ROLLBACK", logger: logger) }
             throw error
         }
     }

@@ -79,23 +79,34 @@ enum PostgresSession {
         try await PostgresConnection.connect(configuration: location.configuration, id: 1, logger: logger)
     }
 
+    /// `body` run on each of `inputs` at once, a child task each (in the
+    /// caller's task when there is one input), and what each gave, in the
+    /// order of `inputs`: every server a search or an open reaches is asked
+    /// at the same time, and a failure names the first server in the order
+    /// given, whichever answered first.
+    static func atOnce<Input: Sendable, Output: Sendable>(
+        _ inputs: [Input], _ body: @escaping @Sendable (_ index: Int, _ input: Input) async throws -> Output
+    ) async -> [Result<Output, any Error>] {
+        if inputs.count == 1 {
+            do { return [.success(try await body(0, inputs[0]))] } catch { return [.failure(error)] }
+        }
+        return await withTaskGroup(of: (Int, Result<Output, any Error>).self) { group in
+            for (index, input) in inputs.enumerated() {
+                group.addTask {
+                    do { return (index, .success(try await body(index, input))) } catch { return (index, .failure(error)) }
+                }
+            }
+            var outcomes = [Result<Output, any Error>?](repeating: nil, count: inputs.count)
+            for await (index, outcome) in group { outcomes[index] = outcome }
+            return outcomes.compactMap { $0 }
+        }
+    }
+
     /// A new connection to each of `locations`, made at once; when one
     /// cannot be made, the others are closed and the first failure, in the
     /// order of `locations`, is thrown.
     private static func connectAll(_ locations: [PostgresLocation], doing: String) async throws -> [PostgresConnection] {
-        if locations.count == 1 {
-            do { return [try await connect(locations[0])] } catch { throw failure(error, at: locations[0].description, doing: doing) }
-        }
-        let attempts = await withTaskGroup(of: (Int, Result<PostgresConnection, any Error>).self) { group in
-            for (index, location) in locations.enumerated() {
-                group.addTask {
-                    do { return (index, .success(try await connect(location))) } catch { return (index, .failure(error)) }
-                }
-            }
-            var attempts = [Result<PostgresConnection, any Error>?](repeating: nil, count: locations.count)
-            for await (index, attempt) in group { attempts[index] = attempt }
-            return attempts.compactMap { $0 }
-        }
+        let attempts = await atOnce(locations) { _, location in try await connect(location) }
         var connections: [PostgresConnection] = []
         var firstFailure: (any Error)?
         for (location, attempt) in zip(locations, attempts) {

@@ -45,7 +45,7 @@ enum PostgresSearch {
             _ = try await shards.each { _, connection in try await connection.statement("COMMIT", logger: logger) }
             return results
         } catch {
-            await shards.everyShard { _, connection in _ = try? await connection.statement("ROLLBACK", logger: logger) }
+            _ = await PostgresSession.atOnce(connections) { _, connection in try await connection.statement("ROLLBACK", logger: logger) }
             throw error
         }
     }
@@ -62,25 +62,11 @@ enum PostgresSearch {
         func document(_ rowID: Int64) -> (shard: Int, id: Int64) { (Int(rowID % Int64(count)), rowID / Int64(count)) }
 
         /// `body` run on every shard at once, each on its shard's own
-        /// connection, and its results in the shards' order; the first
-        /// error is thrown once every shard's `body` has ended.
+        /// connection, and its results in the shards' order; once every
+        /// shard's `body` has ended, the error of the first shard that
+        /// failed is thrown.
         func each<T: Sendable>(_ body: @escaping @Sendable (_ shard: Int, _ connection: PostgresConnection) async throws -> T) async throws -> [T] {
-            if count == 1 { return [try await body(0, connections[0])] }
-            return try await withThrowingTaskGroup(of: (Int, T).self) { group in
-                for (shard, connection) in connections.enumerated() {
-                    group.addTask { (shard, try await body(shard, connection)) }
-                }
-                var results = [T?](repeating: nil, count: count)
-                for try await (shard, result) in group { results[shard] = result }
-                return results.compactMap { $0 }
-            }
-        }
-
-        /// `body` run on every shard at once, when it cannot fail.
-        func everyShard(_ body: @escaping @Sendable (_ shard: Int, _ connection: PostgresConnection) async -> Void) async {
-            await withTaskGroup(of: Void.self) { group in
-                for (shard, connection) in connections.enumerated() { group.addTask { await body(shard, connection) } }
-            }
+            try await PostgresSession.atOnce(connections, body).map { try $0.get() }
         }
     }
 

@@ -36,18 +36,9 @@ public final class PostgresShards: Sendable {
     package init(_ locations: [PostgresLocation], conjunctiveMinimum: Int64?) async throws {
         guard !locations.isEmpty else { throw IndexError(.invalidParameter, "a search of shards needs at least one database") }
         // Each shard opened at once; the first failure in the order given is thrown.
-        let opened = await withTaskGroup(of: (Int, (any Error)?).self) { group in
-            for (index, location) in locations.enumerated() {
-                group.addTask {
-                    do { _ = try await PostgresIndex(location: location, create: false) } catch { return (index, error) }
-                    return (index, nil)
-                }
-            }
-            var failures = [(any Error)?](repeating: nil, count: locations.count)
-            for await (index, failure) in group { failures[index] = failure }
-            return failures
+        for opened in await PostgresSession.atOnce(locations, { _, location in _ = try await PostgresIndex(location: location, create: false) }) {
+            try opened.get()
         }
-        if let failure = opened.lazy.compactMap({ $0 }).first { throw failure }
         self.locations = locations
         self.conjunctiveMinimum = conjunctiveMinimum ?? PostgresSearch.conjunctiveMinimum
     }

@@ -9,19 +9,23 @@ import Testing
 /// bound, for the index to show the change.
 @Suite("Watching folders", .serialized)
 struct WatchTests {
-    /// The reports of a watch running in a task of its own.
+    /// The reports of a watch running on a thread of its own, as
+    /// `petrel-index --watch` runs it: the reports are recorded however
+    /// busy the cooperative pool is with other suites' work (two threads
+    /// on a two-core machine), so a bound below measures the watch, not
+    /// the pool. The asynchronous sequence has a test of its own.
     final class Watch: @unchecked Sendable {
-        // @unchecked Sendable: `reports` is only touched under `lock`.
+        // @unchecked Sendable: `reports` and `failure` are only touched
+        // under `lock`; `stopped` is a flag of its own.
         private let lock = NSLock()
         private var reports: [WatchReport] = []
         private var failure: (any Error)?
-        private var task: Task<Void, Never>?
+        private let stopped = Flag()
 
         init(_ index: DocumentIndex, roots: [String]?, options: WatchOptions = WatchOptions()) {
-            let stream = index.watch(roots: roots, options: options)
-            task = Task {
+            Thread.detachNewThread { [self] in
                 do {
-                    for try await report in stream { self.record(report) }
+                    try index.watch(roots: roots, options: options, isCancelled: { self.stopped.isSet }) { self.record($0) }
                 } catch {
                     self.fail(error)
                 }
@@ -50,7 +54,7 @@ struct WatchTests {
             return failure
         }
 
-        func stop() { task?.cancel() }
+        func stop() { stopped.set() }
     }
 
     /// Waits up to `seconds` for `condition`, checking ten times a second
@@ -101,6 +105,26 @@ struct WatchTests {
         try index.expectSound()
         #expect(watch.error == nil)
         #expect(watch.all.dropFirst().allSatisfy { if case .changes = $0.trigger { true } else { false } })
+    }
+
+    /// The same watch as an asynchronous sequence: the first update, then
+    /// a round for a change, in order. No bound: the sequence is awaited.
+    @Test func theReportsComeAsAnAsynchronousSequence() async throws {
+        let tree = try Tree(["docs/a.txt": "albatross"])
+        let index = try DocumentIndex(path: tree.path("index.sqlite"))
+        var reports = index.watch(roots: [tree.path("docs")]).makeAsyncIterator()
+        let first = try #require(try await reports.next())
+        #expect(first.trigger == .start)
+        #expect(first.report.added == 1)
+        try tree.write("docs/b.txt", "booby")
+        let second = try #require(try await reports.next())
+        guard case .changes = second.trigger else {
+            Issue.record("the second report is \(second.trigger), not a round of changes")
+            return
+        }
+        #expect(second.report.added == 1)
+        #expect(try Self.paths(index, "booby", relativeTo: tree) == ["docs/b.txt"])
+        try index.expectSound()
     }
 
     @Test func anEditorSavingThroughATemporaryFileIsOneChange() async throws {

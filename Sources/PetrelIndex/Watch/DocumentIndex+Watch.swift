@@ -68,8 +68,7 @@ extension DocumentIndex {
     ///   update; an error it throws ends the watch.
     public func watch(roots paths: [String]? = nil, options: WatchOptions = WatchOptions(),
                       isCancelled: @escaping @Sendable () -> Bool, onReport: (WatchReport) throws -> Void) throws {
-        var session = try WatchSession(index: self, paths: paths, options: options)
-        try session.run(isCancelled: isCancelled, onReport: onReport)
+        try IndexWatch.run(self, roots: paths, options: options, isCancelled: isCancelled, onReport: onReport)
     }
 
     /// The reports of a watch (see ``watch(roots:options:isCancelled:onReport:)``),
@@ -77,12 +76,52 @@ extension DocumentIndex {
     /// until the sequence's consumer stops iterating or its task is
     /// cancelled, and an error ends the sequence.
     public func watch(roots paths: [String]? = nil, options: WatchOptions = WatchOptions()) -> AsyncThrowingStream<WatchReport, any Error> {
+        IndexWatch.reports(of: self, roots: paths, options: options)
+    }
+}
+
+/// What a watch needs of an index, wherever it is stored: ``DocumentIndex``
+/// on SQLite, and PetrelPostgres's `PostgresIndex` on PostgreSQL, each
+/// give one, and one watch (inotify, batches, rescans) serves both.
+package protocol WatchedIndex: Sendable {
+    /// Keeps `path` as a folder of the index, without indexing it yet.
+    func addWatchedRoot(_ path: String) throws
+    /// The folders the index keeps.
+    func watchedRoots() throws -> [IndexedRoot]
+    /// Brings the folders `roots` (paths as the index keeps them) up to date.
+    func updateWatched(_ roots: [String], options: UpdateOptions, isCancelled: @escaping @Sendable () -> Bool) throws -> IndexReport
+    /// The index's own files: writing them is not a change to index.
+    var ownFilePaths: [String] { get }
+}
+
+extension DocumentIndex: WatchedIndex {
+    package func addWatchedRoot(_ path: String) throws { try addRoot(path) }
+    package func watchedRoots() throws -> [IndexedRoot] { try roots() }
+    package func updateWatched(_ roots: [String], options: UpdateOptions, isCancelled: @escaping @Sendable () -> Bool) throws -> IndexReport {
+        try update(roots: roots, options: options, isCancelled: isCancelled)
+    }
+    package var ownFilePaths: [String] { ownFiles.map(\.string) }
+}
+
+/// A watch of any ``WatchedIndex``, run on the calling thread or as an
+/// asynchronous sequence.
+package enum IndexWatch {
+    /// The watch of ``DocumentIndex/watch(roots:options:isCancelled:onReport:)``
+    /// on `index`.
+    package static func run(_ index: some WatchedIndex, roots paths: [String]?, options: WatchOptions,
+                            isCancelled: @escaping @Sendable () -> Bool, onReport: (WatchReport) throws -> Void) throws {
+        var session = WatchSession(index: index, paths: paths, options: options)
+        try session.run(isCancelled: isCancelled, onReport: onReport)
+    }
+
+    /// The watch of ``DocumentIndex/watch(roots:options:)`` on `index`.
+    package static func reports(of index: some WatchedIndex, roots paths: [String]?, options: WatchOptions) -> AsyncThrowingStream<WatchReport, any Error> {
         AsyncThrowingStream { continuation in
             let stopped = Flag()
             continuation.onTermination = { _ in stopped.set() }
             Thread.detachNewThread {
                 do {
-                    try self.watch(roots: paths, options: options, isCancelled: { stopped.isSet }) { report in
+                    try run(index, roots: paths, options: options, isCancelled: { stopped.isSet }) { report in
                         continuation.yield(report)
                     }
                     continuation.finish()
@@ -96,7 +135,7 @@ extension DocumentIndex {
 
 /// One watch: the folders followed, the changes not applied yet.
 private struct WatchSession {
-    let index: DocumentIndex
+    let index: any WatchedIndex
     let paths: [String]?
     let options: WatchOptions
     /// The index's own files: writing them is not a change to index.
@@ -110,18 +149,18 @@ private struct WatchSession {
     var isRescanning = false
     var pendingNote: String?
 
-    init(index: DocumentIndex, paths: [String]?, options: WatchOptions) throws {
+    init(index: any WatchedIndex, paths: [String]?, options: WatchOptions) {
         self.index = index
         self.paths = paths
         self.options = options
-        ownFiles = index.ownFiles
+        ownFiles = Set(index.ownFilePaths.map { FilePath($0) })
     }
 
     mutating func run(isCancelled: @escaping @Sendable () -> Bool, onReport: (WatchReport) throws -> Void) throws {
         // Watches first, then the first update: nothing that changes in
         // between is missed.
-        if let paths { for path in paths { try index.addRoot(path) } }
-        roots = try watchedRoots()
+        if let paths { for path in paths { try index.addWatchedRoot(path) } }
+        roots = try followedRoots()
         followAll()
         let first = try update(roots.map(\.path), isCancelled: isCancelled)
         try onReport(WatchReport(report: first, trigger: .start, isRescanning: isRescanning, note: takeNote()))
@@ -192,8 +231,8 @@ private struct WatchSession {
     }
 
     /// The folders to watch: those named (added first), or all of the index's.
-    private func watchedRoots() throws -> [IndexedRoot] {
-        let all = try index.roots()
+    private func followedRoots() throws -> [IndexedRoot] {
+        let all = try index.watchedRoots()
         guard let paths else { return all }
         let wanted = try paths.map { try DocumentIndex.canonicalFolder($0) }
         return all.filter { root in wanted.contains { $0.isWithin(root.location) || $0 == root.location } }
@@ -201,7 +240,7 @@ private struct WatchSession {
 
     private func update(_ paths: [String], isCancelled: @escaping @Sendable () -> Bool) throws -> IndexReport {
         guard !paths.isEmpty else { return IndexReport() }
-        return try index.update(roots: paths, options: options.update, isCancelled: isCancelled)
+        return try index.updateWatched(paths, options: options.update, isCancelled: isCancelled)
     }
 
     private mutating func followAll() {

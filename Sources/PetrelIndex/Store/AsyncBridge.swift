@@ -1,11 +1,11 @@
 import Foundation
 
-/// Runs asynchronous work (a search on PostgreSQL) from the command's
-/// synchronous `run()`, waiting for it on the calling thread (never on a
-/// thread of the cooperative pool: the task runs there).
-public enum AsyncBridge {
+/// Runs asynchronous work (a search on PostgreSQL) from synchronous code
+/// (a command's `run()`, a watch's thread), waiting for it on the calling
+/// thread (never on a thread of the cooperative pool: the task runs there).
+package enum AsyncBridge {
     /// The value of `body`, or its error, once it has run.
-    public static func wait<T: Sendable>(_ body: @escaping @Sendable () async throws -> T) throws -> T {
+    package static func wait<T: Sendable>(_ body: @escaping @Sendable () async throws -> T) throws -> T {
         let outcome = Outcome<T>()
         let done = DispatchSemaphore(value: 0)
         Task {

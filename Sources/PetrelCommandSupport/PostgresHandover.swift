@@ -40,6 +40,13 @@ public protocol PostgresStoreAccess {
     /// Brings the documents under `roots` up to date in the index at `url`:
     /// the report, and the index as a report may name it (no password).
     static func update(url: String, roots: [String]) throws -> (report: IndexReport, index: String)
+
+    /// Keeps the index at `url` up to date with `roots` (nil: every folder
+    /// it keeps) as they change, as `DocumentIndex.watch(roots:options:isCancelled:onReport:)`
+    /// does an SQLite index: `onReport` gets each round and the index as a
+    /// message may name it (no password).
+    static func watch(url: String, roots: [String]?, options: WatchOptions, isCancelled: @escaping @Sendable () -> Bool,
+                      onReport: (WatchReport, String) throws -> Void) throws
 }
 
 /// The access of the plain tools: none of their own; the command goes to
@@ -78,6 +85,11 @@ public enum PostgresTwin: PostgresStoreAccess {
     }
 
     public static func removeRoot(url: String, folder: String) throws -> Int {
+        throw CommandFailure("this build of the tool has no PostgreSQL support")
+    }
+
+    public static func watch(url: String, roots: [String]?, options: WatchOptions, isCancelled: @escaping @Sendable () -> Bool,
+                             onReport: (WatchReport, String) throws -> Void) throws {
         throw CommandFailure("this build of the tool has no PostgreSQL support")
     }
 

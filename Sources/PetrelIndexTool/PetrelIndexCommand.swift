@@ -284,18 +284,22 @@ extension PetrelIndexCommand {
         let interrupted = InterruptFlag()
         var watchOptions = WatchOptions()
         watchOptions.update = options
-        var failures = 0
         try index.watch(roots: folders.isEmpty ? nil : folders, options: watchOptions, isCancelled: { interrupted.isSet }) { round in
-            if let note = round.note { output.note(note) }
-            failures += round.report.failed.count
-            if round.trigger == .start {
-                try output.report(round.report, index: path)
-                output.note("watching \(round.report.roots.count) folder\(round.report.roots.count == 1 ? "" : "s") for changes (Ctrl-C stops)")
-            } else if round.report.added + round.report.updated + round.report.renamed + round.report.deleted + round.report.failed.count > 0 {
-                try output.watchRound(round)
-            }
+            try Self.printRound(round, index: path, output: output)
         }
         // Interrupting a watch is how it ends: not a failure.
+    }
+
+    /// What `--watch` prints of a round, on either store: the first
+    /// update's report, then a line for each round that changed something.
+    private static func printRound(_ round: WatchReport, index: String, output: Output) throws {
+        if let note = round.note { output.note(note) }
+        if round.trigger == .start {
+            try output.report(round.report, index: index)
+            output.note("watching \(round.report.roots.count) folder\(round.report.roots.count == 1 ? "" : "s") for changes (Ctrl-C stops)")
+        } else if round.report.added + round.report.updated + round.report.renamed + round.report.deleted + round.report.failed.count > 0 {
+            try output.watchRound(round)
+        }
     }
 }
 
@@ -304,8 +308,16 @@ extension PetrelIndexCommand {
     /// its advisory lock; or its folders (`--list`). The other modes are
     /// SQLite's only for now.
     private func updatePostgres(_ url: String, output: Output) throws {
-        guard !(rebuild || dryRun || watch || givesWalkOptions) else {
-            throw CommandFailure("--rebuild, --dry-run, --watch and walk options work on SQLite indexes only for now")
+        guard !(rebuild || dryRun || givesWalkOptions) else {
+            throw CommandFailure("--rebuild, --dry-run and walk options work on SQLite indexes only for now")
+        }
+        if watch {
+            try Store.prepare(tool: "petrel-index")
+            let interrupted = InterruptFlag()
+            try Store.watch(url: url, roots: folders.isEmpty ? nil : folders, options: WatchOptions(), isCancelled: { interrupted.isSet }) { round, index in
+                try Self.printRound(round, index: index, output: output)
+            }
+            return
         }
         if list || stats || check {
             try Store.prepare(tool: "petrel-index")

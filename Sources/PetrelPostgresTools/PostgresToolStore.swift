@@ -41,6 +41,13 @@ public enum PostgresToolStore: PostgresStoreAccess {
         return try AsyncBridge.wait { try await PostgresIndex(location: location, create: false).removeRoot(folder) }
     }
 
+    public static func watch(url: String, roots: [String]?, options: WatchOptions, isCancelled: @escaping @Sendable () -> Bool,
+                             onReport: (WatchReport, String) throws -> Void) throws {
+        let location = try PostgresLocation(url)
+        let index = try AsyncBridge.wait { try await PostgresIndex(location: location) }
+        try index.watch(roots: roots, options: options, isCancelled: isCancelled) { try onReport($0, location.description) }
+    }
+
     public static func check(url: String) throws -> (problems: [String], index: String) {
         let location = try PostgresLocation(url)
         let problems = try AsyncBridge.wait { try await PostgresIndex(location: location, create: false).check() }

@@ -639,6 +639,70 @@ struct PostgresStoreTests {
         #expect(found.stdout.split(separator: "\n").first.map(String.init) == root + "/lighthouse.md", "\(found.stderr)")
     }
 
+    @Test("A watch keeps an index on PostgreSQL fresh: in process, and petrel-index --database URL --watch until SIGINT (exit 0)")
+    func watch() async throws {
+        let server = try PostgresServer()
+        defer { server.stop() }
+        let directory = try TemporaryDirectory()
+        let root = try Self.makeNotes(in: directory, named: "watched", count: 3) { "Note \($0): the keeper lights the lamp.\n" }
+        let index = try await PostgresIndex(server.url)
+
+        // In process: the first update, then a round for a new file, as
+        // on SQLite (the same watch); the watch ends with its sequence.
+        do {
+            var reports = index.watch(roots: [root]).makeAsyncIterator()
+            let first = try #require(try await reports.next())
+            #expect(first.trigger == .start)
+            #expect(first.report.added == 3)
+            try "A gannet dives past the lighthouse.\n".write(toFile: root + "/gannet.txt", atomically: false, encoding: .utf8)
+            let second = try #require(try await reports.next())
+            guard case .changes = second.trigger else {
+                Issue.record("the second report is \(second.trigger), not a round of changes")
+                return
+            }
+            #expect(second.report.added == 1)
+        }
+        #expect(try await index.search("gannet").hits.map(\.path) == [root + "/gannet.txt"])
+        let (kept, counted) = try await index.statisticsAndRecount()
+        #expect(kept == counted)
+        #expect(try await index.check().isEmpty)
+
+        // The command: every folder of the index (none named), a deletion
+        // reaches the index, SIGINT ends the watch with exit 0.
+        let indexer = try #require(Self.tool("petrel-index"), "petrel-index is built next to the tests")
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: indexer)
+        process.arguments = ["--database", server.url, "--watch"]
+        let errors = Pipe()
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = errors
+        try process.run()
+        defer { if process.isRunning { kill(process.processIdentifier, SIGKILL) } }
+        // Once its first update has ended (the folder's last run moves),
+        // the file goes: only the watch can take it out.
+        let lastRun = try await index.roots().first?.lastRun
+        let deadline = Date().addingTimeInterval(120)
+        while Date() < deadline, process.isRunning, try await index.roots().first?.lastRun == lastRun {
+            try await Task.sleep(nanoseconds: 100_000_000)
+        }
+        #expect(try await index.roots().first?.lastRun != lastRun, "the first update did not end within 120 s")
+        try FileManager.default.removeItem(atPath: root + "/gannet.txt")
+        var gone = false
+        while Date() < deadline, process.isRunning {
+            if try await index.search("gannet").hits.isEmpty { gone = true; break }
+            try await Task.sleep(nanoseconds: 100_000_000)
+        }
+        #expect(gone, "the deletion did not reach the index within 120 s")
+        kill(process.processIdentifier, SIGINT)
+        let stderr = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0, "\(stderr)")
+        #expect(stderr.contains("watching 1 folder for changes"), "\(stderr)")
+        #expect(try await index.documentCount() == 3)
+        let (keptAfter, countedAfter) = try await index.statisticsAndRecount()
+        #expect(keptAfter == countedAfter)
+    }
+
     @Test("An indexer killed (SIGKILL) mid-update leaves the index consistent; the next run converges")
     func killedIndexer() async throws {
         let indexer = try #require(Self.tool("petrel-index"), "petrel-index is built next to the tests")

@@ -1,5 +1,9 @@
 """Help-page sets for scripts/eval-relevance: LibreOffice's help, as Debian
-ships it in nine languages (libreoffice-help-*), written by its translators.
+ships it (libreoffice-help-*), written by its translators: the nine languages
+of the other sets, and four whose words are not cut by spaces as in English:
+Khmer (no space between words; the translators put a zero-width space there),
+Dzongkha (Tibetan script: a tsheg after every syllable, no mark between words),
+Vietnamese (a space between syllables, not words) and Hindi.
 
 Each page is an HTML file whose first paragraph after the heading says what
 the page is for ("Saves and organizes multiple versions of the current
@@ -12,7 +16,7 @@ import glob, html, os, re
 
 # Language code of the eval sets -> LibreOffice's folder.
 HELP_FOLDERS = {"en": "en-US", "ja": "ja", "zh-hans": "zh-CN", "zh-hant": "zh-TW", "ko": "ko",
-                "de": "de", "fr": "fr", "ru": "ru", "es": "es"}
+                "de": "de", "fr": "fr", "ru": "ru", "es": "es", "km": "km", "dz": "dz", "vi": "vi", "hi": "hi"}
 
 PACKAGES = ["libreoffice-help-" + folder.lower() for folder in HELP_FOLDERS.values()]
 
@@ -26,12 +30,16 @@ _SCRIPTS = {
     "zh-hant": re.compile(r"[\u4e00-\u9fff]"),
     "ko": re.compile(r"[\uac00-\ud7a3]"),
     "ru": re.compile(r"[\u0400-\u04ff]"),
+    "km": re.compile(r"[\u1780-\u17ff]"),
+    "dz": re.compile(r"[\u0f00-\u0fff]"),
+    "hi": re.compile(r"[\u0900-\u097f]"),
 }
 # Words that only a translated French, German or Spanish sentence has.
 _MARKERS = {
     "de": re.compile(r"\b(der|die|das|und|Sie|eine?n?|mit|für|werden)\b"),
     "fr": re.compile(r"\b(le|la|les|des|vous|une?|pour|dans|est)\b"),
     "es": re.compile(r"\b(el|la|los|las|una?|para|que|del|puede)\b"),
+    "vi": re.compile(r"\b(các|của|và|được|một|này|trong|bạn)\b"),
 }
 
 

@@ -122,7 +122,8 @@ SETS = [
     ("help-" + code, "%s help pages (LibreOffice)" % name, language, "help", (lambda code: lambda: help_documents(root, code))(code))
     for code, name, language in [("en", "English", "en"), ("ja", "Japanese", "ja"), ("zh-hans", "Chinese (simplified)", "zh"),
                                  ("zh-hant", "Chinese (traditional)", "zh"), ("ko", "Korean", "ko"), ("de", "German", "de"),
-                                 ("fr", "French", "fr"), ("ru", "Russian", "ru"), ("es", "Spanish", "es")]
+                                 ("fr", "French", "fr"), ("ru", "Russian", "ru"), ("es", "Spanish", "es"),
+                                 ("km", "Khmer", "km"), ("dz", "Dzongkha", "dz"), ("vi", "Vietnamese", "vi"), ("hi", "Hindi", "hi")]
 ]
 
 
@@ -194,14 +195,21 @@ def trigrams(text):
     return sorted({chars[i:i + 3] for i in range(len(chars) - 2) if " " not in chars[i:i + 3]})
 
 
-CJK = re.compile(r"[\u1100-\u11ff\u3040-\u30ff\u3130-\u318f\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uac00-\ud7a3]")
+CJK = re.compile(r"[\u1100-\u11ff\u1780-\u17ff\u3040-\u30ff\u3130-\u318f\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uac00-\ud7a3]")
+# A word: letters and digits with their combining marks (Python's \w alone cuts
+# Khmer, Tibetan and Devanagari words at every vowel sign).
+MARKS = "".join(re.escape(chr(c)) for c in range(0x300, 0x10000)
+                if unicodedata.category(chr(c)) in ("Mn", "Mc", "Me") and not 0xd800 <= c < 0xe000)
+WORD = re.compile(r"(?:\w|[%s])+" % MARKS)
 
 
 def peer_tokens(text, language, stemmer):
-    """Words (stemmed where a Snowball stemmer exists) plus character bigrams of CJK runs: the peers' usual setup."""
+    """Words (stemmed where a Snowball stemmer exists) plus character bigrams of CJK and Khmer runs (a Khmer run
+    ends at the zero-width space its writers put between words): the peers' usual setup. Tibetan is cut at its
+    syllables' tshegs."""
     text = unicodedata.normalize("NFKC", text).lower()
     tokens = []
-    for run in re.findall(r"\w+", text):
+    for run in WORD.findall(text):
         if CJK.search(run):
             tokens += [run[i:i + 2] for i in range(len(run) - 1)] or [run]
         else:
@@ -210,7 +218,7 @@ def peer_tokens(text, language, stemmer):
 
 
 SNOWBALL = {"en": "english", "de": "german", "fr": "french", "ru": "russian", "es": "spanish"}
-BIGRAMS = ("ja", "zh", "ko")  # languages the peers index as character bigrams
+BIGRAMS = ("ja", "zh", "ko", "km")  # languages the peers index as character bigrams
 
 
 def bm25s_ranks(language):

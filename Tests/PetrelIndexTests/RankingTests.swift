@@ -1019,6 +1019,10 @@ struct RankingTests {
         // The word as typed is stemmed when known (folding turns й into и).
         #expect(try unknown.stemPrefix(of: "фаилами") == "фаил")
         #expect(try unknown.stemPrefix(of: "фаилами", original: "Файлами") == "файл")
+        // Devanagari words with a nukta (`ज़`, `फ़`: loanwords such as
+        // document and file) have stems too.
+        #expect(try unknown.stemPrefix(of: "दस्तावेज़ों") == "दस्तावेज़")
+        #expect(try unknown.stemPrefix(of: "फ़ाइलें") == "फ़ाइल")
         // Too short, not letters, mixed scripts, or a script without stemmer.
         for token in ["use", "дом", "abc1", "fileфайл", "設定ファイル", "ข้อมูลระบบ"] {
             #expect(try unknown.stemPrefix(of: token) == nil, "\(token)")

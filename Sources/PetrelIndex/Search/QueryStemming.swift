@@ -40,7 +40,9 @@ final class QueryStemming {
             case 0x430...0x45F, 0x460...0x52F: self = .cyrillic
             case 0x3AC...0x3CE, 0x1F00...0x1FFF: self = .greek
             case 0x620...0x64A, 0x671...0x6D3: self = .arabic
-            case 0x904...0x939, 0x93E...0x94D: self = .devanagari
+            // Devanagari's letters with their signs (the nukta of `ज़`, the
+            // anusvara of `में`), not its dandas and digits.
+            case 0x900...0x963, 0x971...0x97F: self = .devanagari
             default: return nil
             }
         }

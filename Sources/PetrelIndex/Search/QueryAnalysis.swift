@@ -357,11 +357,13 @@ struct AnalyzedQuery: Sendable {
     /// each alone, as a bigram index of the same text would count them
     /// (`作目`), with their own document frequency. `目录` in every page
     /// and `工作` in a tenth: the pair names the pages about a working
-    /// directory. Only words of ideographs, kana or Hangul pair (a space
-    /// or a dash between Latin words is already a boundary the writer
-    /// chose); a word all in hiragana (a particle, an ending: `を`, `です`)
-    /// or a pronoun does not: `とは 何 です か` would favour every page that
-    /// asks a question.
+    /// directory. Only words of ideographs, kana, Hangul and the unspaced
+    /// scripts of South-East Asia and Tibet pair (Thai, Lao, Tibetan,
+    /// Myanmar, Khmer: ICU cuts Tibetan at every syllable, and the others
+    /// by a dictionary, as it cuts Chinese); a space or a dash between Latin
+    /// words is already a boundary the writer chose. A word all in hiragana
+    /// (a particle, an ending: `を`, `です`) or a pronoun does not pair:
+    /// `とは 何 です か` would favour every page that asks a question.
     static func pairs(in runs: [[AnalyzedToken]]) -> [(AnalyzedToken, AnalyzedToken)] {
         var result: [(AnalyzedToken, AnalyzedToken)] = []
         for run in runs where run.count > 1 {
@@ -374,8 +376,9 @@ struct AnalyzedQuery: Sendable {
         return result
     }
 
-    /// Whether a token may be one of a pair: it has an ideograph, kana or
-    /// a Hangul syllable, is not all hiragana, and is not a pronoun.
+    /// Whether a token may be one of a pair: it has an ideograph, kana, a
+    /// Hangul syllable or a letter of Thai, Lao, Tibetan, Myanmar or Khmer,
+    /// is not all hiragana, and is not a pronoun.
     private static func pairs(_ token: String) -> Bool {
         var unspaced = false
         var hiraganaOnly = true
@@ -384,7 +387,8 @@ struct AnalyzedQuery: Sendable {
             let isHiragana = (0x3040...0x309F).contains(value)
             if !isHiragana { hiraganaOnly = false }
             if isHiragana || (0x30A0...0x30FF).contains(value) || (0x3400...0x4DBF).contains(value) || (0x4E00...0x9FFF).contains(value)
-                || (0xF900...0xFAFF).contains(value) || (0xAC00...0xD7AF).contains(value) || (0x20000...0x3134F).contains(value) {
+                || (0xF900...0xFAFF).contains(value) || (0xAC00...0xD7AF).contains(value) || (0x20000...0x3134F).contains(value)
+                || (0x0E00...0x0FFF).contains(value) || (0x1000...0x109F).contains(value) || (0x1780...0x17FF).contains(value) {
                 unspaced = true
             }
         }

@@ -136,13 +136,23 @@ struct AnalyzedQuery: Sendable {
             return terms.count - 1
         }
 
+        // Vietnamese spaces its syllables, not its words: the plain words
+        // typed one after the other are one run.
+        let spacedSyllables = positive.contains { node in
+            guard case .word(let word, _, _) = node else { return false }
+            return Self.isVietnamese(word)
+        }
+        var previousWasPlain = false
         // Words past the cap are not analysed at all: a query of thousands
         // of words costs what its first terms cost.
         for node in positive where !truncated {
             switch node {
             case .word(let word, let prefix, let field):
                 let tokens = try prefix ? [AnalyzedToken(token: word, phrase: word)] : analyze(word)
-                if !prefix && field == nil { runs.append(tokens) }
+                if !prefix && field == nil {
+                    if spacedSyllables && previousWasPlain && !runs.isEmpty { runs[runs.count - 1] += tokens } else { runs.append(tokens) }
+                }
+                previousWasPlain = !prefix && field == nil
                 if tokens.isEmpty { notes.append("'\(word)' has nothing to search for: ignored") }
                 if tokens.count > 1 { notes.append("'\(word)' is searched as \(tokens.map(\.token).joined(separator: " "))") }
                 for token in tokens {
@@ -161,6 +171,7 @@ struct AnalyzedQuery: Sendable {
                     clauses.append(.soft(term: term, field: field, prefix: prefix, token: token))
                 }
             default:
+                previousWasPlain = false
                 guard let term = addTerm(Term(label: SearchQuery.expression(node), isRequired: true)) else { break }
                 clauses.append(.required(term: term, node: node))
             }
@@ -172,7 +183,7 @@ struct AnalyzedQuery: Sendable {
         // words are its first terms whatever pairs follow.
         if pairWeight > 0 {
             var seenPairs = Set<String>()
-            for (first, second) in Self.pairs(in: runs) where terms.count < Self.maximumTerms {
+            for (first, second) in Self.pairs(in: runs, spacedSyllables: spacedSyllables) where terms.count < Self.maximumTerms {
                 let phrase = first.phrase + " " + second.phrase
                 guard let firstTerm = seen[termKey(first.token, field: nil, prefix: false)],
                       let secondTerm = seen[termKey(second.token, field: nil, prefix: false)],
@@ -364,12 +375,17 @@ struct AnalyzedQuery: Sendable {
     /// words is already a boundary the writer chose. A word all in hiragana
     /// (a particle, an ending: `を`, `です`) or a pronoun does not pair:
     /// `とは 何 です か` would favour every page that asks a question.
-    static func pairs(in runs: [[AnalyzedToken]]) -> [(AnalyzedToken, AnalyzedToken)] {
+    ///
+    /// With `spacedSyllables` (a Vietnamese query, whose spaces part
+    /// syllables: `thanh công cụ` is two words, toolbar), every two adjacent
+    /// words of a run pair, whatever their script; the caller makes one run
+    /// of the plain words typed one after the other.
+    static func pairs(in runs: [[AnalyzedToken]], spacedSyllables: Bool = false) -> [(AnalyzedToken, AnalyzedToken)] {
         var result: [(AnalyzedToken, AnalyzedToken)] = []
         for run in runs where run.count > 1 {
             for index in run.indices.dropFirst() {
                 let (first, second) = (run[index - 1], run[index])
-                guard Self.pairs(first.token), Self.pairs(second.token) else { continue }
+                guard spacedSyllables || (Self.pairs(first.token) && Self.pairs(second.token)) else { continue }
                 result.append((first, second))
             }
         }
@@ -393,6 +409,20 @@ struct AnalyzedQuery: Sendable {
             }
         }
         return unspaced && !hiraganaOnly && !QueryPronouns.words.contains(token)
+    }
+
+    /// Whether a word is Vietnamese: it has a letter that, among the
+    /// languages written in Latin letters, only Vietnamese writes: `ơ`, `ư`
+    /// (or their horn as a combining mark), a vowel with a tone mark of
+    /// Latin Extended Additional (`ạ`, `ể`), or the combining hook above.
+    /// Not `ă` (Romanian has it) nor `đ` (Croatian).
+    static func isVietnamese(_ word: String) -> Bool {
+        word.unicodeScalars.contains { scalar in
+            switch scalar.value {
+            case 0x1EA0...0x1EF9, 0x01A0, 0x01A1, 0x01AF, 0x01B0, 0x031B, 0x0309: return true
+            default: return false
+            }
+        }
     }
 
     /// Whether the analysis left anything to search for.

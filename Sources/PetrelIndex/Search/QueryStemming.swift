@@ -149,7 +149,7 @@ final class QueryStemming {
     /// misses the forms written with the original ending (`delivered`,
     /// `libraries` yes, `delivered` no).
     static func prefix(stem: String, of token: String) -> String {
-        if token.hasPrefix(stem) { return stem }
+        if token.hasTokenPrefix(stem) { return stem }
         var shared = String.UnicodeScalarView()
         for (a, b) in zip(stem.unicodeScalars, token.unicodeScalars) {
             guard a == b else { break }

@@ -15,7 +15,7 @@ struct SnippetMaker {
     let prefixes: [String]
 
     func matches(_ token: String) -> Bool {
-        exact.contains(token) || prefixes.contains { token.hasPrefix($0) }
+        exact.contains(token) || prefixes.contains { token.hasTokenPrefix($0) }
     }
 
     /// The bytes to look for in a body to find where a match may be

@@ -35,7 +35,7 @@ package struct FullTextExpression: Sendable {
                 func offsets(at position: Int) -> Set<Int> {
                     var found = Set<Int>()
                     if position == last && isPrefix {
-                        for (token, tokenOffsets) in column where positions[position].contains(where: { token.hasPrefix($0) }) {
+                        for (token, tokenOffsets) in column where positions[position].contains(where: { token.hasTokenPrefix($0) }) {
                             found.formUnion(tokenOffsets)
                         }
                     } else {
@@ -270,5 +270,16 @@ package struct FullTextExpression: Sendable {
             let prefix = take("*")
             return try make(String(scalars), prefix, column)
         }
+    }
+}
+
+extension String {
+    /// Whether the token starts with `prefix` byte for byte, as FTS5 and
+    /// PostgreSQL match a prefix. `hasPrefix` compares whole characters,
+    /// and a stem need not end where a character of its longer forms ends:
+    /// `निर्देशिक` is a prefix of `निर्देशिका` for FTS5, but its last
+    /// character `क` is not the `का` of the longer word.
+    func hasTokenPrefix(_ prefix: String) -> Bool {
+        utf8.starts(with: prefix.utf8)
     }
 }

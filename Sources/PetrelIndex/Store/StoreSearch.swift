@@ -395,7 +395,7 @@ package final class PositionsRow: RankingRow, @unchecked Sendable {
         let found = expression.phrases[phrase]
         guard found.positions.count == 1, found.column == nil || found.column == column else { return 0 }
         if found.isPrefix {
-            return unplaced.reduce(0) { total, entry in found.positions[0].contains { entry.key.hasPrefix($0) } ? total + entry.value : total }
+            return unplaced.reduce(0) { total, entry in found.positions[0].contains { entry.key.hasTokenPrefix($0) } ? total + entry.value : total }
         }
         return found.positions[0].map { unplaced[$0] ?? 0 }.max() ?? 0
     }

@@ -243,7 +243,10 @@ public struct RankingParameters: Sendable, Equatable {
     /// bigram index counts them; and a word the segmenter splits (`图 标`)
     /// is found whole. On the development halves, 0.3 took Chinese man
     /// pages from 0.780 to 0.795 and Chinese help pages from 0.598 to 0.606;
-    /// 0.5 and 1 did less, 1 lowered every set.
+    /// 0.5 and 1 did less, 1 lowered every set. The same holds in Thai,
+    /// Lao, Tibetan, Myanmar and Khmer, and for the syllables of a
+    /// Vietnamese query (Khmer help 0.535 to 0.549, Dzongkha 0.560 to
+    /// 0.586, Vietnamese 0.554 to 0.578).
     public var pairWeight = 0.3
     /// The weight of a title word made of the query's words, abbreviated
     /// (`getsockname`, `readdir`, `perlre` for "Perl regular

@@ -149,10 +149,11 @@ struct AnalyzedQuery: Sendable {
             switch node {
             case .word(let word, let prefix, let field):
                 let tokens = try prefix ? [AnalyzedToken(token: word, phrase: word)] : analyze(word)
-                if !prefix && field == nil {
-                    if spacedSyllables && previousWasPlain && !runs.isEmpty { runs[runs.count - 1] += tokens } else { runs.append(tokens) }
+                let isPlain = !prefix && field == nil
+                if isPlain {
+                    if spacedSyllables && previousWasPlain { runs[runs.count - 1] += tokens } else { runs.append(tokens) }
                 }
-                previousWasPlain = !prefix && field == nil
+                previousWasPlain = isPlain
                 if tokens.isEmpty { notes.append("'\(word)' has nothing to search for: ignored") }
                 if tokens.count > 1 { notes.append("'\(word)' is searched as \(tokens.map(\.token).joined(separator: " "))") }
                 for token in tokens {

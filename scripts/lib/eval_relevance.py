@@ -195,7 +195,7 @@ def trigrams(text):
     return sorted({chars[i:i + 3] for i in range(len(chars) - 2) if " " not in chars[i:i + 3]})
 
 
-CJK = re.compile(r"[\u1100-\u11ff\u1780-\u17ff\u3040-\u30ff\u3130-\u318f\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uac00-\ud7a3]")
+BIGRAM_SCRIPTS = re.compile(r"[\u1100-\u11ff\u1780-\u17ff\u3040-\u30ff\u3130-\u318f\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uac00-\ud7a3]")
 # A word: letters and digits with their combining marks (Python's \w alone cuts
 # Khmer, Tibetan and Devanagari words at every vowel sign).
 MARKS = "".join(re.escape(chr(c)) for c in range(0x300, 0x10000)
@@ -210,7 +210,7 @@ def peer_tokens(text, language, stemmer):
     text = unicodedata.normalize("NFKC", text).lower()
     tokens = []
     for run in WORD.findall(text):
-        if CJK.search(run):
+        if BIGRAM_SCRIPTS.search(run):
             tokens += [run[i:i + 2] for i in range(len(run) - 1)] or [run]
         else:
             tokens.append(stemmer.stemWord(run) if stemmer else run)

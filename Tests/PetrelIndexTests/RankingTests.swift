@@ -1118,6 +1118,22 @@ struct RankingTests {
         let results = try index.search("灯台守 zzzqqq")
         #expect(results.suggestions.keys.allSatisfy { !$0.unicodeScalars.contains { $0.value > 0x2FFF } })
     }
+
+    /// A misspelt word gets suggestions by edit distance, but not a word of
+    /// a script written without spaces (Thai, Lao, Tibetan, Khmer, as Han
+    /// and kana): its neighbours by edit distance are unrelated words
+    /// (Lao `ສາມ`, three, is not `ສາຍ`, line). Each query word here is one
+    /// token within one edit of the document's word.
+    @Test(arguments: [("บ้าน", "บ้าง"), ("ສາຍ", "ສາມ"), ("བསྒྲུབས", "བསྒྲུབ"), ("កម្ពុជា", "កម្ពុជ")])
+    func wordsOfUnspacedScriptsGetNoSuggestions(word: String, misspelt: String) throws {
+        let (_, index) = try Self.makeIndex([
+            "a.txt": "the keeper lights the lamp \(word)",
+            "b.md": "# Notes\nnothing else",
+        ])
+        #expect(names(try index.search("keeper \(word)")) == ["a.txt"])
+        let results = try index.search("keeper lamq \(misspelt)")
+        #expect(results.suggestions == ["lamq": ["lamp"]])
+    }
 }
 
 /// A fixed sequence of pseudo-random numbers, the same on every run.

@@ -313,7 +313,6 @@ private struct SearchRun {
 
     private func analyze(_ word: String) throws -> [AnalyzedQuery.AnalyzedToken] { try analyzer.analyze(word) }
     private func snippetMaker(for root: SearchQuery.Node) throws -> SnippetMaker? { try analyzer.snippetMaker(for: root) }
-    static func isUnspacedScript(_ scalar: Unicode.Scalar) -> Bool { QueryAnalyzer.isUnspacedScript(scalar) }
 }
 
 /// A query's words analysed as the index's documents were: its tokens, CJK
@@ -455,12 +454,16 @@ package struct QueryAnalyzer {
         }
     }
 
-    /// Han, kana, Hangul and Thai: scripts written without spaces, where
-    /// edit-distance suggestions make no sense.
+    /// Han, kana, Hangul, Thai, Lao, Tibetan, Myanmar and Khmer: the
+    /// scripts whose adjacent words pair (``AnalyzedQuery/pairs(in:spacedSyllables:)``)
+    /// and where edit-distance suggestions make no sense (a word's
+    /// neighbours by edit distance are unrelated words). Korean is written
+    /// with spaces, but its words carry their particles as CJK text does.
     static func isUnspacedScript(_ scalar: Unicode.Scalar) -> Bool {
         if isHan(scalar) { return true }
         switch scalar.value {
-        case 0x3040...0x30FF, 0x31F0...0x31FF, 0xFF66...0xFF9D, 0xAC00...0xD7A3, 0x0E00...0x0E7F:
+        case 0x3040...0x30FF, 0x31F0...0x31FF, 0xFF66...0xFF9D, 0xAC00...0xD7AF,
+             0x0E00...0x0FFF, 0x1000...0x109F, 0x1780...0x17FF:
             return true
         default:
             return false
@@ -744,7 +747,7 @@ extension SearchRun {
         for (term, item) in analyzed.terms.enumerated() where !item.isRequired && alternatives.isEmpty {
             let word = item.label
             guard word.count >= 3, word.allSatisfy({ $0.isLetter || $0.isNumber }),
-                  !word.unicodeScalars.contains(where: Self.isUnspacedScript) else { continue }
+                  !word.unicodeScalars.contains(where: QueryAnalyzer.isUnspacedScript) else { continue }
             let absent = try frequencies.map { term < $0.count && $0[term] == 0 }
                 ?? (termExpressions[term].map { expression in try matches(DocumentText.pattern(expression), filter: nil).isEmpty(db) } ?? true)
             guard absent else { continue }

@@ -393,21 +393,16 @@ struct AnalyzedQuery: Sendable {
         return result
     }
 
-    /// Whether a token may be one of a pair: it has an ideograph, kana, a
-    /// Hangul syllable or a letter of Thai, Lao, Tibetan, Myanmar or Khmer,
-    /// is not all hiragana, and is not a pronoun.
+    /// Whether a token may be one of a pair: it has a letter of a script
+    /// written without spaces (``QueryAnalyzer/isUnspacedScript(_:)``), is
+    /// not all hiragana, and is not a pronoun.
     private static func pairs(_ token: String) -> Bool {
         var unspaced = false
         var hiraganaOnly = true
         for scalar in token.unicodeScalars {
-            let value = scalar.value
-            let isHiragana = (0x3040...0x309F).contains(value)
+            let isHiragana = (0x3040...0x309F).contains(scalar.value)
             if !isHiragana { hiraganaOnly = false }
-            if isHiragana || (0x30A0...0x30FF).contains(value) || (0x3400...0x4DBF).contains(value) || (0x4E00...0x9FFF).contains(value)
-                || (0xF900...0xFAFF).contains(value) || (0xAC00...0xD7AF).contains(value) || (0x20000...0x3134F).contains(value)
-                || (0x0E00...0x0FFF).contains(value) || (0x1000...0x109F).contains(value) || (0x1780...0x17FF).contains(value) {
-                unspaced = true
-            }
+            if QueryAnalyzer.isUnspacedScript(scalar) { unspaced = true }
         }
         return unspaced && !hiraganaOnly && !QueryPronouns.words.contains(token)
     }

@@ -60,6 +60,15 @@ public final class PostgresIndex: Sendable {
         guard exists else { throw IndexError(.noIndex, "no Petrel index in \(location)") }
     }
 
+    /// The index at `location`, without a connection made to check it: a
+    /// command that searches once connects once. A database without an
+    /// index then throws ``IndexError/Code/noIndex`` at the first search.
+    package init(unverified location: PostgresLocation) {
+        self.location = location
+        conjunctiveMinimum = PostgresSearch.conjunctiveMinimum
+        afterStatistics = nil
+    }
+
     /// Opens the index at a connection string (see ``PostgresLocation``).
     public convenience init(_ connectionString: String) async throws {
         try await self.init(location: PostgresLocation(connectionString))
@@ -126,7 +135,7 @@ public final class PostgresIndex: Sendable {
     public func search(_ query: SearchQuery, options: SearchOptions = SearchOptions()) async throws -> SearchResults {
         try await withConnection(doing: "cannot search the index in", retrying: PostgresSession.isRecoveryConflict) { connection in
             try await PostgresSearch.run(query, options: options, conjunctiveMinimum: conjunctiveMinimum,
-                                         afterStatistics: afterStatistics, connections: [connection])
+                                         afterStatistics: afterStatistics, connections: [connection], locations: [location])
         }
     }
 

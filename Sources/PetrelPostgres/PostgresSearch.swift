@@ -23,21 +23,21 @@ enum PostgresSearch {
     /// words (``SearchResults/phraseRetry(options:)``, as on SQLite).
     static func run(_ query: SearchQuery, options: SearchOptions, conjunctiveMinimum: Int64 = conjunctiveMinimum,
                     afterStatistics: (@Sendable () async throws -> Void)? = nil,
-                    connections: [PostgresConnection]) async throws -> SearchResults {
+                    connections: [PostgresConnection], locations: [PostgresLocation]) async throws -> SearchResults {
         let results = try await transaction(query, options: options, conjunctiveMinimum: conjunctiveMinimum,
-                                            afterStatistics: afterStatistics, connections: connections)
+                                            afterStatistics: afterStatistics, connections: connections, locations: locations)
         guard let loosened = results.phraseRetry(options: options) else { return results }
         let retried = try await transaction(loosened.query, options: options, conjunctiveMinimum: conjunctiveMinimum,
-                                            afterStatistics: afterStatistics, connections: connections)
+                                            afterStatistics: afterStatistics, connections: connections, locations: locations)
         return results.replaced(by: retried, loosening: loosened.phrases)
     }
 
     /// One search's passes, in a transaction on each connection.
     private static func transaction(_ query: SearchQuery, options: SearchOptions, conjunctiveMinimum: Int64,
                                     afterStatistics: (@Sendable () async throws -> Void)?,
-                                    connections: [PostgresConnection]) async throws -> SearchResults {
+                                    connections: [PostgresConnection], locations: [PostgresLocation]) async throws -> SearchResults {
         let logger = PostgresSession.logger
-        let shards = Shards(connections)
+        let shards = Shards(connections, locations: locations)
         do {
             _ = try await shards.each { _, connection in try await connection.statement("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY", logger: logger) }
             let results = try await passes(query, options: options, conjunctiveMinimum: conjunctiveMinimum,
@@ -56,7 +56,12 @@ enum PostgresSearch {
     /// when there is one shard).
     struct Shards {
         let connections: [PostgresConnection]
-        init(_ connections: [PostgresConnection]) { self.connections = connections }
+        /// Where each shard is, for the errors that name it.
+        let locations: [PostgresLocation]
+        init(_ connections: [PostgresConnection], locations: [PostgresLocation]) {
+            self.connections = connections
+            self.locations = locations
+        }
         var count: Int { connections.count }
         func rowID(_ id: Int64, shard: Int) -> Int64 { id * Int64(count) + Int64(shard) }
         func document(_ rowID: Int64) -> (shard: Int, id: Int64) { (Int(rowID % Int64(count)), rowID / Int64(count)) }
@@ -75,7 +80,7 @@ enum PostgresSearch {
                                shards: Shards) async throws -> SearchResults {
         let logger = PostgresSession.logger
         // Pass 1: statistics. Each shard's, then summed: each writer's are.
-        let statistics = try await shards.each { _, connection in try await ShardStatistics(connection) }
+        let statistics = try await shards.each { shard, connection in try await ShardStatistics(connection, location: shards.locations[shard]) }
         let documents = statistics.reduce(0) { $0 + $1.documents }
         let totals = statistics.reduce([0, 0, 0]) { sums, shard in zip(sums, shard.columnTokens).map { $0 + $1 } }
         // Whether `token_documents` counts every document, and so holds
@@ -249,17 +254,23 @@ enum PostgresSearch {
         var hasBodyPostings = true
         var languages: [String?] = []
 
-        init(_ connection: PostgresConnection) async throws {
+        /// Throws ``IndexError/Code/noIndex`` when the database at
+        /// `location` has no index (its first statement finds no table).
+        init(_ connection: PostgresConnection, location: PostgresLocation) async throws {
             let logger = PostgresSession.logger
-            for try await (count, path, title, body, tokenCounts, bodyPostings) in try await connection.statement("""
-                SELECT coalesce(sum(docs), 0)::bigint, coalesce(sum(path_tokens), 0)::bigint,
-                       coalesce(sum(title_tokens), 0)::bigint, coalesce(sum(body_tokens), 0)::bigint,
-                       \(unescaped: PostgresSchema.hasTokenCounts), \(unescaped: PostgresSchema.hasBodyPostings) FROM corpus_stats
-                """, logger: logger).decode((Int64, Int64, Int64, Int64, Bool, Bool).self) {
-                documents = count
-                columnTokens = [path, title, body]
-                hasTokenCounts = tokenCounts
-                hasBodyPostings = bodyPostings
+            do {
+                for try await (count, path, title, body, tokenCounts, bodyPostings) in try await connection.statement("""
+                    SELECT coalesce(sum(docs), 0)::bigint, coalesce(sum(path_tokens), 0)::bigint,
+                           coalesce(sum(title_tokens), 0)::bigint, coalesce(sum(body_tokens), 0)::bigint,
+                           \(unescaped: PostgresSchema.hasTokenCounts), \(unescaped: PostgresSchema.hasBodyPostings) FROM corpus_stats
+                    """, logger: logger).decode((Int64, Int64, Int64, Int64, Bool, Bool).self) {
+                    documents = count
+                    columnTokens = [path, title, body]
+                    hasTokenCounts = tokenCounts
+                    hasBodyPostings = bodyPostings
+                }
+            } catch let error as PSQLError where error.serverInfo?[.sqlState] == "42P01" {  // undefined_table
+                throw IndexError(.noIndex, "no Petrel index in \(location)")
             }
             let sampleSize = 64
             languages = try await connection.statement("""

@@ -43,6 +43,16 @@ public final class PostgresShards: Sendable {
         self.conjunctiveMinimum = conjunctiveMinimum ?? PostgresSearch.conjunctiveMinimum
     }
 
+    /// The shards at `locations`, without connections made to check them:
+    /// a command that searches once connects once to each. A database
+    /// without an index then throws ``IndexError/Code/noIndex`` at the
+    /// first search.
+    package init(unverified locations: [PostgresLocation]) throws {
+        guard !locations.isEmpty else { throw IndexError(.invalidParameter, "a search of shards needs at least one database") }
+        self.locations = locations
+        conjunctiveMinimum = PostgresSearch.conjunctiveMinimum
+    }
+
     private let conjunctiveMinimum: Int64
 
     /// Searches with a query parsed from user text, as
@@ -56,7 +66,7 @@ public final class PostgresShards: Sendable {
     public func search(_ query: SearchQuery, options: SearchOptions = SearchOptions()) async throws -> SearchResults {
         try await PostgresSession.withConnections(to: locations, doing: "cannot search the index in",
                                                   retrying: PostgresSession.isRecoveryConflict) { connections in
-            try await PostgresSearch.run(query, options: options, conjunctiveMinimum: conjunctiveMinimum, connections: connections)
+            try await PostgresSearch.run(query, options: options, conjunctiveMinimum: conjunctiveMinimum, connections: connections, locations: locations)
         }
     }
 }

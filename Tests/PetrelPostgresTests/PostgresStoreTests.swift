@@ -554,12 +554,31 @@ struct PostgresStoreTests {
         defer { server.stop() }
         let directory = try TemporaryDirectory()
         let root = try Self.makeTree(in: directory)
+        // A database without an index: the search says so, with no
+        // connection made only to check it first.
+        let noIndex = "no Petrel index in postgres://petrel@127.0.0.1:\(server.port)/postgres"
+        await #expect(throws: IndexError(.noIndex, noIndex)) { try await PostgresIndex(unverified: PostgresLocation(server.url)).search("lamp") }
+        let empty = try Self.run(searcher, ["--database", server.url, "lamp"])
+        #expect(empty.status == 2 && empty.stderr.contains(noIndex), "\(empty.stderr)")
+        let emptyShards = try Self.run(searcher, ["--database", "\(server.url),\(server.url)", "lamp"])
+        #expect(emptyShards.status == 2 && emptyShards.stderr.contains(noIndex), "\(emptyShards.stderr)")
         let indexed = try Self.run(indexer, ["--database", server.url, root])
         #expect(indexed.status == 0, "\(indexed.stderr)")
         #expect(indexed.stdout.contains("8 added"), "\(indexed.stdout)")
         let found = try Self.run(searcher, ["--files-only", "lighthouse", "keeper"], environment: ["PETREL_DATABASE": server.url])
         #expect(found.status == 0, "\(found.stderr)")
         #expect(found.stdout.split(separator: "\n").first.map(String.init) == root + "/lighthouse.md")
+        // A search process makes one connection, none only to check the
+        // index first (counted in the server's log).
+        try server.sql("ALTER SYSTEM SET log_connections = on")
+        try server.sql("SELECT pg_reload_conf()")
+        let log = server.folder + "/log"
+        func connections() throws -> Int { try String(contentsOfFile: log, encoding: .utf8).components(separatedBy: "connection authorized").count - 1 }
+        let deadline = Date().addingTimeInterval(60)
+        while try connections() == 0 && Date() < deadline { _ = try server.value("SELECT 1") }
+        let before = try connections()
+        #expect(try Self.run(searcher, ["--database", server.url, "lighthouse"]).status == 0)
+        #expect(try connections() - before == 1)
         // --list names the folder, its documents and its last run, as on SQLite.
         let listed = try Self.run(indexer, ["--list"], environment: ["PETREL_DATABASE": server.url])
         #expect(listed.status == 0, "\(listed.stderr)")
@@ -611,7 +630,7 @@ struct PostgresStoreTests {
         try server.halt()
         let gone = try Self.run(searcher, ["--database", server.url, "lamp"])
         #expect(gone.status == 2)
-        #expect(gone.stderr.contains("cannot open the index in PostgreSQL at postgres://petrel@127.0.0.1:\(server.port)/postgres"), "\(gone.stderr)")
+        #expect(gone.stderr.contains("cannot search the index in PostgreSQL at postgres://petrel@127.0.0.1:\(server.port)/postgres"), "\(gone.stderr)")
     }
 
     /// The plain tools hold no PostgreSQL client: for --database they run

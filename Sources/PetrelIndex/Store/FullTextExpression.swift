@@ -30,27 +30,40 @@ package struct FullTextExpression: Sendable {
         func instances(phrase: Int, in columns: [[String: [Int]]]) -> [FTS5PhraseInstance] {
             guard !positions.isEmpty else { return [] }
             var result: [FTS5PhraseInstance] = []
+            let last = positions.count - 1
             for (index, column) in columns.enumerated() where self.column == nil || self.column == index {
-                let last = positions.count - 1
-                func offsets(at position: Int) -> Set<Int> {
-                    var found = Set<Int>()
+                // The offsets of a position's tokens, in increasing order
+                // without repeats (sorted arrays: a phrase of one position,
+                // most of them, needs no set).
+                func offsets(at position: Int) -> [Int] {
+                    var found: [Int] = []
+                    var lists = 0
                     if position == last && isPrefix {
                         for (token, tokenOffsets) in column where positions[position].contains(where: { token.hasTokenPrefix($0) }) {
-                            found.formUnion(tokenOffsets)
+                            found += tokenOffsets
+                            lists += 1
                         }
                     } else {
-                        for token in positions[position] { found.formUnion(column[token] ?? []) }
+                        for token in positions[position] {
+                            guard let tokenOffsets = column[token] else { continue }
+                            found += tokenOffsets
+                            lists += 1
+                        }
+                    }
+                    // One token's offsets are already in order, but are not
+                    // trusted to be.
+                    if lists > 1 || !found.isSorted {
+                        found.sort()
+                        found.removeAdjacentDuplicates()
                     }
                     return found
                 }
                 var starts = offsets(at: 0)
-                if positions.count > 1 {
-                    for position in 1...last where !starts.isEmpty {
-                        let next = offsets(at: position)
-                        starts = starts.filter { next.contains($0 + position) }
-                    }
+                for position in positions.indices.dropFirst() where !starts.isEmpty {
+                    let next = offsets(at: position)
+                    starts = starts.filter { next.containsSorted($0 + position) }
                 }
-                for offset in starts.sorted() { result.append(FTS5PhraseInstance(phrase: phrase, column: index, offset: offset)) }
+                for offset in starts { result.append(FTS5PhraseInstance(phrase: phrase, column: index, offset: offset)) }
             }
             return result
         }
@@ -281,5 +294,33 @@ extension String {
     /// character `क` is not the `का` of the longer word.
     func hasTokenPrefix(_ prefix: String) -> Bool {
         utf8.starts(with: prefix.utf8)
+    }
+}
+
+extension [Int] {
+    /// Whether the elements are in increasing order, without repeats.
+    fileprivate var isSorted: Bool {
+        indices.dropFirst().allSatisfy { self[$0 - 1] < self[$0] }
+    }
+
+    /// Removes each element equal to the one before it.
+    fileprivate mutating func removeAdjacentDuplicates() {
+        guard count > 1 else { return }
+        var kept = 1
+        for index in 1..<count where self[index] != self[kept - 1] {
+            self[kept] = self[index]
+            kept += 1
+        }
+        removeLast(count - kept)
+    }
+
+    /// Whether a sorted array holds `value` (a binary search).
+    fileprivate func containsSorted(_ value: Int) -> Bool {
+        var low = 0, high = count
+        while low < high {
+            let middle = (low + high) / 2
+            if self[middle] < value { low = middle + 1 } else { high = middle }
+        }
+        return low < count && self[low] == value
     }
 }

@@ -24,7 +24,7 @@ check_install() {
     # which tries the (absent) server.
     local twin
     twin="$("$prefix/bin/petrel-search" --database postgres://petrel@127.0.0.1:1/postgres lamp 2>&1 >/dev/null || true)"
-    grep -q 'cannot open the index in PostgreSQL' <<<"$twin" || fail "the installed petrel-search does not reach petrel-search-postgres: $twin"
+    grep -q 'cannot search the index in PostgreSQL' <<<"$twin" || fail "the installed petrel-search does not reach petrel-search-postgres: $twin"
     [ "$(sqlite3 :memory: ".load $prefix/lib/petrel/libpetrel" "SELECT icu_casefold('Straße')")" = "strasse" ] \
         || fail "the installed libpetrel.so does not load"
     local option

@@ -57,7 +57,7 @@ public final class PostgresIndex: Sendable {
             }
             return found
         }
-        guard exists else { throw IndexError(.noIndex, "no Petrel index in \(location)") }
+        guard exists else { throw PostgresSession.noIndex(at: location) }
     }
 
     /// The index at `location`, without a connection made to check it: a

@@ -145,6 +145,12 @@ enum PostgresSession {
         }
     }
 
+    /// The error of a database that holds no index, whether opening it
+    /// or a search found so.
+    static func noIndex(at location: PostgresLocation) -> IndexError {
+        IndexError(.noIndex, "no Petrel index in \(location)")
+    }
+
     /// Throws when the server is a hot standby, whose transactions only
     /// read: an index is updated on its primary.
     static func requirePrimary(_ connection: PostgresConnection, _ location: PostgresLocation, doing: String) async throws {

@@ -270,7 +270,7 @@ enum PostgresSearch {
                     hasBodyPostings = bodyPostings
                 }
             } catch let error as PSQLError where error.serverInfo?[.sqlState] == "42P01" {  // undefined_table
-                throw IndexError(.noIndex, "no Petrel index in \(location)")
+                throw PostgresSession.noIndex(at: location)
             }
             let sampleSize = 64
             languages = try await connection.statement("""

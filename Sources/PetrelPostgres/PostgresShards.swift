@@ -33,24 +33,22 @@ public final class PostgresShards: Sendable {
     /// As ``init(_:)``, with the number of documents holding a token of a
     /// query past which a search first ranks only those that hold every
     /// term (tests lower it to take that path on small trees).
-    package init(_ locations: [PostgresLocation], conjunctiveMinimum: Int64?) async throws {
-        guard !locations.isEmpty else { throw IndexError(.invalidParameter, "a search of shards needs at least one database") }
+    package convenience init(_ locations: [PostgresLocation], conjunctiveMinimum: Int64?) async throws {
+        try self.init(unverified: locations, conjunctiveMinimum: conjunctiveMinimum)
         // Each shard opened at once; the first failure in the order given is thrown.
         for opened in await PostgresSession.atOnce(locations, { _, location in _ = try await PostgresIndex(location: location, create: false) }) {
             try opened.get()
         }
-        self.locations = locations
-        self.conjunctiveMinimum = conjunctiveMinimum ?? PostgresSearch.conjunctiveMinimum
     }
 
     /// The shards at `locations`, without connections made to check them:
     /// a command that searches once connects once to each. A database
     /// without an index then throws ``IndexError/Code/noIndex`` at the
     /// first search.
-    package init(unverified locations: [PostgresLocation]) throws {
+    package init(unverified locations: [PostgresLocation], conjunctiveMinimum: Int64? = nil) throws {
         guard !locations.isEmpty else { throw IndexError(.invalidParameter, "a search of shards needs at least one database") }
         self.locations = locations
-        conjunctiveMinimum = PostgresSearch.conjunctiveMinimum
+        self.conjunctiveMinimum = conjunctiveMinimum ?? PostgresSearch.conjunctiveMinimum
     }
 
     private let conjunctiveMinimum: Int64

@@ -148,11 +148,13 @@ struct RankingTests {
             #expect(!text.contains(" "))
         }
         var options = SearchOptions()
-        options.ranking = try RankingParameters("k1=1.234567,proximity-b=0.3333333,lead=0.7071067811865476")
+        options.ranking = try RankingParameters("k1=1.234567,long-k1=5.4321,long-terms=9,proximity-b=0.3333333,lead=0.7071067811865476")
         let model = RankingModel(options)
         let terms = RankingModel.Terms(phraseTerms: [0, 0, 1], phraseWeights: [1, 0.123456789, 1.0 / 3], termCount: 2)
         let (parsed, parsedTerms) = try RankingModel.parse(model.arguments(terms).texts.map { $0.databaseValue })
         #expect(parsed.k1 == model.k1)
+        #expect(parsed.shortQueryK1 == model.shortQueryK1 && parsed.longQueryK1 == model.longQueryK1)
+        #expect(parsed.longQueryTerms == model.longQueryTerms)
         #expect(parsed.proximityB == model.proximityB)
         #expect(parsed.leadWeight == model.leadWeight)
         #expect(parsedTerms.phraseWeights == terms.phraseWeights)
@@ -204,8 +206,9 @@ struct RankingTests {
         options.offset = 3
         options.explain = true
         let results = try index.search("the storm petrel", options: options)
-        #expect(results.sql.contains(" 10 4 0.5 2', "))
-        let unpruned = results.sql.replacingOccurrences(of: " 10 4 0.5', ", with: " 0 4 0.5', ")
+        #expect(results.sql.contains(" 10 4 0.5 2 7 6', "))
+        let unpruned = results.sql.replacingOccurrences(of: " 10 4 0.5 2 7 6', ", with: " 0 4 0.5 2 7 6', ")
+        #expect(unpruned != results.sql)
         let paths = try index.dbQueue.read { db in try String.fetchAll(db, sql: unpruned) }
         #expect(paths == results.hits.map(\.path))
         #expect(results.hits.count == 7)
@@ -758,6 +761,43 @@ struct RankingTests {
         #expect(names(try index.search("alpha beta", options: strict)) == ["both.txt"])
     }
 
+    /// Keywords saturate soonest, descriptions later, sentences latest:
+    /// each length of query ranks with its own `k1`, and `--explain` names
+    /// the one used.
+    @Test func longerQueriesSaturateLater() throws {
+        let words = ["harbour", "lantern", "keeper", "storm", "granite", "ledger", "quay", "tide"]
+        var files: [String: String] = [:]
+        for (n, word) in words.enumerated() {
+            files["d\(n).txt"] = Array(repeating: word, count: n + 1).joined(separator: " ") + " " + words[(n + 3) % words.count] + " filler text"
+        }
+        let (_, index) = try Self.makeIndex(files)
+        let defaults = RankingParameters()
+        #expect(defaults.shortQueryK1 < defaults.k1 && defaults.k1 < defaults.longQueryK1)
+        let longTerms = Int(defaults.longQueryTerms)
+        for count in [2, 3, 4, longTerms - 1, longTerms, words.count] {
+            let query = words.prefix(count).joined(separator: " ")
+            let expected = count <= 3 ? defaults.shortQueryK1 : count >= longTerms ? defaults.longQueryK1 : defaults.k1
+            var explaining = SearchOptions()
+            explaining.explain = true
+            explaining.limit = 20
+            let results = try index.search(query, options: explaining)
+            #expect(results.notes.contains { $0.contains("BM25F (k1 \(String(format: "%.2g", expected)),") }, "\(count) words")
+            // The same scores as a model whose k1 is that one for every length.
+            var fixed = explaining
+            fixed.ranking = try RankingParameters("k1=\(expected),short-k1=\(expected),long-k1=\(expected)")
+            let same = try index.search(query, options: fixed)
+            #expect(results.hits.map(\.path) == same.hits.map(\.path), "\(count) words")
+            #expect(zip(results.hits, same.hits).allSatisfy { abs($0.score - $1.score) < 1e-9 }, "\(count) words")
+            // And not those of a neighbouring length's k1.
+            let other = expected == defaults.k1 ? defaults.longQueryK1 : defaults.k1
+            fixed.ranking = try RankingParameters("k1=\(other),short-k1=\(other),long-k1=\(other)")
+            let different = try index.search(query, options: fixed)
+            #expect(zip(results.hits, different.hits).contains { abs($0.score - $1.score) > 1e-6 }, "\(count) words")
+        }
+        #expect(throws: IndexError.self) { try RankingParameters("long-terms=2.5") }
+        #expect(throws: IndexError.self) { try RankingParameters("long-terms=0") }
+    }
+
     @Test func closeWordsRankFirst() throws {
         let (_, index) = try Self.makeIndex([
             "apart.txt": "alpha one two three four five six seven beta",
@@ -991,8 +1031,9 @@ struct RankingTests {
         options.limit = 3
         let results = try index.search("get socket name", options: options)
         #expect(names(results).first == "getsockname.md")
-        #expect(results.sql.contains(" 3 4 0.5 2', "))
-        let unpruned = results.sql.replacingOccurrences(of: " 3 4 0.5', ", with: " 0 4 0.5', ")
+        #expect(results.sql.contains(" 3 4 0.5 2 7 6', "))
+        let unpruned = results.sql.replacingOccurrences(of: " 3 4 0.5 2 7 6', ", with: " 0 4 0.5 2 7 6', ")
+        #expect(unpruned != results.sql)
         #expect(try index.dbQueue.read { db in try String.fetchAll(db, sql: unpruned) } == results.hits.map(\.path))
     }
 

@@ -216,7 +216,7 @@ extension RankingModel {
                                 explanation.documentFrequency[term], explanation.idf[term]))
         }
         notes.append(String(format: "score: (BM25F (k1 %.2g, weights path %.3g, title %.3g, body %.3g, the body's first %.0f tokens up to ×%.3g) + proximity) × coordination^%.3g",
-                            termCount <= RankingModel.shortQueryTerms ? shortQueryK1 : k1, options.pathWeight, options.titleWeight, options.bodyWeight, leadLength, 1 + leadWeight,
+                            self.k1(forWords: termCount), options.pathWeight, options.titleWeight, options.bodyWeight, leadLength, 1 + leadWeight,
                             coordinationPower))
         return notes
     }

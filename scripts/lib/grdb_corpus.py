@@ -66,6 +66,7 @@ class Source:
         self.replace_lines = {}
         self.shims = []
         self.packages = []     # (url, version, [products])
+        self.features = []     # upcoming features its project enables (BareSlashRegexLiterals, ...)
         self.skip = None
         self.slow = None
 
@@ -116,6 +117,8 @@ def parse_list(path):
                 current.drop_lines.append(value)
             elif key == "shim":
                 current.shims.append(value)
+            elif key == "feature":
+                current.features.append(value)
             elif key == "package":
                 words = value.split()
                 if len(words) < 3:
@@ -225,7 +228,8 @@ def package_swift(sources, module):
     dependencies = [dependency]
     for source in sources:
         mode = ".v5" if source.swift == "5" else ".v6"
-        settings = f"swiftSettings: [.swiftLanguageMode({mode})]"
+        flags = "".join(f', .enableUpcomingFeature("{f}")' for f in source.features)
+        settings = f"swiftSettings: [.swiftLanguageMode({mode}){flags}]"
         libraries = [m for m, _ in source.libraries]
         # The other packages a source depends on (from this machine's package cache), for each of its targets.
         others = ""

@@ -329,6 +329,36 @@ extension SQLExpression: SQLOrderingTerm {
     public var sqlOrdering: SQLOrdering { SQLOrdering(sql: sql, reversedSQL: sql + SQL(sql: " DESC")) }
 }
 
+// MARK: - Optional selections and orderings
+
+/// An optional selection selects its selection, or NULL.
+extension Optional: SQLSelectable where Wrapped: SQLSelectable {
+    /// The wrapped selection, or `NULL`.
+    public var sqlSelection: SQLSelection {
+        if let self { return self.sqlSelection }
+        var selection = SQLSelection(sql: SQL(sql: "NULL"))
+        selection.expression = selection.sql
+        return selection
+    }
+}
+
+/// An optional ordering term orders by its term, or by NULL: a request
+/// ordered by `nil` keeps the order SQLite gives, as with no ordering.
+///
+/// ```swift
+/// let ordering: SQLOrdering? = ascending ? Column("name").asc : nil
+/// Player.order(ordering)   // ORDER BY "name" ASC, or ORDER BY NULL
+/// ```
+extension Optional: SQLOrderingTerm where Wrapped: SQLOrderingTerm {
+    /// The wrapped ordering term, or `NULL`.
+    public var sqlOrdering: SQLOrdering {
+        self?.sqlOrdering ?? SQLOrdering(sql: SQL(sql: "NULL"), reversedSQL: SQL(sql: "NULL DESC"))
+    }
+}
+
+/// An optional column or expression is one as well: NULL when nil.
+extension Optional: SQLSpecificExpressible where Wrapped: SQLSpecificExpressible {}
+
 // MARK: - Joining expressions with an associative operator
 
 extension SQLExpression {

@@ -106,7 +106,7 @@ extension DatabaseValue: DatabaseValueConvertible, StatementColumnConvertible {
 // MARK: - Optional
 
 /// An optional value binds as its value, or NULL.
-extension Optional: StatementBinding where Wrapped: DatabaseValueConvertible {
+extension Optional: StatementBinding where Wrapped: StatementBinding {
     /// Binds the value to the statement's parameter `index`; returns SQLite's result code.
     public func bind(to sqliteStatement: SQLiteStatement, at index: CInt) -> CInt {
         switch self {
@@ -116,8 +116,14 @@ extension Optional: StatementBinding where Wrapped: DatabaseValueConvertible {
     }
 }
 
-/// An optional value is an SQL value, or NULL.
-extension Optional: SQLExpressible where Wrapped: DatabaseValueConvertible {}
+/// An optional expression is its expression, or NULL: an optional value,
+/// and an optional column or expression as well (`Column?`, `SQLExpression?`).
+extension Optional: SQLExpressible where Wrapped: SQLExpressible {
+    /// The wrapped expression, or NULL (bound as an argument, as nil values are).
+    public var sqlExpression: SQLExpression {
+        self?.sqlExpression ?? .value(.null)
+    }
+}
 
 /// An optional value is stored as its value, or NULL; NULL reads back as nil.
 extension Optional: DatabaseValueConvertible where Wrapped: DatabaseValueConvertible {

@@ -191,7 +191,8 @@ public final class Statement {
         reset()
         var positional = arguments.values.makeIterator()
         for (offset, name) in parameterNames.enumerated() {
-            let value = name.flatMap { arguments.namedValues[$0] } ?? positional.next() ?? .null
+            // Typed: `DatabaseValue?` is an SQL expression too, for which `??` means IFNULL.
+            let value: DatabaseValue = name.flatMap { arguments.namedValues[$0] } ?? positional.next() ?? .null
             _ = value.bind(to: sqliteStatement, at: CInt(offset + 1))
         }
         _arguments = arguments

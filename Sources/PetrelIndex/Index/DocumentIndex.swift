@@ -335,7 +335,8 @@ public final class DocumentIndex: Sendable {
     /// Keeps walk options with a folder, or with every folder when
     /// `rootID` is nil (JSON; NULL for the defaults).
     static func storeWalkOptions(_ db: Database, json: String?, rootID: Int64?) throws {
-        let roots = rootID.map { RootRecord.filter(key: $0) } ?? RootRecord.all()
+        // Typed: an optional request is an SQL expression too, for which `??` means IFNULL.
+        let roots: QueryInterfaceRequest<RootRecord> = rootID.map { RootRecord.filter(key: $0) } ?? RootRecord.all()
         try roots.updateAll(db, RootRecord.Columns.walkOptions.set(to: json))
     }
 

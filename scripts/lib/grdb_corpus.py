@@ -290,10 +290,11 @@ def note_sqlite_users(scratch, owners):
 # Building, testing
 
 
-def run(command, cwd, log, timeout):
+def run(command, cwd, log, timeout, env=None):
     """Runs a command in its own process group; returns (exit status or None on time-out, output)."""
     with open(log, "w") as out:
-        process = subprocess.Popen(command, cwd=cwd, stdout=out, stderr=subprocess.STDOUT, start_new_session=True)
+        process = subprocess.Popen(command, cwd=cwd, stdout=out, stderr=subprocess.STDOUT, start_new_session=True,
+                                   env=env)
         try:
             status = process.wait(timeout=timeout)
         except subprocess.TimeoutExpired:
@@ -384,7 +385,8 @@ def run_tests(source, module, scratch, results, timeout):
     outcome = {}
     for target, _ in source.tests:
         log = os.path.join(scratch, "logs", f"test-{target}.log")
-        status, output = run(["swift", "test", "--skip-build", "--filter", f"{target}\\."], scratch, log, timeout)
+        # Anchored: a target named DatabaseTests must not run the tests of another's AppDatabaseTests.
+        status, output = run(["swift", "test", "--skip-build", "--filter", f"^{target}\\."], scratch, log, timeout)
         outcome.update(parse_tests(output))
         record.setdefault("measured", {}).update({n: float(t) for n, t in MEASURED.findall(output)})
         if status is None:
@@ -394,7 +396,10 @@ def run_tests(source, module, scratch, results, timeout):
     for target, _ in source.executables:
         binary = os.path.join(scratch, ".build", "debug", target)
         log = os.path.join(scratch, "logs", f"run-{target}.log")
-        status, output = run([binary], scratch, log, 300)
+        # A program may print a Set (the playground observer prints the changed tables): with hashing
+        # seeded per process its order would differ between any two runs, on either library.
+        env = dict(os.environ, SWIFT_DETERMINISTIC_HASHING="1")
+        status, output = run([binary], scratch, log, 300, env=env)
         saved = os.path.join(os.path.dirname(scratch), "corpus-outputs", f"{target}.txt")
         if module == "GRDB":
             os.makedirs(os.path.dirname(saved), exist_ok=True)

@@ -76,6 +76,7 @@ struct RankingModel: Sendable, Equatable {
     var shortQueryK1: Double
     /// `k1` for queries of ``longQueryTerms`` words or more.
     var longQueryK1: Double
+    /// At most ``noLongQueries``: a model where no query is long.
     var longQueryTerms: Int
     var coordinationPower: Double
     var proximityWeight: Double
@@ -135,6 +136,8 @@ struct RankingModel: Sendable, Equatable {
 
     /// The most terms of a query that ranks with ``shortQueryK1``.
     static let shortQueryTerms = 3
+    /// A ``longQueryTerms`` no query reaches (queries are capped far below).
+    static let noLongQueries = 1_000_000
 
     /// The `k1` of a query of `words` words (its terms before pairs):
     /// ``shortQueryK1`` up to ``shortQueryTerms``, ``longQueryK1`` from
@@ -484,8 +487,8 @@ final class RankingContext {
     private let collector: RankingCollector?
 
     init(model: RankingModel, terms: RankingModel.Terms, match: some RankingStatistics) throws {
-        // A query of few terms saturates sooner (see
-        // RankingParameters.shortQueryK1).
+        // A query of few words saturates sooner, one of many later (see
+        // RankingParameters.shortQueryK1 and longQueryK1).
         var model = model
         model.k1 = model.k1(forWords: terms.wordCount)
         self.model = model
@@ -1108,7 +1111,7 @@ extension RankingModel {
             columnWeights: [options.pathWeight, options.titleWeight, options.bodyWeight],
             columnB: [options.ranking.pathB, options.ranking.titleB, options.ranking.bodyB],
             k1: options.ranking.k1, shortQueryK1: options.ranking.shortQueryK1,
-            longQueryK1: options.ranking.longQueryK1, longQueryTerms: Int(min(options.ranking.longQueryTerms, 1e6)),
+            longQueryK1: options.ranking.longQueryK1, longQueryTerms: Int(min(options.ranking.longQueryTerms, Double(Self.noLongQueries))),
             coordinationPower: options.ranking.coordinationPower,
             proximityWeight: options.ranking.proximityWeight,
             leadWeight: options.ranking.leadWeight, leadLength: options.ranking.leadLength,
@@ -1152,7 +1155,7 @@ extension RankingModel {
         let model = RankingModel(columnWeights: columnWeights, columnB: columnB, k1: parameters[0],
                                  shortQueryK1: parameters.count > 9 ? parameters[9] : parameters[0],
                                  longQueryK1: parameters.count > 11 ? parameters[10] : parameters[0],
-                                 longQueryTerms: parameters.count > 11 ? Int(max(1, min(parameters[11], 1e6))) : Int(1e6),
+                                 longQueryTerms: parameters.count > 11 ? Int(max(1, min(parameters[11], Double(noLongQueries)))) : noLongQueries,
                                  coordinationPower: parameters[1],
                                  proximityWeight: parameters[2], leadWeight: parameters[3], leadLength: parameters[4],
                                  proximityB: parameters.count > 5 ? parameters[5] : 0,

@@ -65,31 +65,27 @@ final class ServeFixture: Sendable {
     }
 }
 
-/// A petrel-serve server on an ephemeral loopback port, in process.
+/// A petrel-serve server on an ephemeral loopback port, run as its own
+/// process (``ServeProcess``): its requests never wait for a thread of this
+/// process's cooperative pool, which the suite's other tests keep busy (an
+/// in-process server starved there under load, and its requests timed out).
 final class TestServer: Sendable {
     let port: Int
     let fixture: ServeFixture
-    private let task: Task<Void, any Error>
+    private let process: ServeProcess
 
     static func start(_ fixture: ServeFixture, token: String? = nil, readers: Int = 2, timeout: Duration = .seconds(10)) async throws -> TestServer {
-        var configuration = ServerConfiguration(indexPath: fixture.indexPath)
-        configuration.port = 0
-        configuration.token = token
-        configuration.readers = readers
-        configuration.timeout = timeout
-        configuration.quiet = true
-        let (ports, continuation) = AsyncStream.makeStream(of: Int.self)
-        let application = try PetrelServer.makeApplication(configuration) { port in continuation.yield(port) }
-        let task = Task { try await application.run() }
-        var iterator = ports.makeAsyncIterator()
-        guard let port = await iterator.next() else { throw CancellationError() }
-        return TestServer(port: port, fixture: fixture, task: task)
+        var options = ["--readers", "\(readers)", "--timeout", "\(timeout.components.seconds)"]
+        if let token { options += ["--token", token] }
+        let process = try ServeProcess(indexPath: fixture.indexPath, options: options)
+        let port = try #require(URLComponents(string: process.url)?.port, "no port in \(process.url)")
+        return TestServer(port: port, fixture: fixture, process: process)
     }
 
-    private init(port: Int, fixture: ServeFixture, task: Task<Void, any Error>) {
+    private init(port: Int, fixture: ServeFixture, process: ServeProcess) {
         self.port = port
         self.fixture = fixture
-        self.task = task
+        self.process = process
     }
 
     var base: String { "http://127.0.0.1:\(port)" }
@@ -128,7 +124,7 @@ final class TestServer: Sendable {
         return try await get(path + (query.isEmpty ? "" : "?" + query), headers: headers)
     }
 
-    func stop() { task.cancel() }
+    func stop() { process.stop() }
 }
 
 /// The built `petrel-serve` next to the test bundle (`swift build` builds it).
@@ -158,12 +154,13 @@ final class ServeProcess: @unchecked Sendable {
     /// The first line the server printed.
     let firstLine: String
 
-    /// The server on `indexPath`, listening where `listen` says.
-    init(indexPath: String, listen: [String] = ["--port", "0"]) throws {
+    /// The server on `indexPath`, listening where `listen` says, with
+    /// `options` (`--readers`, `--token`, `--timeout`; 2 readers unless told).
+    init(indexPath: String, listen: [String] = ["--port", "0"], options: [String] = ["--readers", "2"]) throws {
         let executable = try #require(builtServe(), "petrel-serve is not built next to the tests")
         let process = Process()
         process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = ["--index", indexPath, "--readers", "2"] + listen
+        process.arguments = ["--index", indexPath] + options + listen
         let error = Pipe()
         process.standardError = error
         process.standardOutput = FileHandle.nullDevice

@@ -341,6 +341,34 @@ struct PostgresStoreTests {
     /// (`body_unplaced`), so one-word queries rank long documents as
     /// SQLite does; a word only past the last position is found (a
     /// marker at that position), and postings give its true offsets.
+    @Test("A search's transaction gives its bitmaps 64 MB (PostgreSQL's default: 4 MB), never less than the server allows")
+    func searchMemory() async throws {
+        let server = try PostgresServer()
+        defer { server.stop() }
+        let directory = try TemporaryDirectory()
+        let root = try Self.makeTree(in: directory)
+        let postgres = try await PostgresIndex(server.url)
+        _ = try await postgres.update(roots: [root])
+        try server.sql("ALTER SYSTEM SET log_statement = 'all'")
+        try server.sql("SELECT pg_reload_conf()")
+        let log = server.folder + "/log"
+        let deadline = Date().addingTimeInterval(60)
+        while try !String(contentsOfFile: log, encoding: .utf8).contains("SELECT 'logged'"), Date() < deadline { _ = try server.value("SELECT 'logged'") }
+        #expect(try await !postgres.search("lighthouse").hits.isEmpty)
+        // The statement right after the search's BEGIN, as the server logged it.
+        let lines = try String(contentsOfFile: log, encoding: .utf8).components(separatedBy: "\n")
+        let begin = try #require(lines.lastIndex { $0.hasSuffix("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY") })
+        let next = try #require(lines[(begin + 1)...].first { $0.contains("statement: ") || $0.contains("execute <unnamed>: ") })
+        let start = try #require(next.range(of: "execute <unnamed>: ") ?? next.range(of: "statement: "))
+        let statement = String(next[start.upperBound...])
+        #expect(statement.contains("work_mem"), "\(statement)")
+        // That statement raises 4 MB to 64 MB for its transaction only, and
+        // leaves a server's larger setting as it is.
+        #expect(try server.value("SELECT current_setting('work_mem') FROM (\(statement)) s") == "64MB")
+        #expect(try server.value("SHOW work_mem") == "4MB")
+        #expect(try server.value("SET work_mem = '256MB'; SELECT count(*) FROM (\(statement)) s") == "0")
+    }
+
     @Test("Occurrences past PostgreSQL's position limits count in term frequencies, as on SQLite")
     func occurrencesPastThePositionLimits() async throws {
         let server = try PostgresServer()

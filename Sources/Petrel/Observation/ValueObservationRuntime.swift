@@ -21,6 +21,12 @@ final class ValueObservationRuntime<Reducer: ValueReducer>: TransactionObserver,
     private var isFetching = false
     private var needsFetch = false
     private var commitCount = 0
+    // While a pool's immediate start fetches its first value, what the
+    // observation learns (a commit, its region) is reported after that
+    // value, as GRDB reports it: it is held here until then.
+    private var isStarting = false
+    private var changedDuringStart = false
+    private var regionToAnnounce: DatabaseRegion?
 
     private let fetch: @Sendable (Database) throws -> Reducer.Fetched
     private let trackingMode: ValueObservationTrackingMode
@@ -115,13 +121,24 @@ final class ValueObservationRuntime<Reducer: ValueReducer>: TransactionObserver,
                 // Watch first, then fetch: a commit in between only costs
                 // one more fetch.
                 pool.unsafeReentrantWrite { db in db.add(transactionObserver: self) }
-                lock.withLock { isFetching = true }
+                lock.withLock {
+                    isFetching = true
+                    isStarting = true
+                }
                 do {
                     try deliverNow(pool.unsafeReentrantRead { try fetchValue($0) })
                 } catch {
+                    lock.withLock { isStarting = false }
                     fail(error, now: true)
                     return
                 }
+                let changed = lock.withLock { () -> Bool in
+                    defer { (isStarting, changedDuringStart) = (false, false) }
+                    return changedDuringStart
+                }
+                // A commit during the first fetch: the region is announced
+                // after the fetch that follows, as when it is first known.
+                if changed { events.databaseDidChange?() } else { announceRegion() }
                 fetchDidEnd(pool)
             } else {
                 pool.asyncWriteWithoutTransaction { db in
@@ -195,11 +212,26 @@ final class ValueObservationRuntime<Reducer: ValueReducer>: TransactionObserver,
     }
 
     private func track(_ newRegion: DatabaseRegion) {
-        let changed = lock.withLock { () -> Bool in
+        let announce = lock.withLock { () -> Bool in
             defer { region = newRegion }
-            return region != newRegion
+            guard region != newRegion else { return false }
+            if isStarting {
+                regionToAnnounce = newRegion
+                return false
+            }
+            regionToAnnounce = nil
+            return true
         }
-        if changed { events.willTrackRegion?(newRegion) }
+        if announce { events.willTrackRegion?(newRegion) }
+    }
+
+    /// Reports the region held back during a pool's immediate start.
+    private func announceRegion() {
+        let held = lock.withLock { () -> DatabaseRegion? in
+            defer { regionToAnnounce = nil }
+            return regionToAnnounce
+        }
+        if let held { events.willTrackRegion?(held) }
     }
 
     /// A fetch on the writer: read-only in a transaction of its own, or in
@@ -270,6 +302,7 @@ final class ValueObservationRuntime<Reducer: ValueReducer>: TransactionObserver,
             self.fetchAndSchedule {
                 let regionBefore = self.lock.withLock { self.region }
                 let fetched = try self.fetchValue(result.get())
+                self.announceRegion()
                 // The region moved while the writer judged commits by the
                 // old one: a commit since the fetch began may have been
                 // missed, so look again.
@@ -317,14 +350,16 @@ final class ValueObservationRuntime<Reducer: ValueReducer>: TransactionObserver,
     }
 
     func databaseDidCommit(_ db: Database) {
-        let modified = lock.withLock { () -> Bool in
+        let (modified, held) = lock.withLock { () -> (Bool, Bool) in
             commitCount += 1
-            guard !isFetchingOnWriter else { return false }
+            guard !isFetchingOnWriter else { return (false, false) }
             defer { isModified = false }
-            return isModified && !isFinished
+            let modified = isModified && !isFinished
+            if modified, isStarting { changedDuringStart = true }
+            return (modified, isStarting)
         }
         guard modified else { return }
-        events.databaseDidChange?()
+        if !held { events.databaseDidChange?() }
         switch mode {
         case .writer: fetchAndSchedule { try fetchOnWriter(db) }
         case .pool(let pool): requestFetch(pool)

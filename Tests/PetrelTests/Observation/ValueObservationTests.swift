@@ -379,6 +379,42 @@ struct ValueObservationTests {
         cancellable.cancel()
     }
 
+    /// On a pool, the immediate start reports its events in GRDB's order:
+    /// the first value, then what the observation learnt while fetching it
+    /// (a commit, the region it tracks), then the value fetched again.
+    @MainActor @Test func immediateStartOnAPoolReportsTheFirstValueFirst() async throws {
+        let database = try ObservedDatabase(.pool)
+        let pool = database.writer
+        let lines = LinesStream()
+        let firstFetch = Collected<Bool>()
+        let observation = ValueObservation.trackingConstantRegion { db -> Int in
+            if firstFetch.all.isEmpty {
+                firstFetch.append(true)
+                try pool.write { db in try db.execute(sql: "INSERT INTO t (a) VALUES (1); DELETE FROM t") }
+            }
+            return try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM t") ?? -1
+        }
+        let region = try await pool.read { db in try db.makeStatement(sql: "SELECT COUNT(*) FROM t").databaseRegion.description }
+        let values = Collected<Int>()
+        let cancellable = observation.print(to: lines).start(in: pool, scheduling: .immediate) { _ in } onChange: { values.append($0) }
+        try await withTimeout(30) {
+            while values.all.count < 2 { try await Task.sleep(for: .milliseconds(10)) }
+        }
+        #expect(lines.all == ["start", "fetch", "value: 0", "database did change", "fetch", "tracked region: \(region)", "value: 0"])
+        cancellable.cancel()
+    }
+
+    /// Without a commit during the first fetch: one fetch, one value, then
+    /// the region.
+    @MainActor @Test func immediateStartOnAPoolWithoutCommitFetchesOnce() throws {
+        let database = try ObservedDatabase(.pool)
+        let lines = LinesStream()
+        let cancellable = Self.count.print(to: lines).start(in: database.writer, scheduling: .immediate) { _ in } onChange: { _ in }
+        let region = try database.writer.read { db in try db.makeStatement(sql: "SELECT COUNT(*) FROM t").databaseRegion.description }
+        #expect(lines.all == ["start", "fetch", "value: 0", "tracked region: \(region)"])
+        cancellable.cancel()
+    }
+
     @Test(arguments: WriterKind.allCases)
     func observersMayWriteWithoutDeadlock(kind: WriterKind) throws {
         let database = try ObservedDatabase(kind)

@@ -239,8 +239,10 @@ def package_swift(sources, module):
                 dependencies.append(line)
             identity = url.rstrip("/").rsplit("/", 1)[-1].removesuffix(".git")
             others += "".join(f', .product(name: "{p}", package: "{identity}")' for p in products)
-        for m in libraries:
-            targets.append(f'.target(name: "{m}", dependencies: [{product}{others}{extra(sqlite, source, m)}], '
+        for index, m in enumerate(libraries):
+            # A library sees the ones listed before it (a model package below its store).
+            earlier = "".join(f'"{l}", ' for l in libraries[:index])
+            targets.append(f'.target(name: "{m}", dependencies: [{earlier}{product}{others}{extra(sqlite, source, m)}], '
                            f'{settings})')
         for m, _ in source.executables:
             targets.append(f'.executableTarget(name: "{m}", dependencies: [{product}{others}{extra(sqlite, source, m)}], '

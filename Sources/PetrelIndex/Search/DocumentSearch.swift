@@ -208,15 +208,16 @@ extension DocumentIndex {
 extension RankingModel {
     /// What `--explain` says of the ranking (both stores): each term's
     /// document frequency and IDF, as `explanation` (a hit's) holds them,
-    /// and the model's constants for a query of `termCount` terms.
-    func explanationNotes(_ explanation: RankingExplanation, terms: [AnalyzedQuery.Term], termCount: Int, options: SearchOptions) -> [String] {
+    /// and the model's constants for a query of `wordCount` words (its
+    /// terms before pairs: the count `k1` follows).
+    func explanationNotes(_ explanation: RankingExplanation, terms: [AnalyzedQuery.Term], wordCount: Int, options: SearchOptions) -> [String] {
         var notes: [String] = []
         for (term, item) in terms.enumerated() where term < explanation.idf.count {
             notes.append(String(format: "term %@%@: in %d documents, idf %.2f", item.label, item.isRequired ? " (required)" : "",
                                 explanation.documentFrequency[term], explanation.idf[term]))
         }
         notes.append(String(format: "score: (BM25F (k1 %.2g, weights path %.3g, title %.3g, body %.3g, the body's first %.0f tokens up to ×%.3g) + proximity) × coordination^%.3g",
-                            self.k1(forWords: termCount), options.pathWeight, options.titleWeight, options.bodyWeight, leadLength, 1 + leadWeight,
+                            self.k1(forWords: wordCount), options.pathWeight, options.titleWeight, options.bodyWeight, leadLength, 1 + leadWeight,
                             coordinationPower))
         return notes
     }
@@ -729,7 +730,7 @@ extension SearchRun {
             fullCount = try matches(DocumentText.pattern(analyzed.strictExpression), filter: filter).fetchCount(db)
         }
         if options.explain, let explanation = ranked.first?.explanation {
-            notes += model.explanationNotes(explanation, terms: analyzed.terms, termCount: terms.wordCount, options: options)
+            notes += model.explanationNotes(explanation, terms: analyzed.terms, wordCount: terms.wordCount, options: options)
         }
 
         var hits = try hits(ranked, pattern: pattern, terms: analyzed.terms, snippetMaker: snippetMaker(for: query.root))

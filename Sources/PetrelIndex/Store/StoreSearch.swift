@@ -277,7 +277,7 @@ package struct PreparedSearch {
         hits.sort { ($0.score, $1.path) > ($1.score, $0.path) }
         var notes = notes
         if options.explain, let explanation = ranked.first?.explanation.value {
-            notes += model.explanationNotes(explanation, terms: analyzed.terms, termCount: terms.wordCount, options: options)
+            notes += model.explanationNotes(explanation, terms: analyzed.terms, wordCount: terms.wordCount, options: options)
         }
         let partial = hits.contains { !$0.matchesAllWords }
         if partial { notes.append("some documents match only some of the \(analyzed.wordTermCount) terms: they rank by how much of the query they match") }

@@ -110,6 +110,39 @@ struct InnerDocumentTests {
         #expect(again.unchanged == 1 && again.updated == 0 && again.bytesRead == 0)
     }
 
+    /// A folder `notes.bundle!` beside `notes.bundle`: its file `a.txt`
+    /// has the path of the bundle's member `a.txt`. The walk reaches the
+    /// bundle first; the real file keeps the path, added or renamed there,
+    /// and the run goes on (it stopped with a uniqueness error).
+    @Test func aRealFileKeepsItsPathFromAMember() throws {
+        let tree = try Tree([
+            "notes.bundle": Self.bundle([("a.txt", "albatross\n"), ("b.txt", "booby\n")]),
+            "notes.bundle!/a.txt": "fulmar\n",
+            "other.txt": "cormorant\n",
+        ])
+        let index = try DocumentIndex(path: tree.path("index.sqlite"))
+        let report = try index.update(roots: [tree.root], options: options)
+        #expect(report.added == 3 && report.failed.isEmpty)
+        try index.expectSound()
+        #expect(try index.search("albatross").hits.isEmpty)
+        #expect(try index.search("fulmar").hits.map(\.location.description) == [tree.path("notes.bundle!/a.txt")])
+        #expect(try index.search("booby").hits.map(\.innerPath) == ["b.txt"])
+        #expect(try index.search("cormorant").hits.count == 1)
+
+        // A file renamed to a member's path takes it too.
+        try tree.write("sub/c.txt", "dipper\n")
+        try tree.write("notes.bundle", Self.bundle([("a.txt", "albatross\n"), ("b.txt", "booby\n"), ("c.txt", "cassowary\n")]))
+        try tree.setModificationTime("notes.bundle", 2_000_000_000)
+        try index.update(roots: [tree.root], options: options)
+        #expect(try index.search("cassowary").hits.map(\.innerPath) == ["c.txt"])
+        try tree.move("sub/c.txt", "notes.bundle!/c.txt")
+        let renamed = try index.update(roots: [tree.root], options: options)
+        #expect(renamed.renamed == 1 && renamed.failed.isEmpty)
+        try index.expectSound()
+        #expect(try index.search("cassowary").hits.isEmpty)
+        #expect(try index.search("dipper").hits.map(\.location.description) == [tree.path("notes.bundle!/c.txt")])
+    }
+
     @Test func renamingAndDeletingAContainerTakesItsDocumentsAlong() throws {
         let tree = try Tree(["old/notes.bundle": Self.bundle([("a.txt", "albatross\n"), ("b.txt", "booby\n")])])
         let index = try DocumentIndex(path: tree.path("index.sqlite"))

@@ -158,12 +158,28 @@ struct IndexWriter {
             try record.update(db)
             try deleteText(record.id)
         } else {
-            try record.insert(db)
+            try takingPathFromInnerDocument(file.path) { try record.insert(db) }
         }
         try insertText(record.id, path: ftsPath(file.path), title: document.title, body: document.indexedBody,
                        tokens: document.metadata.isEmpty ? tokens : nil)
         guard let id = record.id else { throw IndexError(.damaged, "a document row was written without an id") }
         return id
+    }
+
+    /// Runs `write`, which gives a real file's row `path`. A real file
+    /// keeps its path: when a document inside another file was stored at
+    /// that very path first (the message `1` of `box.mbox`, beside a
+    /// folder `box.mbox!` holding a file `1`), that document is left out
+    /// and `write` runs again. (Only a write that failed looks: the usual
+    /// one costs nothing more.)
+    private func takingPathFromInnerDocument(_ path: FilePath, _ write: () throws -> Void) throws {
+        do {
+            try write()
+        } catch let error as DatabaseError where error.extendedResultCode == .SQLITE_CONSTRAINT_UNIQUE {
+            typealias Columns = DocumentRecord.Columns
+            guard try DocumentRecord.filter(Columns.path == path && Columns.containerID != nil).deleteAll(db) > 0 else { throw error }
+            try write()
+        }
     }
 
     /// Stores a document inside a file: a row of its own under the file's
@@ -188,10 +204,12 @@ struct IndexWriter {
             throw IndexError(.damaged, "document \(id) has no full-text row: the index is inconsistent")
         }
         typealias Columns = DocumentRecord.Columns
-        try DocumentRecord.filter(key: id).updateAll(db, [
-            Columns.path.set(to: file.path), Columns.rootID.set(to: rootID),
-            Columns.size.set(to: file.status.size), Columns.modificationTime.set(to: file.status.modificationTime),
-        ])
+        try takingPathFromInnerDocument(file.path) {
+            try DocumentRecord.filter(key: id).updateAll(db, [
+                Columns.path.set(to: file.path), Columns.rootID.set(to: rootID),
+                Columns.size.set(to: file.status.size), Columns.modificationTime.set(to: file.status.modificationTime),
+            ])
+        }
         try deleteText(id)
         try insertText(id, path: ftsPath(file.path), title: row["title"], body: row["body"] ?? "")
         // The documents inside the file follow it.

@@ -78,7 +78,10 @@ struct PostgresWriter {
             try await analyzeIfDue(changed: report.added + report.updated + report.deleted + report.renamed, connection: connection)
             return report
         } catch {
-            if writer.inTransaction { _ = try? await connection.statement("ROLLBACK", logger: logger) }
+            if writer.inTransaction {
+                await writer.abandon()
+                _ = try? await connection.statement("ROLLBACK", logger: logger)
+            }
             throw error
         }
     }
@@ -129,7 +132,10 @@ struct PostgresWriter {
             try await connection.statement("SELECT pg_advisory_unlock(\(PostgresSchema.lockSpace), \(Int32(truncatingIfNeeded: rootID)))", logger: logger)
             return Int(removed)
         } catch {
-            if writer.inTransaction { _ = try? await connection.statement("ROLLBACK", logger: logger) }
+            if writer.inTransaction {
+                await writer.abandon()
+                _ = try? await connection.statement("ROLLBACK", logger: logger)
+            }
             throw error
         }
     }
@@ -203,7 +209,7 @@ struct PostgresWriter {
             try await begin()
             if let replacing = document.replacing { try await delete(.document(replacing)) }
             pending.append(document)
-            if pending.count >= Self.batchSize { try await flush() }
+            if pending.count >= Self.batchSize { try await flushOverlapped() }
         case .delete(let id):
             try await begin()
             try await flush()
@@ -300,18 +306,27 @@ struct PostgresWriter {
         }
     }
 
-    /// What ``delete(_:)`` deletes: a document and those inside it, or
-    /// every document of a folder.
+    /// What ``delete(_:)`` deletes: a document and those inside it, every
+    /// document of a folder, or the documents inside files at these paths.
     enum Deletion {
         case document(Int64)
         case folder(Int64)
+        case insideFiles(at: [[UInt8]])
 
-        /// The rows of `documents` it deletes (ids only: no text of a user's).
+        /// The rows of `documents` it deletes (ids in the text, paths bound:
+        /// no text of a user's in the statement).
         var condition: String {
             switch self {
             case .document(let id): return "id = \(id) OR container_id = \(id)"
             case .folder(let rootID): return "root_id = \(rootID)"
+            case .insideFiles: return "container_id IS NOT NULL AND path = ANY($1)"
             }
+        }
+
+        var bindings: PostgresBindings {
+            var bindings = PostgresBindings()
+            if case .insideFiles(let paths) = self { bindings.append(paths.map { ByteBuffer(bytes: $0) }) }
+            return bindings
         }
     }
 
@@ -330,7 +345,7 @@ struct PostgresWriter {
             SELECT 1, l, count(*)::bigint, 0, 0, 0 FROM gone, unnest(tsvector_to_array(path_tsv || title_tsv || body_tsv)) l GROUP BY l
             UNION ALL
             SELECT 2, NULL, count(*)::bigint, batch, 0, 0 FROM gone WHERE batch IS NOT NULL GROUP BY batch
-            """), logger: PostgresSession.logger)
+            """, binds: deletion.bindings), logger: PostgresSession.logger)
         var deleted: Int64 = 0
         for try await (kind, token, count, path, title, body) in rows.decode((Int, String?, Int64, Int64, Int64, Int64).self) {
             if kind == 1, let token {
@@ -350,43 +365,134 @@ struct PostgresWriter {
         return deleted
     }
 
-    /// Writes the pending documents, then the documents inside those whose
-    /// rows went in.
+    /// Writes the pending documents and waits until the server has written
+    /// them (and any batch before them): before an operation that may
+    /// concern them, and at the commit.
     private mutating func flush() async throws {
-        guard !pending.isEmpty else { return }
-        let documents = pending
-        pending = []
-        let ids = try await insert(documents, containerIDs: Array(repeating: nil, count: documents.count))
-        var inner: [StoreDocument] = []
-        var containers: [Int64?] = []
-        for (document, id) in zip(documents, ids) {
-            guard let id else { continue }
-            inner += document.inner
-            containers += Array(repeating: id, count: document.inner.count)
-        }
-        if !inner.isEmpty { _ = try await insert(inner, containerIDs: containers) }
+        if !pending.isEmpty { try await send(try await prepare()) }
+        try await settle()
     }
 
-    /// Inserts documents' rows and texts, each row's id in order; nil for a
-    /// document whose path is taken (a real file at an inner document's
-    /// path keeps it).
-    private mutating func insert(_ documents: [StoreDocument], containerIDs: [Int64?]) async throws -> [Int64?] {
-        // PostgreSQL's text holds no NUL character.
-        func clean(_ text: String?) -> String { text.map { TextSearchLiterals.containsNUL($0) ? $0.replacingOccurrences(of: "\0", with: " ") : $0 } ?? "" }
-        // Arrays of one column each; a nullable column has a flag array
-        // beside it (arrays of optionals are not bound).
-        var paths: [ByteBuffer] = [], inner: [String] = [], kinds: [String] = [], languages: [String] = []
+    /// Sends the pending documents without waiting for the server: it
+    /// writes them while the writer makes the next batch's rows (their
+    /// vectors, postings and counts), which otherwise waited for each
+    /// other. The batch before is settled first, so at most one is in the
+    /// server's hands.
+    private mutating func flushOverlapped() async throws {
+        let next = try await prepare()
+        try await settle()
+        try await send(next)
+    }
+
+    /// A batch's rows, made before it is sent: the documents' and then the
+    /// documents inside them, ids taken from the sequence in that order.
+    struct PreparedBatch: Sendable {
+        var files = DocumentRows()
+        var inner = DocumentRows()
+        /// For each document, in increasing id: its id, tokens (as
+        /// `token_documents` counts them) and column lengths; its body's
+        /// tokens in the vector (indices into its body column's tokens),
+        /// when the index keeps postings; and the document for them.
+        var counted: [(id: Int64, tokens: Set<String>, lengths: [Int64])] = []
+        var bodies: [(id: Int64, document: StoreDocument, kept: [Int])] = []
+        var texts: [Int64: String] = [:]
+    }
+
+    /// One statement's rows, a column each (arrays of optionals are not
+    /// bound: a nullable column has a flag array beside it).
+    struct DocumentRows: Sendable {
+        var ids: [Int64] = [], paths: [ByteBuffer] = [], inner: [String] = [], kinds: [String] = [], languages: [String] = []
         var encodings: [String] = [], titles: [String] = [], metadata: [String] = []
         var pathVectors: [TextSearchVector] = [], titleVectors: [TextSearchVector] = [], bodyVectors: [TextSearchVector] = []
+        var unplacedVectors: [TextSearchVector] = []
         var containers: [Int64] = [], sizes: [Int64] = [], times: [Int64] = [], hashes: [Int64] = []
         var pathLengths: [Int64] = [], titleLengths: [Int64] = [], bodyLengths: [Int64] = []
         var complete: [Bool] = [], noContainer: [Bool] = [], noInner: [Bool] = [], noLanguage: [Bool] = []
         var noEncoding: [Bool] = [], noTitle: [Bool] = [], noMetadata: [Bool] = []
-        var slot: [[UInt8]: Int] = [:]
-        var tokenSets: [Set<String>] = []
-        var bodyTokens: [[Int]] = []
-        var unplacedVectors: [TextSearchVector] = []
-        for (index, document) in documents.enumerated() {
+
+        var isEmpty: Bool { ids.isEmpty }
+
+        /// The rows whose container is among `inserted` (inner documents
+        /// of a file whose row went in).
+        func keeping(containersIn inserted: Set<Int64>) -> DocumentRows {
+            var kept = DocumentRows()
+            for index in ids.indices where inserted.contains(containers[index]) {
+                kept.ids.append(ids[index]); kept.paths.append(paths[index]); kept.inner.append(inner[index])
+                kept.kinds.append(kinds[index]); kept.languages.append(languages[index]); kept.encodings.append(encodings[index])
+                kept.titles.append(titles[index]); kept.metadata.append(metadata[index])
+                kept.pathVectors.append(pathVectors[index]); kept.titleVectors.append(titleVectors[index])
+                kept.bodyVectors.append(bodyVectors[index]); kept.unplacedVectors.append(unplacedVectors[index])
+                kept.containers.append(containers[index]); kept.sizes.append(sizes[index]); kept.times.append(times[index])
+                kept.hashes.append(hashes[index]); kept.pathLengths.append(pathLengths[index]); kept.titleLengths.append(titleLengths[index])
+                kept.bodyLengths.append(bodyLengths[index]); kept.complete.append(complete[index]); kept.noContainer.append(noContainer[index])
+                kept.noInner.append(noInner[index]); kept.noLanguage.append(noLanguage[index]); kept.noEncoding.append(noEncoding[index])
+                kept.noTitle.append(noTitle[index]); kept.noMetadata.append(noMetadata[index])
+            }
+            return kept
+        }
+
+        /// The statement inserting the rows (a row whose path is taken is
+        /// left out: a real file at an inner document's path keeps it),
+        /// returning the ids of those that went in.
+        func statement(rootID: Int64, writer: String, batch: Int64?) -> PostgresQuery {
+            """
+            INSERT INTO documents (id, root_id, container_id, path, inner_path, size, mtime, hash, kind, language, encoding, title, metadata,
+                path_len, title_len, body_len, path_tsv, title_tsv, body_tsv, body_unplaced, complete, writer, batch)
+            SELECT id, \(rootID), CASE WHEN nc THEN NULL ELSE c END, p, CASE WHEN ni THEN NULL ELSE i END, s, m, h, k,
+                CASE WHEN nl THEN NULL ELSE l END, CASE WHEN ne THEN NULL ELSE e END, CASE WHEN nt THEN NULL ELSE t END,
+                CASE WHEN nm THEN NULL ELSE md END, pl, tl, bl, pv, tv, bv, CASE WHEN length(bu) = 0 THEN NULL ELSE bu END, ok, \(writer),
+                \(batch)
+            FROM unnest(\(ids)::int8[], \(containers)::int8[], \(noContainer)::bool[], \(paths)::bytea[], \(inner)::text[], \(noInner)::bool[],
+                \(sizes)::int8[], \(times)::int8[], \(hashes)::int8[], \(kinds)::text[], \(languages)::text[], \(noLanguage)::bool[],
+                \(encodings)::text[], \(noEncoding)::bool[], \(titles)::text[], \(noTitle)::bool[], \(metadata)::text[], \(noMetadata)::bool[],
+                \(pathLengths)::int8[], \(titleLengths)::int8[], \(bodyLengths)::int8[], \(pathVectors), \(titleVectors),
+                \(bodyVectors), \(unplacedVectors), \(complete)::bool[])
+                AS u(id, c, nc, p, i, ni, s, m, h, k, l, nl, e, ne, t, nt, md, nm, pl, tl, bl, pv, tv, bv, bu, ok)
+            ON CONFLICT (path) DO NOTHING RETURNING id
+            """
+        }
+    }
+
+    /// The batch sent and not yet settled: the server's task (the ids of
+    /// the rows that went in) and what the writer counted for its rows.
+    var inFlight: (task: Task<Set<Int64>, any Error>, counted: [(id: Int64, tokens: Set<String>, lengths: [Int64])])?
+    /// Ids taken from the documents' sequence and not used yet, ascending.
+    /// Taken ahead, so that a batch's ids are known before it is sent
+    /// (unused ones are gaps, as a rolled-back insert leaves).
+    var freeIDs: ArraySlice<Int64> = []
+    static let idsTakenAtOnce = 4096
+
+    /// The next `count` ids, ascending (a writer's ids ascend: batches of
+    /// postings list their documents in increasing id).
+    private mutating func takeIDs(_ count: Int) async throws -> ArraySlice<Int64> {
+        if freeIDs.count < count {
+            var taken: [Int64] = []
+            for try await id in try await connection.statement("""
+                SELECT nextval(pg_get_serial_sequence('documents', 'id')) FROM generate_series(1, \(max(count - freeIDs.count, Self.idsTakenAtOnce)))
+                """, logger: PostgresSession.logger).decode(Int64.self) {
+                taken.append(id)
+            }
+            freeIDs = ArraySlice(Array(freeIDs) + taken.sorted())
+            guard freeIDs.count >= count else {
+                throw IndexError(.damaged, "the server gave \(taken.count) ids of documents where \(count) were asked for")
+            }
+        }
+        defer { freeIDs = freeIDs.dropFirst(count) }
+        return freeIDs.prefix(count)
+    }
+
+    /// The pending documents' rows, and the documents inside them, with
+    /// their ids: the writer's work for a batch, done while the server
+    /// writes the one before.
+    private mutating func prepare() async throws -> PreparedBatch {
+        let documents = pending
+        pending = []
+        // PostgreSQL's text holds no NUL character.
+        func clean(_ text: String?) -> String { text.map { TextSearchLiterals.containsNUL($0) ? $0.replacingOccurrences(of: "\0", with: " ") : $0 } ?? "" }
+        var ids = try await takeIDs(documents.reduce(0) { $0 + 1 + $1.inner.count })
+        var prepared = PreparedBatch()
+        let keepsPostings = postings != nil
+        func add(_ document: StoreDocument, id: Int64, container: Int64?, to rows: inout DocumentRows) {
             var written = Set<String>()
             var unplaced: [(String, Int)] = []
             var vectors = document.columns.dropLast().map { TextSearchLiterals.vector($0, written: &written) }
@@ -394,78 +500,118 @@ struct PostgresWriter {
                 // The body's postings list the tokens its vector holds.
                 var inVector: [Int] = []
                 vectors.append(TextSearchLiterals.vector(body, written: &written, unplaced: &unplaced, kept: &inVector))
-                if postings != nil { bodyTokens.append(inVector) }
+                if keepsPostings { prepared.bodies.append((id, document, inVector)) }
             }
-            unplacedVectors.append(TextSearchLiterals.counts(unplaced))
-            tokenSets.append(written)
-            slot[document.path] = index
-            paths.append(ByteBuffer(bytes: document.path))
-            inner.append(clean(document.innerPath)); noInner.append(document.innerPath == nil)
-            containers.append(containerIDs[index] ?? 0); noContainer.append(containerIDs[index] == nil)
-            sizes.append(document.size); times.append(document.modificationTime); hashes.append(document.hash)
-            kinds.append(document.kind)
-            languages.append(document.language ?? ""); noLanguage.append(document.language == nil)
-            encodings.append(document.encoding ?? ""); noEncoding.append(document.encoding == nil)
-            titles.append(clean(document.title)); noTitle.append(document.title == nil)
-            metadata.append(clean(document.metadata)); noMetadata.append(document.metadata == nil)
-            pathLengths.append(Int64(document.columns[0].length))
-            titleLengths.append(Int64(document.columns[1].length))
-            bodyLengths.append(Int64(document.columns[2].length))
-            pathVectors.append(vectors[0].vector); titleVectors.append(vectors[1].vector); bodyVectors.append(vectors[2].vector)
-            complete.append(vectors.allSatisfy(\.isComplete))
+            let lengths = document.columns.map { Int64($0.length) }
+            prepared.counted.append((id, written, lengths))
+            prepared.texts[id] = clean(document.body)
+            rows.ids.append(id)
+            rows.unplacedVectors.append(TextSearchLiterals.counts(unplaced))
+            rows.paths.append(ByteBuffer(bytes: document.path))
+            rows.inner.append(clean(document.innerPath)); rows.noInner.append(document.innerPath == nil)
+            rows.containers.append(container ?? 0); rows.noContainer.append(container == nil)
+            rows.sizes.append(document.size); rows.times.append(document.modificationTime); rows.hashes.append(document.hash)
+            rows.kinds.append(document.kind)
+            rows.languages.append(document.language ?? ""); rows.noLanguage.append(document.language == nil)
+            rows.encodings.append(document.encoding ?? ""); rows.noEncoding.append(document.encoding == nil)
+            rows.titles.append(clean(document.title)); rows.noTitle.append(document.title == nil)
+            rows.metadata.append(clean(document.metadata)); rows.noMetadata.append(document.metadata == nil)
+            rows.pathLengths.append(lengths[0]); rows.titleLengths.append(lengths[1]); rows.bodyLengths.append(lengths[2])
+            rows.pathVectors.append(vectors[0].vector); rows.titleVectors.append(vectors[1].vector); rows.bodyVectors.append(vectors[2].vector)
+            rows.complete.append(vectors.allSatisfy(\.isComplete))
         }
+        var files = DocumentRows(), innerRows = DocumentRows()
+        for document in documents {
+            let id = ids.removeFirst()
+            add(document, id: id, container: nil, to: &files)
+            for inner in document.inner { add(inner, id: ids.removeFirst(), container: id, to: &innerRows) }
+        }
+        prepared.files = files
+        prepared.inner = innerRows
+        return prepared
+    }
+
+    /// Sends a prepared batch: the server inserts its rows, then those of
+    /// the documents inside the files that went in, then their texts,
+    /// while the writer counts the batch's tokens and lengths and adds its
+    /// bodies' postings as if every row went in; ``settle()`` takes back
+    /// what did not. (Postings of a row that did not go in are never read:
+    /// searches read postings for the documents the index holds, as for a
+    /// deleted document.)
+    private mutating func send(_ prepared: PreparedBatch) async throws {
+        guard !prepared.counted.isEmpty else { return }
         let logger = PostgresSession.logger
+        // A real file keeps its path: a document inside another file
+        // stored at it before (the message `1` of `box.mbox`, beside a
+        // folder `box.mbox!` holding a file `1`) is left out for it. Only
+        // such a path can be one: an inner document's holds `!/`.
+        let innerShaped = prepared.files.paths.map { Array($0.readableBytesView) }.filter { path in
+            zip(path, path.dropFirst()).contains { $0 == UInt8(ascii: "!") && $1 == UInt8(ascii: "/") }
+        }
+        if !innerShaped.isEmpty { try await delete(.insideFiles(at: innerShaped)) }
         if postings != nil, batch == nil {
             for try await id in try await connection.statement(
                 "INSERT INTO postings_batches (writer, documents, live) VALUES (\(writer), 0, 0) RETURNING batch", logger: logger).decode(Int64.self) {
                 batch = (id, 0)
             }
         }
-        var ids = [Int64?](repeating: nil, count: documents.count)
-        let rows = try await connection.statement("""
-            INSERT INTO documents (root_id, container_id, path, inner_path, size, mtime, hash, kind, language, encoding, title, metadata,
-                path_len, title_len, body_len, path_tsv, title_tsv, body_tsv, body_unplaced, complete, writer, batch)
-            SELECT \(rootID), CASE WHEN nc THEN NULL ELSE c END, p, CASE WHEN ni THEN NULL ELSE i END, s, m, h, k,
-                CASE WHEN nl THEN NULL ELSE l END, CASE WHEN ne THEN NULL ELSE e END, CASE WHEN nt THEN NULL ELSE t END,
-                CASE WHEN nm THEN NULL ELSE md END, pl, tl, bl, pv, tv, bv, CASE WHEN length(bu) = 0 THEN NULL ELSE bu END, ok, \(writer),
-                \(batch?.id)
-            FROM unnest(\(containers)::int8[], \(noContainer)::bool[], \(paths)::bytea[], \(inner)::text[], \(noInner)::bool[],
-                \(sizes)::int8[], \(times)::int8[], \(hashes)::int8[], \(kinds)::text[], \(languages)::text[], \(noLanguage)::bool[],
-                \(encodings)::text[], \(noEncoding)::bool[], \(titles)::text[], \(noTitle)::bool[], \(metadata)::text[], \(noMetadata)::bool[],
-                \(pathLengths)::int8[], \(titleLengths)::int8[], \(bodyLengths)::int8[], \(pathVectors), \(titleVectors),
-                \(bodyVectors), \(unplacedVectors), \(complete)::bool[])
-                AS u(c, nc, p, i, ni, s, m, h, k, l, nl, e, ne, t, nt, md, nm, pl, tl, bl, pv, tv, bv, bu, ok)
-            ON CONFLICT (path) DO NOTHING RETURNING id, path
-            """, logger: logger)
-        var inserted: [Int64] = []
-        var bodies: [String] = []
-        for try await (id, path) in rows.decode((Int64, ByteBuffer).self) {
-            guard let index = slot[Array(path.readableBytesView)] else { continue }
-            ids[index] = id
-            inserted.append(id)
-            bodies.append(clean(documents[index].body))
-            delta[0] += 1
-            delta[1] += pathLengths[index]
-            delta[2] += titleLengths[index]
-            delta[3] += bodyLengths[index]
-            for token in tokenSets[index] { tokenDocuments[token, default: 0] += 1 }
-        }
-        // Each inserted body's postings, in increasing id.
-        if postings != nil, let batchID = batch?.id {
-            var order: [(id: Int64, index: Int)] = []
-            for (index, id) in ids.enumerated() { if let id { order.append((id, index)) } }
-            order.sort { $0.id < $1.id }
-            for (id, index) in order {
-                if let body = documents[index].columns.last {
-                    try postings?.add(document: id, tokens: bodyTokens[index].lazy.map { body.tokens[$0] })
+        let (connection, rootID, writer, batchID) = (self.connection, self.rootID, self.writer, batch?.id)
+        let (files, inner, texts) = (prepared.files, prepared.inner, prepared.texts)
+        let task = Task { () async throws -> Set<Int64> in
+            var inserted = Set<Int64>()
+            for try await id in try await connection.statement(files.statement(rootID: rootID, writer: writer, batch: batchID), logger: logger)
+                .decode(Int64.self) {
+                inserted.insert(id)
+            }
+            let innerKept = inner.keeping(containersIn: inserted)
+            if !innerKept.isEmpty {
+                for try await id in try await connection.statement(innerKept.statement(rootID: rootID, writer: writer, batch: batchID), logger: logger)
+                    .decode(Int64.self) {
+                    inserted.insert(id)
                 }
             }
-            batch = (batchID, (batch?.documents ?? 0) + Int64(order.count))
+            let ids = inserted.sorted()
+            if !ids.isEmpty {
+                let bodies = ids.map { texts[$0] ?? "" }
+                try await connection.statement("INSERT INTO document_text (id, body) SELECT * FROM unnest(\(ids)::int8[], \(bodies)::text[])",
+                                               logger: logger)
+            }
+            return inserted
         }
-        if !inserted.isEmpty {
-            try await connection.statement("INSERT INTO document_text (id, body) SELECT * FROM unnest(\(inserted)::int8[], \(bodies)::text[])",
-                                       logger: logger)
+        inFlight = (task, prepared.counted)
+        for (_, tokens, lengths) in prepared.counted {
+            delta[0] += 1
+            for column in 0..<3 { delta[column + 1] += lengths[column] }
+            for token in tokens { tokenDocuments[token, default: 0] += 1 }
         }
-        return ids
+        // Each body's postings, in increasing id.
+        if postings != nil, let current = batch {
+            for (id, document, kept) in prepared.bodies {
+                if let body = document.columns.last { try postings?.add(document: id, tokens: kept.lazy.map { body.tokens[$0] }) }
+            }
+            batch = (current.id, current.documents + Int64(prepared.counted.count))
+        }
+    }
+
+    /// Waits for the batch the server is writing, and takes its rows that
+    /// did not go in out of the counts.
+    private mutating func settle() async throws {
+        guard let (task, counted) = inFlight else { return }
+        inFlight = nil
+        let inserted = try await task.value
+        guard inserted.count < counted.count else { return }
+        for (id, tokens, lengths) in counted where !inserted.contains(id) {
+            delta[0] -= 1
+            for column in 0..<3 { delta[column + 1] -= lengths[column] }
+            for token in tokens { tokenDocuments[token, default: 0] -= 1 }
+            if let current = batch { batch = (current.id, current.documents - 1) }
+        }
+    }
+
+    /// Waits for a batch in the server's hands, whatever its outcome: an
+    /// update that fails rolls back once nothing of it is in flight.
+    mutating func abandon() async {
+        if let (task, _) = inFlight { _ = try? await task.value }
+        inFlight = nil
     }
 }

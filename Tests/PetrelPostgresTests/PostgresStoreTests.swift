@@ -526,6 +526,64 @@ struct PostgresStoreTests {
         await #expect(throws: IndexError.self) { try await postgres.search("lamp", options: elsewhere) }
     }
 
+    @Test("A real file at a message's path keeps it, in one run or the next: the message is left out of the rows and the statistics, as on SQLite")
+    func innerDocumentAtARealFilesPath() async throws {
+        let server = try PostgresServer()
+        defer { server.stop() }
+        let directory = try TemporaryDirectory()
+        let root = directory.path("mail")
+        try FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: true)
+        try """
+            From ann@example.org Mon Jan  1 00:00:00 2024
+            From: Ann <ann@example.org>
+            Subject: Albatross
+
+            The albatross followed the ship past the cape.
+
+            From bob@example.org Mon Jan  1 00:00:00 2024
+            From: Bob <bob@example.org>
+            Subject: Beacon
+
+            The beacon on the cliff was lit at dusk.
+
+            """.write(toFile: root + "/box.mbox", atomically: true, encoding: .utf8)
+        // The first message's path, taken by a real file: `box.mbox!/1`.
+        func addRealFile() throws {
+            try FileManager.default.createDirectory(atPath: root + "/box.mbox!", withIntermediateDirectories: true)
+            try "A petrel nested on the cliff below the beacon.\n".write(toFile: root + "/box.mbox!/1", atomically: true, encoding: .utf8)
+        }
+        func expectTheFileKeepsItsPath(_ sqlite: DocumentIndex, _ postgres: PostgresIndex, _ name: String) async throws {
+            #expect(try await postgres.documentCount() == 3, "\(name)")
+            #expect(try await postgres.check() == [], "\(name)")
+            let (kept, counted) = try await postgres.statisticsAndRecount()
+            #expect(kept == counted, "\(name)")
+            // The message whose path is taken is nowhere: not its words, not their counts.
+            #expect(try await postgres.search("albatross").hits.isEmpty, "\(name)")
+            #expect(try sqlite.search("albatross").hits.isEmpty, "\(name)")
+            #expect(try sqlite.search("petrel").hits.map(\.innerPath) == [nil], "\(name)")
+            let (compared, difference) = try await Self.compare(sqlite, postgres, ["petrel", "beacon", "cliff", "albatross ship"], name: name)
+            #expect(compared >= 4 && difference <= 1e-9, "\(name)")
+        }
+        // The message first, the file in the next run.
+        let sqlite = try DocumentIndex(path: directory.path("index.sqlite"))
+        let postgres = try await PostgresIndex(server.url)
+        try await sqlite.update(roots: [root])
+        try await postgres.update(roots: [root])
+        #expect(try sqlite.search("albatross").hits.map(\.innerPath) == ["1"])
+        try addRealFile()
+        try await sqlite.update(roots: [root])
+        try await postgres.update(roots: [root])
+        try await expectTheFileKeepsItsPath(sqlite, postgres, "the next run")
+        // Both in one run (the message is walked first).
+        let secondServer = try PostgresServer()
+        defer { secondServer.stop() }
+        let oneRun = try DocumentIndex(path: directory.path("one-run.sqlite"))
+        let oneRunPostgres = try await PostgresIndex(secondServer.url)
+        try await oneRun.update(roots: [root])
+        try await oneRunPostgres.update(roots: [root])
+        try await expectTheFileKeepsItsPath(oneRun, oneRunPostgres, "one run")
+    }
+
     @Test("Two indexers of two folders at once: every document in, statistics equal to a recount")
     func concurrentIndexers() async throws {
         let server = try PostgresServer()

@@ -165,12 +165,21 @@ public struct ExtractorRegistry: Sendable {
         .spreadsheet: ["xlsx", "xlsm", "xltx", "xltm"],
         .presentation: ["pptx", "pptm", "ppsx", "ppsm", "potx", "potm"],
     ]
-    /// OpenDocument extensions (zipped, templates and flat XML), by kind.
+    /// OpenDocument extensions (zipped, templates and flat XML) and those
+    /// of OpenOffice.org 1.x, by kind.
     public static let openDocumentExtensions: [String: [String]] = [
         "odt": ["odt", "ott", "fodt"],
         "ods": ["ods", "ots", "fods"],
         "odp": ["odp", "otp", "fodp"],
         "odg": ["odg", "otg", "fodg"],
+        // OpenOffice.org 1.x and StarOffice 6–7 (2002–2005): the same
+        // package, read by the same reader; text, master document, sheet,
+        // presentation and drawing, with their templates.
+        "sxw": ["sxw", "stw"],
+        "sxg": ["sxg"],
+        "sxc": ["sxc", "stc"],
+        "sxi": ["sxi", "sti"],
+        "sxd": ["sxd", "std"],
     ]
     /// Legacy binary Office extensions, by format.
     public static let legacyOfficeExtensions: [LegacyOfficeExtractor.Format: [String]] = [

@@ -2,7 +2,11 @@ import Foundation
 
 /// OpenDocument (LibreOffice's own formats): text (odt, ott), spreadsheets
 /// (ods, ots), presentations (odp, otp) and drawings (odg), zipped, and
-/// their flat one-XML-file forms (fodt, fods, fodp, fodg).
+/// their flat one-XML-file forms (fodt, fods, fodp, fodg); and the
+/// OpenOffice.org 1.x formats they grew from (sxw, sxc, sxi, sxd, sxg and
+/// the templates stw, stc, sti, std), the same zip of
+/// `content.xml`, `styles.xml` and `meta.xml` with the same element names
+/// in older namespaces, which the reader does not look at.
 ///
 /// The text is `content.xml`'s body in reading order: paragraphs and
 /// headings one a line, tables cell by cell (a spreadsheet's sheets each
@@ -13,7 +17,8 @@ import Foundation
 /// otherwise the first heading. A package whose manifest lists encryption
 /// throws ``ExtractionError/encrypted``.
 public struct OpenDocumentExtractor: DocumentExtractor {
-    /// The kind given to the documents: "odt", "ods", "odp" or "odg".
+    /// The kind given to the documents: "odt", "ods", "odp" or "odg"; for
+    /// OpenOffice.org 1.x, "sxw", "sxc", "sxi", "sxd" or "sxg".
     public var kind: String
     /// The most bytes of text kept; past it the document is marked
     /// ``ExtractedDocument/isTruncated``.
@@ -30,7 +35,7 @@ public struct OpenDocumentExtractor: DocumentExtractor {
 
     public func extract(_ input: ExtractionInput) throws(ExtractionError) -> ExtractedDocument {
         var sink = TextSink(budget: textBudget)
-        var reading = ODFReading(isSpreadsheet: kind == "ods")
+        var reading = ODFReading(isSpreadsheet: kind == "ods" || kind == "sxc")
         if input.bytes.starts(with: [0x50, 0x4B]) {
             let package = try ZipPackage(input.bytes) { path in
                 path == "content.xml" || path == "meta.xml" || path == "styles.xml" || path == "META-INF/manifest.xml"
@@ -42,9 +47,17 @@ public struct OpenDocumentExtractor: DocumentExtractor {
             // A text's page headers and footers are in the master pages'
             // styles (a spreadsheet's hold only fields: the sheet's name, "Page 1").
             // Most texts have none: styles.xml is parsed only when it names one.
-            if kind == "odt", let styles = package["styles.xml"], !sink.isFull,
+            if kind == "odt" || kind == "sxw" || kind == "sxg", let styles = package["styles.xml"], !sink.isFull,
                ZipPackage.find(Array("<style:header".utf8), in: styles) || ZipPackage.find(Array("<style:footer".utf8), in: styles) {
                 reading.read("styles.xml", styles, into: &sink)
+            }
+        } else if kind.hasPrefix("sx") {
+            // OpenOffice.org 1.x had no flat form: a file of another format
+            // under one of its names (".std") is read as text when it is text.
+            do {
+                return try PlainTextExtractor(kind: FilePath.pathExtension(of: Array(input.name.utf8))).extract(input)
+            } catch {
+                throw .unreadable("not an OpenOffice.org file (no zip package)")
             }
         } else {
             let head = input.bytes.prefix(4096)

@@ -8,7 +8,7 @@ import Testing
 /// its own program (scripts/make-document-fixtures).
 @Suite("More document formats")
 struct MoreFormatsTests {
-    @Test(arguments: ["license.sxw"])
+    @Test(arguments: ["license.abw", "license-abw.zabw", "license.sxw"])
     func wordProcessing(_ name: String) throws {
         let document = try OfficeFixtures.extract(name)
         // Headings, body, the table's cells, the footnote (from the MPL 2.0).
@@ -22,6 +22,13 @@ struct MoreFormatsTests {
         for fragment in ["<p", "<c ", "xid=", "props=", "Heading 1", "AbiWord", "awml"] {
             #expect(!document.body.contains(fragment), "\(fragment) in \(name)")
         }
+    }
+
+    @Test func abiWordParagraphsAndCellsAreLines() throws {
+        let lines = try OfficeFixtures.extract("license.abw").body.split(separator: "\n").map(String.init)
+        #expect(lines.first == "Apache License, Version 2.0")
+        let section = try #require(lines.firstIndex(of: "Section"))
+        #expect(Array(lines[section...].prefix(4)) == ["Section", "Title", "3", "Grant of Patent License"])
     }
 
     @Test func openOfficeTemplatesAndOtherKinds() throws {
@@ -38,10 +45,92 @@ struct MoreFormatsTests {
         let binary = ExtractionInput(bytes: [0, 1, 2, 3, 0, 0, 0, 0xFF] + [UInt8](repeating: 0, count: 64), name: "a.sxc", path: "/x/a.sxc")
         #expect(throws: ExtractionError.unreadable("not an OpenOffice.org file (no zip package)")) { try ExtractorRegistry.standard.extract(binary) }
     }
+
+    @Test func gnumericSheets() throws {
+        let document = try OfficeFixtures.extract("sheet.gnumeric")
+        let lines = document.body.split(separator: "\n").map(String.init)
+        // Sheet names, then rows with cells joined by tabs.
+        #expect(lines.first == "Licenses")
+        #expect(lines.contains("Apache-2.0\tApache License\t11358"))
+        #expect(lines.contains("MPL-2.0\tMozilla Public License Version 2.0\t16726"))
+        #expect(lines.contains("Apache sections"))
+        #expect(lines.contains("3\tGrant of Patent License"))
+        #expect(document.title == "Common licenses")
+        #expect(document.metadata.authors == ["Debian base-files"])
+        #expect(document.metadata.keywords == ["licenses"])
+        #expect(document.kind == "gnumeric")
+        OfficeFixtures.expectNoMarkup(document)
+        for fragment in ["gnm:", "WorkbookView", "Print_Area", "ValueType", "LibreOffice"] {
+            #expect(!document.body.contains(fragment), "\(fragment)")
+        }
+    }
 }
 
 @Suite("More document formats, hostile")
 struct MoreFormatsHostileTests {
+    @Test func truncatedAbiWordKeepsTheTextBeforeTheCut() throws {
+        var input = try OfficeFixtures.input("license.abw")
+        let cut = try #require(input.bytes.firstRange(of: Array("Grant of Copyright".utf8))?.lowerBound)
+        input.bytes = Array(input.bytes[..<cut])
+        let document = try AbiWordExtractor().extract(input)
+        #expect(document.body.contains("“Licensor” shall mean"))
+        #expect(!document.body.contains("Grant of Patent License"))
+        #expect(document.isTruncated)
+        // Cut before any text: unreadable, with libxml2's reason.
+        input.bytes = Array(input.bytes.prefix(300))
+        #expect {
+            try AbiWordExtractor().extract(input)
+        } throws: { error in
+            guard case ExtractionError.unreadable(let reason) = error else { return false }
+            return reason.hasPrefix("malformed XML")
+        }
+        let other = ExtractionInput(bytes: Array("<?xml version=\"1.0\"?><html><p>x</p></html>".utf8), name: "a.abw", path: "/x/a.abw")
+        #expect(throws: ExtractionError.unreadable("not an AbiWord file: its root is <html>")) { try AbiWordExtractor().extract(other) }
+    }
+
+    @Test func truncatedGzipIsDamaged() throws {
+        var input = try OfficeFixtures.input("sheet.gnumeric")
+        input.bytes = Array(input.bytes.prefix(input.bytes.count / 2))
+        #expect {
+            try ExtractorRegistry.standard.extract(input)
+        } throws: { error in
+            guard case ExtractionError.unreadable = error else { return false }
+            return true
+        }
+        #expect {
+            try GnumericExtractor().extract(input)
+        } throws: { error in
+            guard case ExtractionError.unreadable(let reason) = error else { return false }
+            return reason.hasPrefix("damaged gzip data")
+        }
+    }
+
+    /// A small gzipped workbook that expands past the limit (a
+    /// decompression bomb) is refused as too large, not expanded.
+    @Test func gzipBombStopsAtTheSizeLimit() throws {
+        let tree = try Tree()
+        let cells = String(repeating: "<gnm:Cell Row=\"0\" Col=\"0\" ValueType=\"60\">storm petrel</gnm:Cell>", count: 40_000)
+        try tree.write("bomb.gnumeric", "<?xml version=\"1.0\"?><gnm:Workbook xmlns:gnm=\"http://www.gnumeric.org/v10.dtd\"><gnm:Sheets><gnm:Sheet><gnm:Cells>"
+                       + cells + "</gnm:Cells></gnm:Sheet></gnm:Sheets></gnm:Workbook>")
+        let gzip = try run("/bin/gzip", ["-9", "-n", "bomb.gnumeric"], in: tree.root)
+        try #require(gzip.status == 0, "\(gzip.stderr)")
+        let bytes = Array(try Data(contentsOf: URL(fileURLWithPath: tree.path("bomb.gnumeric.gz"))))
+        try #require(bytes.count < 64 << 10)
+        var registry = ExtractorRegistry.standard
+        registry.maximumDecompressedSize = 1 << 20
+        let input = ExtractionInput(bytes: bytes, name: "bomb.gnumeric", path: tree.path("bomb.gnumeric.gz"))
+        #expect {
+            try registry.extract(input)
+        } throws: { error in
+            guard case ExtractionError.tooLarge = error else { return false }
+            return true
+        }
+        // Within the limit, the same file is read, to its text budget.
+        let document = try GnumericExtractor(textBudget: 1000).extract(input)
+        #expect(document.isTruncated)
+        #expect(document.body.hasPrefix("storm petrel"))
+    }
+
     @Test func truncatedOpenOfficeFileIsDamaged() throws {
         var input = try OfficeFixtures.input("license.sxw")
         input.bytes = Array(input.bytes.prefix(input.bytes.count / 2))

@@ -217,6 +217,8 @@ public struct ExtractorRegistry: Sendable {
         registry.register(EPUBExtractor(), forExtensions: ["epub"])
         registry.register(FB2Extractor(), forExtensions: ["fb2"])
         registry.register(RTFExtractor(), forExtensions: ["rtf"])
+        registry.register(AbiWordExtractor(), forExtensions: ["abw", "zabw", "awt"])
+        registry.register(GnumericExtractor(), forExtensions: ["gnumeric", "gnm"])
         registry.register(container: ArchiveExtractor(), forExtensions: ArchiveExtractor.extensions)
         registry.register(container: MailExtractor(), forExtensions: ["eml"])
         registry.register(container: MboxExtractor(), forExtensions: ["mbox", "mbx"])

@@ -64,6 +64,26 @@ struct MoreFormatsTests {
             #expect(!document.body.contains(fragment), "\(fragment)")
         }
     }
+
+    @Test(arguments: ["license.info", "license.info.gz"])
+    func gnuInfo(_ name: String) throws {
+        let document = try OfficeFixtures.extract(name)
+        #expect(OfficeFixtures.inOrder(document.body, ["Definitions", "“Licensor” shall mean", "Grant of Copyright License", "Grant of Patent License"]))
+        #expect(document.body.contains("Covered Software"))
+        #expect(document.title == "Apache License, Version 2.0")
+        #expect(document.kind == "info")
+        for fragment in ["\u{1F}", "\u{7F}", "Tag Table", "File: license.info", "Local Variables", "produced by makeinfo"] {
+            #expect(!document.body.contains(fragment), "\(fragment.debugDescription) in \(name)")
+        }
+    }
+
+    @Test func infoWithoutNodesIsText() throws {
+        let input = ExtractionInput(bytes: Array("Build info: release 3\n".utf8), name: "build.info", path: "/x/build.info")
+        let document = try InfoExtractor().extract(input)
+        #expect(document.body == "Build info: release 3\n")
+        let binary = ExtractionInput(bytes: [0x1F, 0, 0, 0, 1, 2, 3, 0, 0, 0xFF, 0xFE] + [UInt8](repeating: 0, count: 64), name: "a.info", path: "/x/a.info")
+        #expect(throws: ExtractionError.binary) { try InfoExtractor().extract(binary) }
+    }
 }
 
 @Suite("More document formats, hostile")

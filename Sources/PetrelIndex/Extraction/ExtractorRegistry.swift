@@ -219,6 +219,7 @@ public struct ExtractorRegistry: Sendable {
         registry.register(RTFExtractor(), forExtensions: ["rtf"])
         registry.register(AbiWordExtractor(), forExtensions: ["abw", "zabw", "awt"])
         registry.register(GnumericExtractor(), forExtensions: ["gnumeric", "gnm"])
+        registry.register(InfoExtractor(), forExtensions: ["info"])
         registry.register(container: ArchiveExtractor(), forExtensions: ArchiveExtractor.extensions)
         registry.register(container: MailExtractor(), forExtensions: ["eml"])
         registry.register(container: MboxExtractor(), forExtensions: ["mbox", "mbx"])

@@ -84,6 +84,30 @@ struct MoreFormatsTests {
         let binary = ExtractionInput(bytes: [0x1F, 0, 0, 0, 1, 2, 3, 0, 0, 0xFF, 0xFE] + [UInt8](repeating: 0, count: 64), name: "a.info", path: "/x/a.info")
         #expect(throws: ExtractionError.binary) { try InfoExtractor().extract(binary) }
     }
+
+    @Test(arguments: ["license.ps", "license.eps"])
+    func postScript(_ name: String) throws {
+        let document = try OfficeFixtures.extract(name)
+        #expect(OfficeFixtures.inOrder(document.body, ["TERMS AND CONDITIONS", "Definitions", "shall mean the terms and conditions",
+                                                        "\"Licensor\" shall mean", "\"Source\" form"]))
+        #expect(document.kind == "ps")
+        for fragment in ["%%", "showpage", "findfont", "moveto", "def\n"] {
+            #expect(!document.body.contains(fragment), "\(fragment) in \(name)")
+        }
+    }
+
+    @Test func postScriptTitleComesFromItsComments() {
+        #expect(PostScriptExtractor.title(Array("%!PS-Adobe-3.0\n%%Title: (Annual report)\n%%EndComments\n".utf8)) == "Annual report")
+        #expect(PostScriptExtractor.title(Array("%!PS-Adobe-3.0\n%%EndComments\n%%Title: late\n".utf8)) == nil)
+        #expect(PostScriptExtractor.isPostScript([0xC5, 0xD0, 0xD3, 0xC6, 0, 0]))
+        #expect(PostScriptExtractor.isPostScript(Array("\u{4}%!PS".utf8)))
+        #expect(!PostScriptExtractor.isPostScript(Array("%PDF-1.4".utf8)))
+    }
+
+    /// The helper the scripts install: a missing one fails here, it is not skipped.
+    @Test func ghostscriptIsInstalled() {
+        #expect(ToolRunner.locate("gs") != nil, "gs is missing: apt-get install ghostscript")
+    }
 }
 
 @Suite("More document formats, hostile")
@@ -149,6 +173,48 @@ struct MoreFormatsHostileTests {
         let document = try GnumericExtractor(textBudget: 1000).extract(input)
         #expect(document.isTruncated)
         #expect(document.body.hasPrefix("storm petrel"))
+    }
+
+    @Test func postScriptThatLoopsIsKilledAtItsLimit() throws {
+        let input = ExtractionInput(bytes: Array("%!PS-Adobe-3.0\n{ 1 pop } loop\n".utf8), name: "loop.ps", path: "")
+        let start = Date()
+        #expect(throws: ExtractionError.unreadable("gs did not finish within 1 s and was stopped")) {
+            try PostScriptExtractor(timeLimit: 1).extract(input)
+        }
+        #expect(Date().timeIntervalSince(start) < 10)
+    }
+
+    @Test func postScriptMayNotReadOtherFiles() throws {
+        // -dSAFER: a program that opens /etc/passwd fails, and shows nothing of it.
+        let program = "%!PS\n/Times-Roman findfont 12 scalefont setfont 72 700 moveto\n(/etc/passwd) (r) file 200 string readstring pop show showpage\n"
+        let input = ExtractionInput(bytes: Array(program.utf8), name: "read.ps", path: "")
+        #expect {
+            try PostScriptExtractor().extract(input)
+        } throws: { error in
+            guard case ExtractionError.unreadable(let reason) = error else { return false }
+            return reason.hasPrefix("gs could not read the PostScript (exit 1): Error: /invalidfileaccess") && !reason.contains("root:")
+        }
+    }
+
+    @Test func damagedPostScriptIsUnreadable() throws {
+        var input = try OfficeFixtures.input("license.ps")
+        input.bytes = Array(input.bytes.prefix(input.bytes.count / 3)) + Array("\n(unterminated".utf8)
+        input.name = "cut.ps"
+        #expect {
+            try PostScriptExtractor().extract(input)
+        } throws: { error in
+            guard case ExtractionError.unreadable(let reason) = error else { return false }
+            return reason.hasPrefix("gs could not read the PostScript")
+        }
+        let text = ExtractionInput(bytes: Array("plain words".utf8), name: "a.ps", path: "/x/a.ps")
+        #expect(throws: ExtractionError.unreadable("not a PostScript file (no %! header)")) { try PostScriptExtractor().extract(text) }
+    }
+
+    @Test func missingGhostscriptIsNamed() throws {
+        let empty = try TemporaryDirectory()
+        #expect(throws: ExtractionError.missingTool("gs", install: "apt-get install ghostscript poppler-utils")) {
+            try PostScriptExtractor(searchPath: empty.url.path).extract(OfficeFixtures.input("license.ps"))
+        }
     }
 
     @Test func truncatedOpenOfficeFileIsDamaged() throws {

@@ -16,13 +16,15 @@
 # too) and zstd (tar.zst), which the mail and archive tests make their
 # files with, as bzip2, xz-utils and lz4 make files compressed whole;
 # djvulibre-bin (djvutxt reads DjVu documents; cjb2, djvused and djvm make
-# the test's). Packages only the tests use are named by scripts/test and
+# the test's); ghostscript (gs prints PostScript and EPS files to a PDF
+# that pdftotext reads, as Recoll does; the tests run it on real and
+# hostile files). Packages only the tests use are named by scripts/test and
 # scripts/test-tsan (test_packages, below), so that installing the tools
 # installs no server and no browser.
 ensure_system_packages() {
     local missing=()
     local package
-    for package in libsqlite3-dev libicu-dev zlib1g-dev libstemmer-dev libarchive-dev libxml2-dev libgmime-3.0-dev pkg-config poppler-utils antiword catdoc zip p7zip-full zstd bzip2 xz-utils lz4 djvulibre-bin time util-linux bsdutils gzip sqlite3 python3 "$@"; do
+    for package in libsqlite3-dev libicu-dev zlib1g-dev libstemmer-dev libarchive-dev libxml2-dev libgmime-3.0-dev pkg-config poppler-utils ghostscript antiword catdoc zip p7zip-full zstd bzip2 xz-utils lz4 djvulibre-bin time util-linux bsdutils gzip sqlite3 python3 "$@"; do
         dpkg -s "$package" >/dev/null 2>&1 || missing+=("$package")
     done
     [ ${#missing[@]} -eq 0 ] && return 0

@@ -217,6 +217,7 @@ public struct ExtractorRegistry: Sendable {
         registry.register(EPUBExtractor(), forExtensions: ["epub"])
         registry.register(FB2Extractor(), forExtensions: ["fb2"])
         registry.register(RTFExtractor(), forExtensions: ["rtf"])
+        registry.register(PostScriptExtractor(), forExtensions: ["ps", "eps", "epsf", "epsi"])
         registry.register(AbiWordExtractor(), forExtensions: ["abw", "zabw", "awt"])
         registry.register(GnumericExtractor(), forExtensions: ["gnumeric", "gnm"])
         registry.register(InfoExtractor(), forExtensions: ["info"])

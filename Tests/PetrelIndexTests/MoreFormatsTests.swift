@@ -104,6 +104,17 @@ struct MoreFormatsTests {
         #expect(!PostScriptExtractor.isPostScript(Array("%PDF-1.4".utf8)))
     }
 
+    @Test func savedWebPage() throws {
+        let document = try OfficeFixtures.extract("license.mhtml")
+        #expect(OfficeFixtures.inOrder(document.body, ["Definitions", "“Licensor” shall mean", "Grant of Copyright License", "Grant of Patent License"]))
+        #expect(document.body.contains("Covered Software"))
+        #expect(document.title == "Apache License, Version 2.0")
+        #expect(document.kind == "mhtml")
+        for fragment in ["<", "Content-Type", "Content-Location", "font-family", "=3D", "cid:", "Snapshot-Content-Location"] {
+            #expect(!document.body.contains(fragment), "\(fragment)")
+        }
+    }
+
     /// The helper the scripts install: a missing one fails here, it is not skipped.
     @Test func ghostscriptIsInstalled() {
         #expect(ToolRunner.locate("gs") != nil, "gs is missing: apt-get install ghostscript")
@@ -226,5 +237,22 @@ struct MoreFormatsHostileTests {
             guard case ExtractionError.unreadable(let reason) = error else { return false }
             return reason.hasPrefix("damaged zip package") || reason.hasPrefix("not an OpenDocument file")
         }
+    }
+
+    @Test func notAWebPage() throws {
+        let text = ExtractionInput(bytes: Array("just words, no headers".utf8), name: "a.mhtml", path: "/x/a.mhtml")
+        #expect {
+            try MHTMLExtractor().extract(text)
+        } throws: { error in
+            guard case ExtractionError.unreadable = error else { return false }
+            return true
+        }
+        // A saved page cut short keeps the text before the cut.
+        var input = try OfficeFixtures.input("license.mhtml")
+        let cut = try #require(input.bytes.firstRange(of: Array("Grant of Copyright".utf8))?.lowerBound)
+        input.bytes = Array(input.bytes[..<cut])
+        let document = try MHTMLExtractor().extract(input)
+        #expect(document.body.contains("Definitions"))
+        #expect(!document.body.contains("Grant of Patent License"))
     }
 }

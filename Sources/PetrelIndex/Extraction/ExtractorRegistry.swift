@@ -221,6 +221,7 @@ public struct ExtractorRegistry: Sendable {
         registry.register(AbiWordExtractor(), forExtensions: ["abw", "zabw", "awt"])
         registry.register(GnumericExtractor(), forExtensions: ["gnumeric", "gnm"])
         registry.register(InfoExtractor(), forExtensions: ["info"])
+        registry.register(MHTMLExtractor(), forExtensions: ["mht", "mhtml"])
         registry.register(container: ArchiveExtractor(), forExtensions: ArchiveExtractor.extensions)
         registry.register(container: MailExtractor(), forExtensions: ["eml"])
         registry.register(container: MboxExtractor(), forExtensions: ["mbox", "mbx"])

@@ -115,6 +115,15 @@ struct MoreFormatsTests {
         }
     }
 
+    @Test func newFormatsAreRegisteredNotBinary() {
+        let registry = ExtractorRegistry.standard
+        for ext in ["sxw", "stw", "sxc", "stc", "sxi", "sti", "sxd", "std", "sxg", "abw", "zabw", "awt", "gnumeric", "gnm", "ps", "eps", "mht", "mhtml", "kepub"] {
+            #expect(!registry.isKnownBinary(name: "file." + ext), "\(ext)")
+            #expect(registry.readsWholeFile(name: "file." + ext), "\(ext)")
+        }
+        #expect(!registry.isKnownBinary(name: "file.info"))
+    }
+
     /// The helper the scripts install: a missing one fails here, it is not skipped.
     @Test func ghostscriptIsInstalled() {
         #expect(ToolRunner.locate("gs") != nil, "gs is missing: apt-get install ghostscript")
@@ -254,5 +263,27 @@ struct MoreFormatsHostileTests {
         let document = try MHTMLExtractor().extract(input)
         #expect(document.body.contains("Definitions"))
         #expect(!document.body.contains("Grant of Patent License"))
+    }
+
+    /// A PostScript file that hangs Ghostscript, a damaged workbook and a
+    /// binary manual stop nothing else: the other files of the folder are
+    /// indexed, each bad one listed with its reason.
+    @Test func badFilesStopNothingElse() throws {
+        let tree = try Tree()
+        for name in ["license.abw", "sheet.gnumeric", "license.info.gz", "license.ps", "license.sxw", "license.mhtml"] {
+            try tree.write(name, bytes: OfficeFixtures.input(name).bytes)
+        }
+        try tree.write("loop.ps", "%!PS-Adobe-3.0\n{ 1 pop } loop\n")
+        try tree.write("cut.gnumeric", bytes: Array(try OfficeFixtures.input("sheet.gnumeric").bytes.prefix(500)))
+        let index = try DocumentIndex(path: tree.directory.path("i.sqlite"))
+        var options = UpdateOptions()
+        options.extractors.register(PostScriptExtractor(timeLimit: 2), forExtensions: ["ps"])
+        let report = try index.update(roots: [tree.root], options: options)
+        #expect(report.added == 6)
+        #expect(report.failed.map(\.path).sorted() == [tree.path("cut.gnumeric"), tree.path("loop.ps")])
+        #expect(try index.search("trademarks", root: tree.root) == ["license.abw", "license.info.gz", "license.mhtml", "license.sxw", "sheet.gnumeric"])
+        #expect(try index.search("mozilla", root: tree.root) == ["sheet.gnumeric"])
+        #expect(try index.search("licensor", root: tree.root) == ["license.abw", "license.info.gz", "license.mhtml", "license.ps", "license.sxw"])
+        try index.expectSound()
     }
 }

@@ -12,14 +12,16 @@ import PetrelIndex
 /// extractor of their own come first, in a fixed order, so that a corpus
 /// entry keeps its format when the registry's lists grow (byte 0 below
 /// `formats.count` always picks the same one); then every plain-text and
-/// source extension the registry lists. PDF is left out: each one starts
-/// `pdftotext`, a program of its own, and takes milliseconds. Extensions
+/// source extension the registry lists. PDF and PostScript are left out:
+/// each one starts `pdftotext` (and `gs`), programs of their own, and takes
+/// milliseconds. Extensions
 /// no extractor knows yet (office, mail and archive formats on a branch
 /// without them) are sniffed or skipped as binary, as a real file would be.
 let formats = [
     "", "txt", "md", "html", "xhtml", "man", "1", "3pm", "gz", "txt.gz", "html.gz", "tar.gz",
     "docx", "xlsx", "pptx", "odt", "ods", "odp", "fodt", "fods", "fodp", "epub", "rtf", "doc", "xls", "ppt",
     "eml", "mbox", "zip", "tar", "tgz", "tbz2", "txz", "7z", "jar", "xml", "svg", "json", "csv", "rst", "pm",
+    "abw", "zabw", "gnumeric", "info", "info.gz", "mhtml", "sxw", "sxc", "sxi",
 ]
 let extensions: [String] = {
     var list = formats

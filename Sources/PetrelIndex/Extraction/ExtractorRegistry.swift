@@ -189,10 +189,12 @@ public struct ExtractorRegistry: Sendable {
     ]
 
     /// Every format PetrelIndex reads: text, Markdown, HTML, PDF (with
-    /// pdftotext), DjVu (with djvutxt), source code and light markup, office documents (OOXML,
-    /// OpenDocument, RTF; doc, xls and ppt with antiword and catdoc), EPUB
-    /// and FictionBook (FB2); archives (zip, tar, 7z) and mail (eml, mbox, Maildir files) as
-    /// containers of documents.
+    /// pdftotext), DjVu (with djvutxt), PostScript (with Ghostscript and
+    /// pdftotext), source code and light markup, GNU Info manuals, office
+    /// documents (OOXML, OpenDocument and OpenOffice.org 1.x, RTF, AbiWord,
+    /// Gnumeric; doc, xls and ppt with antiword and catdoc), EPUB,
+    /// FictionBook (FB2) and saved web pages (MHTML); archives (zip, tar,
+    /// 7z) and mail (eml, mbox, Maildir files) as containers of documents.
     public static let standard: ExtractorRegistry = {
         var registry = ExtractorRegistry()
         registry.binaryExtensions = defaultBinaryExtensions
@@ -214,7 +216,7 @@ public struct ExtractorRegistry: Sendable {
         for (format, extensions) in legacyOfficeExtensions {
             registry.register(LegacyOfficeExtractor(format), forExtensions: extensions)
         }
-        registry.register(EPUBExtractor(), forExtensions: ["epub"])
+        registry.register(EPUBExtractor(), forExtensions: ["epub", "kepub"])
         registry.register(FB2Extractor(), forExtensions: ["fb2"])
         registry.register(RTFExtractor(), forExtensions: ["rtf"])
         registry.register(PostScriptExtractor(), forExtensions: ["ps", "eps", "epsf", "epsi"])

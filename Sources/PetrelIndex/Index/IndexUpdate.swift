@@ -132,9 +132,11 @@ extension DocumentIndex {
     /// an extractor changes the text or title it gives for some file (2:
     /// man pages with long preambles are read as roff; 3: manual pages and
     /// marked-up texts with Windows line ends are read line by line; 4:
-    /// office documents, e-books and RTF are read, no longer skipped), so
+    /// office documents, e-books and RTF are read, no longer skipped; 5:
+    /// PostScript, OpenOffice.org 1.x, AbiWord, Gnumeric, MHTML and GNU
+    /// Info files are read as such, no longer skipped or read as text), so
     /// that indexes made before read their files again.
-    static let extractionVersion = 4
+    static let extractionVersion = 5
 
     /// Records the version of Petrel that updates the index
     /// (``IndexStatistics/lastUpdatedBy``), and, on an index whose

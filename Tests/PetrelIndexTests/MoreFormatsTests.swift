@@ -77,6 +77,30 @@ struct MoreFormatsTests {
         }
     }
 
+    /// makeinfo marks an index node with NUL and backspace bytes: a small
+    /// manual with an index is still a manual, compressed or not, and so is
+    /// a part of a long one (find.info-2.gz).
+    @Test func indexMarksAndPartsOfLongManuals() throws {
+        var bytes = try OfficeFixtures.input("license.info").bytes
+        let top = try #require(bytes.firstRange(of: Array("* Menu:".utf8))?.lowerBound)
+        bytes.insert(contentsOf: [0, 0x08] + Array("[index".utf8) + [0, 0x08] + Array("]\n".utf8), at: top)
+        let tree = try Tree()
+        try tree.write("license.info-2", bytes: bytes)
+        let gzip = try run("/bin/gzip", ["-9", "-n", "-k", "license.info-2"], in: tree.root)
+        try #require(gzip.status == 0, "\(gzip.stderr)")
+        for name in ["license.info-2", "license.info-2.gz"] {
+            let input = ExtractionInput(bytes: Array(try Data(contentsOf: URL(fileURLWithPath: tree.path(name)))), name: name, path: tree.path(name))
+            #expect(ExtractorRegistry.standard.readsWholeFile(name: name), "\(name)")
+            let document = try ExtractorRegistry.standard.extract(input)
+            #expect(document.kind == "info", "\(name)")
+            #expect(document.title == "Apache License, Version 2.0", "\(name)")
+            #expect(document.body.contains("Grant of Patent License"), "\(name)")
+            #expect(!document.body.contains("\u{0}") && !document.body.contains("[index"), "\(name)")
+        }
+        #expect(InfoExtractor.isPartName("find.info-12"))
+        #expect(!InfoExtractor.isPartName("find.info-x") && !InfoExtractor.isPartName("find.info-") && !InfoExtractor.isPartName("find.info"))
+    }
+
     @Test func infoWithoutNodesIsText() throws {
         let input = ExtractionInput(bytes: Array("Build info: release 3\n".utf8), name: "build.info", path: "/x/build.info")
         let document = try InfoExtractor().extract(input)

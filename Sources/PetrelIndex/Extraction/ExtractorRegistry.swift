@@ -247,6 +247,7 @@ public struct ExtractorRegistry: Sendable {
         if container(forName: name) != nil { return true }
         let ext = FilePath.pathExtension(of: Array(name.utf8))
         if CompressedFile.extensions.contains(ext) || containersByExtension[ext] != nil { return true }
+        if InfoExtractor.isPartName(name), let info = byExtension["info"] { return info.needsWholeFile }
         return byExtension[ext]?.needsWholeFile ?? false
     }
 
@@ -310,6 +311,8 @@ public struct ExtractorRegistry: Sendable {
         if let extractor = byExtension[ext] { return try extractor.extract(input) }
         // Manual sections with a suffix (open.3pm, SSL_read.3ssl, ls.1p).
         if ManPageExtractor.isManualName(input.name), let extractor = byExtension["man"] { return try extractor.extract(input) }
+        // The parts of a long Info manual (find.info-1, find.info-2).
+        if InfoExtractor.isPartName(input.name), let extractor = byExtension["info"] { return try extractor.extract(input) }
         // Unknown or no extension: HTML when it says so, else plain text.
         if input.bytes.prefix(512).starts(with: Array("%PDF".utf8)), let extractor = byExtension["pdf"] {
             return try extractor.extract(input)

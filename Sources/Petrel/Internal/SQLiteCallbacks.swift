@@ -260,8 +260,15 @@ private func traceCallback(_ mask: CUnsignedInt, _ context: UnsafeMutableRawPoin
     case SQLITE_TRACE_STMT:
         guard let x else { return 0 }
         let text = String(cString: x.assumingMemoryBound(to: CChar.self))
-        // Triggers report their own statements as "-- comment" lines.
-        let sql = text.hasPrefix("--") ? text : (sqlite3_sql(statement).map { String(cString: $0) } ?? text)
+        // A statement run inside another one (a trigger's program, the
+        // statements a virtual table such as FTS5 runs for itself) comes
+        // as an SQL comment, "-- ...": it is reported as SQLite writes it,
+        // separator included, also as the expanded SQL, as GRDB does.
+        if text.hasPrefix("--") {
+            box.trace(.statement(.init(comment: text, publicArguments: box.publicArguments)))
+            return 0
+        }
+        let sql = sqlite3_sql(statement).map { String(cString: $0) } ?? text
         box.trace(.statement(.init(sqliteStatement: statement, sql: sql, publicArguments: box.publicArguments)))
     case SQLITE_TRACE_PROFILE:
         let nanoseconds = x?.assumingMemoryBound(to: Int64.self).pointee ?? 0
@@ -302,6 +309,14 @@ extension Database {
 }
 
 extension Database.TraceEvent.Statement {
+    /// A statement SQLite reports as an SQL comment: its text is both the
+    /// SQL and the expanded SQL.
+    init(comment: String, publicArguments: Bool) {
+        sql = comment
+        expandedSQL = comment
+        self.publicArguments = publicArguments
+    }
+
     init(sqliteStatement: OpaquePointer, sql: String, publicArguments: Bool) {
         let sql = sql.trimmingStatementSeparators()
         self.sql = sql

@@ -461,6 +461,47 @@ struct DatabaseQueueTests {
         #expect(publicLog.all.contains("SELECT 'visible'"))
     }
 
+    /// A statement SQLite runs inside another (a trigger's program, what
+    /// FTS5 runs for itself) is traced as the comment SQLite writes, as
+    /// GRDB reports it: separator kept, and the comment is also the
+    /// expanded SQL. Found by the GRDB corpus (fts-upsert), whose traced
+    /// FTS5 statements lost their `;` and, with public arguments, their
+    /// `-- ` prefix.
+    @Test func traceReportsStatementsRunInsideOthersAsSQLiteWritesThem() throws {
+        var config = Configuration()
+        config.publicStatementArguments = true
+        let dbQueue = try DatabaseQueue(configuration: config)
+        let sql = Collected<String>()
+        let expanded = Collected<String>()
+        let descriptions = Collected<String>()
+        try dbQueue.write { db in
+            try db.execute(sql: """
+                CREATE TABLE t (a);
+                CREATE TABLE log (x);
+                CREATE TRIGGER t_ai AFTER INSERT ON t BEGIN INSERT INTO log VALUES (new.a); END;
+                CREATE TABLE doc (body);
+                CREATE VIRTUAL TABLE ft USING fts5(body, content='doc');
+                """)
+            db.trace { event in
+                guard case let .statement(statement) = event else { return }
+                sql.append(statement.sql)
+                expanded.append(statement.expandedSQL)
+                descriptions.append(event.description)
+            }
+            try db.execute(sql: "INSERT INTO t VALUES (?)", arguments: [42])
+            try db.execute(sql: "INSERT INTO ft(ft) VALUES ('delete-all')")
+        }
+        for comment in ["-- TRIGGER t_ai", "-- INSERT INTO log VALUES (new.a)", "-- DELETE FROM 'main'.'ft_data';"] {
+            #expect(sql.all.contains(comment))
+            #expect(expanded.all.contains(comment))
+            #expect(descriptions.all.contains(comment))
+        }
+        // Top-level statements are still trimmed and expanded.
+        #expect(sql.all.contains("INSERT INTO t VALUES (?)"))
+        #expect(expanded.all.contains("INSERT INTO t VALUES (42)"))
+        #expect(descriptions.all.filter { $0.hasPrefix("INSERT INTO t") } == ["INSERT INTO t VALUES (42)"])
+    }
+
     @Test("erase and vacuum have async forms", arguments: StorageKind.allCases)
     func asyncEraseAndVacuum(_ kind: StorageKind) async throws {
         let database = try TestDatabase(kind)

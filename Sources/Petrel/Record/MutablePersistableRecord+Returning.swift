@@ -205,13 +205,22 @@ extension MutablePersistableRecord {
         let (statement, container, primaryKey, returnsRowID) = try insertReturningStatement(
             db, resolution: resolution, upsert: upsert, selection: selection, cached: true)
         defer { statement.reset() }
-        guard let row = try Row.fetchOne(statement) else {
+        let cursor = try RowCursor(statement: statement, arguments: nil)
+        guard let row = try cursor.next()?.copy() else {
             // Only OR IGNORE skips the row without an error.
             throw recordNotFound(key: (try? primaryKeyValues(db, container)) ?? [])
         }
+        // The statement runs until SQLite says done, as GRDB's upsert does,
+        // rather than being reset after its row: what ends the statement
+        // (a full-text table flushing what the triggers of a synchronized
+        // table gave it, the commit of a statement run outside a
+        // transaction) then happens inside it, observers are told of that
+        // commit, and an error there is thrown. The rowid is read before,
+        // while the row just inserted is the last one.
+        var rowID = db.lastInsertedRowID
+        while try cursor.next() != nil {}
         var columnNames = row.columnNames
         var values = row.databaseValues
-        var rowID = db.lastInsertedRowID
         if returnsRowID, let last = values.last {
             rowID = Int64.fromDatabaseValue(last) ?? rowID
             columnNames.removeLast()

@@ -286,6 +286,71 @@ struct InsertReturningTests {
             ])
         }
     }
+
+    /// An upsert runs its statement until SQLite says done, as GRDB's does,
+    /// instead of resetting it after its row. Outside a transaction the
+    /// statement commits as it ends: its observers were told of no commit.
+    /// Found by the GRDB corpus (fts-upsert, an upsert into a table that an
+    /// FTS5 table is synchronized with).
+    @Test(arguments: StorageKind.allCases)
+    func upsertOutsideATransactionTellsObserversOfItsCommit(_ kind: StorageKind) throws {
+        let database = try makeDatabase(kind)
+        let observer = RecordingObserver()
+        database.queue.add(transactionObserver: observer)
+        try database.queue.writeWithoutTransaction { db in
+            var item = Item(name: "Arthur", stock: 1)
+            try item.upsert(db)
+            item.stock = 2
+            try item.upsert(db)
+            var barbara = Item(name: "Barbara", stock: 3)
+            _ = try barbara.upsertAndFetch(db)
+            try Setting(key: "theme", value: "dark").upsert(db)
+            var craig = Item(name: "Craig", stock: 4)
+            #expect(try craig.insertAndFetch(db, as: ItemName.self).twice == 8)
+        }
+        let log = observer.take()
+        #expect(log.filter { $0 == "commit" }.count == 5)
+        #expect(log.last == "commit")
+        #expect(try database.queue.read { db in try Int.fetchOne(db, sql: "SELECT stock FROM item WHERE name = 'Arthur'") } == 2)
+    }
+
+    /// What FTS5 runs for itself when an upsert into a table it is
+    /// synchronized with ends is part of the upsert's statement (traced as
+    /// SQLite's "-- " comments, as with GRDB), and the index stays sound.
+    @Test func upsertIntoATableThatAFullTextTableIsSynchronizedWith() throws {
+        struct Content: Codable, PersistableRecord {
+            var id: String
+            var text: String
+        }
+        let dbQueue = try DatabaseQueue()
+        let traced = Collected<String>()
+        try dbQueue.write { db in
+            try db.create(table: "content") { t in
+                t.column("id", .text).primaryKey()
+                t.column("text", .text)
+            }
+            try db.create(virtualTable: "fts", using: FTS5()) { t in
+                t.tokenizer = .porter()
+                t.synchronize(withTable: "content")
+                t.column("id").notIndexed()
+                t.column("text")
+            }
+        }
+        try dbQueue.write { db in
+            db.trace { traced.append($0.description) }
+            try Content(id: "foobar", text: "baz").upsert(db)
+            try Content(id: "foobar", text: "quux").upsert(db)
+            db.trace(options: .statement, nil)
+        }
+        let shadowWrites = traced.all.filter { $0.contains("'fts_data'") }
+        #expect(!shadowWrites.isEmpty)
+        #expect(shadowWrites.allSatisfy { $0.hasPrefix("-- ") })
+        try dbQueue.write { db in
+            try db.execute(sql: "INSERT INTO fts(fts) VALUES ('integrity-check')")
+            #expect(try String.fetchAll(db, sql: "SELECT id FROM fts WHERE fts MATCH 'quux'") == ["foobar"])
+            #expect(try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM fts WHERE fts MATCH 'baz'") == 0)
+        }
+    }
 }
 
 @Suite("Records that encode no column")

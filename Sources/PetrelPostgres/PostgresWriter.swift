@@ -369,7 +369,7 @@ struct PostgresWriter {
     /// them (and any batch before them): before an operation that may
     /// concern them, and at the commit.
     private mutating func flush() async throws {
-        if !pending.isEmpty { try await send(try await prepare()) }
+        if !pending.isEmpty { try await flushOverlapped() }
         try await settle()
     }
 
@@ -379,7 +379,7 @@ struct PostgresWriter {
     /// other. The batch before is settled first, so at most one is in the
     /// server's hands.
     private mutating func flushOverlapped() async throws {
-        let next = try await prepare()
+        let next = prepare()
         try await settle()
         try await send(next)
     }
@@ -389,13 +389,33 @@ struct PostgresWriter {
     struct PreparedBatch: Sendable {
         var files = DocumentRows()
         var inner = DocumentRows()
-        /// For each document, in increasing id: its id, tokens (as
-        /// `token_documents` counts them) and column lengths; its body's
-        /// tokens in the vector (indices into its body column's tokens),
-        /// when the index keeps postings; and the document for them.
-        var counted: [(id: Int64, tokens: Set<String>, lengths: [Int64])] = []
-        var bodies: [(id: Int64, document: StoreDocument, kept: [Int])] = []
-        var texts: [Int64: String] = [:]
+        /// Each document in the order its id is given (a file, then the
+        /// documents inside it, as on SQLite): its row among `files` or
+        /// `inner`, and for a document inside a file, its file's place in
+        /// this order.
+        var order: [(isInner: Bool, row: Int, file: Int?)] = []
+        /// For each document, in that order: its tokens (as
+        /// `token_documents` counts them), column lengths and text; its
+        /// body's tokens in the vector (indices into its body column's
+        /// tokens), when the index keeps postings.
+        var counted: [(tokens: Set<String>, lengths: [Int64])] = []
+        var texts: [String] = []
+        var bodies: [(place: Int, document: StoreDocument, kept: [Int])] = []
+        /// The ids, in that order, once ``assign(_:)`` gave them.
+        var ids: [Int64] = []
+
+        /// Gives the documents their ids (ascending, one each, in order).
+        mutating func assign(_ ids: [Int64]) {
+            self.ids = ids
+            for (place, entry) in order.enumerated() {
+                if entry.isInner {
+                    inner.ids[entry.row] = ids[place]
+                    if let file = entry.file { inner.containers[entry.row] = ids[file] }
+                } else {
+                    files.ids[entry.row] = ids[place]
+                }
+            }
+        }
     }
 
     /// One statement's rows, a column each (arrays of optionals are not
@@ -454,45 +474,39 @@ struct PostgresWriter {
     }
 
     /// The batch sent and not yet settled: the server's task (the ids of
-    /// the rows that went in) and what the writer counted for its rows.
-    var inFlight: (task: Task<Set<Int64>, any Error>, counted: [(id: Int64, tokens: Set<String>, lengths: [Int64])])?
-    /// Ids taken from the documents' sequence and not used yet, ascending.
-    /// Taken ahead, so that a batch's ids are known before it is sent
-    /// (unused ones are gaps, as a rolled-back insert leaves).
-    var freeIDs: ArraySlice<Int64> = []
-    static let idsTakenAtOnce = 4096
+    /// the rows that went in), and the ids and what the writer counted
+    /// of its rows.
+    var inFlight: (task: Task<Set<Int64>, any Error>, ids: [Int64], counted: [(tokens: Set<String>, lengths: [Int64])])?
 
-    /// The next `count` ids, ascending (a writer's ids ascend: batches of
-    /// postings list their documents in increasing id).
-    private mutating func takeIDs(_ count: Int) async throws -> ArraySlice<Int64> {
-        if freeIDs.count < count {
-            var taken: [Int64] = []
-            for try await id in try await connection.statement("""
-                SELECT nextval(pg_get_serial_sequence('documents', 'id')) FROM generate_series(1, \(max(count - freeIDs.count, Self.idsTakenAtOnce)))
-                """, logger: PostgresSession.logger).decode(Int64.self) {
-                taken.append(id)
-            }
-            freeIDs = ArraySlice(Array(freeIDs) + taken.sorted())
-            guard freeIDs.count >= count else {
-                throw IndexError(.damaged, "the server gave \(taken.count) ids of documents where \(count) were asked for")
-            }
+    /// The next `count` ids of the documents' sequence, ascending (batches
+    /// of postings list their documents in increasing id). Taken when no
+    /// batch is in flight, as many as the batch holds: ids follow one
+    /// another as the rows' own would, as SQLite's do.
+    private func takeIDs(_ count: Int) async throws -> [Int64] {
+        var taken: [Int64] = []
+        for try await id in try await connection.statement("""
+
+            SELECT nextval(pg_get_serial_sequence('documents', 'id')) FROM generate_series(1, \(count))
+            """, logger: PostgresSession.logger).decode(Int64.self) {
+            taken.append(id)
         }
-        defer { freeIDs = freeIDs.dropFirst(count) }
-        return freeIDs.prefix(count)
+        guard taken.count == count else {
+            throw IndexError(.damaged, "the server gave \(taken.count) ids of documents where \(count) were asked for")
+        }
+        return taken.sorted()
     }
 
-    /// The pending documents' rows, and the documents inside them, with
-    /// their ids: the writer's work for a batch, done while the server
-    /// writes the one before.
-    private mutating func prepare() async throws -> PreparedBatch {
+    /// The pending documents' rows, and the documents inside them: the
+    /// writer's work for a batch, done while the server writes the one
+    /// before (their ids are given when it is sent).
+    private mutating func prepare() -> PreparedBatch {
         let documents = pending
         pending = []
         // PostgreSQL's text holds no NUL character.
         func clean(_ text: String?) -> String { text.map { TextSearchLiterals.containsNUL($0) ? $0.replacingOccurrences(of: "\0", with: " ") : $0 } ?? "" }
-        var ids = try await takeIDs(documents.reduce(0) { $0 + 1 + $1.inner.count })
         var prepared = PreparedBatch()
         let keepsPostings = postings != nil
-        func add(_ document: StoreDocument, id: Int64, container: Int64?, to rows: inout DocumentRows) {
+        func add(_ document: StoreDocument, insideAFile: Bool, to rows: inout DocumentRows) {
             var written = Set<String>()
             var unplaced: [(String, Int)] = []
             var vectors = document.columns.dropLast().map { TextSearchLiterals.vector($0, written: &written) }
@@ -500,16 +514,16 @@ struct PostgresWriter {
                 // The body's postings list the tokens its vector holds.
                 var inVector: [Int] = []
                 vectors.append(TextSearchLiterals.vector(body, written: &written, unplaced: &unplaced, kept: &inVector))
-                if keepsPostings { prepared.bodies.append((id, document, inVector)) }
+                if keepsPostings { prepared.bodies.append((prepared.counted.count, document, inVector)) }
             }
             let lengths = document.columns.map { Int64($0.length) }
-            prepared.counted.append((id, written, lengths))
-            prepared.texts[id] = clean(document.body)
-            rows.ids.append(id)
+            prepared.counted.append((written, lengths))
+            prepared.texts.append(clean(document.body))
+            rows.ids.append(0)
             rows.unplacedVectors.append(TextSearchLiterals.counts(unplaced))
             rows.paths.append(ByteBuffer(bytes: document.path))
             rows.inner.append(clean(document.innerPath)); rows.noInner.append(document.innerPath == nil)
-            rows.containers.append(container ?? 0); rows.noContainer.append(container == nil)
+            rows.containers.append(0); rows.noContainer.append(!insideAFile)
             rows.sizes.append(document.size); rows.times.append(document.modificationTime); rows.hashes.append(document.hash)
             rows.kinds.append(document.kind)
             rows.languages.append(document.language ?? ""); rows.noLanguage.append(document.language == nil)
@@ -522,9 +536,13 @@ struct PostgresWriter {
         }
         var files = DocumentRows(), innerRows = DocumentRows()
         for document in documents {
-            let id = ids.removeFirst()
-            add(document, id: id, container: nil, to: &files)
-            for inner in document.inner { add(inner, id: ids.removeFirst(), container: id, to: &innerRows) }
+            let file = prepared.order.count
+            prepared.order.append((false, files.ids.count, nil))
+            add(document, insideAFile: false, to: &files)
+            for inner in document.inner {
+                prepared.order.append((true, innerRows.ids.count, file))
+                add(inner, insideAFile: true, to: &innerRows)
+            }
         }
         prepared.files = files
         prepared.inner = innerRows
@@ -538,8 +556,13 @@ struct PostgresWriter {
     /// what did not. (Postings of a row that did not go in are never read:
     /// searches read postings for the documents the index holds, as for a
     /// deleted document.)
-    private mutating func send(_ prepared: PreparedBatch) async throws {
-        guard !prepared.counted.isEmpty else { return }
+    private mutating func send(_ batchToSend: PreparedBatch) async throws {
+        guard !batchToSend.counted.isEmpty else { return }
+        // At most one batch in the server's hands: its statements and this
+        // one's then never interleave, and the commit follows them all.
+        try await settle()
+        var prepared = batchToSend
+        prepared.assign(try await takeIDs(prepared.order.count))
         let logger = PostgresSession.logger
         // A real file keeps its path: a document inside another file
         // stored at it before (the message `1` of `box.mbox`, beside a
@@ -556,7 +579,8 @@ struct PostgresWriter {
             }
         }
         let (connection, rootID, writer, batchID) = (self.connection, self.rootID, self.writer, batch?.id)
-        let (files, inner, texts) = (prepared.files, prepared.inner, prepared.texts)
+        let (files, inner) = (prepared.files, prepared.inner)
+        let texts = Dictionary(zip(prepared.ids, prepared.texts), uniquingKeysWith: { first, _ in first })
         let task = Task { () async throws -> Set<Int64> in
             var inserted = Set<Int64>()
             for try await id in try await connection.statement(files.statement(rootID: rootID, writer: writer, batch: batchID), logger: logger)
@@ -578,16 +602,16 @@ struct PostgresWriter {
             }
             return inserted
         }
-        inFlight = (task, prepared.counted)
-        for (_, tokens, lengths) in prepared.counted {
+        inFlight = (task, prepared.ids, prepared.counted)
+        for (tokens, lengths) in prepared.counted {
             delta[0] += 1
             for column in 0..<3 { delta[column + 1] += lengths[column] }
             for token in tokens { tokenDocuments[token, default: 0] += 1 }
         }
         // Each body's postings, in increasing id.
         if postings != nil, let current = batch {
-            for (id, document, kept) in prepared.bodies {
-                if let body = document.columns.last { try postings?.add(document: id, tokens: kept.lazy.map { body.tokens[$0] }) }
+            for (place, document, kept) in prepared.bodies {
+                if let body = document.columns.last { try postings?.add(document: prepared.ids[place], tokens: kept.lazy.map { body.tokens[$0] }) }
             }
             batch = (current.id, current.documents + Int64(prepared.counted.count))
         }
@@ -596,11 +620,11 @@ struct PostgresWriter {
     /// Waits for the batch the server is writing, and takes its rows that
     /// did not go in out of the counts.
     private mutating func settle() async throws {
-        guard let (task, counted) = inFlight else { return }
+        guard let (task, ids, counted) = inFlight else { return }
         inFlight = nil
         let inserted = try await task.value
         guard inserted.count < counted.count else { return }
-        for (id, tokens, lengths) in counted where !inserted.contains(id) {
+        for ((tokens, lengths), id) in zip(counted, ids) where !inserted.contains(id) {
             delta[0] -= 1
             for column in 0..<3 { delta[column + 1] -= lengths[column] }
             for token in tokens { tokenDocuments[token, default: 0] -= 1 }
@@ -611,7 +635,7 @@ struct PostgresWriter {
     /// Waits for a batch in the server's hands, whatever its outcome: an
     /// update that fails rolls back once nothing of it is in flight.
     mutating func abandon() async {
-        if let (task, _) = inFlight { _ = try? await task.value }
+        if let (task, _, _) = inFlight { _ = try? await task.value }
         inFlight = nil
     }
 }

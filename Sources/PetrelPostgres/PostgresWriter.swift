@@ -379,9 +379,7 @@ struct PostgresWriter {
     /// other. The batch before is settled first, so at most one is in the
     /// server's hands.
     private mutating func flushOverlapped() async throws {
-        let next = prepare()
-        try await settle()
-        try await send(next)
+        try await send(prepare())
     }
 
     /// A batch's rows, made before it is sent: the documents' and then the
@@ -432,29 +430,11 @@ struct PostgresWriter {
 
         var isEmpty: Bool { ids.isEmpty }
 
-        /// The rows whose container is among `inserted` (inner documents
-        /// of a file whose row went in).
-        func keeping(containersIn inserted: Set<Int64>) -> DocumentRows {
-            var kept = DocumentRows()
-            for index in ids.indices where inserted.contains(containers[index]) {
-                kept.ids.append(ids[index]); kept.paths.append(paths[index]); kept.inner.append(inner[index])
-                kept.kinds.append(kinds[index]); kept.languages.append(languages[index]); kept.encodings.append(encodings[index])
-                kept.titles.append(titles[index]); kept.metadata.append(metadata[index])
-                kept.pathVectors.append(pathVectors[index]); kept.titleVectors.append(titleVectors[index])
-                kept.bodyVectors.append(bodyVectors[index]); kept.unplacedVectors.append(unplacedVectors[index])
-                kept.containers.append(containers[index]); kept.sizes.append(sizes[index]); kept.times.append(times[index])
-                kept.hashes.append(hashes[index]); kept.pathLengths.append(pathLengths[index]); kept.titleLengths.append(titleLengths[index])
-                kept.bodyLengths.append(bodyLengths[index]); kept.complete.append(complete[index]); kept.noContainer.append(noContainer[index])
-                kept.noInner.append(noInner[index]); kept.noLanguage.append(noLanguage[index]); kept.noEncoding.append(noEncoding[index])
-                kept.noTitle.append(noTitle[index]); kept.noMetadata.append(noMetadata[index])
-            }
-            return kept
-        }
-
         /// The statement inserting the rows (a row whose path is taken is
-        /// left out: a real file at an inner document's path keeps it),
+        /// left out: a real file at an inner document's path keeps it; so
+        /// is a document inside a file whose id is not among `containers`),
         /// returning the ids of those that went in.
-        func statement(rootID: Int64, writer: String, batch: Int64?) -> PostgresQuery {
+        func statement(rootID: Int64, writer: String, batch: Int64?, containers inserted: [Int64] = []) -> PostgresQuery {
             """
             INSERT INTO documents (id, root_id, container_id, path, inner_path, size, mtime, hash, kind, language, encoding, title, metadata,
                 path_len, title_len, body_len, path_tsv, title_tsv, body_tsv, body_unplaced, complete, writer, batch)
@@ -468,6 +448,7 @@ struct PostgresWriter {
                 \(pathLengths)::int8[], \(titleLengths)::int8[], \(bodyLengths)::int8[], \(pathVectors), \(titleVectors),
                 \(bodyVectors), \(unplacedVectors), \(complete)::bool[])
                 AS u(id, c, nc, p, i, ni, s, m, h, k, l, nl, e, ne, t, nt, md, nm, pl, tl, bl, pv, tv, bv, bu, ok)
+            WHERE nc OR c = ANY(\(inserted)::int8[])
             ON CONFLICT (path) DO NOTHING RETURNING id
             """
         }
@@ -485,7 +466,6 @@ struct PostgresWriter {
     private func takeIDs(_ count: Int) async throws -> [Int64] {
         var taken: [Int64] = []
         for try await id in try await connection.statement("""
-
             SELECT nextval(pg_get_serial_sequence('documents', 'id')) FROM generate_series(1, \(count))
             """, logger: PostgresSession.logger).decode(Int64.self) {
             taken.append(id)
@@ -556,20 +536,21 @@ struct PostgresWriter {
     /// what did not. (Postings of a row that did not go in are never read:
     /// searches read postings for the documents the index holds, as for a
     /// deleted document.)
-    private mutating func send(_ batchToSend: PreparedBatch) async throws {
-        guard !batchToSend.counted.isEmpty else { return }
+    private mutating func send(_ made: PreparedBatch) async throws {
         // At most one batch in the server's hands: its statements and this
         // one's then never interleave, and the commit follows them all.
         try await settle()
-        var prepared = batchToSend
+        guard !made.counted.isEmpty else { return }
+        var prepared = made
         prepared.assign(try await takeIDs(prepared.order.count))
         let logger = PostgresSession.logger
         // A real file keeps its path: a document inside another file
         // stored at it before (the message `1` of `box.mbox`, beside a
         // folder `box.mbox!` holding a file `1`) is left out for it. Only
         // such a path can be one: an inner document's holds `!/`.
+        let separator = Array(DocumentLocation.separator.utf8)
         let innerShaped = prepared.files.paths.map { Array($0.readableBytesView) }.filter { path in
-            zip(path, path.dropFirst()).contains { $0 == UInt8(ascii: "!") && $1 == UInt8(ascii: "/") }
+            path.indices.contains { path[$0...].starts(with: separator) }
         }
         if !innerShaped.isEmpty { try await delete(.insideFiles(at: innerShaped)) }
         if postings != nil, batch == nil {
@@ -579,26 +560,25 @@ struct PostgresWriter {
             }
         }
         let (connection, rootID, writer, batchID) = (self.connection, self.rootID, self.writer, batch?.id)
-        let (files, inner) = (prepared.files, prepared.inner)
-        let texts = Dictionary(zip(prepared.ids, prepared.texts), uniquingKeysWith: { first, _ in first })
+        let (files, inner, ids, texts) = (prepared.files, prepared.inner, prepared.ids, prepared.texts)
         let task = Task { () async throws -> Set<Int64> in
             var inserted = Set<Int64>()
             for try await id in try await connection.statement(files.statement(rootID: rootID, writer: writer, batch: batchID), logger: logger)
                 .decode(Int64.self) {
                 inserted.insert(id)
             }
-            let innerKept = inner.keeping(containersIn: inserted)
-            if !innerKept.isEmpty {
-                for try await id in try await connection.statement(innerKept.statement(rootID: rootID, writer: writer, batch: batchID), logger: logger)
-                    .decode(Int64.self) {
+            if !inner.isEmpty {
+                let statement = inner.statement(rootID: rootID, writer: writer, batch: batchID, containers: Array(inserted))
+                for try await id in try await connection.statement(statement, logger: logger).decode(Int64.self) {
                     inserted.insert(id)
                 }
             }
-            let ids = inserted.sorted()
-            if !ids.isEmpty {
-                let bodies = ids.map { texts[$0] ?? "" }
-                try await connection.statement("INSERT INTO document_text (id, body) SELECT * FROM unnest(\(ids)::int8[], \(bodies)::text[])",
-                                               logger: logger)
+            // The texts of the rows that went in, in increasing id.
+            let written = zip(ids, texts).filter { inserted.contains($0.0) }
+            if !written.isEmpty {
+                try await connection.statement("""
+                    INSERT INTO document_text (id, body) SELECT * FROM unnest(\(written.map(\.0))::int8[], \(written.map(\.1))::text[])
+                    """, logger: logger)
             }
             return inserted
         }
